@@ -1,0 +1,55 @@
+# gpu-workload-scheduler. `make help` lists the targets.
+SHELL := /usr/bin/env bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := help
+
+GO      ?= go
+BIN     := $(CURDIR)/bin
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -X github.com/gpu-workload-scheduler/scheduler/pkg/version.Version=$(VERSION)
+# The vendored tools are rebuilt only when the dependency set changes.
+TOOL_DEPS := go.mod vendor/modules.txt
+
+.PHONY: help build tools test test-unit test-integration verify vendor lab perf clean
+
+help: ## List the targets with one line each
+	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-17s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+build: ## Build bin/gpu-workload-scheduler and bin/kubectl-gpu_workload
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN)/ ./cmd/gpu-workload-scheduler ./cmd/kubectl-gpu_workload
+
+tools: $(BIN)/etcd $(BIN)/kube-apiserver $(BIN)/kubectl ## Build bin/etcd, bin/kube-apiserver and bin/kubectl from vendor/
+
+$(BIN)/etcd: $(TOOL_DEPS)
+	$(GO) build -o $@ go.etcd.io/etcd/server/v3
+
+$(BIN)/kube-apiserver: $(TOOL_DEPS)
+	$(GO) build -o $@ k8s.io/kubernetes/cmd/kube-apiserver
+
+$(BIN)/kubectl: $(TOOL_DEPS)
+	$(GO) build -o $@ k8s.io/kubernetes/cmd/kubectl
+
+test: test-unit test-integration ## Run unit and integration tests (what CI runs)
+
+test-unit: ## Run the unit tests of cmd/ and pkg/
+	$(GO) test ./cmd/... ./pkg/...
+
+test-integration: tools ## Run the integration tests against a real etcd and kube-apiserver
+	PATH="$(BIN):$$PATH" $(GO) test -timeout 20m ./test/...
+
+verify: ## Check gofmt, go vet, and that go.mod, go.sum and vendor/ are tidy and in sync
+	hack/verify.sh
+
+vendor: ## Tidy go.mod and rewrite vendor/ (the only way to change vendor/)
+	hack/update-vendor.sh
+
+lab: ## Start the local lab on a real control plane (not built yet)
+	@echo "make lab: the local lab is not built yet (see the lab issue); nothing was started" >&2
+	@exit 1
+
+perf: ## Run the scheduler_perf benchmarks (not built yet)
+	@echo "make perf: the scheduler_perf workloads are not built yet (see the performance issue)" >&2
+	@exit 1
+
+clean: ## Remove build outputs (bin/)
+	rm -rf $(BIN)

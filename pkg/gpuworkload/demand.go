@@ -1,0 +1,127 @@
+package gpuworkload
+
+import (
+	"slices"
+	"strings"
+
+	v1 "k8s.io/api/core/v1"
+	resourcehelper "k8s.io/component-helpers/resource"
+)
+
+// ResourceRequest is one GPU resource a pod needs.
+type ResourceRequest struct {
+	Name  v1.ResourceName
+	Class ResourceClass
+	Count int64
+}
+
+// PodDemand is what a pod asks of the GPU inventory.
+type PodDemand struct {
+	// Requests are the pod's GPU resources, from its effective requests, sorted by name.
+	Requests []ResourceRequest
+	// Modes are the distinct modes the requests imply, in Modes order. More
+	// than one is a conflict no node can serve.
+	Modes []Mode
+	// VMI is set for virt-launcher pods.
+	VMI *VMIRef
+}
+
+// IsGPU reports whether the pod requests any GPU resource.
+func (d PodDemand) IsGPU() bool { return len(d.Requests) > 0 }
+
+// Conflict reports whether the pod requests resources of more than one mode.
+func (d PodDemand) Conflict() bool { return len(d.Modes) > 1 }
+
+// Mode is the single mode the pod needs; ok is false for non-GPU pods and conflicts.
+func (d PodDemand) Mode() (mode Mode, ok bool) {
+	if len(d.Modes) != 1 {
+		return "", false
+	}
+	return d.Modes[0], true
+}
+
+// NewPodDemand computes a pod's GPU demand. Pods that name no nvidia.com/
+// resource return at once without computing effective requests.
+func NewPodDemand(pod *v1.Pod, classifier *Classifier) PodDemand {
+	d := PodDemand{VMI: VMIOf(pod)}
+	if !namesNVIDIAResource(pod) {
+		return d
+	}
+	requests := resourcehelper.PodRequests(withExtendedRequestsDefaulted(pod), resourcehelper.PodResourcesOptions{})
+	for name, q := range requests {
+		if q.IsZero() {
+			continue
+		}
+		class := classifier.Classify(name).Class
+		if !class.IsGPU() {
+			continue
+		}
+		d.Requests = append(d.Requests, ResourceRequest{Name: name, Class: class, Count: q.Value()})
+	}
+	slices.SortFunc(d.Requests, func(a, b ResourceRequest) int { return strings.Compare(string(a.Name), string(b.Name)) })
+	for _, m := range Modes {
+		for _, r := range d.Requests {
+			if rm, _ := r.Class.Mode(); rm == m {
+				d.Modes = append(d.Modes, m)
+				break
+			}
+		}
+	}
+	return d
+}
+
+func namesNVIDIAResource(pod *v1.Pod) bool {
+	for name := range pod.Spec.Overhead {
+		if strings.HasPrefix(string(name), ResourceDomain) {
+			return true
+		}
+	}
+	for _, list := range [][]v1.Container{pod.Spec.Containers, pod.Spec.InitContainers} {
+		for i := range list {
+			if hasNVIDIAName(list[i].Resources.Requests) || hasNVIDIAName(list[i].Resources.Limits) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func hasNVIDIAName(list v1.ResourceList) bool {
+	for name := range list {
+		if strings.HasPrefix(string(name), ResourceDomain) {
+			return true
+		}
+	}
+	return false
+}
+
+// withExtendedRequestsDefaulted applies the API server's defaulting of
+// extended resource requests from limits, for pods that did not go through
+// it (manifests read from files). Pods from the API are returned as they are.
+func withExtendedRequestsDefaulted(pod *v1.Pod) *v1.Pod {
+	containerLists := func(p *v1.Pod) [][]v1.Container {
+		return [][]v1.Container{p.Spec.Containers, p.Spec.InitContainers}
+	}
+	var copied *v1.Pod
+	for li, list := range containerLists(pod) {
+		for ci := range list {
+			for name, limit := range list[ci].Resources.Limits {
+				if _, ok := list[ci].Resources.Requests[name]; ok || !strings.HasPrefix(string(name), ResourceDomain) {
+					continue
+				}
+				if copied == nil {
+					copied = pod.DeepCopy()
+				}
+				c := &containerLists(copied)[li][ci]
+				if c.Resources.Requests == nil {
+					c.Resources.Requests = v1.ResourceList{}
+				}
+				c.Resources.Requests[name] = limit
+			}
+		}
+	}
+	if copied == nil {
+		return pod
+	}
+	return copied
+}

@@ -1,0 +1,129 @@
+package gpuworkload
+
+import (
+	"slices"
+	"testing"
+
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+func container(requests, limits map[string]string) v1.Container {
+	c := v1.Container{Name: "c"}
+	if requests != nil {
+		c.Resources.Requests = resourceList(requests)
+	}
+	if limits != nil {
+		c.Resources.Limits = resourceList(limits)
+	}
+	return c
+}
+
+func TestNewPodDemand(t *testing.T) {
+	always := v1.ContainerRestartPolicyAlways
+	sidecar := container(map[string]string{"nvidia.com/gpu": "1"}, nil)
+	sidecar.RestartPolicy = &always
+	for _, tc := range []struct {
+		name  string
+		spec  v1.PodSpec
+		want  []ResourceRequest
+		modes []Mode
+	}{
+		{
+			name: "no GPU",
+			spec: v1.PodSpec{Containers: []v1.Container{container(map[string]string{"cpu": "1"}, nil)}},
+		},
+		{
+			name: "NIC only is not GPU demand",
+			spec: v1.PodSpec{Containers: []v1.Container{container(map[string]string{"nvidia.com/hostdev": "1"}, nil)}},
+		},
+		{
+			name:  "container GPUs summed over containers",
+			spec:  v1.PodSpec{Containers: []v1.Container{container(map[string]string{"nvidia.com/gpu": "1"}, nil), container(map[string]string{"nvidia.com/gpu": "2"}, nil)}},
+			want:  []ResourceRequest{{Name: "nvidia.com/gpu", Class: ClassContainerGPU, Count: 3}},
+			modes: []Mode{ModeContainer},
+		},
+		{
+			name: "init container takes the max",
+			spec: v1.PodSpec{
+				InitContainers: []v1.Container{container(map[string]string{"nvidia.com/gpu": "4"}, nil)},
+				Containers:     []v1.Container{container(map[string]string{"nvidia.com/gpu": "1"}, nil)},
+			},
+			want:  []ResourceRequest{{Name: "nvidia.com/gpu", Class: ClassContainerGPU, Count: 4}},
+			modes: []Mode{ModeContainer},
+		},
+		{
+			name: "sidecar adds to the containers",
+			spec: v1.PodSpec{
+				InitContainers: []v1.Container{sidecar},
+				Containers:     []v1.Container{container(map[string]string{"nvidia.com/gpu": "1"}, nil)},
+			},
+			want:  []ResourceRequest{{Name: "nvidia.com/gpu", Class: ClassContainerGPU, Count: 2}},
+			modes: []Mode{ModeContainer},
+		},
+		{
+			name: "overhead counts",
+			spec: v1.PodSpec{
+				Overhead:   resourceList(map[string]string{"nvidia.com/GA102GL_A10": "1"}),
+				Containers: []v1.Container{container(map[string]string{"cpu": "1"}, nil)},
+			},
+			want:  []ResourceRequest{{Name: "nvidia.com/GA102GL_A10", Class: ClassPassthroughGPU, Count: 1}},
+			modes: []Mode{ModePassthrough},
+		},
+		{
+			name:  "limits only, as in a manifest file",
+			spec:  v1.PodSpec{Containers: []v1.Container{container(nil, map[string]string{"nvidia.com/NVIDIA_A10-12Q": "1"})}},
+			want:  []ResourceRequest{{Name: "nvidia.com/NVIDIA_A10-12Q", Class: ClassVGPUProfile, Count: 1}},
+			modes: []Mode{ModeVGPU},
+		},
+		{
+			name: "two modes conflict",
+			spec: v1.PodSpec{Containers: []v1.Container{container(map[string]string{"nvidia.com/gpu": "1", "nvidia.com/GA102GL_A10": "1"}, nil)}},
+			want: []ResourceRequest{
+				{Name: "nvidia.com/GA102GL_A10", Class: ClassPassthroughGPU, Count: 1},
+				{Name: "nvidia.com/gpu", Class: ClassContainerGPU, Count: 1},
+			},
+			modes: []Mode{ModeContainer, ModePassthrough},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "ns"}, Spec: tc.spec}
+			before := pod.DeepCopy()
+			d := NewPodDemand(pod, nil)
+			if !slices.Equal(d.Requests, tc.want) || !slices.Equal(d.Modes, tc.modes) {
+				t.Fatalf("got %+v modes %v, want %+v modes %v", d.Requests, d.Modes, tc.want, tc.modes)
+			}
+			if d.IsGPU() != (len(tc.want) > 0) || d.Conflict() != (len(tc.modes) > 1) {
+				t.Fatalf("IsGPU %v Conflict %v", d.IsGPU(), d.Conflict())
+			}
+			if m, ok := d.Mode(); ok != (len(tc.modes) == 1) || (ok && m != tc.modes[0]) {
+				t.Fatalf("Mode() = %s, %v", m, ok)
+			}
+			if pod.String() != before.String() {
+				t.Fatal("NewPodDemand mutated the pod")
+			}
+		})
+	}
+}
+
+func TestVMIOf(t *testing.T) {
+	launcher := &v1.Pod{ObjectMeta: metav1.ObjectMeta{
+		Name: "virt-launcher-vm-a10-x7k2p", Namespace: "vms",
+		Labels:          map[string]string{"kubevirt.io": "virt-launcher", "kubevirt.io/created-by": "uid-1", "vm.kubevirt.io/name": "vm-a10"},
+		Annotations:     map[string]string{"kubevirt.io/domain": "vm-a10"},
+		OwnerReferences: []metav1.OwnerReference{{Kind: "VirtualMachineInstance", Name: "vm-a10", UID: "uid-1"}},
+	}}
+	if got := VMIOf(launcher); got == nil || *got != (VMIRef{Namespace: "vms", Name: "vm-a10", UID: "uid-1"}) || got.String() != "VirtualMachineInstance/vms/vm-a10" {
+		t.Fatalf("VMIOf = %+v", got)
+	}
+	ownerOnly := launcher.DeepCopy()
+	ownerOnly.Annotations = nil
+	ownerOnly.Labels = map[string]string{"kubevirt.io": "virt-launcher"}
+	if got := VMIOf(ownerOnly); got == nil || got.Name != "vm-a10" || got.UID != "uid-1" {
+		t.Fatalf("VMIOf from owner reference = %+v", got)
+	}
+	plain := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", Labels: map[string]string{"kubevirt.io": "virt-handler"}}}
+	if got := VMIOf(plain); got != nil {
+		t.Fatalf("VMIOf(non-launcher) = %+v", got)
+	}
+}

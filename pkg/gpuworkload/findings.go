@@ -1,0 +1,105 @@
+package gpuworkload
+
+import "fmt"
+
+// Severity orders findings: info < warning < error.
+type Severity string
+
+const (
+	SeverityInfo    Severity = "info"
+	SeverityWarning Severity = "warning"
+	SeverityError   Severity = "error"
+)
+
+// Rank is the severity's order, for --fail-on style thresholds.
+func (s Severity) Rank() int {
+	switch s {
+	case SeverityInfo:
+		return 1
+	case SeverityWarning:
+		return 2
+	case SeverityError:
+		return 3
+	}
+	return 0
+}
+
+// ParseSeverity accepts info, warning or error.
+func ParseSeverity(s string) (Severity, error) {
+	if sev := Severity(s); sev.Rank() > 0 {
+		return sev, nil
+	}
+	return "", fmt.Errorf("invalid severity %q: valid values are \"info\", \"warning\", \"error\"", s)
+}
+
+// FindingCode is a stable identifier of one kind of disagreement.
+type FindingCode string
+
+// The finding codes are a public interface: the kubectl plugin prints them and
+// users filter on them. Each has one severity.
+const (
+	FindingModeLabelIgnored     FindingCode = "ModeLabelIgnored"
+	FindingInvalidModeLabel     FindingCode = "InvalidModeLabel"
+	FindingForeignResource      FindingCode = "ForeignResource"
+	FindingMixedResourceClasses FindingCode = "MixedResourceClasses"
+	FindingNothingAdvertised    FindingCode = "NothingAdvertised"
+	FindingVGPUProfileMismatch  FindingCode = "VGPUProfileMismatch"
+	FindingVGPUConfigPending    FindingCode = "VGPUConfigPending"
+	FindingVGPUConfigFailed     FindingCode = "VGPUConfigFailed"
+	FindingVGPUCountMismatch    FindingCode = "VGPUCountMismatch"
+	FindingDeployLabelsMismatch FindingCode = "DeployLabelsMismatch"
+	FindingOperandsPaused       FindingCode = "OperandsPaused"
+	FindingOperandLabelsAbsent  FindingCode = "OperandLabelsAbsent"
+	FindingOperandsDisabled     FindingCode = "OperandsDisabled"
+	FindingStaleZeroResource    FindingCode = "StaleZeroResource"
+)
+
+var findingSeverity = map[FindingCode]Severity{
+	FindingModeLabelIgnored:     SeverityWarning,
+	FindingInvalidModeLabel:     SeverityError,
+	FindingForeignResource:      SeverityError,
+	FindingMixedResourceClasses: SeverityError,
+	FindingNothingAdvertised:    SeverityWarning,
+	FindingVGPUProfileMismatch:  SeverityWarning,
+	FindingVGPUConfigPending:    SeverityWarning,
+	FindingVGPUConfigFailed:     SeverityError,
+	FindingVGPUCountMismatch:    SeverityWarning,
+	FindingDeployLabelsMismatch: SeverityWarning,
+	FindingOperandsPaused:       SeverityWarning,
+	FindingOperandLabelsAbsent:  SeverityInfo,
+	FindingOperandsDisabled:     SeverityInfo,
+	FindingStaleZeroResource:    SeverityInfo,
+}
+
+// FindingCodes lists every code, in the order findings are reported.
+var FindingCodes = []FindingCode{
+	FindingModeLabelIgnored,
+	FindingInvalidModeLabel,
+	FindingForeignResource,
+	FindingMixedResourceClasses,
+	FindingNothingAdvertised,
+	FindingVGPUProfileMismatch,
+	FindingVGPUConfigPending,
+	FindingVGPUConfigFailed,
+	FindingVGPUCountMismatch,
+	FindingDeployLabelsMismatch,
+	FindingOperandsPaused,
+	FindingOperandLabelsAbsent,
+	FindingOperandsDisabled,
+	FindingStaleZeroResource,
+}
+
+// Severity is the code's fixed severity.
+func (c FindingCode) Severity() Severity { return findingSeverity[c] }
+
+// Finding is one disagreement on one object, with what to do about it.
+type Finding struct {
+	Code     FindingCode
+	Severity Severity
+	Message  string
+	Fix      string
+}
+
+func newFinding(code FindingCode, fix string, format string, args ...any) Finding {
+	return Finding{Code: code, Severity: code.Severity(), Message: fmt.Sprintf(format, args...), Fix: fix}
+}

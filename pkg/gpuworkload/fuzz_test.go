@@ -1,0 +1,69 @@
+package gpuworkload
+
+import (
+	"strings"
+	"testing"
+
+	v1 "k8s.io/api/core/v1"
+)
+
+func FuzzParseMode(f *testing.F) {
+	for _, s := range []string{"container", "vm-passthrough", "vm-vgpu", "Container", "", "vm-"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		m, err := ParseMode(s)
+		if err != nil {
+			if !strings.Contains(err.Error(), `valid values are "container", "vm-passthrough", "vm-vgpu"`) {
+				t.Fatalf("error %q does not list the valid values", err)
+			}
+			return
+		}
+		if string(m) != s {
+			t.Fatalf("ParseMode(%q) = %q", s, m)
+		}
+		d := enabledPolicy(ModeContainer).EffectiveMode(map[string]string{LabelWorkloadConfig: s})
+		if d.Mode != m || d.Reason != ReasonLabelHonoured {
+			t.Fatalf("valid label %q decided as %+v", s, d)
+		}
+	})
+}
+
+func FuzzClassify(f *testing.F) {
+	for _, s := range []string{"nvidia.com/gpu", "nvidia.com/mig-1g.5gb", "nvidia.com/GA107GL_A2___A16", "nvidia.com/26b5",
+		"nvidia.com/GRID_T4-2Q", "nvidia.com/NVIDIA_A100-1-5C", "nvidia.com/hostdev", "cpu", "nvidia.com/"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		c := (*Classifier)(nil).Classify(v1.ResourceName(s))
+		if c.Class.IsGPU() && !strings.HasPrefix(s, ResourceDomain) {
+			t.Fatalf("%q outside nvidia.com/ classified %s", s, c.Class)
+		}
+		if c.Class == ClassVGPUProfile {
+			p, err := ParseVGPUTypeName(s)
+			if err != nil || ResourceDomain+p.TypeName() != s {
+				t.Fatalf("vGPU %q does not round-trip: %q, %v", s, p.TypeName(), err)
+			}
+		}
+	})
+}
+
+func FuzzParseVGPUTypeName(f *testing.F) {
+	for _, s := range []string{"NVIDIA_A10-12Q", "GRID_T4-2Q", "NVIDIA_A100-1-5C", "NVIDIA_RTX6000-Ada-4Q", "NVIDIA_A10-012Q", "NVIDIA_-1Q"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		p, err := ParseVGPUTypeName(s)
+		if err != nil {
+			return
+		}
+		if p.TypeName() != strings.TrimPrefix(s, ResourceDomain) {
+			t.Fatalf("%q round-trips to %q", s, p.TypeName())
+		}
+		again, err := ParseVGPUConfig(p.Name())
+		if err != nil || !again.SameProfile(p) {
+			t.Fatalf("config %q of %q: %+v, %v", p.Name(), s, again, err)
+		}
+		p.MaxPerGPU()
+	})
+}

@@ -1,0 +1,137 @@
+package gpuworkload
+
+import (
+	"fmt"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// KubeVirt coordinates.
+const (
+	KubeVirtGroup    = "kubevirt.io"
+	KubeVirtVersion  = "v1"
+	KubeVirtKind     = "KubeVirt"
+	KubeVirtResource = "kubevirts"
+
+	labelKubeVirtApp      = "kubevirt.io"
+	virtLauncherAppValue  = "virt-launcher"
+	labelCreatedBy        = "kubevirt.io/created-by"
+	annotationDomain      = "kubevirt.io/domain"
+	kindVirtualMachineVMI = "VirtualMachineInstance"
+)
+
+// PermittedDevice is one entry of permittedHostDevices.pciHostDevices or .mediatedDevices.
+type PermittedDevice struct {
+	// Selector is pciVendorSelector or mdevNameSelector.
+	Selector     string
+	ResourceName v1.ResourceName
+	// External: an external device plugin (the sandbox device plugin) advertises it.
+	External bool
+}
+
+// PermittedHostDevices is a KubeVirt CR's spec.configuration.permittedHostDevices.
+type PermittedHostDevices struct {
+	// Source names the KubeVirt CR: KubeVirt/<namespace>/<name>.
+	Source          string
+	PCIHostDevices  []PermittedDevice
+	MediatedDevices []PermittedDevice
+}
+
+// Permits reports whether a VMI may use the resource. With no list at all
+// (nil receiver) KubeVirt checks nothing, so everything is permitted.
+func (p *PermittedHostDevices) Permits(name v1.ResourceName) bool {
+	if p == nil {
+		return true
+	}
+	for _, list := range [][]PermittedDevice{p.PCIHostDevices, p.MediatedDevices} {
+		for _, d := range list {
+			if d.ResourceName == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// PermittedHostDevicesFromKubeVirt reads permittedHostDevices from a KubeVirt
+// CR. It returns nil when the CR has no such list.
+func PermittedHostDevicesFromKubeVirt(obj *unstructured.Unstructured) (*PermittedHostDevices, error) {
+	source := fmt.Sprintf("KubeVirt/%s/%s", obj.GetNamespace(), obj.GetName())
+	raw, found, err := unstructured.NestedMap(obj.Object, "spec", "configuration", "permittedHostDevices")
+	if err != nil {
+		return nil, fmt.Errorf("%s: spec.configuration.permittedHostDevices: %w; fix: make it an object with pciHostDevices and mediatedDevices lists", source, err)
+	}
+	if !found || raw == nil {
+		return nil, nil
+	}
+	p := &PermittedHostDevices{Source: source}
+	if p.PCIHostDevices, err = permittedList(raw, source, "pciHostDevices", "pciVendorSelector"); err != nil {
+		return nil, err
+	}
+	if p.MediatedDevices, err = permittedList(raw, source, "mediatedDevices", "mdevNameSelector"); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+func permittedList(raw map[string]interface{}, source, field, selectorField string) ([]PermittedDevice, error) {
+	path := "spec.configuration.permittedHostDevices." + field
+	items, found, err := unstructured.NestedSlice(raw, field)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s: %w; fix: make it a list", source, path, err)
+	}
+	if !found {
+		return nil, nil
+	}
+	out := make([]PermittedDevice, 0, len(items))
+	for i, item := range items {
+		entry, ok := item.(map[string]interface{})
+		if !ok {
+			return nil, fmt.Errorf("%s: %s[%d] is %T; fix: make each entry an object with %s and resourceName", source, path, i, item, selectorField)
+		}
+		name, _, err := unstructured.NestedString(entry, "resourceName")
+		if err != nil || name == "" {
+			return nil, fmt.Errorf("%s: %s[%d].resourceName is missing or not a string; fix: set it to the advertised resource, e.g. nvidia.com/GA102GL_A10", source, path, i)
+		}
+		selector, _, err := unstructured.NestedString(entry, selectorField)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %s[%d].%s: %w", source, path, i, selectorField, err)
+		}
+		external, _, err := unstructured.NestedBool(entry, "externalResourceProvider")
+		if err != nil {
+			return nil, fmt.Errorf("%s: %s[%d].externalResourceProvider: %w; fix: set it to true or false", source, path, i, err)
+		}
+		out = append(out, PermittedDevice{Selector: selector, ResourceName: v1.ResourceName(name), External: external})
+	}
+	return out, nil
+}
+
+// VMIRef identifies the VirtualMachineInstance a virt-launcher pod runs.
+type VMIRef struct {
+	Namespace string
+	Name      string
+	UID       types.UID
+}
+
+func (r VMIRef) String() string { return "VirtualMachineInstance/" + r.Namespace + "/" + r.Name }
+
+// VMIOf returns the VMI a virt-launcher pod belongs to, or nil for other pods.
+func VMIOf(pod *v1.Pod) *VMIRef {
+	if pod.Labels[labelKubeVirtApp] != virtLauncherAppValue {
+		return nil
+	}
+	ref := &VMIRef{Namespace: pod.Namespace, Name: pod.Annotations[annotationDomain], UID: types.UID(pod.Labels[labelCreatedBy])}
+	for _, owner := range pod.OwnerReferences {
+		if owner.Kind == kindVirtualMachineVMI {
+			if ref.Name == "" {
+				ref.Name = owner.Name
+			}
+			if ref.UID == "" {
+				ref.UID = owner.UID
+			}
+		}
+	}
+	return ref
+}

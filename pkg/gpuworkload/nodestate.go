@@ -1,0 +1,328 @@
+package gpuworkload
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	v1 "k8s.io/api/core/v1"
+)
+
+// AdvertisedResource is one GPU extended resource in a node's status.
+type AdvertisedResource struct {
+	Name        v1.ResourceName
+	Class       ResourceClass
+	Capacity    int64
+	Allocatable int64
+}
+
+// NodeState is what a node is, as far as GPU workloads are concerned.
+type NodeState struct {
+	Name string
+	// GPUNode: the node has NVIDIA GPUs (labels) or advertises GPU resources.
+	GPUNode bool
+	Mode    ModeDecision
+	// Resources are the GPU resources with a non-zero capacity or allocatable, sorted by name.
+	Resources []AdvertisedResource
+	// StaleResources are GPU resources left at zero, typically after a mode switch.
+	StaleResources   []v1.ResourceName
+	VGPUConfig       string
+	VGPUConfigState  string
+	OperandsDisabled bool
+	// PausedOperands are deploy labels whose value pauses their operand.
+	PausedOperands []string
+	Findings       []Finding
+}
+
+// NewNodeState derives the node's GPU state and findings. It never mutates the node.
+func NewNodeState(node *v1.Node, policy SandboxPolicy, classifier *Classifier) *NodeState {
+	s := &NodeState{
+		Name:             node.Name,
+		Mode:             policy.EffectiveMode(node.Labels),
+		VGPUConfig:       node.Labels[LabelVGPUConfig],
+		VGPUConfigState:  node.Labels[LabelVGPUConfigState],
+		OperandsDisabled: node.Labels[LabelDeployOperands] == "false",
+	}
+	for name, capacity := range node.Status.Capacity {
+		class := classifier.Classify(name).Class
+		if !class.IsGPU() {
+			continue
+		}
+		allocatable := node.Status.Allocatable[name]
+		if capacity.IsZero() && allocatable.IsZero() {
+			s.StaleResources = append(s.StaleResources, name)
+			continue
+		}
+		s.Resources = append(s.Resources, AdvertisedResource{Name: name, Class: class, Capacity: capacity.Value(), Allocatable: allocatable.Value()})
+	}
+	slices.SortFunc(s.Resources, func(a, b AdvertisedResource) int { return strings.Compare(string(a.Name), string(b.Name)) })
+	slices.Sort(s.StaleResources)
+	for key, value := range node.Labels {
+		if strings.HasPrefix(key, DeployLabelPrefix) && key != LabelDeployOperands && strings.HasPrefix(value, "paused") {
+			s.PausedOperands = append(s.PausedOperands, key+"="+value)
+		}
+	}
+	slices.Sort(s.PausedOperands)
+	s.GPUNode = len(s.Resources) > 0 || hasGPULabels(node.Labels)
+	if s.GPUNode {
+		s.Findings = nodeFindings(node, s, policy)
+	}
+	return s
+}
+
+func hasGPULabels(labels map[string]string) bool {
+	if labels[LabelGPUPresent] == "true" {
+		return true
+	}
+	if _, ok := labels[LabelWorkloadConfig]; ok {
+		return true
+	}
+	for _, key := range nfdGPULabels {
+		if labels[key] == "true" {
+			return true
+		}
+	}
+	return false
+}
+
+// Advertised returns the node's non-zero advertisement of a resource.
+func (s *NodeState) Advertised(name v1.ResourceName) (AdvertisedResource, bool) {
+	for _, r := range s.Resources {
+		if r.Name == name {
+			return r, true
+		}
+	}
+	return AdvertisedResource{}, false
+}
+
+// AdvertisesClass reports whether any non-zero resource of the class is advertised.
+func (s *NodeState) AdvertisesClass(class ResourceClass) bool {
+	for _, r := range s.Resources {
+		if r.Class == class {
+			return true
+		}
+	}
+	return false
+}
+
+// HasFinding reports whether a finding of the code was raised.
+func (s *NodeState) HasFinding(code FindingCode) bool {
+	for _, f := range s.Findings {
+		if f.Code == code {
+			return true
+		}
+	}
+	return false
+}
+
+// Converting reports whether the node is between modes or profiles: its
+// advertisement disagrees with its mode, its vGPU configuration is not
+// settled, or operands are paused.
+func (s *NodeState) Converting() bool {
+	return s.HasFinding(FindingForeignResource) || s.HasFinding(FindingNothingAdvertised) ||
+		s.VGPUConfigState == VGPUConfigStatePending || s.VGPUConfigState == VGPUConfigStateFailed ||
+		len(s.PausedOperands) > 0
+}
+
+func nodeFindings(node *v1.Node, s *NodeState, policy SandboxPolicy) []Finding {
+	var out []Finding
+	mode := s.Mode.Mode
+	relabel := func(m Mode) string {
+		return fmt.Sprintf("kubectl label node %s %s=%s --overwrite", s.Name, LabelWorkloadConfig, m)
+	}
+
+	if s.Mode.LabelIgnored() {
+		out = append(out, newFinding(FindingModeLabelIgnored, enableSandboxFix(policy),
+			"label %s=%s is ignored because sandboxWorkloads is disabled in %s; the GPU Operator prepares the node for containers",
+			LabelWorkloadConfig, s.Mode.Label, policy.Source))
+	}
+	if s.Mode.Reason == ReasonLabelInvalid {
+		out = append(out, newFinding(FindingInvalidModeLabel, relabel(mode),
+			"label %s=%q is not one of %s; the GPU Operator applies the default %s",
+			LabelWorkloadConfig, s.Mode.Label, validModes(), mode))
+	}
+
+	ownClass := mode.ResourceClass()
+	var foreign []string
+	classes := map[ResourceClass]bool{}
+	for _, r := range s.Resources {
+		classes[r.Class] = true
+		if r.Class != ownClass {
+			foreign = append(foreign, fmt.Sprintf("%s (%s)", r.Name, r.Class.Describe()))
+		}
+	}
+	if len(foreign) > 0 {
+		fix := fmt.Sprintf("if the node was relabelled recently, wait for the %s operands to replace the previous device plugin; otherwise make the label match what the node serves", mode)
+		if other, ok := foreignMode(s.Resources, ownClass); ok {
+			fix += ": " + relabel(other)
+		}
+		if s.Mode.LabelIgnored() {
+			fix = enableSandboxFix(policy)
+		}
+		out = append(out, newFinding(FindingForeignResource, fix,
+			"mode %s (%s) but the node advertises %s", mode, s.Mode.Explain(policy), strings.Join(foreign, ", ")))
+	}
+	if len(classes) > 1 {
+		names := make([]string, 0, len(classes))
+		for _, r := range s.Resources {
+			if d := r.Class.Describe(); !slices.Contains(names, d) {
+				names = append(names, d)
+			}
+		}
+		out = append(out, newFinding(FindingMixedResourceClasses,
+			"a node runs one GPU workload mode; remove the operands of the other mode (the operator does so once the label and policy agree) and restart the kubelet's stale device plugin if it persists",
+			"the node advertises resources of several classes: %s", strings.Join(names, ", ")))
+	}
+	if !classes[ownClass] && !s.OperandsDisabled {
+		out = append(out, newFinding(FindingNothingAdvertised,
+			fmt.Sprintf("check the %s operands on the node: kubectl get pods -A -o wide --field-selector spec.nodeName=%s", mode, s.Name),
+			"mode %s (%s) but the node advertises no %s resource: its operands are not ready", mode, s.Mode.Explain(policy), ownClass.Describe()))
+	}
+
+	if mode == ModeVGPU {
+		out = append(out, vgpuFindings(node, s)...)
+	}
+	out = append(out, deployLabelFindings(node, s, policy)...)
+	if len(s.StaleResources) > 0 {
+		names := make([]string, len(s.StaleResources))
+		for i, n := range s.StaleResources {
+			names[i] = string(n)
+		}
+		out = append(out, newFinding(FindingStaleZeroResource,
+			"nothing to do: a zero quantity is not an advertisement; it disappears when the kubelet restarts",
+			"zero-quantity resources left in node status: %s", strings.Join(names, ", ")))
+	}
+	return out
+}
+
+// foreignMode is the single mode whose class the node advertises instead of its own.
+func foreignMode(resources []AdvertisedResource, own ResourceClass) (Mode, bool) {
+	var found Mode
+	for _, r := range resources {
+		if r.Class == own {
+			continue
+		}
+		m, ok := r.Class.Mode()
+		if !ok || (found != "" && found != m) {
+			return "", false
+		}
+		found = m
+	}
+	return found, found != ""
+}
+
+func enableSandboxFix(policy SandboxPolicy) string {
+	if policy.Source.Kind == SourceClusterPolicy {
+		return fmt.Sprintf(`enable sandbox workloads: kubectl patch clusterpolicies.nvidia.com %s --type merge -p '{"spec":{"sandboxWorkloads":{"enabled":true}}}'`, policy.Source.Name)
+	}
+	return "enable sandboxWorkloads in the GPU Operator's ClusterPolicy (spec.sandboxWorkloads.enabled: true), or remove the label"
+}
+
+func vgpuFindings(node *v1.Node, s *NodeState) []Finding {
+	var out []Finding
+	var advertised []VGPUProfile
+	for _, r := range s.Resources {
+		if r.Class != ClassVGPUProfile {
+			continue
+		}
+		if p, err := ParseVGPUTypeName(string(r.Name)); err == nil {
+			advertised = append(advertised, p)
+		}
+	}
+	configValue := s.VGPUConfig
+	if configValue == "" {
+		configValue = VGPUConfigDefault
+	}
+	var want VGPUProfile
+	wantKnown := false
+	if configValue == VGPUConfigDefault {
+		if len(advertised) > 0 {
+			want, wantKnown = DefaultVGPUProfile(advertised[0].Card)
+		}
+	} else if p, err := ParseVGPUConfig(configValue); err == nil {
+		want, wantKnown = p, true
+	}
+	if wantKnown {
+		for _, p := range advertised {
+			if !p.SameProfile(want) {
+				out = append(out, newFinding(FindingVGPUProfileMismatch,
+					fmt.Sprintf("wait for %s=%s, then check the vGPU device manager's logs; no vGPU VM may run on the node while the profile changes", LabelVGPUConfigState, VGPUConfigStateSuccess),
+					"%s=%s selects %s but the node advertises %s", LabelVGPUConfig, configValue, want.Name(), p.TypeName()))
+			}
+		}
+	}
+	switch s.VGPUConfigState {
+	case VGPUConfigStatePending:
+		out = append(out, newFinding(FindingVGPUConfigPending,
+			"wait for the vGPU device manager to finish; new vGPU VMs cannot use the node until then",
+			"%s=%s: the vGPU device manager is applying %s=%s", LabelVGPUConfigState, VGPUConfigStatePending, LabelVGPUConfig, configValue))
+	case VGPUConfigStateFailed:
+		out = append(out, newFinding(FindingVGPUConfigFailed,
+			fmt.Sprintf("check that %s=%s names a section of the vGPU device manager's ConfigMap that fits the card, and read the nvidia-vgpu-device-manager logs on the node", LabelVGPUConfig, configValue),
+			"%s=%s: the vGPU device manager could not apply %s=%s", LabelVGPUConfigState, VGPUConfigStateFailed, LabelVGPUConfig, configValue))
+	}
+	if gpus, err := strconv.Atoi(node.Labels[LabelGPUCount]); err == nil && gpus > 0 && len(advertised) == 1 {
+		p := advertised[0]
+		if perGPU, ok := p.MaxPerGPU(); ok {
+			r, _ := s.Advertised(v1.ResourceName(ResourceDomain + p.TypeName()))
+			if want := int64(perGPU * gpus); r.Capacity != want {
+				out = append(out, newFinding(FindingVGPUCountMismatch,
+					"check that every GPU is bound to the vGPU manager and that the profile is created on each (vGPU device manager logs)",
+					"%s advertises %d but %d GPUs x %d per GPU = %d", r.Name, r.Capacity, gpus, perGPU, want))
+			}
+		}
+	}
+	return out
+}
+
+func deployLabelFindings(node *v1.Node, s *NodeState, policy SandboxPolicy) []Finding {
+	if s.OperandsDisabled {
+		return []Finding{newFinding(FindingOperandsDisabled,
+			fmt.Sprintf("to run GPU workloads here: kubectl label node %s %s-", s.Name, LabelDeployOperands),
+			"%s=false: the GPU Operator runs no operands on this node", LabelDeployOperands)}
+	}
+	present := false
+	for key := range node.Labels {
+		if strings.HasPrefix(key, DeployLabelPrefix) {
+			present = true
+			break
+		}
+	}
+	if !present {
+		return []Finding{newFinding(FindingOperandLabelsAbsent,
+			"install the GPU Operator, or wait for it to reconcile the node",
+			"no %s* labels: the GPU Operator has not labelled this node", DeployLabelPrefix)}
+	}
+	mode := s.Mode.Mode
+	var missing, foreign []string
+	for _, key := range Operands().ExpectedDeployLabels(mode, policy.Runtime) {
+		if _, ok := node.Labels[key]; !ok {
+			missing = append(missing, key)
+		}
+	}
+	for _, key := range Operands().ForeignDeployLabels(mode) {
+		if _, ok := node.Labels[key]; ok {
+			foreign = append(foreign, key)
+		}
+	}
+	var out []Finding
+	if len(missing) > 0 || len(foreign) > 0 {
+		var parts []string
+		if len(missing) > 0 {
+			parts = append(parts, "missing "+strings.Join(missing, ", "))
+		}
+		if len(foreign) > 0 {
+			parts = append(parts, "labels of other modes "+strings.Join(foreign, ", "))
+		}
+		out = append(out, newFinding(FindingDeployLabelsMismatch,
+			"the GPU Operator rewrites these labels when it reconciles the node; if they persist, check the operator's logs for this node",
+			"deploy labels disagree with mode %s: %s", mode, strings.Join(parts, "; ")))
+	}
+	if len(s.PausedOperands) > 0 {
+		out = append(out, newFinding(FindingOperandsPaused,
+			"wait for the operation that paused them (a vGPU profile change) to finish; the labels return to true",
+			"operands paused: %s", strings.Join(s.PausedOperands, ", ")))
+	}
+	return out
+}

@@ -1,0 +1,277 @@
+package gpuworkload
+
+import (
+	"fmt"
+	"strings"
+
+	v1 "k8s.io/api/core/v1"
+)
+
+// ResourceDomain prefixes every NVIDIA extended resource, GPU or not.
+const ResourceDomain = "nvidia.com/"
+
+// ResourceGPU is what the container device plugin advertises.
+const ResourceGPU v1.ResourceName = "nvidia.com/gpu"
+
+// ResourceClass tells which kind of GPU inventory an extended resource is.
+type ResourceClass uint8
+
+const (
+	// ClassNotGPU: not a GPU resource, or not recognisable as one.
+	ClassNotGPU ResourceClass = iota
+	// ClassContainerGPU: nvidia.com/gpu, MIG names, .shared names.
+	ClassContainerGPU
+	// ClassPassthroughGPU: a PCI device model name, e.g. nvidia.com/GA102GL_A10.
+	ClassPassthroughGPU
+	// ClassVGPUProfile: a vGPU type name, e.g. nvidia.com/NVIDIA_A10-12Q.
+	ClassVGPUProfile
+)
+
+var classNames = [...]string{"not-gpu", "container-gpu", "passthrough-gpu", "vgpu-profile"}
+
+func (c ResourceClass) String() string {
+	if int(c) < len(classNames) {
+		return classNames[c]
+	}
+	return fmt.Sprintf("ResourceClass(%d)", c)
+}
+
+// Describe is the class in words for messages.
+func (c ResourceClass) Describe() string {
+	switch c {
+	case ClassContainerGPU:
+		return "container GPU"
+	case ClassPassthroughGPU:
+		return "passthrough GPU"
+	case ClassVGPUProfile:
+		return "vGPU profile"
+	}
+	return "not a GPU"
+}
+
+// ParseResourceClass is the inverse of String, for configuration.
+func ParseResourceClass(s string) (ResourceClass, error) {
+	for i, name := range classNames {
+		if s == name {
+			return ResourceClass(i), nil
+		}
+	}
+	return ClassNotGPU, fmt.Errorf("invalid resource class %q: valid values are %q", s, classNames[:])
+}
+
+// IsGPU reports whether the class is GPU inventory.
+func (c ResourceClass) IsGPU() bool { return c != ClassNotGPU && int(c) < len(classNames) }
+
+// Mode is the workload mode whose nodes advertise this class.
+func (c ResourceClass) Mode() (Mode, bool) {
+	switch c {
+	case ClassContainerGPU:
+		return ModeContainer, true
+	case ClassPassthroughGPU:
+		return ModePassthrough, true
+	case ClassVGPUProfile:
+		return ModeVGPU, true
+	}
+	return "", false
+}
+
+// Evidence is what a classification rests on, strongest first.
+type Evidence uint8
+
+const (
+	EvidenceConfigured Evidence = iota
+	EvidenceKubeVirt
+	EvidenceNodeMode
+	EvidenceNameRule
+)
+
+var evidenceNames = [...]string{"configured", "kubevirt-permitted", "node-mode", "name-rule"}
+
+func (e Evidence) String() string {
+	if int(e) < len(evidenceNames) {
+		return evidenceNames[e]
+	}
+	return fmt.Sprintf("Evidence(%d)", e)
+}
+
+// Classification is a class and the evidence it rests on.
+type Classification struct {
+	Class    ResourceClass
+	Evidence Evidence
+}
+
+// ClassifierConfig is the explicit evidence a Classifier starts from.
+type ClassifierConfig struct {
+	// Configured classes win over everything else.
+	Configured map[v1.ResourceName]ResourceClass
+	// Permitted is the KubeVirt CR's permittedHostDevices, nil when unknown.
+	Permitted *PermittedHostDevices
+}
+
+// Classifier classifies extended resource names. Build it once per change of
+// its inputs; Classify is then a map lookup or a few byte comparisons.
+type Classifier struct {
+	known map[v1.ResourceName]Classification
+}
+
+// NewClassifier combines the evidence in order: configuration, KubeVirt
+// permittedHostDevices, what nodes of a known mode advertise, name rules.
+//
+// Node observations only place names the name rules do not recognise: a
+// recognisable name advertised by a node of another mode is a stale or
+// foreign advertisement, which is what node findings report, not a reason to
+// reclassify the name.
+func NewClassifier(cfg ClassifierConfig, policy SandboxPolicy, nodes []*v1.Node) *Classifier {
+	c := &Classifier{known: map[v1.ResourceName]Classification{}}
+	observed := map[v1.ResourceName]ResourceClass{}
+	conflicting := map[v1.ResourceName]bool{}
+	for _, node := range nodes {
+		decision := policy.EffectiveMode(node.Labels)
+		if decision.Reason != ReasonLabelHonoured {
+			continue
+		}
+		class := decision.Mode.ResourceClass()
+		for name, q := range node.Status.Capacity {
+			if q.IsZero() || !strings.HasPrefix(string(name), ResourceDomain) {
+				continue
+			}
+			if _, recognised := classifyByName(name); recognised {
+				continue
+			}
+			if prev, seen := observed[name]; seen && prev != class {
+				conflicting[name] = true
+			}
+			observed[name] = class
+		}
+	}
+	for name, class := range observed {
+		if !conflicting[name] {
+			c.known[name] = Classification{Class: class, Evidence: EvidenceNodeMode}
+		}
+	}
+	if p := cfg.Permitted; p != nil {
+		for _, d := range p.PCIHostDevices {
+			c.known[d.ResourceName] = Classification{Class: ClassPassthroughGPU, Evidence: EvidenceKubeVirt}
+		}
+		for _, d := range p.MediatedDevices {
+			c.known[d.ResourceName] = Classification{Class: ClassVGPUProfile, Evidence: EvidenceKubeVirt}
+		}
+	}
+	for name, class := range cfg.Configured {
+		c.known[name] = Classification{Class: class, Evidence: EvidenceConfigured}
+	}
+	return c
+}
+
+// Classify returns the class of an extended resource name. A nil Classifier
+// uses name rules only.
+func (c *Classifier) Classify(name v1.ResourceName) Classification {
+	if c != nil {
+		if known, ok := c.known[name]; ok {
+			return known
+		}
+	}
+	class, _ := classifyByName(name)
+	return Classification{Class: class, Evidence: EvidenceNameRule}
+}
+
+// classifyByName applies the naming rules of the NVIDIA device plugins.
+// recognised is false for nvidia.com/ names that fit no rule.
+func classifyByName(name v1.ResourceName) (class ResourceClass, recognised bool) {
+	bare, ok := strings.CutPrefix(string(name), ResourceDomain)
+	if !ok {
+		return ClassNotGPU, true
+	}
+	switch {
+	case bare == "gpu" || bare == "gpu.shared" || isMIGResource(bare):
+		return ClassContainerGPU, true
+	case isNICResource(bare):
+		return ClassNotGPU, true
+	case isVGPUTypeName(bare):
+		return ClassVGPUProfile, true
+	case isPCIDeviceName(bare) || isPCIDeviceID(bare):
+		return ClassPassthroughGPU, true
+	}
+	return ClassNotGPU, false
+}
+
+// isMIGResource matches the mixed MIG strategy's names: mig-<g>g.<mem>gb,
+// optionally with a compute-instance prefix <c>c. and a .shared suffix.
+func isMIGResource(bare string) bool {
+	rest, ok := strings.CutPrefix(bare, "mig-")
+	if !ok {
+		return false
+	}
+	rest = strings.TrimSuffix(rest, ".shared")
+	parts := strings.Split(rest, ".")
+	if len(parts) == 3 {
+		if !digitsThen(parts[0], "c") {
+			return false
+		}
+		parts = parts[1:]
+	}
+	return len(parts) == 2 && digitsThen(parts[0], "g") && digitsThen(parts[1], "gb")
+}
+
+func digitsThen(s, suffix string) bool {
+	digits, ok := strings.CutSuffix(s, suffix)
+	if !ok || digits == "" {
+		return false
+	}
+	for i := 0; i < len(digits); i++ {
+		if !isDigit(digits[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// nicResourcePrefixes are the Network Operator's usual resource names, which
+// share the nvidia.com/ domain with GPUs.
+var nicResourcePrefixes = []string{"hostdev", "rdma", "sriov"}
+
+func isNICResource(bare string) bool {
+	for _, prefix := range nicResourcePrefixes {
+		if strings.HasPrefix(bare, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+func isVGPUTypeName(bare string) bool {
+	_, err := ParseVGPUTypeName(bare)
+	return err == nil
+}
+
+// isPCIDeviceName matches the sandbox device plugin's names for pci.ids
+// entries: upper case letters, digits and '_', with at least one letter.
+func isPCIDeviceName(bare string) bool {
+	letter := false
+	for i := 0; i < len(bare); i++ {
+		c := bare[i]
+		switch {
+		case c >= 'A' && c <= 'Z':
+			letter = true
+		case isDigit(c) || c == '_':
+		default:
+			return false
+		}
+	}
+	return letter
+}
+
+// isPCIDeviceID matches the raw lower-case device ID used when the device is
+// not in pci.ids, e.g. 26b5.
+func isPCIDeviceID(bare string) bool {
+	if len(bare) != 4 {
+		return false
+	}
+	for i := 0; i < 4; i++ {
+		c := bare[i]
+		if !isDigit(c) && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}

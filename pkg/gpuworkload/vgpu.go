@@ -1,0 +1,218 @@
+package gpuworkload
+
+import (
+	_ "embed"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+)
+
+//go:embed data/vgpu_profiles.yaml
+var vgpuProfilesYAML []byte
+
+// VGPUProfile is a vGPU type as advertised by the sandbox device plugin
+// (NVIDIA_A10-12Q, GRID_T4-2Q, NVIDIA_A100-1-5C) or as named in
+// nvidia.com/vgpu.config (A10-12Q).
+type VGPUProfile struct {
+	// Prefix is "NVIDIA" or "GRID" for advertised type names, empty for vgpu.config values.
+	Prefix string
+	Card   string
+	// GPUInstanceSlices is the MIG GPU instance size of a MIG-backed profile, 0 otherwise.
+	GPUInstanceSlices int
+	FramebufferGB     int
+	// Series is the license series letter: A, B, C or Q.
+	Series byte
+}
+
+var vgpuPrefixes = []string{"NVIDIA", "GRID"}
+
+// ParseVGPUTypeName parses an advertised vGPU resource name, with or without
+// the nvidia.com/ domain.
+func ParseVGPUTypeName(name string) (VGPUProfile, error) {
+	bare := strings.TrimPrefix(name, ResourceDomain)
+	for _, prefix := range vgpuPrefixes {
+		if rest, ok := strings.CutPrefix(bare, prefix+"_"); ok {
+			p, err := parseProfile(rest)
+			if err != nil {
+				return VGPUProfile{}, fmt.Errorf("vGPU type %q: %w", name, err)
+			}
+			p.Prefix = prefix
+			return p, nil
+		}
+	}
+	return VGPUProfile{}, fmt.Errorf("vGPU type %q: want NVIDIA_<card>-<profile> or GRID_<card>-<profile>, e.g. NVIDIA_A10-12Q", name)
+}
+
+// ParseVGPUConfig parses a nvidia.com/vgpu.config value naming one profile,
+// such as A10-12Q. "default" and custom section names are not profiles.
+func ParseVGPUConfig(value string) (VGPUProfile, error) {
+	p, err := parseProfile(value)
+	if err != nil {
+		return VGPUProfile{}, fmt.Errorf("vgpu.config %q: %w", value, err)
+	}
+	return p, nil
+}
+
+// parseProfile parses <card>-[<slices>-]<framebuffer GB><series>.
+func parseProfile(s string) (VGPUProfile, error) {
+	cut := strings.LastIndexByte(s, '-')
+	if cut <= 0 {
+		return VGPUProfile{}, fmt.Errorf("want <card>-<framebuffer GB><series>, e.g. A10-12Q")
+	}
+	card, size := s[:cut], s[cut+1:]
+	if len(size) < 2 {
+		return VGPUProfile{}, fmt.Errorf("profile %q: want <framebuffer GB><series>, e.g. 12Q", size)
+	}
+	series := size[len(size)-1]
+	if !strings.ContainsRune("ABCQ", rune(series)) {
+		return VGPUProfile{}, fmt.Errorf("profile %q: series %q is not one of A, B, C, Q", size, series)
+	}
+	fb, ok := parseCount(size[:len(size)-1])
+	if !ok {
+		return VGPUProfile{}, fmt.Errorf("profile %q: framebuffer %q is not a positive number of GB", size, size[:len(size)-1])
+	}
+	p := VGPUProfile{FramebufferGB: fb, Series: series}
+	if i := strings.LastIndexByte(card, '-'); i > 0 {
+		if slices, ok := parseCount(card[i+1:]); ok && slices <= 7 {
+			p.GPUInstanceSlices = slices
+			card = card[:i]
+		}
+	}
+	if !validCard(card) {
+		return VGPUProfile{}, fmt.Errorf("card %q: want letters, digits, '_' or '-', starting with a letter", card)
+	}
+	p.Card = card
+	return p, nil
+}
+
+// parseCount accepts a canonical positive decimal: no sign, no leading zero.
+func parseCount(s string) (int, bool) {
+	if s == "" || s[0] == '0' || len(s) > 4 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n <= 0 || strconv.Itoa(n) != s {
+		return 0, false
+	}
+	return n, true
+}
+
+func validCard(card string) bool {
+	if card == "" || !isLetter(card[0]) {
+		return false
+	}
+	for i := 0; i < len(card); i++ {
+		c := card[i]
+		if !isLetter(c) && !isDigit(c) && c != '_' && c != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+func isLetter(c byte) bool { return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' }
+func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
+
+// Size is the profile without the card: 12Q, or 1-5C for MIG-backed profiles.
+func (p VGPUProfile) Size() string {
+	size := strconv.Itoa(p.FramebufferGB) + string(p.Series)
+	if p.GPUInstanceSlices > 0 {
+		return strconv.Itoa(p.GPUInstanceSlices) + "-" + size
+	}
+	return size
+}
+
+// Name is the profile as nvidia.com/vgpu.config names it: A10-12Q.
+func (p VGPUProfile) Name() string { return p.Card + "-" + p.Size() }
+
+// TypeName is the advertised type name: NVIDIA_A10-12Q, or Name() without a prefix.
+func (p VGPUProfile) TypeName() string {
+	if p.Prefix == "" {
+		return p.Name()
+	}
+	return p.Prefix + "_" + p.Name()
+}
+
+// MIGBacked reports whether the profile is backed by a MIG GPU instance.
+func (p VGPUProfile) MIGBacked() bool { return p.GPUInstanceSlices > 0 }
+
+// SameProfile compares card and size, ignoring the NVIDIA_/GRID_ prefix.
+func (p VGPUProfile) SameProfile(q VGPUProfile) bool {
+	return p.Card == q.Card && p.Size() == q.Size()
+}
+
+// MaxPerGPU is the number of instances of the profile one physical GPU holds
+// in equal-size mode. ok is false for cards and profiles the table does not
+// know: the caller must say "unknown" rather than guess.
+func (p VGPUProfile) MaxPerGPU() (count int, ok bool) {
+	card, ok := vgpuCards.Cards[p.Card]
+	if !ok {
+		return 0, false
+	}
+	count, ok = card.Profiles[p.Size()]
+	return count, ok
+}
+
+// DefaultVGPUProfile is what vgpu.config=default (or no label) creates on the
+// card: two half-framebuffer Q profiles per GPU. ok is false when unknown.
+func DefaultVGPUProfile(card string) (VGPUProfile, bool) {
+	c, ok := vgpuCards.Cards[card]
+	if !ok || c.DefaultProfile == "" {
+		return VGPUProfile{}, false
+	}
+	p, err := parseProfile(card + "-" + c.DefaultProfile)
+	return p, err == nil
+}
+
+// VGPUConfigDefault is the vgpu.config value (and the meaning of no label)
+// that selects each card's default profile.
+const VGPUConfigDefault = "default"
+
+type vgpuCardTable struct {
+	Cards map[string]vgpuCard `json:"cards"`
+}
+
+type vgpuCard struct {
+	MemoryGB       int            `json:"memoryGB"`
+	DefaultProfile string         `json:"defaultProfile,omitempty"`
+	Profiles       map[string]int `json:"profiles"`
+}
+
+var vgpuCards = mustParseVGPUCards(vgpuProfilesYAML)
+
+func mustParseVGPUCards(data []byte) vgpuCardTable {
+	table, err := parseVGPUCards(data)
+	if err != nil {
+		panic(fmt.Sprintf("embedded data/vgpu_profiles.yaml: %v", err))
+	}
+	return table
+}
+
+func parseVGPUCards(data []byte) (vgpuCardTable, error) {
+	var table vgpuCardTable
+	if err := yaml.UnmarshalStrict(data, &table); err != nil {
+		return table, err
+	}
+	for name, card := range table.Cards {
+		if card.MemoryGB <= 0 || len(card.Profiles) == 0 {
+			return table, fmt.Errorf("cards.%s: memoryGB and profiles are required", name)
+		}
+		for size, count := range card.Profiles {
+			p, err := parseProfile(name + "-" + size)
+			if err != nil || p.Size() != size {
+				return table, fmt.Errorf("cards.%s.profiles.%s: not a profile size", name, size)
+			}
+			if count <= 0 || p.FramebufferGB > card.MemoryGB {
+				return table, fmt.Errorf("cards.%s.profiles.%s: count %d does not fit %d GB", name, size, count, card.MemoryGB)
+			}
+		}
+		if card.DefaultProfile != "" {
+			if _, ok := card.Profiles[card.DefaultProfile]; !ok {
+				return table, fmt.Errorf("cards.%s.defaultProfile: %s is not in profiles", name, card.DefaultProfile)
+			}
+		}
+	}
+	return table, nil
+}

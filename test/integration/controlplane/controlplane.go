@@ -1,0 +1,333 @@
+// Package controlplane starts a real etcd and kube-apiserver on loopback,
+// from the binaries that `make tools` builds out of vendor/.
+package controlplane
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/x509"
+	"encoding/pem"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"time"
+
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+)
+
+// AdminUser is the static-token identity in system:masters that the admin
+// kubeconfig uses.
+const AdminUser = "gws-admin"
+
+// Options configure Start.
+type Options struct {
+	// Dir receives data, certificates, kubeconfig and the logs etcd.log and apiserver.log.
+	Dir string
+	// BinDir holds etcd and kube-apiserver; empty means $PATH.
+	BinDir string
+	// ExtraAPIServerFlags are appended to the kube-apiserver command line.
+	ExtraAPIServerFlags []string
+	// StartTimeout bounds each component's wait for health; zero means 60s.
+	StartTimeout time.Duration
+}
+
+// ControlPlane is a running etcd and kube-apiserver.
+type ControlPlane struct {
+	Dir          string
+	EtcdURL      string
+	APIServerURL string
+	// Kubeconfig is the path of an admin kubeconfig.
+	Kubeconfig string
+	// AdminConfig is a client config for the admin user.
+	AdminConfig *rest.Config
+
+	processes []*exec.Cmd
+}
+
+// Start runs etcd, then kube-apiserver, and waits until both are healthy.
+// On error, whatever was started is stopped again.
+func Start(ctx context.Context, opts Options) (cp *ControlPlane, err error) {
+	if opts.Dir == "" {
+		return nil, errors.New("controlplane: Options.Dir is required")
+	}
+	if opts.StartTimeout == 0 {
+		opts.StartTimeout = 60 * time.Second
+	}
+	cp = &ControlPlane{Dir: opts.Dir}
+	defer func() {
+		if err != nil {
+			_ = cp.Stop()
+			cp = nil
+		}
+	}()
+	if err := os.MkdirAll(opts.Dir, 0o700); err != nil {
+		return nil, err
+	}
+	if err := cp.startEtcd(ctx, opts); err != nil {
+		return nil, err
+	}
+	if err := cp.startAPIServer(ctx, opts); err != nil {
+		return nil, err
+	}
+	return cp, nil
+}
+
+func binary(opts Options, name string) (string, error) {
+	if opts.BinDir != "" {
+		path := filepath.Join(opts.BinDir, name)
+		if _, err := os.Stat(path); err != nil {
+			return "", fmt.Errorf("%s: %w (fix: make tools)", path, err)
+		}
+		return path, nil
+	}
+	path, err := exec.LookPath(name)
+	if err != nil {
+		return "", fmt.Errorf("%s is not on PATH (fix: make tools, then put bin/ on PATH): %w", name, err)
+	}
+	return path, nil
+}
+
+func (cp *ControlPlane) startEtcd(ctx context.Context, opts Options) error {
+	bin, err := binary(opts, "etcd")
+	if err != nil {
+		return err
+	}
+	ports, err := FreePorts(2)
+	if err != nil {
+		return err
+	}
+	cp.EtcdURL = fmt.Sprintf("http://127.0.0.1:%d", ports[0])
+	peerURL := fmt.Sprintf("http://127.0.0.1:%d", ports[1])
+	args := []string{
+		"--name=default",
+		"--data-dir=" + filepath.Join(opts.Dir, "etcd-data"),
+		"--listen-client-urls=" + cp.EtcdURL,
+		"--advertise-client-urls=" + cp.EtcdURL,
+		"--listen-peer-urls=" + peerURL,
+		"--initial-advertise-peer-urls=" + peerURL,
+		"--initial-cluster=default=" + peerURL,
+		"--log-level=warn",
+		// A throwaway store: durability costs seconds per test on slow disks.
+		"--unsafe-no-fsync",
+	}
+	if err := cp.spawn(bin, args, filepath.Join(opts.Dir, "etcd.log")); err != nil {
+		return err
+	}
+	client := &http.Client{Timeout: 2 * time.Second}
+	return waitFor(ctx, opts.StartTimeout, "etcd", filepath.Join(opts.Dir, "etcd.log"), func() error {
+		resp, err := client.Get(cp.EtcdURL + "/health")
+		if err != nil {
+			return err
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			return fmt.Errorf("/health returned %s", resp.Status)
+		}
+		return nil
+	})
+}
+
+func (cp *ControlPlane) startAPIServer(ctx context.Context, opts Options) error {
+	bin, err := binary(opts, "kube-apiserver")
+	if err != nil {
+		return err
+	}
+	ports, err := FreePorts(1)
+	if err != nil {
+		return err
+	}
+	cp.APIServerURL = fmt.Sprintf("https://127.0.0.1:%d", ports[0])
+	certDir := filepath.Join(opts.Dir, "apiserver-certs")
+	saKey := filepath.Join(opts.Dir, "service-account.key")
+	if err := writeRSAKey(saKey); err != nil {
+		return err
+	}
+	token, err := randomToken()
+	if err != nil {
+		return err
+	}
+	tokens := filepath.Join(opts.Dir, "tokens.csv")
+	if err := os.WriteFile(tokens, []byte(fmt.Sprintf("%s,%s,%s,\"system:masters\"\n", token, AdminUser, AdminUser)), 0o600); err != nil {
+		return err
+	}
+	args := append([]string{
+		"--etcd-servers=" + cp.EtcdURL,
+		"--bind-address=127.0.0.1",
+		"--secure-port=" + strconv.Itoa(ports[0]),
+		"--cert-dir=" + certDir,
+		"--token-auth-file=" + tokens,
+		"--authorization-mode=Node,RBAC",
+		"--service-account-issuer=https://kubernetes.default.svc",
+		"--service-account-key-file=" + saKey,
+		"--service-account-signing-key-file=" + saKey,
+		"--service-cluster-ip-range=10.96.0.0/24",
+		// No controller-manager runs, so nothing creates the default ServiceAccount of a namespace.
+		"--disable-admission-plugins=ServiceAccount",
+		"--enable-priority-and-fairness=false",
+		"--endpoint-reconciler-type=none",
+	}, opts.ExtraAPIServerFlags...)
+	logPath := filepath.Join(opts.Dir, "apiserver.log")
+	if err := cp.spawn(bin, args, logPath); err != nil {
+		return err
+	}
+
+	// The serving certificate is self-signed and written at start.
+	caFile := filepath.Join(certDir, "apiserver.crt")
+	if err := waitFor(ctx, opts.StartTimeout, "kube-apiserver certificate", logPath, func() error {
+		_, err := os.Stat(caFile)
+		return err
+	}); err != nil {
+		return err
+	}
+	cp.AdminConfig = &rest.Config{
+		Host:            cp.APIServerURL,
+		BearerToken:     token,
+		TLSClientConfig: rest.TLSClientConfig{CAFile: caFile},
+		QPS:             -1,
+	}
+	cp.Kubeconfig = filepath.Join(opts.Dir, "kubeconfig")
+	if err := writeKubeconfig(cp.Kubeconfig, cp.APIServerURL, caFile, AdminUser, token); err != nil {
+		return err
+	}
+	transport, err := rest.TransportFor(cp.AdminConfig)
+	if err != nil {
+		return err
+	}
+	client := &http.Client{Transport: transport, Timeout: 5 * time.Second}
+	return waitFor(ctx, opts.StartTimeout, "kube-apiserver", logPath, func() error {
+		resp, err := client.Get(cp.APIServerURL + "/readyz")
+		if err != nil {
+			return err
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			return fmt.Errorf("/readyz returned %s", resp.Status)
+		}
+		return nil
+	})
+}
+
+// spawn starts a component whose output goes to logPath. The child is killed
+// if this process dies, so that no component outlives a crashed test.
+func (cp *ControlPlane) spawn(bin string, args []string, logPath string) error {
+	logFile, err := os.Create(logPath)
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Stdout, cmd.Stderr = logFile, logFile
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Start(); err != nil {
+		logFile.Close()
+		return fmt.Errorf("start %s: %w", bin, err)
+	}
+	cp.processes = append(cp.processes, cmd)
+	go func() {
+		_ = cmd.Wait()
+		logFile.Close()
+	}()
+	return nil
+}
+
+// Stop terminates the components in reverse start order, politely first.
+func (cp *ControlPlane) Stop() error {
+	var errs []error
+	for i := len(cp.processes) - 1; i >= 0; i-- {
+		errs = append(errs, stopProcess(cp.processes[i]))
+	}
+	cp.processes = nil
+	return errors.Join(errs...)
+}
+
+func stopProcess(cmd *exec.Cmd) error {
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		if errors.Is(err, os.ErrProcessDone) {
+			return nil
+		}
+		return err
+	}
+	deadline := time.Now().Add(15 * time.Second)
+	for time.Now().Before(deadline) {
+		if err := cmd.Process.Signal(syscall.Signal(0)); err != nil {
+			return nil
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return cmd.Process.Kill()
+}
+
+func waitFor(ctx context.Context, timeout time.Duration, what, logPath string, ready func() error) error {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	ticker := time.NewTicker(100 * time.Millisecond)
+	defer ticker.Stop()
+	var last error
+	for {
+		if last = ready(); last == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%s not ready after %s: %v (log: %s)", what, timeout, last, logPath)
+		case <-ticker.C:
+		}
+	}
+}
+
+// FreePorts returns n distinct loopback ports that were free a moment ago.
+func FreePorts(n int) ([]int, error) {
+	listeners := make([]net.Listener, 0, n)
+	defer func() {
+		for _, l := range listeners {
+			l.Close()
+		}
+	}()
+	ports := make([]int, 0, n)
+	for range n {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return nil, fmt.Errorf("find a free loopback port: %w", err)
+		}
+		listeners = append(listeners, l)
+		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
+	}
+	return ports, nil
+}
+
+func writeRSAKey(path string) error {
+	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		return err
+	}
+	der, err := x509.MarshalPKCS8PrivateKey(key)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}), 0o600)
+}
+
+func randomToken() (string, error) {
+	b := make([]byte, 24)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%x", b), nil
+}
+
+func writeKubeconfig(path, server, caFile, user, token string) error {
+	config := clientcmdapi.NewConfig()
+	config.Clusters["local"] = &clientcmdapi.Cluster{Server: server, CertificateAuthority: caFile}
+	config.AuthInfos[user] = &clientcmdapi.AuthInfo{Token: token}
+	config.Contexts["local"] = &clientcmdapi.Context{Cluster: "local", AuthInfo: user}
+	config.CurrentContext = "local"
+	return clientcmd.WriteToFile(*config, path)
+}

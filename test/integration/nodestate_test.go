@@ -1,0 +1,93 @@
+package integration
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"testing"
+
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/test/integration/controlplane"
+)
+
+// createNode creates a node and sets its capacity and allocatable through the
+// status subresource, as the seed's lab does in place of a device plugin.
+func createNode(ctx context.Context, t *testing.T, client kubernetes.Interface, name string, labels map[string]string, quantities map[string]string) {
+	t.Helper()
+	if _, err := client.CoreV1().Nodes().Create(ctx, &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: labels}}, metav1.CreateOptions{}); err != nil {
+		t.Fatalf("create node %s: %v", name, err)
+	}
+	list := map[string]string{"cpu": "32", "memory": "128Gi", "pods": "110"}
+	for k, v := range quantities {
+		list[k] = v
+	}
+	patch, err := json.Marshal(map[string]any{"status": map[string]any{"capacity": list, "allocatable": list}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := client.CoreV1().Nodes().Patch(ctx, name, types.MergePatchType, patch, metav1.PatchOptions{}, "status"); err != nil {
+		t.Fatalf("patch status of node %s: %v", name, err)
+	}
+}
+
+// The seed's three nodes and its deliberately broken one, stored in a real
+// API server and judged from what comes back.
+func TestNodeStateOfTheSeedLab(t *testing.T) {
+	ctx := context.Background()
+	cp := controlplane.StartForTest(t)
+	client := kubernetes.NewForConfigOrDie(cp.AdminConfig)
+
+	createNode(ctx, t, client, "gpu-container", map[string]string{gpuworkload.LabelWorkloadConfig: "container"}, map[string]string{"nvidia.com/gpu": "1"})
+	createNode(ctx, t, client, "gpu-passthrough", map[string]string{gpuworkload.LabelWorkloadConfig: "vm-passthrough"}, map[string]string{"nvidia.com/GA102GL_A10": "1"})
+	createNode(ctx, t, client, "gpu-vgpu", map[string]string{gpuworkload.LabelWorkloadConfig: "vm-vgpu"}, map[string]string{"nvidia.com/NVIDIA_A10-12Q": "4"})
+	createNode(ctx, t, client, "gpu-broken", map[string]string{gpuworkload.LabelWorkloadConfig: "vm-passthrough"}, map[string]string{"nvidia.com/gpu": "1"})
+	createNode(ctx, t, client, "cpu-1", nil, nil)
+
+	nodes, err := client.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	policy := gpuworkload.SandboxPolicy{Enabled: true, DefaultWorkload: gpuworkload.ModeContainer, Runtime: gpuworkload.RuntimeKubeVirt,
+		Source: gpuworkload.PolicySource{Kind: gpuworkload.SourceClusterPolicy, Name: "cluster-policy"}}
+	want := map[string]struct {
+		gpu       bool
+		mode      gpuworkload.Mode
+		resources []gpuworkload.AdvertisedResource
+		findings  []gpuworkload.FindingCode
+	}{
+		"gpu-container": {true, gpuworkload.ModeContainer,
+			[]gpuworkload.AdvertisedResource{{Name: "nvidia.com/gpu", Class: gpuworkload.ClassContainerGPU, Capacity: 1, Allocatable: 1}},
+			[]gpuworkload.FindingCode{gpuworkload.FindingOperandLabelsAbsent}},
+		"gpu-passthrough": {true, gpuworkload.ModePassthrough,
+			[]gpuworkload.AdvertisedResource{{Name: "nvidia.com/GA102GL_A10", Class: gpuworkload.ClassPassthroughGPU, Capacity: 1, Allocatable: 1}},
+			[]gpuworkload.FindingCode{gpuworkload.FindingOperandLabelsAbsent}},
+		"gpu-vgpu": {true, gpuworkload.ModeVGPU,
+			[]gpuworkload.AdvertisedResource{{Name: "nvidia.com/NVIDIA_A10-12Q", Class: gpuworkload.ClassVGPUProfile, Capacity: 4, Allocatable: 4}},
+			[]gpuworkload.FindingCode{gpuworkload.FindingOperandLabelsAbsent}},
+		"gpu-broken": {true, gpuworkload.ModePassthrough,
+			[]gpuworkload.AdvertisedResource{{Name: "nvidia.com/gpu", Class: gpuworkload.ClassContainerGPU, Capacity: 1, Allocatable: 1}},
+			[]gpuworkload.FindingCode{gpuworkload.FindingForeignResource, gpuworkload.FindingNothingAdvertised, gpuworkload.FindingOperandLabelsAbsent}},
+		"cpu-1": {},
+	}
+	if len(nodes.Items) != len(want) {
+		t.Fatalf("listed %d nodes, want %d", len(nodes.Items), len(want))
+	}
+	for i := range nodes.Items {
+		node := &nodes.Items[i]
+		w := want[node.Name]
+		s := gpuworkload.NewNodeState(node, policy, nil)
+		var codes []gpuworkload.FindingCode
+		for _, f := range s.Findings {
+			codes = append(codes, f.Code)
+		}
+		if s.GPUNode != w.gpu || s.Mode.Mode != w.mode && w.gpu || !slices.Equal(s.Resources, w.resources) || !slices.Equal(codes, w.findings) {
+			t.Errorf("node %s: gpu %v mode %s resources %+v findings %v\nwant gpu %v mode %s resources %+v findings %v",
+				node.Name, s.GPUNode, s.Mode.Mode, s.Resources, codes, w.gpu, w.mode, w.resources, w.findings)
+		}
+	}
+}
