@@ -34,7 +34,7 @@ test: test-unit test-integration ## Run unit and integration tests (what CI runs
 test-unit: ## Run the unit tests of cmd/ and pkg/
 	$(GO) test ./cmd/... ./pkg/...
 
-test-integration: tools ## Run the integration tests against a real etcd and kube-apiserver
+test-integration: tools build ## Run the integration and manifest tests against a real etcd and kube-apiserver
 	PATH="$(BIN):$$PATH" $(GO) test -timeout 20m ./test/...
 
 verify: ## Check gofmt, go vet, and that go.mod, go.sum and vendor/ are tidy and in sync

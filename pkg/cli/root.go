@@ -33,7 +33,7 @@ func NewCommand(out io.Writer) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "kubectl gpu-workload",
 		Short:         "Inspect GPU workload modes (container, vm-passthrough, vm-vgpu) of GPU Operator nodes",
-		Version:       version.Version,
+		Version:       version.String("kubectl-gpu_workload"),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}

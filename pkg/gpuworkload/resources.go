@@ -275,3 +275,10 @@ func isPCIDeviceID(bare string) bool {
 	}
 	return true
 }
+
+// RecognisedName reports whether the naming rules place the name, as opposed
+// to an nvidia.com/ name that fits none of them.
+func RecognisedName(name v1.ResourceName) bool {
+	_, recognised := classifyByName(name)
+	return recognised
+}

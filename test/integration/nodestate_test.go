@@ -2,38 +2,15 @@ package integration
 
 import (
 	"context"
-	"encoding/json"
 	"slices"
 	"testing"
 
-	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 	"github.com/gpu-workload-scheduler/scheduler/test/integration/controlplane"
 )
-
-// createNode creates a node and sets its capacity and allocatable through the
-// status subresource, as the seed's lab does in place of a device plugin.
-func createNode(ctx context.Context, t *testing.T, client kubernetes.Interface, name string, labels map[string]string, quantities map[string]string) {
-	t.Helper()
-	if _, err := client.CoreV1().Nodes().Create(ctx, &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: labels}}, metav1.CreateOptions{}); err != nil {
-		t.Fatalf("create node %s: %v", name, err)
-	}
-	list := map[string]string{"cpu": "32", "memory": "128Gi", "pods": "110"}
-	for k, v := range quantities {
-		list[k] = v
-	}
-	patch, err := json.Marshal(map[string]any{"status": map[string]any{"capacity": list, "allocatable": list}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := client.CoreV1().Nodes().Patch(ctx, name, types.MergePatchType, patch, metav1.PatchOptions{}, "status"); err != nil {
-		t.Fatalf("patch status of node %s: %v", name, err)
-	}
-}
 
 // The seed's three nodes and its deliberately broken one, stored in a real
 // API server and judged from what comes back.

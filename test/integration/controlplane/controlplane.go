@@ -50,7 +50,14 @@ type ControlPlane struct {
 	// AdminConfig is a client config for the admin user.
 	AdminConfig *rest.Config
 
-	processes []*exec.Cmd
+	processes []*process
+}
+
+// process is a started component; done closes when it has exited.
+type process struct {
+	cmd     *exec.Cmd
+	done    chan struct{}
+	waitErr error
 }
 
 // Start runs etcd, then kube-apiserver, and waits until both are healthy.
@@ -119,20 +126,16 @@ func (cp *ControlPlane) startEtcd(ctx context.Context, opts Options) error {
 		// A throwaway store: durability costs seconds per test on slow disks.
 		"--unsafe-no-fsync",
 	}
-	if err := cp.spawn(bin, args, filepath.Join(opts.Dir, "etcd.log")); err != nil {
+	etcd, err := cp.spawn(bin, args, filepath.Join(opts.Dir, "etcd.log"))
+	if err != nil {
 		return err
 	}
 	client := &http.Client{Timeout: 2 * time.Second}
 	return waitFor(ctx, opts.StartTimeout, "etcd", filepath.Join(opts.Dir, "etcd.log"), func() error {
-		resp, err := client.Get(cp.EtcdURL + "/health")
-		if err != nil {
+		if err := etcd.exited(); err != nil {
 			return err
 		}
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			return fmt.Errorf("/health returned %s", resp.Status)
-		}
-		return nil
+		return healthy(client, cp.EtcdURL+"/health")
 	})
 }
 
@@ -170,19 +173,24 @@ func (cp *ControlPlane) startAPIServer(ctx context.Context, opts Options) error 
 		"--service-account-key-file=" + saKey,
 		"--service-account-signing-key-file=" + saKey,
 		"--service-cluster-ip-range=10.96.0.0/24",
-		// No controller-manager runs, so nothing creates the default ServiceAccount of a namespace.
-		"--disable-admission-plugins=ServiceAccount",
+		// No controller-manager or kubelet runs: nothing would create a namespace's default
+		// ServiceAccount, nor clear the not-ready taint new nodes get.
+		"--disable-admission-plugins=ServiceAccount,TaintNodesByCondition",
 		"--enable-priority-and-fairness=false",
 		"--endpoint-reconciler-type=none",
 	}, opts.ExtraAPIServerFlags...)
 	logPath := filepath.Join(opts.Dir, "apiserver.log")
-	if err := cp.spawn(bin, args, logPath); err != nil {
+	apiserver, err := cp.spawn(bin, args, logPath)
+	if err != nil {
 		return err
 	}
 
 	// The serving certificate is self-signed and written at start.
 	caFile := filepath.Join(certDir, "apiserver.crt")
 	if err := waitFor(ctx, opts.StartTimeout, "kube-apiserver certificate", logPath, func() error {
+		if err := apiserver.exited(); err != nil {
+			return err
+		}
 		_, err := os.Stat(caFile)
 		return err
 	}); err != nil {
@@ -204,38 +212,45 @@ func (cp *ControlPlane) startAPIServer(ctx context.Context, opts Options) error 
 	}
 	client := &http.Client{Transport: transport, Timeout: 5 * time.Second}
 	return waitFor(ctx, opts.StartTimeout, "kube-apiserver", logPath, func() error {
-		resp, err := client.Get(cp.APIServerURL + "/readyz")
-		if err != nil {
+		if err := apiserver.exited(); err != nil {
 			return err
 		}
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			return fmt.Errorf("/readyz returned %s", resp.Status)
-		}
-		return nil
+		return healthy(client, cp.APIServerURL+"/readyz")
 	})
 }
 
 // spawn starts a component whose output goes to logPath. The child is killed
 // if this process dies, so that no component outlives a crashed test.
-func (cp *ControlPlane) spawn(bin string, args []string, logPath string) error {
+func (cp *ControlPlane) spawn(bin string, args []string, logPath string) (*process, error) {
 	logFile, err := os.Create(logPath)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	cmd := exec.Command(bin, args...)
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
 		logFile.Close()
-		return fmt.Errorf("start %s: %w", bin, err)
+		return nil, fmt.Errorf("start %s: %w", bin, err)
 	}
-	cp.processes = append(cp.processes, cmd)
+	p := &process{cmd: cmd, done: make(chan struct{})}
+	cp.processes = append(cp.processes, p)
 	go func() {
-		_ = cmd.Wait()
+		p.waitErr = cmd.Wait()
 		logFile.Close()
+		close(p.done)
 	}()
-	return nil
+	return p, nil
+}
+
+// exited returns an error once the process has exited.
+func (p *process) exited() error {
+	select {
+	case <-p.done:
+		return fmt.Errorf("%s exited: %v", filepath.Base(p.cmd.Path), p.waitErr)
+	default:
+		return nil
+	}
 }
 
 // Stop terminates the components in reverse start order, politely first.
@@ -248,21 +263,29 @@ func (cp *ControlPlane) Stop() error {
 	return errors.Join(errs...)
 }
 
-func stopProcess(cmd *exec.Cmd) error {
-	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		if errors.Is(err, os.ErrProcessDone) {
-			return nil
-		}
+func stopProcess(p *process) error {
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil && !errors.Is(err, os.ErrProcessDone) {
 		return err
 	}
-	deadline := time.Now().Add(15 * time.Second)
-	for time.Now().Before(deadline) {
-		if err := cmd.Process.Signal(syscall.Signal(0)); err != nil {
-			return nil
-		}
-		time.Sleep(50 * time.Millisecond)
+	select {
+	case <-p.done:
+		return nil
+	case <-time.After(15 * time.Second):
+		return p.cmd.Process.Kill()
 	}
-	return cmd.Process.Kill()
+}
+
+// healthy GETs a health endpoint and wants 200 OK.
+func healthy(client *http.Client, url string) error {
+	resp, err := client.Get(url)
+	if err != nil {
+		return err
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("%s returned %s", url, resp.Status)
+	}
+	return nil
 }
 
 func waitFor(ctx context.Context, timeout time.Duration, what, logPath string, ready func() error) error {

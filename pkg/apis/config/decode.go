@@ -1,0 +1,176 @@
+package config
+
+import (
+	"fmt"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"sigs.k8s.io/yaml"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+)
+
+// Kinds of the args, which the scheduler convention names <PluginName>Args.
+const (
+	KindGPUWorkloadFitArgs = "GPUWorkloadFitArgs"
+	KindGPUStrandingArgs   = "GPUStrandingArgs"
+)
+
+// decodeStrict fills into from a pluginConfig args object. Unknown fields are
+// errors: a misspelt field would otherwise be silently ignored.
+func decodeStrict(obj runtime.Object, kind string, into any) error {
+	if obj == nil {
+		return nil
+	}
+	unknown, ok := obj.(*runtime.Unknown)
+	if !ok {
+		return fmt.Errorf("%s: want args as raw YAML or JSON, got %T", kind, obj)
+	}
+	if len(unknown.Raw) == 0 {
+		return nil
+	}
+	if err := yaml.UnmarshalStrict(unknown.Raw, into); err != nil {
+		return fmt.Errorf("%s: %w", kind, err)
+	}
+	return nil
+}
+
+func checkTypeMeta(kind, gotKind, gotAPIVersion string) field.ErrorList {
+	var errs field.ErrorList
+	if gotKind != "" && gotKind != kind {
+		errs = append(errs, field.Invalid(field.NewPath("kind"), gotKind, "must be "+kind))
+	}
+	if gotAPIVersion != "" && gotAPIVersion != APIVersion {
+		errs = append(errs, field.Invalid(field.NewPath("apiVersion"), gotAPIVersion, "must be "+APIVersion+" or omitted"))
+	}
+	return errs
+}
+
+// DecodeGPUWorkloadFitArgs decodes, defaults and validates GPUWorkloadFit's args.
+func DecodeGPUWorkloadFitArgs(obj runtime.Object) (*GPUWorkloadFitArgs, error) {
+	args := &GPUWorkloadFitArgs{}
+	if err := decodeStrict(obj, KindGPUWorkloadFitArgs, args); err != nil {
+		return nil, err
+	}
+	SetDefaultsGPUWorkloadFitArgs(args)
+	if errs := ValidateGPUWorkloadFitArgs(args); len(errs) > 0 {
+		return nil, fmt.Errorf("%s: %w", KindGPUWorkloadFitArgs, errs.ToAggregate())
+	}
+	return args, nil
+}
+
+// DecodeGPUStrandingArgs decodes, defaults and validates GPUStranding's args.
+func DecodeGPUStrandingArgs(obj runtime.Object) (*GPUStrandingArgs, error) {
+	args := &GPUStrandingArgs{}
+	if err := decodeStrict(obj, KindGPUStrandingArgs, args); err != nil {
+		return nil, err
+	}
+	SetDefaultsGPUStrandingArgs(args)
+	if errs := ValidateGPUStrandingArgs(args); len(errs) > 0 {
+		return nil, fmt.Errorf("%s: %w", KindGPUStrandingArgs, errs.ToAggregate())
+	}
+	return args, nil
+}
+
+// SetDefaultsGPUWorkloadFitArgs applies the GPU Operator's defaults.
+func SetDefaultsGPUWorkloadFitArgs(args *GPUWorkloadFitArgs) {
+	if args.SandboxWorkloads.Enabled == nil {
+		enabled := false
+		args.SandboxWorkloads.Enabled = &enabled
+	}
+	if args.SandboxWorkloads.DefaultWorkload == "" {
+		args.SandboxWorkloads.DefaultWorkload = string(gpuworkload.ModeContainer)
+	}
+	if args.SandboxWorkloads.Mode == "" {
+		args.SandboxWorkloads.Mode = string(gpuworkload.RuntimeKubeVirt)
+	}
+}
+
+// Defaults of GPUStrandingArgs.
+const (
+	DefaultEmptyNodePenalty          int64 = 50
+	DefaultGPUNodeScoreForNonGPUPods int64 = 50
+)
+
+// SetDefaultsGPUStrandingArgs fills unset scores.
+func SetDefaultsGPUStrandingArgs(args *GPUStrandingArgs) {
+	if args.EmptyNodePenalty == nil {
+		v := DefaultEmptyNodePenalty
+		args.EmptyNodePenalty = &v
+	}
+	if args.GPUNodeScoreForNonGPUPods == nil {
+		v := DefaultGPUNodeScoreForNonGPUPods
+		args.GPUNodeScoreForNonGPUPods = &v
+	}
+}
+
+// ValidateGPUWorkloadFitArgs reports every invalid field with its path.
+func ValidateGPUWorkloadFitArgs(args *GPUWorkloadFitArgs) field.ErrorList {
+	errs := checkTypeMeta(KindGPUWorkloadFitArgs, args.Kind, args.APIVersion)
+	sandbox := field.NewPath("sandboxWorkloads")
+	if _, err := gpuworkload.ParseMode(args.SandboxWorkloads.DefaultWorkload); err != nil {
+		errs = append(errs, field.NotSupported(sandbox.Child("defaultWorkload"), args.SandboxWorkloads.DefaultWorkload, modeNames()))
+	}
+	switch gpuworkload.SandboxRuntime(args.SandboxWorkloads.Mode) {
+	case gpuworkload.RuntimeKubeVirt, gpuworkload.RuntimeKata:
+	default:
+		errs = append(errs, field.NotSupported(sandbox.Child("mode"), args.SandboxWorkloads.Mode,
+			[]string{string(gpuworkload.RuntimeKubeVirt), string(gpuworkload.RuntimeKata)}))
+	}
+	classes := field.NewPath("resourceClasses")
+	for name, class := range args.ResourceClasses {
+		if _, err := gpuworkload.ParseResourceClass(class); err != nil {
+			errs = append(errs, field.NotSupported(classes.Key(name), class,
+				[]string{"container-gpu", "passthrough-gpu", "vgpu-profile", "not-gpu"}))
+		}
+	}
+	return errs
+}
+
+// ValidateGPUStrandingArgs reports every invalid field with its path.
+func ValidateGPUStrandingArgs(args *GPUStrandingArgs) field.ErrorList {
+	errs := checkTypeMeta(KindGPUStrandingArgs, args.Kind, args.APIVersion)
+	for _, f := range []struct {
+		name  string
+		value int64
+	}{
+		{"emptyNodePenalty", *args.EmptyNodePenalty},
+		{"gpuNodeScoreForNonGPUPods", *args.GPUNodeScoreForNonGPUPods},
+	} {
+		if f.value < 0 || f.value > 100 {
+			errs = append(errs, field.Invalid(field.NewPath(f.name), f.value, "must be between 0 and 100"))
+		}
+	}
+	return errs
+}
+
+func modeNames() []string {
+	names := make([]string, len(gpuworkload.Modes))
+	for i, m := range gpuworkload.Modes {
+		names[i] = string(m)
+	}
+	return names
+}
+
+// Policy is the sandbox policy the args describe, used while no
+// ClusterPolicy is visible.
+func (args *GPUWorkloadFitArgs) Policy() gpuworkload.SandboxPolicy {
+	mode, _ := gpuworkload.ParseMode(args.SandboxWorkloads.DefaultWorkload)
+	return gpuworkload.SandboxPolicy{
+		Enabled:         args.SandboxWorkloads.Enabled != nil && *args.SandboxWorkloads.Enabled,
+		DefaultWorkload: mode,
+		Runtime:         gpuworkload.SandboxRuntime(args.SandboxWorkloads.Mode),
+		Source:          gpuworkload.PolicySource{Kind: gpuworkload.SourcePluginArgs},
+	}
+}
+
+// Classes are the explicit resource classes, already validated.
+func (args *GPUWorkloadFitArgs) Classes() map[v1.ResourceName]gpuworkload.ResourceClass {
+	out := make(map[v1.ResourceName]gpuworkload.ResourceClass, len(args.ResourceClasses))
+	for name, class := range args.ResourceClasses {
+		c, _ := gpuworkload.ParseResourceClass(class)
+		out[v1.ResourceName(name)] = c
+	}
+	return out
+}

@@ -1,0 +1,107 @@
+package config
+
+import (
+	"testing"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+)
+
+func raw(s string) runtime.Object {
+	return &runtime.Unknown{Raw: []byte(s), ContentType: runtime.ContentTypeJSON}
+}
+
+func TestDecodeGPUWorkloadFitArgs(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		args    runtime.Object
+		policy  gpuworkload.SandboxPolicy
+		classes map[v1.ResourceName]gpuworkload.ResourceClass
+		wantErr string
+	}{
+		{
+			name:   "no args: the GPU Operator's defaults",
+			policy: gpuworkload.SandboxPolicy{DefaultWorkload: gpuworkload.ModeContainer, Runtime: gpuworkload.RuntimeKubeVirt, Source: gpuworkload.PolicySource{Kind: gpuworkload.SourcePluginArgs}},
+		},
+		{
+			name:   "empty args",
+			args:   raw(`{}`),
+			policy: gpuworkload.SandboxPolicy{DefaultWorkload: gpuworkload.ModeContainer, Runtime: gpuworkload.RuntimeKubeVirt, Source: gpuworkload.PolicySource{Kind: gpuworkload.SourcePluginArgs}},
+		},
+		{
+			name: "full args in YAML with kind and apiVersion",
+			args: &runtime.Unknown{ContentType: runtime.ContentTypeYAML, Raw: []byte(`
+apiVersion: gpuworkload.scheduling.nvidia.io/v1
+kind: GPUWorkloadFitArgs
+sandboxWorkloads: {enabled: true, defaultWorkload: vm-passthrough, mode: kata}
+clusterPolicyName: cluster-policy
+resourceClasses: {nvidia.com/hostdev_gpu: passthrough-gpu}
+`)},
+			policy:  gpuworkload.SandboxPolicy{Enabled: true, DefaultWorkload: gpuworkload.ModePassthrough, Runtime: gpuworkload.RuntimeKata, Source: gpuworkload.PolicySource{Kind: gpuworkload.SourcePluginArgs}},
+			classes: map[v1.ResourceName]gpuworkload.ResourceClass{"nvidia.com/hostdev_gpu": gpuworkload.ClassPassthroughGPU},
+		},
+		{
+			name:    "invalid values name their field paths",
+			args:    raw(`{"kind":"GPUStrandingArgs","sandboxWorkloads":{"defaultWorkload":"vm","mode":"xen"},"resourceClasses":{"nvidia.com/x":"gpu"}}`),
+			wantErr: `GPUWorkloadFitArgs: [kind: Invalid value: "GPUStrandingArgs": must be GPUWorkloadFitArgs, sandboxWorkloads.defaultWorkload: Unsupported value: "vm": supported values: "container", "vm-passthrough", "vm-vgpu", sandboxWorkloads.mode: Unsupported value: "xen": supported values: "kubevirt", "kata", resourceClasses[nvidia.com/x]: Unsupported value: "gpu": supported values: "container-gpu", "passthrough-gpu", "vgpu-profile", "not-gpu"]`,
+		},
+		{
+			name:    "misspelt field",
+			args:    raw(`{"sandboxWorkload":{"enabled":true}}`),
+			wantErr: `GPUWorkloadFitArgs: error unmarshaling JSON: while decoding JSON: json: unknown field "sandboxWorkload"`,
+		},
+		{
+			name:    "wrong apiVersion",
+			args:    raw(`{"apiVersion":"v1"}`),
+			wantErr: `GPUWorkloadFitArgs: apiVersion: Invalid value: "v1": must be gpuworkload.scheduling.nvidia.io/v1 or omitted`,
+		},
+		{
+			name:    "already typed args",
+			args:    &v1.Pod{},
+			wantErr: "GPUWorkloadFitArgs: want args as raw YAML or JSON, got *v1.Pod",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args, err := DecodeGPUWorkloadFitArgs(tc.args)
+			if tc.wantErr != "" {
+				if err == nil || err.Error() != tc.wantErr {
+					t.Fatalf("error\n%v\nwant\n%s", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := args.Policy(); got != tc.policy {
+				t.Fatalf("policy %+v, want %+v", got, tc.policy)
+			}
+			got := args.Classes()
+			if len(got) != len(tc.classes) {
+				t.Fatalf("classes %v, want %v", got, tc.classes)
+			}
+			for k, v := range tc.classes {
+				if got[k] != v {
+					t.Fatalf("classes %v, want %v", got, tc.classes)
+				}
+			}
+		})
+	}
+}
+
+func TestDecodeGPUStrandingArgs(t *testing.T) {
+	args, err := DecodeGPUStrandingArgs(nil)
+	if err != nil || *args.EmptyNodePenalty != DefaultEmptyNodePenalty || *args.GPUNodeScoreForNonGPUPods != DefaultGPUNodeScoreForNonGPUPods {
+		t.Fatalf("defaults: %+v, %v", args, err)
+	}
+	args, err = DecodeGPUStrandingArgs(raw(`{"emptyNodePenalty":0,"gpuNodeScoreForNonGPUPods":100}`))
+	if err != nil || *args.EmptyNodePenalty != 0 || *args.GPUNodeScoreForNonGPUPods != 100 {
+		t.Fatalf("explicit: %+v, %v", args, err)
+	}
+	_, err = DecodeGPUStrandingArgs(raw(`{"emptyNodePenalty":-1,"gpuNodeScoreForNonGPUPods":101}`))
+	want := "GPUStrandingArgs: [emptyNodePenalty: Invalid value: -1: must be between 0 and 100, gpuNodeScoreForNonGPUPods: Invalid value: 101: must be between 0 and 100]"
+	if err == nil || err.Error() != want {
+		t.Fatalf("error\n%v\nwant\n%s", err, want)
+	}
+}

@@ -1,0 +1,50 @@
+package config
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// APIVersion is the apiVersion args may declare; it is optional.
+const APIVersion = "gpuworkload.scheduling.nvidia.io/v1"
+
+// GPUWorkloadFitArgs configure the GPUWorkloadFit plugin.
+type GPUWorkloadFitArgs struct {
+	metav1.TypeMeta `json:",inline"`
+
+	// SandboxWorkloads applies while no ClusterPolicy is visible. Defaults
+	// match the GPU Operator: enabled false, defaultWorkload container,
+	// mode kubevirt.
+	SandboxWorkloads SandboxWorkloadsArgs `json:"sandboxWorkloads"`
+
+	// ClusterPolicyName selects the ClusterPolicy to follow when several
+	// exist. Empty means the oldest one.
+	ClusterPolicyName string `json:"clusterPolicyName,omitempty"`
+
+	// ResourceClasses classifies extended resources explicitly, overriding
+	// KubeVirt's permittedHostDevices and the naming rules. Values:
+	// container-gpu, passthrough-gpu, vgpu-profile, not-gpu.
+	ResourceClasses map[string]string `json:"resourceClasses,omitempty"`
+}
+
+// SandboxWorkloadsArgs mirror ClusterPolicy spec.sandboxWorkloads.
+type SandboxWorkloadsArgs struct {
+	Enabled         *bool  `json:"enabled,omitempty"`
+	DefaultWorkload string `json:"defaultWorkload,omitempty"`
+	Mode            string `json:"mode,omitempty"`
+}
+
+// GPUStrandingArgs configure the GPUStranding plugin. Scores are on the
+// framework's 0-100 scale; see docs/scoring.md.
+type GPUStrandingArgs struct {
+	metav1.TypeMeta `json:",inline"`
+
+	// EmptyNodePenalty is the percentage taken off a GPU pod's score on a
+	// node where none of the requested resource is in use yet, so that empty
+	// GPU nodes stay empty and convertible between modes. Default 50.
+	EmptyNodePenalty *int64 `json:"emptyNodePenalty,omitempty"`
+
+	// GPUNodeScoreForNonGPUPods is the highest score a pod without GPU
+	// requests gets on a node with free GPUs; nodes without GPUs score 100.
+	// Default 50.
+	GPUNodeScoreForNonGPUPods *int64 `json:"gpuNodeScoreForNonGPUPods,omitempty"`
+}

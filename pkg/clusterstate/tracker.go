@@ -1,0 +1,237 @@
+// Package clusterstate keeps what the scheduler plugins need to know about
+// the cluster's GPU inventory: the sandbox policy (ClusterPolicy or args),
+// KubeVirt's permittedHostDevices, the resulting resource classifier, and the
+// GPU state of every node, all derived through pkg/gpuworkload.
+package clusterstate
+
+import (
+	"slices"
+	"strings"
+	"sync"
+
+	v1 "k8s.io/api/core/v1"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+)
+
+// NodeEntry is a node's GPU state as of one ResourceVersion and policy epoch.
+type NodeEntry struct {
+	ResourceVersion string
+	Epoch           uint64
+	State           *gpuworkload.NodeState
+	// Converting caches State.Converting().
+	Converting bool
+	// ModeMismatch holds, per pod mode (index in gpuworkload.Modes), the
+	// reason a pod of that mode cannot use this node, or "" if it can. They
+	// are built with the entry so that Filter does not allocate.
+	ModeMismatch [3]string
+}
+
+// Tracker is safe for concurrent use. Writers are informer handlers; readers
+// are the plugins' scheduling cycles.
+type Tracker struct {
+	mu sync.RWMutex
+
+	argsPolicy    gpuworkload.SandboxPolicy
+	policy        gpuworkload.SandboxPolicy
+	configured    map[v1.ResourceName]gpuworkload.ResourceClass
+	permitted     *gpuworkload.PermittedHostDevices
+	classifier    *gpuworkload.Classifier
+	reasonBuilder ModeMismatchReasons
+	// epoch increases whenever policy or classification change, so that
+	// entries computed before are recognised as stale.
+	epoch uint64
+
+	nodes map[string]*v1.Node
+	// entries are computed from nodes; a nil entry is computed on first read.
+	entries map[string]*NodeEntry
+	// advertisedBy counts, per GPU resource, the nodes whose allocatable is non-zero.
+	advertisedBy map[v1.ResourceName]int
+	// unrecognised are nvidia.com/ names the naming rules do not place; a new
+	// one triggers a classifier rebuild so that node-mode evidence can place it.
+	unrecognised map[v1.ResourceName]bool
+}
+
+// ModeMismatchReasons builds the reason a node in one mode gives a pod that
+// needs another. The plugin supplies it so that reason strings stay in one place.
+type ModeMismatchReasons func(node *gpuworkload.NodeState, policy gpuworkload.SandboxPolicy, podMode gpuworkload.Mode) string
+
+// NewTracker starts from the args policy and explicit classes.
+func NewTracker(argsPolicy gpuworkload.SandboxPolicy, configured map[v1.ResourceName]gpuworkload.ResourceClass, reasons ModeMismatchReasons) *Tracker {
+	t := &Tracker{
+		argsPolicy:    argsPolicy,
+		policy:        argsPolicy,
+		configured:    configured,
+		reasonBuilder: reasons,
+		nodes:         map[string]*v1.Node{},
+		entries:       map[string]*NodeEntry{},
+		advertisedBy:  map[v1.ResourceName]int{},
+		unrecognised:  map[v1.ResourceName]bool{},
+	}
+	t.rebuildLocked()
+	return t
+}
+
+// Policy is the sandbox policy in force.
+func (t *Tracker) Policy() gpuworkload.SandboxPolicy {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return t.policy
+}
+
+// Classifier is the classifier in force. It is immutable; a change replaces it.
+func (t *Tracker) Classifier() *gpuworkload.Classifier {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return t.classifier
+}
+
+// SetPolicy replaces the ClusterPolicy-derived policy; nil returns to the args policy.
+// It reports whether anything changed.
+func (t *Tracker) SetPolicy(policy *gpuworkload.SandboxPolicy) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	next := t.argsPolicy
+	if policy != nil {
+		next = *policy
+	}
+	if next == t.policy {
+		return false
+	}
+	t.policy = next
+	t.rebuildLocked()
+	return true
+}
+
+// SetPermitted replaces KubeVirt's permittedHostDevices (nil: none known).
+func (t *Tracker) SetPermitted(permitted *gpuworkload.PermittedHostDevices) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if samePermitted(t.permitted, permitted) {
+		return false
+	}
+	t.permitted = permitted
+	t.rebuildLocked()
+	return true
+}
+
+func samePermitted(a, b *gpuworkload.PermittedHostDevices) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Source == b.Source && slices.Equal(a.PCIHostDevices, b.PCIHostDevices) && slices.Equal(a.MediatedDevices, b.MediatedDevices)
+}
+
+// rebuildLocked recomputes the classifier and invalidates every entry.
+func (t *Tracker) rebuildLocked() {
+	nodes := make([]*v1.Node, 0, len(t.nodes))
+	for _, n := range t.nodes {
+		nodes = append(nodes, n)
+	}
+	t.classifier = gpuworkload.NewClassifier(gpuworkload.ClassifierConfig{Configured: t.configured, Permitted: t.permitted}, t.policy, nodes)
+	t.epoch++
+	t.advertisedBy = map[v1.ResourceName]int{}
+	for name, n := range t.nodes {
+		t.entries[name] = t.computeLocked(n)
+		t.countLocked(n, 1)
+	}
+}
+
+// UpsertNode records a node added or updated.
+func (t *Tracker) UpsertNode(node *v1.Node) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if old, ok := t.nodes[node.Name]; ok {
+		t.countLocked(old, -1)
+	}
+	t.nodes[node.Name] = node
+	if t.noteUnrecognisedLocked(node) {
+		t.rebuildLocked()
+		return
+	}
+	t.entries[node.Name] = t.computeLocked(node)
+	t.countLocked(node, 1)
+}
+
+// DeleteNode forgets a node.
+func (t *Tracker) DeleteNode(name string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if old, ok := t.nodes[name]; ok {
+		t.countLocked(old, -1)
+	}
+	delete(t.nodes, name)
+	delete(t.entries, name)
+}
+
+func (t *Tracker) noteUnrecognisedLocked(node *v1.Node) bool {
+	added := false
+	for name, q := range node.Status.Capacity {
+		if q.IsZero() || t.unrecognised[name] || !strings.HasPrefix(string(name), gpuworkload.ResourceDomain) || gpuworkload.RecognisedName(name) {
+			continue
+		}
+		t.unrecognised[name] = true
+		added = true
+	}
+	return added
+}
+
+func (t *Tracker) countLocked(node *v1.Node, delta int) {
+	for name, q := range node.Status.Allocatable {
+		if !q.IsZero() && t.classifier.Classify(name).Class.IsGPU() {
+			t.advertisedBy[name] += delta
+			if t.advertisedBy[name] <= 0 {
+				delete(t.advertisedBy, name)
+			}
+		}
+	}
+}
+
+func (t *Tracker) computeLocked(node *v1.Node) *NodeEntry {
+	return t.newEntry(node, t.policy, t.classifier, t.epoch)
+}
+
+func (t *Tracker) newEntry(node *v1.Node, policy gpuworkload.SandboxPolicy, classifier *gpuworkload.Classifier, epoch uint64) *NodeEntry {
+	state := gpuworkload.NewNodeState(node, policy, classifier)
+	e := &NodeEntry{ResourceVersion: node.ResourceVersion, Epoch: epoch, State: state, Converting: state.Converting()}
+	for i, mode := range gpuworkload.Modes {
+		e.ModeMismatch[i] = t.reasonBuilder(state, policy, mode)
+	}
+	return e
+}
+
+// Entry returns the state of the node object the scheduler holds. When the
+// informer and the scheduler's snapshot disagree on the node's version, the
+// entry is computed for the snapshot's object without being stored.
+func (t *Tracker) Entry(node *v1.Node) *NodeEntry {
+	t.mu.RLock()
+	e := t.entries[node.Name]
+	epoch, policy, classifier := t.epoch, t.policy, t.classifier
+	t.mu.RUnlock()
+	if e != nil && e.ResourceVersion == node.ResourceVersion && e.Epoch == epoch {
+		return e
+	}
+	return t.newEntry(node, policy, classifier, epoch)
+}
+
+// AdvertisedBy is the number of nodes advertising a non-zero allocatable of the resource.
+func (t *Tracker) AdvertisedBy(name v1.ResourceName) int {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return t.advertisedBy[name]
+}
+
+// Advertised lists the GPU resources advertised anywhere, by class, sorted.
+func (t *Tracker) Advertised() map[gpuworkload.ResourceClass][]v1.ResourceName {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	out := map[gpuworkload.ResourceClass][]v1.ResourceName{}
+	for name := range t.advertisedBy {
+		class := t.classifier.Classify(name).Class
+		out[class] = append(out[class], name)
+	}
+	for _, names := range out {
+		slices.Sort(names)
+	}
+	return out
+}

@@ -1,0 +1,148 @@
+package clusterstate
+
+import (
+	"testing"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/klog/v2/ktesting"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+)
+
+func node(name, rv, mode string, quantities map[string]string) *v1.Node {
+	list := v1.ResourceList{}
+	for k, q := range quantities {
+		list[v1.ResourceName(k)] = resource.MustParse(q)
+	}
+	n := &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: name, ResourceVersion: rv}, Status: v1.NodeStatus{Capacity: list, Allocatable: list}}
+	if mode != "" {
+		n.Labels = map[string]string{gpuworkload.LabelWorkloadConfig: mode}
+	}
+	return n
+}
+
+func reasonOf(state *gpuworkload.NodeState, _ gpuworkload.SandboxPolicy, podMode gpuworkload.Mode) string {
+	if state.GPUNode && state.Mode.Mode != podMode {
+		return string(state.Mode.Mode) + "!=" + string(podMode)
+	}
+	return ""
+}
+
+func argsPolicy() gpuworkload.SandboxPolicy {
+	return gpuworkload.SandboxPolicy{DefaultWorkload: gpuworkload.ModeContainer, Runtime: gpuworkload.RuntimeKubeVirt,
+		Source: gpuworkload.PolicySource{Kind: gpuworkload.SourcePluginArgs}}
+}
+
+func TestTrackerFollowsPolicyAndNodes(t *testing.T) {
+	tr := NewTracker(argsPolicy(), nil, reasonOf)
+	pt := node("pt", "1", "vm-passthrough", map[string]string{"nvidia.com/GA102GL_A10": "2", "nvidia.com/gpu": "0"})
+	tr.UpsertNode(pt)
+
+	// Args policy: sandbox disabled, so the passthrough label is ignored.
+	if e := tr.Entry(pt); e.State.Mode.Mode != gpuworkload.ModeContainer || e.ModeMismatch[1] != "container!=vm-passthrough" || !e.Converting {
+		t.Fatalf("with sandbox disabled: %+v", e)
+	}
+	if tr.AdvertisedBy("nvidia.com/GA102GL_A10") != 1 || tr.AdvertisedBy("nvidia.com/gpu") != 0 {
+		t.Fatalf("advertised: A10 %d, gpu %d; a zero quantity is no advertisement", tr.AdvertisedBy("nvidia.com/GA102GL_A10"), tr.AdvertisedBy("nvidia.com/gpu"))
+	}
+
+	enabled := argsPolicy()
+	enabled.Enabled = true
+	enabled.Source = gpuworkload.PolicySource{Kind: gpuworkload.SourceClusterPolicy, Name: "cluster-policy"}
+	if !tr.SetPolicy(&enabled) || tr.SetPolicy(&enabled) {
+		t.Fatal("SetPolicy must report a change once")
+	}
+	if e := tr.Entry(pt); e.State.Mode.Mode != gpuworkload.ModePassthrough || e.ModeMismatch[1] != "" || e.Converting {
+		t.Fatalf("after enabling sandbox: %+v", e)
+	}
+
+	// A newer node object than the tracker's is judged as it is, not from the cache.
+	newer := node("pt", "2", "vm-vgpu", map[string]string{"nvidia.com/NVIDIA_A10-12Q": "4"})
+	if e := tr.Entry(newer); e.State.Mode.Mode != gpuworkload.ModeVGPU {
+		t.Fatalf("entry of a newer object: %+v", e.State.Mode)
+	}
+	tr.UpsertNode(newer)
+	if tr.AdvertisedBy("nvidia.com/GA102GL_A10") != 0 || tr.AdvertisedBy("nvidia.com/NVIDIA_A10-12Q") != 1 {
+		t.Fatal("advertisement counts did not follow the update")
+	}
+	tr.DeleteNode("pt")
+	if tr.AdvertisedBy("nvidia.com/NVIDIA_A10-12Q") != 0 || tr.entries["pt"] != nil {
+		t.Fatal("delete left state behind")
+	}
+	if !tr.SetPolicy(nil) || tr.Policy().Source.Kind != gpuworkload.SourcePluginArgs {
+		t.Fatal("SetPolicy(nil) must return to the args policy")
+	}
+}
+
+func TestTrackerLearnsUnrecognisedNamesFromNodeModes(t *testing.T) {
+	enabled := argsPolicy()
+	enabled.Enabled = true
+	tr := NewTracker(enabled, nil, reasonOf)
+	name := v1.ResourceName("nvidia.com/custom_pgpu")
+	if tr.Classifier().Classify(name).Class.IsGPU() {
+		t.Fatal("an unrecognised name is not a GPU before any node advertises it")
+	}
+	tr.UpsertNode(node("pt", "1", "vm-passthrough", map[string]string{string(name): "1"}))
+	if c := tr.Classifier().Classify(name); c.Class != gpuworkload.ClassPassthroughGPU || c.Evidence != gpuworkload.EvidenceNodeMode {
+		t.Fatalf("after a passthrough node advertised it: %s by %s", c.Class, c.Evidence)
+	}
+	if tr.AdvertisedBy(name) != 1 {
+		t.Fatal("the newly classified resource is not counted")
+	}
+}
+
+func TestTrackerPermittedHostDevices(t *testing.T) {
+	tr := NewTracker(argsPolicy(), map[v1.ResourceName]gpuworkload.ResourceClass{"nvidia.com/hostdev": gpuworkload.ClassNotGPU}, reasonOf)
+	permitted := &gpuworkload.PermittedHostDevices{Source: "KubeVirt/kubevirt/kubevirt",
+		MediatedDevices: []gpuworkload.PermittedDevice{{ResourceName: "nvidia.com/custom_vgpu", External: true}}}
+	if !tr.SetPermitted(permitted) || tr.SetPermitted(permitted) {
+		t.Fatal("SetPermitted must report a change once")
+	}
+	if c := tr.Classifier().Classify("nvidia.com/custom_vgpu"); c.Class != gpuworkload.ClassVGPUProfile {
+		t.Fatalf("permitted mediated device classified %s", c.Class)
+	}
+}
+
+func clusterPolicyObject(name string, created time.Time, sandbox map[string]any) *unstructured.Unstructured {
+	u := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "nvidia.com/v1", "kind": "ClusterPolicy",
+		"metadata": map[string]any{"name": name},
+		"spec":     map[string]any{"sandboxWorkloads": sandbox},
+	}}
+	u.SetCreationTimestamp(metav1.NewTime(created))
+	return u
+}
+
+func TestSelectClusterPolicy(t *testing.T) {
+	logger, _ := ktesting.NewTestContext(t)
+	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	store := cache.NewStore(cache.MetaNamespaceKeyFunc)
+	_ = store.Add(clusterPolicyObject("newer", base.Add(time.Hour), map[string]any{"enabled": false}))
+	_ = store.Add(clusterPolicyObject("older", base, map[string]any{"enabled": true, "defaultWorkload": "vm-vgpu"}))
+
+	tr := NewTracker(argsPolicy(), nil, reasonOf)
+	if !tr.selectClusterPolicy(logger, store, "") {
+		t.Fatal("no change reported")
+	}
+	if p := tr.Policy(); p.Source.Name != "older" || !p.Enabled || p.DefaultWorkload != gpuworkload.ModeVGPU {
+		t.Fatalf("without a name the oldest is chosen: %+v", p)
+	}
+	tr.selectClusterPolicy(logger, store, "newer")
+	if p := tr.Policy(); p.Source.Name != "newer" || p.Enabled {
+		t.Fatalf("the named one is chosen: %+v", p)
+	}
+	tr.selectClusterPolicy(logger, store, "absent")
+	if p := tr.Policy(); p.Source.Kind != gpuworkload.SourcePluginArgs {
+		t.Fatalf("a missing named ClusterPolicy falls back to the args, with an error logged: %+v", p)
+	}
+	empty := cache.NewStore(cache.MetaNamespaceKeyFunc)
+	tr.selectClusterPolicy(logger, store, "")
+	if !tr.selectClusterPolicy(logger, empty, "") || tr.Policy().Source.Kind != gpuworkload.SourcePluginArgs {
+		t.Fatal("deleting the last ClusterPolicy returns to the args policy")
+	}
+}

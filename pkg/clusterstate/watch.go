@@ -1,0 +1,191 @@
+package clusterstate
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/dynamic/dynamicinformer"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/klog/v2"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+)
+
+// Resources the tracker follows when their CRDs are installed.
+var (
+	ClusterPolicyGVR = schema.GroupVersionResource{Group: gpuworkload.ClusterPolicyGroup, Version: gpuworkload.ClusterPolicyVersion, Resource: gpuworkload.ClusterPolicyResource}
+	KubeVirtGVR      = schema.GroupVersionResource{Group: gpuworkload.KubeVirtGroup, Version: gpuworkload.KubeVirtVersion, Resource: gpuworkload.KubeVirtResource}
+)
+
+// DiscoveryInterval is how often the tracker checks whether a missing CRD
+// has been installed. It is a variable so that tests can shorten it.
+var DiscoveryInterval = 5 * time.Second
+
+// WatchOptions configure Watch.
+type WatchOptions struct {
+	Config       *rest.Config
+	NodeInformer cache.SharedIndexInformer
+	// ClusterPolicyName selects one ClusterPolicy; empty means the oldest.
+	ClusterPolicyName string
+	// OnPolicyChange runs after the policy or KubeVirt's permitted devices change.
+	OnPolicyChange func()
+}
+
+// Watch feeds the tracker from the node informer and from ClusterPolicy and
+// KubeVirt objects. A CRD that is not installed is looked for every
+// DiscoveryInterval and followed once it appears; until then the args policy
+// applies. It returns at once; the watches stop with ctx.
+func (t *Tracker) Watch(ctx context.Context, opts WatchOptions) error {
+	logger := klog.FromContext(ctx).WithName("clusterstate")
+	if _, err := opts.NodeInformer.AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc:    func(obj any) { t.upsertFromInformer(obj) },
+		UpdateFunc: func(_, obj any) { t.upsertFromInformer(obj) },
+		DeleteFunc: func(obj any) {
+			if tombstone, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+				obj = tombstone.Obj
+			}
+			if node, ok := obj.(*v1.Node); ok {
+				t.DeleteNode(node.Name)
+			}
+		},
+	}); err != nil {
+		return err
+	}
+	client, err := dynamic.NewForConfig(opts.Config)
+	if err != nil {
+		return err
+	}
+	disco, err := discovery.NewDiscoveryClientForConfig(opts.Config)
+	if err != nil {
+		return err
+	}
+	notify := func(changed bool) {
+		if changed && opts.OnPolicyChange != nil {
+			opts.OnPolicyChange()
+		}
+	}
+	go t.followWhenServed(ctx, logger, disco, client, ClusterPolicyGVR, func(store cache.Store) {
+		notify(t.selectClusterPolicy(logger, store, opts.ClusterPolicyName))
+	})
+	go t.followWhenServed(ctx, logger, disco, client, KubeVirtGVR, func(store cache.Store) {
+		notify(t.selectKubeVirt(logger, store))
+	})
+	return nil
+}
+
+func (t *Tracker) upsertFromInformer(obj any) {
+	if node, ok := obj.(*v1.Node); ok {
+		t.UpsertNode(node)
+	}
+}
+
+// followWhenServed waits until the API serves gvr, then runs an informer on
+// it and calls resync with its store after every change.
+func (t *Tracker) followWhenServed(ctx context.Context, logger klog.Logger, disco discovery.DiscoveryInterface, client dynamic.Interface,
+	gvr schema.GroupVersionResource, resync func(cache.Store)) {
+	logger = logger.WithValues("resource", gvr.String())
+	ticker := time.NewTicker(DiscoveryInterval)
+	defer ticker.Stop()
+	for !served(disco, gvr) {
+		logger.V(4).Info("Resource not served yet; looking again later", "interval", DiscoveryInterval)
+		select {
+		case <-ctx.Done():
+			return
+		case <-ticker.C:
+		}
+	}
+	logger.Info("Following resource")
+	informer := dynamicinformer.NewFilteredDynamicInformer(client, gvr, "", 0, cache.Indexers{}, nil).Informer()
+	store := informer.GetStore()
+	if _, err := informer.AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc:    func(any) { resync(store) },
+		UpdateFunc: func(_, _ any) { resync(store) },
+		DeleteFunc: func(any) { resync(store) },
+	}); err != nil {
+		logger.Error(err, "Cannot follow resource")
+		return
+	}
+	informer.Run(ctx.Done())
+}
+
+func served(disco discovery.DiscoveryInterface, gvr schema.GroupVersionResource) bool {
+	list, err := disco.ServerResourcesForGroupVersion(gvr.GroupVersion().String())
+	if err != nil {
+		return false
+	}
+	return slices.ContainsFunc(list.APIResources, func(r metav1.APIResource) bool { return r.Name == gvr.Resource })
+}
+
+// oldestFirst orders objects by creation time, then name, so that the choice
+// among several is stable.
+func oldestFirst(objs []any) []*unstructured.Unstructured {
+	out := make([]*unstructured.Unstructured, 0, len(objs))
+	for _, o := range objs {
+		if u, ok := o.(*unstructured.Unstructured); ok {
+			out = append(out, u)
+		}
+	}
+	slices.SortFunc(out, func(a, b *unstructured.Unstructured) int {
+		if c := a.GetCreationTimestamp().Compare(b.GetCreationTimestamp().Time); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.GetNamespace(), b.GetNamespace()); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.GetName(), b.GetName())
+	})
+	return out
+}
+
+func (t *Tracker) selectClusterPolicy(logger klog.Logger, store cache.Store, wanted string) bool {
+	candidates := oldestFirst(store.List())
+	var chosen *unstructured.Unstructured
+	for _, u := range candidates {
+		if wanted == "" || u.GetName() == wanted {
+			chosen = u
+			break
+		}
+	}
+	if chosen == nil {
+		if len(candidates) > 0 {
+			logger.Error(nil, "ClusterPolicy named in args not found; using the args policy", "clusterPolicyName", wanted, "found", len(candidates))
+		}
+		return t.SetPolicy(nil)
+	}
+	policy, err := gpuworkload.PolicyFromClusterPolicy(chosen)
+	if err != nil {
+		logger.Error(err, "ClusterPolicy is invalid; following the GPU Operator's interpretation of it")
+	}
+	changed := t.SetPolicy(&policy)
+	if changed {
+		logger.Info("Sandbox policy changed", "clusterPolicy", chosen.GetName(), "candidates", len(candidates),
+			"sandboxEnabled", policy.Enabled, "defaultWorkload", policy.DefaultWorkload, "mode", policy.Runtime)
+	}
+	return changed
+}
+
+func (t *Tracker) selectKubeVirt(logger klog.Logger, store cache.Store) bool {
+	candidates := oldestFirst(store.List())
+	if len(candidates) == 0 {
+		return t.SetPermitted(nil)
+	}
+	permitted, err := gpuworkload.PermittedHostDevicesFromKubeVirt(candidates[0])
+	if err != nil {
+		logger.Error(err, "KubeVirt permittedHostDevices is invalid; keeping the previous classification evidence")
+		return false
+	}
+	changed := t.SetPermitted(permitted)
+	if changed {
+		logger.Info("KubeVirt permittedHostDevices changed", "kubevirt", klog.KObj(candidates[0]), "candidates", len(candidates))
+	}
+	return changed
+}

@@ -1,0 +1,101 @@
+package gpuworkloadfit
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	v1 "k8s.io/api/core/v1"
+	fwk "k8s.io/kube-scheduler/framework"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
+)
+
+// benchCluster is n nodes, a third in each mode, every one with one GPU pod running.
+func benchCluster(n int) []fwk.NodeInfo {
+	infos := make([]fwk.NodeInfo, n)
+	for i := range infos {
+		var node *v1.Node
+		var running *v1.Pod
+		switch i % 3 {
+		case 0:
+			node = gpuNode(fmt.Sprintf("c-%d", i), "container", map[v1.ResourceName]string{gpu: "8"})
+			running = podRequesting(fmt.Sprintf("run-%d", i), map[v1.ResourceName]string{gpu: "1"})
+		case 1:
+			node = gpuNode(fmt.Sprintf("p-%d", i), "vm-passthrough", map[v1.ResourceName]string{a10: "4"})
+			running = podRequesting(fmt.Sprintf("run-%d", i), map[v1.ResourceName]string{a10: "1"})
+		default:
+			node = gpuNode(fmt.Sprintf("v-%d", i), "vm-vgpu", map[v1.ResourceName]string{a10_12q: "8"})
+			running = podRequesting(fmt.Sprintf("run-%d", i), map[v1.ResourceName]string{a10_12q: "1"})
+		}
+		infos[i] = nodeInfo(node, running)
+	}
+	return infos
+}
+
+// BenchmarkFilter reports ns and allocations per node. "fits" is the common
+// case where the node serves the pod; "three-modes" rejects two thirds of
+// the nodes, and each rejection allocates its Status.
+func BenchmarkFilter(b *testing.B) {
+	for _, size := range []int{1000, 5000} {
+		infos := benchCluster(size)
+		nodes := make([]*v1.Node, len(infos))
+		for i, ni := range infos {
+			nodes[i] = ni.Node()
+		}
+		pl := newPlugin(b, enabled(), nodes)
+		pod := podRequesting("vm", map[v1.ResourceName]string{a10: "1"})
+		var passthrough []fwk.NodeInfo
+		for i, ni := range infos {
+			if i%3 == 1 {
+				passthrough = append(passthrough, ni)
+			}
+		}
+		for _, bc := range []struct {
+			name  string
+			nodes []fwk.NodeInfo
+		}{
+			{fmt.Sprintf("fits/%d-nodes", size), passthrough},
+			{fmt.Sprintf("three-modes/%d-nodes", size), infos},
+		} {
+			b.Run(bc.name, func(b *testing.B) {
+				ctx := context.Background()
+				state := framework.NewCycleState()
+				if _, status := pl.PreFilter(ctx, state, pod, nil); !status.IsSuccess() {
+					b.Fatal(status)
+				}
+				b.ReportAllocs()
+				b.ResetTimer()
+				for b.Loop() {
+					for _, ni := range bc.nodes {
+						pl.Filter(ctx, state, pod, ni)
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(bc.nodes)), "ns/node")
+			})
+		}
+	}
+}
+
+func BenchmarkPreFilter(b *testing.B) {
+	infos := benchCluster(1000)
+	nodes := make([]*v1.Node, len(infos))
+	for i, ni := range infos {
+		nodes[i] = ni.Node()
+	}
+	pl := newPlugin(b, enabled(), nodes)
+	for _, bc := range []struct {
+		name string
+		pod  *v1.Pod
+	}{
+		{"non-gpu", podRequesting("web", map[v1.ResourceName]string{v1.ResourceCPU: "1"})},
+		{"passthrough", podRequesting("vm", map[v1.ResourceName]string{a10: "1"})},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			ctx := context.Background()
+			b.ReportAllocs()
+			for b.Loop() {
+				pl.PreFilter(ctx, framework.NewCycleState(), bc.pod, infos)
+			}
+		})
+	}
+}

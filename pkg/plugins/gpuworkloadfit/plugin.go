@@ -1,0 +1,211 @@
+// Package gpuworkloadfit implements the GPUWorkloadFit scheduler plugin: it
+// filters nodes by GPU workload mode, model and vGPU profile with exact
+// reasons, explains unschedulable GPU pods, and requeues them when a node,
+// the ClusterPolicy or the KubeVirt CR changes in a way that can help.
+package gpuworkloadfit
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/klog/v2"
+	fwk "k8s.io/kube-scheduler/framework"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/apis/config"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+)
+
+// Name is the plugin's name in the scheduler configuration.
+const Name = "GPUWorkloadFit"
+
+const cycleStateKey fwk.StateKey = Name
+
+// GPUWorkloadFit filters nodes for GPU pods by workload mode.
+type GPUWorkloadFit struct {
+	handle  fwk.Handle
+	tracker *clusterstate.Tracker
+}
+
+var (
+	_ fwk.PreFilterPlugin   = &GPUWorkloadFit{}
+	_ fwk.FilterPlugin      = &GPUWorkloadFit{}
+	_ fwk.PostFilterPlugin  = &GPUWorkloadFit{}
+	_ fwk.EnqueueExtensions = &GPUWorkloadFit{}
+	_ fwk.SignPlugin        = &GPUWorkloadFit{}
+)
+
+// New builds the plugin from its args and starts following nodes,
+// ClusterPolicy and KubeVirt objects.
+func New(ctx context.Context, obj runtime.Object, handle fwk.Handle) (fwk.Plugin, error) {
+	args, err := config.DecodeGPUWorkloadFitArgs(obj)
+	if err != nil {
+		return nil, err
+	}
+	pl := &GPUWorkloadFit{
+		handle:  handle,
+		tracker: clusterstate.NewTracker(args.Policy(), args.Classes(), modeMismatchReason),
+	}
+	// Without a cluster (offline explain, unit tests) the tracker is fed by its caller.
+	if handle == nil || handle.KubeConfig() == nil || handle.SharedInformerFactory() == nil {
+		return pl, nil
+	}
+	logger := klog.FromContext(ctx).WithValues("plugin", Name)
+	err = pl.tracker.Watch(klog.NewContext(ctx, logger), clusterstate.WatchOptions{
+		Config:            handle.KubeConfig(),
+		NodeInformer:      handle.SharedInformerFactory().Core().V1().Nodes().Informer(),
+		ClusterPolicyName: args.ClusterPolicyName,
+		OnPolicyChange:    func() { pl.activatePendingGPUPods(logger) },
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: follow cluster state: %w", Name, err)
+	}
+	// Register the pod informer now: informers must exist before the scheduler starts them.
+	handle.SharedInformerFactory().Core().V1().Pods().Informer()
+	return pl, nil
+}
+
+// Name returns the plugin name.
+func (pl *GPUWorkloadFit) Name() string { return Name }
+
+// Tracker exposes the cluster state for tests and for the kubectl plugin's explain.
+func (pl *GPUWorkloadFit) Tracker() *clusterstate.Tracker { return pl.tracker }
+
+// CycleData is what PreFilter learns about the pod, shared with Filter,
+// PostFilter and the GPUStranding plugin.
+type CycleData struct {
+	Demand  gpuworkload.PodDemand
+	Tracker *clusterstate.Tracker
+	// modeIndex is the pod mode's index in gpuworkload.Modes.
+	modeIndex int
+	// Per request, the reasons Filter returns, built once per cycle.
+	otherResource []string
+	insufficient  []string
+}
+
+// Clone shares the data: nothing changes it after PreFilter.
+func (d *CycleData) Clone() fwk.StateData { return d }
+
+// ReadCycleData returns what GPUWorkloadFit's PreFilter wrote in this cycle.
+func ReadCycleData(state fwk.CycleState) (*CycleData, error) {
+	data, err := state.Read(cycleStateKey)
+	if err != nil {
+		return nil, fmt.Errorf("%s did not run PreFilter in this cycle (is it enabled in the profile?): %w", Name, err)
+	}
+	d, ok := data.(*CycleData)
+	if !ok {
+		return nil, fmt.Errorf("%s cycle state has type %T", Name, data)
+	}
+	return d, nil
+}
+
+// PreFilter computes the pod's GPU demand. Pods without GPU requests are
+// skipped; requests no node can ever serve are rejected for all nodes at once.
+func (pl *GPUWorkloadFit) PreFilter(ctx context.Context, state fwk.CycleState, pod *v1.Pod, _ []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
+	data := &CycleData{Demand: gpuworkload.NewPodDemand(pod, pl.tracker.Classifier()), Tracker: pl.tracker}
+	state.Write(cycleStateKey, data)
+	demand := &data.Demand
+	if !demand.IsGPU() {
+		return nil, fwk.NewStatus(fwk.Skip)
+	}
+	logger := klog.FromContext(ctx)
+	if demand.Conflict() {
+		logger.V(4).Info("Pod requests GPU resources of several modes", "pod", klog.KObj(pod), "modes", demand.Modes)
+		return nil, fwk.NewStatus(fwk.UnschedulableAndUnresolvable, modeConflictReason(demand))
+	}
+	for _, r := range demand.Requests {
+		if pl.tracker.AdvertisedBy(r.Name) == 0 {
+			logger.V(4).Info("No node advertises the requested GPU resource", "pod", klog.KObj(pod), "resource", r.Name)
+			return nil, fwk.NewStatus(fwk.UnschedulableAndUnresolvable, notAdvertisedReason(demand, r.Name, pl.tracker.Advertised()))
+		}
+	}
+	mode, _ := demand.Mode()
+	data.modeIndex = slices.Index(gpuworkload.Modes, mode)
+	data.otherResource = make([]string, len(demand.Requests))
+	data.insufficient = make([]string, len(demand.Requests))
+	for i, r := range demand.Requests {
+		data.otherResource[i] = otherResourceReason(r.Class)
+		data.insufficient[i] = fmt.Sprintf(ReasonInsufficient, r.Name)
+	}
+	return nil, nil
+}
+
+// PreFilterExtensions is nil: the filter does not depend on other pods'
+// placement beyond the node's requested totals.
+func (pl *GPUWorkloadFit) PreFilterExtensions() fwk.PreFilterExtensions { return nil }
+
+// Filter checks, in order: the node has GPUs, runs the pod's mode, is not
+// converting, advertises every requested resource, and has enough free units.
+func (pl *GPUWorkloadFit) Filter(_ context.Context, state fwk.CycleState, _ *v1.Pod, nodeInfo fwk.NodeInfo) *fwk.Status {
+	data, err := ReadCycleData(state)
+	if err != nil {
+		return fwk.AsStatus(err)
+	}
+	entry := data.Tracker.Entry(nodeInfo.Node())
+	if !entry.State.GPUNode {
+		return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, ReasonNoGPUs)
+	}
+	if reason := entry.ModeMismatch[data.modeIndex]; reason != "" {
+		return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, reason)
+	}
+	if entry.Converting {
+		return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, ReasonConverting)
+	}
+	allocatable := nodeInfo.GetAllocatable().GetScalarResources()
+	requested := nodeInfo.GetRequested().GetScalarResources()
+	for i, r := range data.Demand.Requests {
+		total := allocatable[r.Name]
+		if total == 0 {
+			return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, data.otherResource[i])
+		}
+		if total-requested[r.Name] < r.Count {
+			return fwk.NewStatus(fwk.Unschedulable, data.insufficient[i])
+		}
+	}
+	return nil
+}
+
+// SignPod lets the scheduler batch pods with the same GPU demand: the filter
+// depends on nothing else of the pod.
+func (pl *GPUWorkloadFit) SignPod(_ context.Context, pod *v1.Pod) ([]fwk.SignFragment, *fwk.Status) {
+	demand := gpuworkload.NewPodDemand(pod, pl.tracker.Classifier())
+	return []fwk.SignFragment{{Key: SignerName, Value: demand.Requests}}, nil
+}
+
+// SignerName keys the GPU demand fragment of a pod signature.
+const SignerName = "v1.Pod.Spec.GPUWorkloadDemand()"
+
+// activatePendingGPUPods retries this profile's pending GPU pods after a
+// ClusterPolicy or KubeVirt change, which no queueing hint can observe
+// because those CRDs may be installed after the scheduler starts.
+func (pl *GPUWorkloadFit) activatePendingGPUPods(logger klog.Logger) {
+	pods, err := pl.handle.SharedInformerFactory().Core().V1().Pods().Lister().List(labels.Everything())
+	if err != nil {
+		logger.Error(err, "Cannot list pods to retry after a policy change")
+		return
+	}
+	pl.activate(logger, pods)
+}
+
+// activate moves the pending GPU pods of this profile among pods to the active queue.
+func (pl *GPUWorkloadFit) activate(logger klog.Logger, pods []*v1.Pod) {
+	classifier := pl.tracker.Classifier()
+	pending := map[string]*v1.Pod{}
+	for _, pod := range pods {
+		if pod.Spec.NodeName != "" || pod.Spec.SchedulerName != pl.handle.ProfileName() {
+			continue
+		}
+		if d := gpuworkload.NewPodDemand(pod, classifier); d.IsGPU() {
+			pending[pod.Namespace+"/"+pod.Name] = pod
+		}
+	}
+	if len(pending) == 0 {
+		return
+	}
+	logger.V(2).Info("Retrying pending GPU pods after a policy change", "pods", len(pending))
+	pl.handle.Activate(logger, pending)
+}

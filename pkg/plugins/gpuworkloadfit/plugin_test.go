@@ -1,0 +1,274 @@
+package gpuworkloadfit
+
+import (
+	"context"
+	"testing"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/client-go/tools/events"
+	"k8s.io/klog/v2"
+	fwk "k8s.io/kube-scheduler/framework"
+	"k8s.io/kubernetes/pkg/scheduler/backend/cache"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
+	st "k8s.io/kubernetes/pkg/scheduler/testing"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+)
+
+const (
+	gpu      v1.ResourceName = "nvidia.com/gpu"
+	a10      v1.ResourceName = "nvidia.com/GA102GL_A10"
+	a40      v1.ResourceName = "nvidia.com/GA102GL_A40"
+	a10_12q  v1.ResourceName = "nvidia.com/NVIDIA_A10-12Q"
+	a10_4q   v1.ResourceName = "nvidia.com/NVIDIA_A10-4Q"
+	hostdev  v1.ResourceName = "nvidia.com/hostdev"
+	labelKey                 = gpuworkload.LabelWorkloadConfig
+)
+
+func enabled() gpuworkload.SandboxPolicy {
+	return gpuworkload.SandboxPolicy{Enabled: true, DefaultWorkload: gpuworkload.ModeContainer, Runtime: gpuworkload.RuntimeKubeVirt,
+		Source: gpuworkload.PolicySource{Kind: gpuworkload.SourceClusterPolicy, Name: "cluster-policy"}}
+}
+
+func disabled() gpuworkload.SandboxPolicy {
+	p := enabled()
+	p.Enabled = false
+	return p
+}
+
+func gpuNode(name, mode string, resources map[v1.ResourceName]string) *v1.Node {
+	w := st.MakeNode().Name(name)
+	if mode != "" {
+		w = w.Label(labelKey, mode)
+	}
+	all := map[v1.ResourceName]string{v1.ResourceCPU: "32", v1.ResourceMemory: "128Gi"}
+	for k, v := range resources {
+		all[k] = v
+	}
+	n := w.Capacity(all).Obj()
+	n.ResourceVersion = "1"
+	return n
+}
+
+// The seed's three nodes, a CPU node and the hard cases.
+func testNodes() []*v1.Node {
+	converting := gpuNode("vgpu-converting", "vm-vgpu", map[v1.ResourceName]string{a10_12q: "4"})
+	converting.Labels[gpuworkload.LabelVGPUConfig] = "A10-4Q"
+	converting.Labels[gpuworkload.LabelVGPUConfigState] = "pending"
+	vgpu4q := gpuNode("vgpu-4q", "vm-vgpu", map[v1.ResourceName]string{a10_4q: "12"})
+	vgpu4q.Labels[gpuworkload.LabelVGPUConfig] = "A10-4Q"
+	return []*v1.Node{
+		gpuNode("container", "container", map[v1.ResourceName]string{gpu: "2"}),
+		gpuNode("passthrough", "vm-passthrough", map[v1.ResourceName]string{a10: "1"}),
+		gpuNode("passthrough-a40", "vm-passthrough", map[v1.ResourceName]string{a40: "2"}),
+		gpuNode("vgpu", "vm-vgpu", map[v1.ResourceName]string{a10_12q: "4"}),
+		vgpu4q,
+		converting,
+		gpuNode("cpu", "", map[v1.ResourceName]string{hostdev: "2"}),
+	}
+}
+
+func newPlugin(t testing.TB, policy gpuworkload.SandboxPolicy, nodes []*v1.Node) *GPUWorkloadFit {
+	t.Helper()
+	tracker := clusterstate.NewTracker(policy, nil, modeMismatchReason)
+	for _, n := range nodes {
+		tracker.UpsertNode(n)
+	}
+	return &GPUWorkloadFit{tracker: tracker}
+}
+
+func nodeInfo(node *v1.Node, pods ...*v1.Pod) fwk.NodeInfo {
+	ni := framework.NewNodeInfo(pods...)
+	ni.SetNode(node)
+	return ni
+}
+
+func podRequesting(name string, requests map[v1.ResourceName]string) *v1.Pod {
+	return st.MakePod().Name(name).Namespace("ns").UID(name).Req(requests).Obj()
+}
+
+func launcherPod(vmi string, requests map[v1.ResourceName]string) *v1.Pod {
+	return st.MakePod().Name("virt-launcher-"+vmi+"-abcde").Namespace("vms").UID(vmi).
+		Label("kubevirt.io", "virt-launcher").Label("kubevirt.io/created-by", "uid-"+vmi).
+		Annotation("kubevirt.io/domain", vmi).Req(requests).Obj()
+}
+
+func wantStatus(t *testing.T, got *fwk.Status, code fwk.Code, reason string) {
+	t.Helper()
+	if code == fwk.Success {
+		if !got.IsSuccess() {
+			t.Fatalf("status %v, want success", got)
+		}
+		return
+	}
+	if got.Code() != code || reason == "" && len(got.Reasons()) != 0 || reason != "" && (len(got.Reasons()) != 1 || got.Reasons()[0] != reason) {
+		t.Fatalf("status %s %q\nwant   %s %q", got.Code(), got.Reasons(), code, reason)
+	}
+}
+
+func TestPreFilter(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		pod    *v1.Pod
+		code   fwk.Code
+		reason string
+	}{
+		{name: "non-GPU pod is skipped", pod: podRequesting("web", map[v1.ResourceName]string{v1.ResourceCPU: "1"}), code: fwk.Skip},
+		{name: "NIC-only pod is skipped", pod: podRequesting("nic", map[v1.ResourceName]string{hostdev: "1"}), code: fwk.Skip},
+		{name: "advertised passthrough model", pod: podRequesting("vm", map[v1.ResourceName]string{a10: "1"}), code: fwk.Success},
+		{
+			name: "two modes", pod: podRequesting("both", map[v1.ResourceName]string{gpu: "1", a10: "1"}),
+			code:   fwk.UnschedulableAndUnresolvable,
+			reason: "pod requests GPU resources of several modes (nvidia.com/GA102GL_A10: vm-passthrough, nvidia.com/gpu: container); a node runs one mode",
+		},
+		{
+			name: "model the cluster lacks, from a VM", pod: launcherPod("vm-l40s", map[v1.ResourceName]string{"nvidia.com/AD102GL_L40S": "1"}),
+			code:   fwk.UnschedulableAndUnresolvable,
+			reason: "VirtualMachineInstance/vms/vm-l40s: no node advertises nvidia.com/AD102GL_L40S; the cluster advertises container GPU: nvidia.com/gpu; passthrough GPU: nvidia.com/GA102GL_A10, nvidia.com/GA102GL_A40; vGPU profile: nvidia.com/NVIDIA_A10-12Q, nvidia.com/NVIDIA_A10-4Q",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pl := newPlugin(t, enabled(), testNodes())
+			state := framework.NewCycleState()
+			_, status := pl.PreFilter(context.Background(), state, tc.pod, nil)
+			wantStatus(t, status, tc.code, tc.reason)
+			if _, err := ReadCycleData(state); err != nil {
+				t.Fatalf("PreFilter wrote no cycle data: %v", err)
+			}
+		})
+	}
+}
+
+func TestFilter(t *testing.T) {
+	nodes := map[string]*v1.Node{}
+	for _, n := range testNodes() {
+		nodes[n.Name] = n
+	}
+	containerPod := podRequesting("c", map[v1.ResourceName]string{gpu: "1"})
+	passthroughVM := launcherPod("vm-a10", map[v1.ResourceName]string{a10: "1"})
+	vgpuVM := launcherPod("vm-12q", map[v1.ResourceName]string{a10_12q: "1"})
+	for _, tc := range []struct {
+		name     string
+		policy   gpuworkload.SandboxPolicy
+		pod      *v1.Pod
+		node     string
+		assigned []*v1.Pod
+		code     fwk.Code
+		reason   string
+	}{
+		{name: "container pod on container node", pod: containerPod, node: "container", code: fwk.Success},
+		{name: "passthrough VM on passthrough node", pod: passthroughVM, node: "passthrough", code: fwk.Success},
+		{name: "vGPU VM on vGPU node", pod: vgpuVM, node: "vgpu", code: fwk.Success},
+		{name: "CPU node", pod: containerPod, node: "cpu", code: fwk.UnschedulableAndUnresolvable, reason: "node has no NVIDIA GPUs"},
+		{name: "container pod on passthrough node", pod: containerPod, node: "passthrough", code: fwk.UnschedulableAndUnresolvable,
+			reason: "node's GPU mode is vm-passthrough (advertises nvidia.com/GA102GL_A10), pod needs container"},
+		{name: "passthrough VM on vGPU node", pod: passthroughVM, node: "vgpu", code: fwk.UnschedulableAndUnresolvable,
+			reason: "node's GPU mode is vm-vgpu (advertises nvidia.com/NVIDIA_A10-12Q), pod needs vm-passthrough"},
+		{name: "the seed's trap: label ignored", policy: disabled(), pod: passthroughVM, node: "passthrough", code: fwk.UnschedulableAndUnresolvable,
+			reason: "node labelled nvidia.com/gpu.workload.config=vm-passthrough, ignored: sandboxWorkloads disabled in ClusterPolicy cluster-policy"},
+		{name: "another model", pod: passthroughVM, node: "passthrough-a40", code: fwk.UnschedulableAndUnresolvable, reason: "node's passthrough GPUs are another model"},
+		{name: "another profile", pod: launcherPod("vm-4q", map[v1.ResourceName]string{a10_4q: "1"}), node: "vgpu", code: fwk.UnschedulableAndUnresolvable, reason: "node's vGPUs are another profile"},
+		{name: "vGPU profile change pending", pod: vgpuVM, node: "vgpu-converting", code: fwk.UnschedulableAndUnresolvable, reason: "node is converting its GPU mode or vGPU profile"},
+		{name: "no free units", pod: passthroughVM, node: "passthrough", assigned: []*v1.Pod{podRequesting("running", map[v1.ResourceName]string{a10: "1"})},
+			code: fwk.Unschedulable, reason: "insufficient free nvidia.com/GA102GL_A10"},
+		{name: "enough free units left", pod: containerPod, node: "container", assigned: []*v1.Pod{podRequesting("running", map[v1.ResourceName]string{gpu: "1"})}, code: fwk.Success},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			policy := tc.policy
+			if policy == (gpuworkload.SandboxPolicy{}) {
+				policy = enabled()
+			}
+			pl := newPlugin(t, policy, testNodes())
+			state := framework.NewCycleState()
+			// The PreFilter rejection of a missing resource is tested above; here every resource exists somewhere.
+			if _, status := pl.PreFilter(context.Background(), state, tc.pod, nil); !status.IsSuccess() {
+				t.Fatalf("PreFilter: %v", status)
+			}
+			status := pl.Filter(context.Background(), state, tc.pod, nodeInfo(nodes[tc.node], tc.assigned...))
+			wantStatus(t, status, tc.code, tc.reason)
+		})
+	}
+}
+
+// fakeHandle gives PostFilter a snapshot and an event recorder; the rest of
+// fwk.Handle is unused by the plugin in these tests.
+type fakeHandle struct {
+	fwk.Handle
+	snapshot  *cache.Snapshot
+	recorder  *events.FakeRecorder
+	activated map[string]*v1.Pod
+}
+
+func (h *fakeHandle) SnapshotSharedLister() fwk.SharedLister          { return h.snapshot }
+func (h *fakeHandle) EventRecorder() events.EventRecorderLogger       { return h.recorder }
+func (h *fakeHandle) Activate(_ klog.Logger, pods map[string]*v1.Pod) { h.activated = pods }
+func (h *fakeHandle) ProfileName() string                             { return "gpu-workload-scheduler" }
+
+func TestPostFilterExplains(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		policy   gpuworkload.SandboxPolicy
+		pod      *v1.Pod
+		assigned []*v1.Pod
+		event    string
+	}{
+		{
+			name: "the seed's trap", policy: disabled(), pod: launcherPod("vm-a10", map[v1.ResourceName]string{a10: "1"}),
+			event: `Warning GPUWorkloadUnschedulable VirtualMachineInstance vms/vm-a10 (pod virt-launcher-vm-a10-abcde) needs 1 x nvidia.com/GA102GL_A10 (vm-passthrough mode). ` +
+				`GPU nodes by mode: container 6 (5 converting), vm-passthrough 0, vm-vgpu 0. nvidia.com/GA102GL_A10: 1 free of 1 on 1 node(s). ` +
+				`sandboxWorkloads is disabled in ClusterPolicy cluster-policy, so the mode label of 5 node(s) is ignored. ` +
+				`Fix: enable sandbox workloads: kubectl patch clusterpolicies.nvidia.com cluster-policy --type merge -p '{"spec":{"sandboxWorkloads":{"enabled":true}}}'`,
+		},
+		{
+			name: "passthrough units used up, an idle container node", policy: enabled(), pod: launcherPod("vm-a10", map[v1.ResourceName]string{a10: "1"}),
+			assigned: []*v1.Pod{st.MakePod().Name("busy").Namespace("ns").UID("busy").Node("passthrough").Req(map[v1.ResourceName]string{a10: "1"}).Obj()},
+			event: `Warning GPUWorkloadUnschedulable VirtualMachineInstance vms/vm-a10 (pod virt-launcher-vm-a10-abcde) needs 1 x nvidia.com/GA102GL_A10 (vm-passthrough mode). ` +
+				`GPU nodes by mode: container 1, vm-passthrough 2, vm-vgpu 3 (1 converting). nvidia.com/GA102GL_A10: 0 free of 1 on 1 node(s). ` +
+				`Fix: free units are used up; let running GPU pods finish, let preemption make room for a higher priority, or convert an idle GPU node that has this hardware: ` +
+				`kubectl label node container nvidia.com/gpu.workload.config=vm-passthrough --overwrite`,
+		},
+		{
+			name: "vGPU profile nobody offers", policy: enabled(), pod: launcherPod("vm-8q", map[v1.ResourceName]string{"nvidia.com/NVIDIA_A10-8Q": "1"}),
+			event: `Warning GPUWorkloadUnschedulable VirtualMachineInstance vms/vm-8q (pod virt-launcher-vm-8q-abcde) needs 1 x nvidia.com/NVIDIA_A10-8Q (vm-vgpu mode). ` +
+				`GPU nodes by mode: container 1, vm-passthrough 2, vm-vgpu 3 (1 converting). nvidia.com/NVIDIA_A10-8Q: 0 free of 0 on 0 node(s). ` +
+				`Fix: no node offers profile A10-8Q; set it on a vGPU node with no running vGPU VM: kubectl label node <node> nvidia.com/vgpu.config=A10-8Q --overwrite`,
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			nodes := testNodes()
+			pl := newPlugin(t, tc.policy, nodes)
+			h := &fakeHandle{snapshot: cache.NewSnapshot(tc.assigned, nodes), recorder: events.NewFakeRecorder(10)}
+			pl.handle = h
+			state := framework.NewCycleState()
+			pl.PreFilter(context.Background(), state, tc.pod, nil)
+			_, status := pl.PostFilter(context.Background(), state, tc.pod, nil)
+			if status.Code() != fwk.Unschedulable {
+				t.Fatalf("PostFilter status %v, want Unschedulable so that preemption runs", status)
+			}
+			select {
+			case got := <-h.recorder.Events:
+				if got != tc.event {
+					t.Fatalf("event\n%s\nwant\n%s", got, tc.event)
+				}
+			default:
+				t.Fatal("no event recorded")
+			}
+		})
+	}
+}
+
+func TestPostFilterIgnoresNonGPUPods(t *testing.T) {
+	pl := newPlugin(t, enabled(), testNodes())
+	h := &fakeHandle{snapshot: cache.NewSnapshot(nil, testNodes()), recorder: events.NewFakeRecorder(10)}
+	pl.handle = h
+	state := framework.NewCycleState()
+	pod := podRequesting("web", map[v1.ResourceName]string{v1.ResourceCPU: "1"})
+	pl.PreFilter(context.Background(), state, pod, nil)
+	if _, status := pl.PostFilter(context.Background(), state, pod, nil); status.Code() != fwk.Unschedulable {
+		t.Fatalf("status %v", status)
+	}
+	if len(h.recorder.Events) != 0 {
+		t.Fatalf("recorded %q for a non-GPU pod", <-h.recorder.Events)
+	}
+}

@@ -1,0 +1,93 @@
+package gpuworkloadfit
+
+import (
+	"context"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/klog/v2"
+	fwk "k8s.io/kube-scheduler/framework"
+	schedutil "k8s.io/kubernetes/pkg/scheduler/util"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+)
+
+// EventsToRegister names the cluster events that can make a rejected GPU pod
+// schedulable. ClusterPolicy and KubeVirt changes are not among them: the
+// tracker follows those itself and activates pending pods (see
+// activatePendingGPUPods), because their CRDs may be installed only later.
+func (pl *GPUWorkloadFit) EventsToRegister(_ context.Context) ([]fwk.ClusterEventWithHint, error) {
+	return []fwk.ClusterEventWithHint{
+		{Event: fwk.ClusterEvent{Resource: fwk.Node, ActionType: fwk.Add | fwk.UpdateNodeLabel | fwk.UpdateNodeAllocatable}, QueueingHintFn: pl.isSchedulableAfterNodeChange},
+		{Event: fwk.ClusterEvent{Resource: fwk.AssignedPod, ActionType: fwk.Delete}, QueueingHintFn: pl.isSchedulableAfterAssignedPodDelete},
+	}, nil
+}
+
+// isSchedulableAfterNodeChange queues the pod only when the node can now
+// serve it and could not before, or offers more of what it requests.
+func (pl *GPUWorkloadFit) isSchedulableAfterNodeChange(logger klog.Logger, pod *v1.Pod, oldObj, newObj any) (fwk.QueueingHint, error) {
+	oldNode, newNode, err := schedutil.As[*v1.Node](oldObj, newObj)
+	if err != nil {
+		return fwk.Queue, err
+	}
+	demand := gpuworkload.NewPodDemand(pod, pl.tracker.Classifier())
+	if !demand.IsGPU() || demand.Conflict() {
+		return fwk.QueueSkip, nil
+	}
+	if !pl.canServe(newNode, &demand) {
+		logger.V(5).Info("Node changed but cannot serve the GPU pod", "pod", klog.KObj(pod), "node", klog.KObj(newNode))
+		return fwk.QueueSkip, nil
+	}
+	if oldNode == nil || !pl.canServe(oldNode, &demand) {
+		logger.V(5).Info("Node can now serve the GPU pod", "pod", klog.KObj(pod), "node", klog.KObj(newNode))
+		return fwk.Queue, nil
+	}
+	for _, r := range demand.Requests {
+		before, after := oldNode.Status.Allocatable[r.Name], newNode.Status.Allocatable[r.Name]
+		if after.Cmp(before) > 0 {
+			logger.V(5).Info("Node offers more of a requested GPU resource", "pod", klog.KObj(pod), "node", klog.KObj(newNode), "resource", r.Name)
+			return fwk.Queue, nil
+		}
+	}
+	return fwk.QueueSkip, nil
+}
+
+// canServe is Filter without the node's current usage: mode, conversion and
+// advertisement of every requested resource in the needed amount.
+func (pl *GPUWorkloadFit) canServe(node *v1.Node, demand *gpuworkload.PodDemand) bool {
+	entry := pl.tracker.Entry(node)
+	mode, _ := demand.Mode()
+	if !entry.State.GPUNode || entry.State.Mode.Mode != mode || entry.Converting {
+		return false
+	}
+	for _, r := range demand.Requests {
+		q := node.Status.Allocatable[r.Name]
+		if q.Value() < r.Count {
+			return false
+		}
+	}
+	return true
+}
+
+// isSchedulableAfterAssignedPodDelete queues the pod when the deleted pod
+// held a GPU resource it requests.
+func (pl *GPUWorkloadFit) isSchedulableAfterAssignedPodDelete(logger klog.Logger, pod *v1.Pod, oldObj, newObj any) (fwk.QueueingHint, error) {
+	deleted, _, err := schedutil.As[*v1.Pod](oldObj, newObj)
+	if err != nil {
+		return fwk.Queue, err
+	}
+	classifier := pl.tracker.Classifier()
+	demand := gpuworkload.NewPodDemand(pod, classifier)
+	if !demand.IsGPU() || demand.Conflict() {
+		return fwk.QueueSkip, nil
+	}
+	freed := gpuworkload.NewPodDemand(deleted, classifier)
+	for _, want := range demand.Requests {
+		for _, had := range freed.Requests {
+			if had.Name == want.Name {
+				logger.V(5).Info("Deleted pod freed a requested GPU resource", "pod", klog.KObj(pod), "deletedPod", klog.KObj(deleted), "resource", want.Name)
+				return fwk.Queue, nil
+			}
+		}
+	}
+	return fwk.QueueSkip, nil
+}

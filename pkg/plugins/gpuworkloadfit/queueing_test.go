@@ -1,0 +1,123 @@
+package gpuworkloadfit
+
+import (
+	"context"
+	"testing"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/klog/v2/ktesting"
+	fwk "k8s.io/kube-scheduler/framework"
+	st "k8s.io/kubernetes/pkg/scheduler/testing"
+)
+
+func TestEventsToRegister(t *testing.T) {
+	pl := newPlugin(t, enabled(), nil)
+	events, err := pl.EventsToRegister(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[fwk.ClusterEvent]bool{
+		{Resource: fwk.Node, ActionType: fwk.Add | fwk.UpdateNodeLabel | fwk.UpdateNodeAllocatable}: true,
+		{Resource: fwk.AssignedPod, ActionType: fwk.Delete}:                                         true,
+	}
+	if len(events) != len(want) {
+		t.Fatalf("registered %d events, want %d", len(events), len(want))
+	}
+	for _, e := range events {
+		if !want[e.Event] || e.QueueingHintFn == nil {
+			t.Fatalf("unexpected registration %+v", e.Event)
+		}
+	}
+}
+
+func TestNodeChangeHint(t *testing.T) {
+	passthroughVM := launcherPod("vm-a10", map[v1.ResourceName]string{a10: "1"})
+	containerNode := gpuNode("n", "container", map[v1.ResourceName]string{gpu: "1"})
+	relabelled := containerNode.DeepCopy()
+	relabelled.Labels[labelKey] = "vm-passthrough"
+	relabelled.ResourceVersion = "2"
+	advertising := relabelled.DeepCopy()
+	advertising.Status.Capacity = st.MakeNode().Capacity(map[v1.ResourceName]string{a10: "1", gpu: "0"}).Obj().Status.Capacity
+	advertising.Status.Allocatable = advertising.Status.Capacity
+	advertising.ResourceVersion = "3"
+	more := advertising.DeepCopy()
+	more.Status.Capacity = st.MakeNode().Capacity(map[v1.ResourceName]string{a10: "2"}).Obj().Status.Capacity
+	more.Status.Allocatable = more.Status.Capacity
+	more.ResourceVersion = "4"
+	otherLabel := advertising.DeepCopy()
+	otherLabel.Labels["team"] = "a"
+	otherLabel.ResourceVersion = "5"
+
+	for _, tc := range []struct {
+		name     string
+		pod      *v1.Pod
+		old, new *v1.Node
+		want     fwk.QueueingHint
+	}{
+		{name: "new node of another mode", pod: passthroughVM, new: containerNode, want: fwk.QueueSkip},
+		{name: "new passthrough node", pod: passthroughVM, new: advertising, want: fwk.Queue},
+		{name: "relabelled, still advertising the old mode", pod: passthroughVM, old: containerNode, new: relabelled, want: fwk.QueueSkip},
+		{name: "status patched to the new mode", pod: passthroughVM, old: relabelled, new: advertising, want: fwk.Queue},
+		{name: "more units advertised", pod: passthroughVM, old: advertising, new: more, want: fwk.Queue},
+		{name: "unrelated label", pod: passthroughVM, old: advertising, new: otherLabel, want: fwk.QueueSkip},
+		{name: "pod of two modes never fits", pod: podRequesting("both", map[v1.ResourceName]string{gpu: "1", a10: "1"}), new: advertising, want: fwk.QueueSkip},
+		{name: "non-GPU pod", pod: podRequesting("web", map[v1.ResourceName]string{v1.ResourceCPU: "1"}), new: advertising, want: fwk.QueueSkip},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			logger, _ := ktesting.NewTestContext(t)
+			pl := newPlugin(t, enabled(), nil)
+			var old any
+			if tc.old != nil {
+				old = tc.old
+			}
+			got, err := pl.isSchedulableAfterNodeChange(logger, tc.pod, old, tc.new)
+			if err != nil || got != tc.want {
+				t.Fatalf("hint %s, %v; want %s", got, err, tc.want)
+			}
+		})
+	}
+}
+
+func TestAssignedPodDeleteHint(t *testing.T) {
+	pod := launcherPod("vm-a10", map[v1.ResourceName]string{a10: "1"})
+	for _, tc := range []struct {
+		name    string
+		deleted *v1.Pod
+		want    fwk.QueueingHint
+	}{
+		{name: "freed the requested model", deleted: podRequesting("old-vm", map[v1.ResourceName]string{a10: "1"}), want: fwk.Queue},
+		{name: "freed another resource", deleted: podRequesting("c", map[v1.ResourceName]string{gpu: "1"}), want: fwk.QueueSkip},
+		{name: "freed CPU only", deleted: podRequesting("web", map[v1.ResourceName]string{v1.ResourceCPU: "4"}), want: fwk.QueueSkip},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			logger, _ := ktesting.NewTestContext(t)
+			pl := newPlugin(t, enabled(), nil)
+			got, err := pl.isSchedulableAfterAssignedPodDelete(logger, pod, tc.deleted, nil)
+			if err != nil || got != tc.want {
+				t.Fatalf("hint %s, %v; want %s", got, err, tc.want)
+			}
+		})
+	}
+}
+
+func TestPolicyChangeActivatesPendingGPUPods(t *testing.T) {
+	pl := newPlugin(t, enabled(), nil)
+	h := &fakeHandle{}
+	pl.handle = h
+	pending := []*v1.Pod{
+		launcherPod("vm-a10", map[v1.ResourceName]string{a10: "1"}),
+		podRequesting("web", map[v1.ResourceName]string{v1.ResourceCPU: "1"}),
+		st.MakePod().Name("bound").Namespace("ns").Node("n1").Req(map[v1.ResourceName]string{gpu: "1"}).Obj(),
+		st.MakePod().Name("other-scheduler").Namespace("ns").SchedulerName("default-scheduler").Req(map[v1.ResourceName]string{gpu: "1"}).Obj(),
+	}
+	for _, p := range pending {
+		if p.Spec.SchedulerName == "" {
+			p.Spec.SchedulerName = "gpu-workload-scheduler"
+		}
+	}
+	logger, _ := ktesting.NewTestContext(t)
+	pl.activate(logger, pending)
+	if len(h.activated) != 1 || h.activated["vms/virt-launcher-vm-a10-abcde"] == nil {
+		t.Fatalf("activated %v, want only the pending VM", h.activated)
+	}
+}

@@ -1,0 +1,121 @@
+package gpuworkloadfit
+
+import (
+	"fmt"
+	"strings"
+
+	v1 "k8s.io/api/core/v1"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+)
+
+// Reason templates. They are a public interface: users read them in
+// FailedScheduling events and docs/reasons.md documents each one verbatim.
+//
+// Filter reasons never name the node: the framework counts identical strings
+// across nodes ("0/N nodes are available: 2 <reason>, ...").
+const (
+	// ReasonNoGPUs: the node has no NVIDIA GPU at all.
+	ReasonNoGPUs = "node has no NVIDIA GPUs"
+	// ReasonModeMismatch: node mode, its GPU resources, the pod's mode.
+	ReasonModeMismatch = "node's GPU mode is %s (advertises %s), pod needs %s"
+	// ReasonLabelIgnored: label key, label value, the policy source.
+	ReasonLabelIgnored = "node labelled %s=%s, ignored: sandboxWorkloads disabled in %s"
+	// ReasonConverting: the node is between modes or vGPU profiles.
+	ReasonConverting = "node is converting its GPU mode or vGPU profile"
+	// ReasonOtherContainerResource, ReasonOtherModel, ReasonOtherProfile: same
+	// mode, but not the requested resource.
+	ReasonOtherContainerResource = "node's container GPUs are another resource"
+	ReasonOtherModel             = "node's passthrough GPUs are another model"
+	ReasonOtherProfile           = "node's vGPUs are another profile"
+	// ReasonInsufficient: the requested resource. Preemption may help.
+	ReasonInsufficient = "insufficient free %s"
+
+	// ReasonModeConflict (PreFilter): the pod's resources with their modes.
+	ReasonModeConflict = "%spod requests GPU resources of several modes (%s); a node runs one mode"
+	// ReasonNotAdvertised (PreFilter): the resource, then what the cluster advertises by class.
+	ReasonNotAdvertised = "%sno node advertises %s; the cluster advertises %s"
+
+	// EventReasonUnschedulable is the reason of the explanation event PostFilter records.
+	EventReasonUnschedulable = "GPUWorkloadUnschedulable"
+)
+
+// Reasons lists every template, for documentation tests.
+var Reasons = []string{
+	ReasonNoGPUs, ReasonModeMismatch, ReasonLabelIgnored, ReasonConverting,
+	ReasonOtherContainerResource, ReasonOtherModel, ReasonOtherProfile, ReasonInsufficient,
+	ReasonModeConflict, ReasonNotAdvertised, EventReasonUnschedulable,
+}
+
+// modeMismatchReason is why a node cannot serve pods of podMode, or "" if
+// its mode is podMode. The tracker caches it per node and pod mode.
+func modeMismatchReason(state *gpuworkload.NodeState, policy gpuworkload.SandboxPolicy, podMode gpuworkload.Mode) string {
+	if !state.GPUNode || state.Mode.Mode == podMode {
+		return ""
+	}
+	if state.Mode.LabelIgnored() && state.Mode.Label == string(podMode) {
+		return fmt.Sprintf(ReasonLabelIgnored, gpuworkload.LabelWorkloadConfig, state.Mode.Label, policy.Source)
+	}
+	return fmt.Sprintf(ReasonModeMismatch, state.Mode.Mode, advertisedList(state), podMode)
+}
+
+func advertisedList(state *gpuworkload.NodeState) string {
+	if len(state.Resources) == 0 {
+		return "no GPU resource"
+	}
+	names := make([]string, len(state.Resources))
+	for i, r := range state.Resources {
+		names[i] = string(r.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+func otherResourceReason(class gpuworkload.ResourceClass) string {
+	switch class {
+	case gpuworkload.ClassPassthroughGPU:
+		return ReasonOtherModel
+	case gpuworkload.ClassVGPUProfile:
+		return ReasonOtherProfile
+	}
+	return ReasonOtherContainerResource
+}
+
+// subject prefixes pod-level reasons of virt-launcher pods with their VMI.
+func subject(demand *gpuworkload.PodDemand) string {
+	if demand.VMI != nil && demand.VMI.Name != "" {
+		return demand.VMI.String() + ": "
+	}
+	return ""
+}
+
+func modeConflictReason(demand *gpuworkload.PodDemand) string {
+	parts := make([]string, len(demand.Requests))
+	for i, r := range demand.Requests {
+		mode, _ := r.Class.Mode()
+		parts[i] = fmt.Sprintf("%s: %s", r.Name, mode)
+	}
+	return fmt.Sprintf(ReasonModeConflict, subject(demand), strings.Join(parts, ", "))
+}
+
+func notAdvertisedReason(demand *gpuworkload.PodDemand, name v1.ResourceName, advertised map[gpuworkload.ResourceClass][]v1.ResourceName) string {
+	return fmt.Sprintf(ReasonNotAdvertised, subject(demand), name, describeAdvertised(advertised))
+}
+
+func describeAdvertised(advertised map[gpuworkload.ResourceClass][]v1.ResourceName) string {
+	var parts []string
+	for _, class := range []gpuworkload.ResourceClass{gpuworkload.ClassContainerGPU, gpuworkload.ClassPassthroughGPU, gpuworkload.ClassVGPUProfile} {
+		names := advertised[class]
+		if len(names) == 0 {
+			continue
+		}
+		list := make([]string, len(names))
+		for i, n := range names {
+			list[i] = string(n)
+		}
+		parts = append(parts, class.Describe()+": "+strings.Join(list, ", "))
+	}
+	if len(parts) == 0 {
+		return "no GPU resources"
+	}
+	return strings.Join(parts, "; ")
+}

@@ -1,0 +1,110 @@
+package controlplane
+
+import (
+	"context"
+	"crypto/tls"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	"sigs.k8s.io/yaml"
+)
+
+// InstallConfigMap is the shipped scheduler configuration, relative to the repository root.
+const InstallConfigMap = "manifests/install/config.yaml"
+
+// SchedulerConfig returns the KubeSchedulerConfiguration shipped in the
+// install ConfigMap, pointed at a kubeconfig: the only change, because a
+// Deployment gets its connection from its ServiceAccount instead.
+func SchedulerConfig(configMapPath, kubeconfig string) ([]byte, error) {
+	data, err := os.ReadFile(configMapPath)
+	if err != nil {
+		return nil, err
+	}
+	var cm v1.ConfigMap
+	if err := yaml.UnmarshalStrict(data, &cm); err != nil {
+		return nil, fmt.Errorf("%s: %w", configMapPath, err)
+	}
+	raw, ok := cm.Data["config.yaml"]
+	if !ok {
+		return nil, fmt.Errorf("%s: ConfigMap %s has no data key config.yaml", configMapPath, cm.Name)
+	}
+	var config map[string]any
+	if err := yaml.Unmarshal([]byte(raw), &config); err != nil {
+		return nil, fmt.Errorf("%s: data.config.yaml: %w", configMapPath, err)
+	}
+	config["clientConnection"] = map[string]any{"kubeconfig": kubeconfig}
+	return yaml.Marshal(config)
+}
+
+// SchedulerOptions configure StartScheduler.
+type SchedulerOptions struct {
+	// Binary is the gpu-workload-scheduler executable.
+	Binary string
+	// Config is the KubeSchedulerConfiguration to run with.
+	Config []byte
+	// Name distinguishes the log and config files of several schedulers.
+	Name string
+	// ExtraArgs are appended to the command line.
+	ExtraArgs []string
+}
+
+// Scheduler is a running scheduler process.
+type Scheduler struct {
+	LogPath string
+	process *process
+}
+
+// StartScheduler runs a scheduler against this control plane and waits until
+// its secure port reports healthy.
+func (cp *ControlPlane) StartScheduler(ctx context.Context, opts SchedulerOptions) (*Scheduler, error) {
+	if opts.Name == "" {
+		opts.Name = "scheduler"
+	}
+	configPath := filepath.Join(cp.Dir, opts.Name+"-config.yaml")
+	if err := os.WriteFile(configPath, opts.Config, 0o600); err != nil {
+		return nil, err
+	}
+	ports, err := FreePorts(1)
+	if err != nil {
+		return nil, err
+	}
+	args := append([]string{
+		"--config=" + configPath,
+		"--bind-address=127.0.0.1",
+		"--secure-port=" + strconv.Itoa(ports[0]),
+		"--cert-dir=" + filepath.Join(cp.Dir, opts.Name+"-certs"),
+		"--authentication-kubeconfig=" + cp.Kubeconfig,
+		"--authorization-kubeconfig=" + cp.Kubeconfig,
+		// The control plane has no client CA for delegated authentication to look up.
+		"--authentication-skip-lookup=true",
+		"--v=2",
+	}, opts.ExtraArgs...)
+	logPath := filepath.Join(cp.Dir, opts.Name+".log")
+	proc, err := cp.spawn(opts.Binary, args, logPath)
+	if err != nil {
+		return nil, err
+	}
+	s := &Scheduler{LogPath: logPath, process: proc}
+	client := &http.Client{Timeout: 2 * time.Second, Transport: &http.Transport{
+		// The scheduler's serving certificate is self-signed; only health is read.
+		TLSClientConfig: &tls.Config{InsecureSkipVerify: true}, //nolint:gosec
+	}}
+	url := fmt.Sprintf("https://127.0.0.1:%d/healthz", ports[0])
+	err = waitFor(ctx, 60*time.Second, opts.Name, logPath, func() error {
+		if err := proc.exited(); err != nil {
+			return err
+		}
+		return healthy(client, url)
+	})
+	return s, err
+}
+
+// Stop terminates this scheduler only, as a crash or a rollout would.
+func (s *Scheduler) Stop() error {
+	return stopProcess(s.process)
+}

@@ -1,0 +1,259 @@
+package integration
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	apiextensionsclient "k8s.io/apiextensions-apiserver/pkg/client/clientset/clientset"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
+	"sigs.k8s.io/yaml"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
+	"github.com/gpu-workload-scheduler/scheduler/test/integration/controlplane"
+)
+
+const (
+	repoRoot      = "../.."
+	schedulerName = "gpu-workload-scheduler"
+	// pollTimeout bounds every wait for the scheduler; it is a safety net,
+	// not a timing goal.
+	pollTimeout = 60 * time.Second
+)
+
+// env is one test's control plane, clients and scheduler.
+type env struct {
+	ctx     context.Context
+	cp      *controlplane.ControlPlane
+	client  kubernetes.Interface
+	dynamic dynamic.Interface
+}
+
+func newEnv(t *testing.T) *env {
+	t.Helper()
+	cp := controlplane.StartForTest(t)
+	e := &env{ctx: context.Background(), cp: cp, client: kubernetes.NewForConfigOrDie(cp.AdminConfig), dynamic: dynamic.NewForConfigOrDie(cp.AdminConfig)}
+	e.createNamespace(t, schedulerName)
+	return e
+}
+
+func (e *env) createNamespace(t *testing.T, name string) {
+	t.Helper()
+	if _, err := e.client.CoreV1().Namespaces().Create(e.ctx, &v1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name}}, metav1.CreateOptions{}); err != nil {
+		t.Fatalf("create namespace %s: %v", name, err)
+	}
+}
+
+// startScheduler runs bin/gpu-workload-scheduler with the shipped configuration.
+func (e *env) startScheduler(t *testing.T, name string) *controlplane.Scheduler {
+	t.Helper()
+	binary, err := exec.LookPath("gpu-workload-scheduler")
+	if err != nil {
+		t.Fatalf("gpu-workload-scheduler is not on PATH (fix: make build, then put bin/ on PATH): %v", err)
+	}
+	config, err := controlplane.SchedulerConfig(repoRoot+"/"+controlplane.InstallConfigMap, e.cp.Kubeconfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := e.cp.StartScheduler(e.ctx, controlplane.SchedulerOptions{Binary: binary, Config: config, Name: name})
+	if err != nil {
+		t.Fatalf("start scheduler: %v (log: %s)", err, name+".log")
+	}
+	return s
+}
+
+// installCRDs creates the lab's ClusterPolicy and KubeVirt CRDs and waits until they are served.
+func (e *env) installCRDs(t *testing.T) {
+	t.Helper()
+	client := apiextensionsclient.NewForConfigOrDie(e.cp.AdminConfig)
+	for _, file := range []string{"clusterpolicies.nvidia.com.yaml", "kubevirts.kubevirt.io.yaml"} {
+		data, err := os.ReadFile(repoRoot + "/manifests/lab/crds/" + file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var crd apiextensionsv1.CustomResourceDefinition
+		if err := yaml.UnmarshalStrict(data, &crd); err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		if _, err := client.ApiextensionsV1().CustomResourceDefinitions().Create(e.ctx, &crd, metav1.CreateOptions{}); err != nil {
+			t.Fatalf("create CRD %s: %v", crd.Name, err)
+		}
+		e.poll(t, "CRD "+crd.Name+" established", func(ctx context.Context) (bool, error) {
+			got, err := client.ApiextensionsV1().CustomResourceDefinitions().Get(ctx, crd.Name, metav1.GetOptions{})
+			if err != nil {
+				return false, err
+			}
+			for _, c := range got.Status.Conditions {
+				if c.Type == apiextensionsv1.Established && c.Status == apiextensionsv1.ConditionTrue {
+					return true, nil
+				}
+			}
+			return false, nil
+		})
+	}
+}
+
+// applyClusterPolicy creates or replaces the ClusterPolicy's sandboxWorkloads.
+func (e *env) applyClusterPolicy(t *testing.T, name string, enabled bool) {
+	t.Helper()
+	resource := e.dynamic.Resource(clusterstate.ClusterPolicyGVR)
+	sandbox := map[string]any{"enabled": enabled, "defaultWorkload": "container"}
+	existing, err := resource.Get(e.ctx, name, metav1.GetOptions{})
+	if err == nil {
+		if err := unstructured.SetNestedMap(existing.Object, sandbox, "spec", "sandboxWorkloads"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := resource.Update(e.ctx, existing, metav1.UpdateOptions{}); err != nil {
+			t.Fatalf("update ClusterPolicy %s: %v", name, err)
+		}
+		return
+	}
+	obj := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "nvidia.com/v1", "kind": "ClusterPolicy",
+		"metadata": map[string]any{"name": name},
+		"spec":     map[string]any{"sandboxWorkloads": sandbox},
+	}}
+	if _, err := resource.Create(e.ctx, obj, metav1.CreateOptions{}); err != nil {
+		t.Fatalf("create ClusterPolicy %s: %v", name, err)
+	}
+}
+
+// createNode creates a node and sets its capacity and allocatable through the
+// status subresource, as the seed's lab does in place of a device plugin.
+func createNode(ctx context.Context, t *testing.T, client kubernetes.Interface, name string, labels map[string]string, quantities map[string]string) {
+	t.Helper()
+	if _, err := client.CoreV1().Nodes().Create(ctx, &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: labels}}, metav1.CreateOptions{}); err != nil {
+		t.Fatalf("create node %s: %v", name, err)
+	}
+	patchNodeStatus(ctx, t, client, name, quantities)
+}
+
+// patchNodeStatus replaces the node's advertised resources, keeping CPU,
+// memory and pods; a zero quantity is how a device plugin leaves a resource behind.
+func patchNodeStatus(ctx context.Context, t *testing.T, client kubernetes.Interface, name string, quantities map[string]string) {
+	t.Helper()
+	list := map[string]string{"cpu": "32", "memory": "128Gi", "pods": "110"}
+	for k, v := range quantities {
+		list[k] = v
+	}
+	patch, err := json.Marshal(map[string]any{"status": map[string]any{"capacity": list, "allocatable": list}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := client.CoreV1().Nodes().Patch(ctx, name, types.MergePatchType, patch, metav1.PatchOptions{}, "status"); err != nil {
+		t.Fatalf("patch status of node %s: %v", name, err)
+	}
+}
+
+// gpuPod is a pod for our scheduler. With vmi set it is shaped like a
+// virt-launcher pod: labels, domain annotation and the compute container.
+func gpuPod(name, vmi string, requests map[string]string) *v1.Pod {
+	list := v1.ResourceList{}
+	for k, v := range requests {
+		list[v1.ResourceName(k)] = resource.MustParse(v)
+	}
+	pod := &v1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default"},
+		Spec: v1.PodSpec{
+			SchedulerName: schedulerName,
+			Containers:    []v1.Container{{Name: "main", Image: "registry.invalid/pause", Resources: v1.ResourceRequirements{Requests: list, Limits: list}}},
+		},
+	}
+	if vmi != "" {
+		pod.Labels = map[string]string{"kubevirt.io": "virt-launcher", "kubevirt.io/created-by": "uid-" + vmi, "vm.kubevirt.io/name": vmi}
+		pod.Annotations = map[string]string{"kubevirt.io/domain": vmi}
+		pod.Spec.Containers[0].Name = "compute"
+	}
+	return pod
+}
+
+func (e *env) createPod(t *testing.T, pod *v1.Pod) {
+	t.Helper()
+	if _, err := e.client.CoreV1().Pods(pod.Namespace).Create(e.ctx, pod, metav1.CreateOptions{}); err != nil {
+		t.Fatalf("create pod %s: %v", pod.Name, err)
+	}
+}
+
+func (e *env) poll(t *testing.T, what string, cond wait.ConditionWithContextFunc) {
+	t.Helper()
+	if err := wait.PollUntilContextTimeout(e.ctx, 100*time.Millisecond, pollTimeout, true, cond); err != nil {
+		t.Fatalf("waiting for %s: %v", what, err)
+	}
+}
+
+// waitBound waits until the pod is bound and returns its node.
+func (e *env) waitBound(t *testing.T, name string) string {
+	t.Helper()
+	var node string
+	e.poll(t, "pod "+name+" bound", func(ctx context.Context) (bool, error) {
+		pod, err := e.client.CoreV1().Pods("default").Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			return false, err
+		}
+		node = pod.Spec.NodeName
+		return node != "", nil
+	})
+	return node
+}
+
+// waitUnschedulable waits until the pod's PodScheduled condition says
+// Unschedulable and returns its message.
+func (e *env) waitUnschedulable(t *testing.T, name string) string {
+	t.Helper()
+	var message string
+	e.poll(t, "pod "+name+" unschedulable", func(ctx context.Context) (bool, error) {
+		pod, err := e.client.CoreV1().Pods("default").Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			return false, err
+		}
+		for _, c := range pod.Status.Conditions {
+			if c.Type == v1.PodScheduled && c.Status == v1.ConditionFalse && c.Reason == v1.PodReasonUnschedulable {
+				message = c.Message
+				return true, nil
+			}
+		}
+		return false, nil
+	})
+	return message
+}
+
+// waitEvent waits for an event of the reason on the pod and returns its message.
+func (e *env) waitEvent(t *testing.T, podName, reason string) string {
+	t.Helper()
+	var message string
+	e.poll(t, reason+" event on "+podName, func(ctx context.Context) (bool, error) {
+		list, err := e.client.CoreV1().Events("default").List(ctx, metav1.ListOptions{FieldSelector: "involvedObject.name=" + podName})
+		if err != nil {
+			return false, err
+		}
+		for _, ev := range list.Items {
+			if ev.Reason == reason {
+				message = ev.Message
+				return true, nil
+			}
+		}
+		return false, nil
+	})
+	return message
+}
+
+// withoutPreemption cuts the "preemption: ..." part the framework appends,
+// which is DefaultPreemption's wording, not ours.
+func withoutPreemption(message string) string {
+	if i := strings.Index(message, " preemption: "); i >= 0 {
+		return message[:i]
+	}
+	return message
+}

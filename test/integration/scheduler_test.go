@@ -1,0 +1,64 @@
+package integration
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// The seed's lab, as the smoke test of the binary with the shipped
+// configuration: each workload lands on the node of its mode, and a pod that
+// nothing can serve carries our reasons.
+func TestSchedulerSmokeSeedLab(t *testing.T) {
+	e := newEnv(t)
+	e.installCRDs(t)
+	e.applyClusterPolicy(t, "cluster-policy", true)
+	e.startScheduler(t, "scheduler")
+
+	createNode(e.ctx, t, e.client, "gpu-container", map[string]string{"nvidia.com/gpu.workload.config": "container"}, map[string]string{"nvidia.com/gpu": "1"})
+	createNode(e.ctx, t, e.client, "gpu-passthrough", map[string]string{"nvidia.com/gpu.workload.config": "vm-passthrough"}, map[string]string{"nvidia.com/GA102GL_A10": "1"})
+	createNode(e.ctx, t, e.client, "gpu-vgpu", map[string]string{"nvidia.com/gpu.workload.config": "vm-vgpu"}, map[string]string{"nvidia.com/NVIDIA_A10-12Q": "4"})
+	createNode(e.ctx, t, e.client, "cpu-1", nil, nil)
+
+	for _, tc := range []struct {
+		pod  string
+		vmi  string
+		req  map[string]string
+		node string
+	}{
+		{pod: "cuda", req: map[string]string{"nvidia.com/gpu": "1"}, node: "gpu-container"},
+		{pod: "virt-launcher-vm-a10-x7k2p", vmi: "vm-a10", req: map[string]string{"nvidia.com/GA102GL_A10": "1"}, node: "gpu-passthrough"},
+		{pod: "virt-launcher-vm-12q-b9q4d", vmi: "vm-12q", req: map[string]string{"nvidia.com/NVIDIA_A10-12Q": "1"}, node: "gpu-vgpu"},
+	} {
+		e.createPod(t, gpuPod(tc.pod, tc.vmi, tc.req))
+		if got := e.waitBound(t, tc.pod); got != tc.node {
+			t.Errorf("pod %s landed on %s, want %s", tc.pod, got, tc.node)
+		}
+	}
+
+	e.createPod(t, gpuPod("virt-launcher-vm-a10-second-m2k8s", "vm-a10-second", map[string]string{"nvidia.com/GA102GL_A10": "1"}))
+	want := "0/4 nodes are available: 1 insufficient free nvidia.com/GA102GL_A10, 1 node has no NVIDIA GPUs, " +
+		"1 node's GPU mode is container (advertises nvidia.com/gpu), pod needs vm-passthrough, " +
+		"1 node's GPU mode is vm-vgpu (advertises nvidia.com/NVIDIA_A10-12Q), pod needs vm-passthrough."
+	if got := withoutPreemption(e.waitUnschedulable(t, "virt-launcher-vm-a10-second-m2k8s")); got != want {
+		t.Errorf("PodScheduled message\n%s\nwant\n%s", got, want)
+	}
+	wantEvent := "VirtualMachineInstance default/vm-a10-second (pod virt-launcher-vm-a10-second-m2k8s) needs 1 x nvidia.com/GA102GL_A10 (vm-passthrough mode). " +
+		"GPU nodes by mode: container 1, vm-passthrough 1, vm-vgpu 1. nvidia.com/GA102GL_A10: 0 free of 1 on 1 node(s). " +
+		"Fix: free units are used up; let running GPU pods finish, or let preemption make room for a higher priority."
+	if got := e.waitEvent(t, "virt-launcher-vm-a10-second-m2k8s", "GPUWorkloadUnschedulable"); got != wantEvent {
+		t.Errorf("explanation event\n%s\nwant\n%s", got, wantEvent)
+	}
+}
+
+func TestSchedulerVersion(t *testing.T) {
+	out, err := exec.Command("gpu-workload-scheduler", "--version").CombinedOutput()
+	if err != nil {
+		t.Fatalf("gpu-workload-scheduler --version: %v\n%s", err, out)
+	}
+	got := strings.TrimSpace(string(out))
+	if !strings.HasPrefix(got, "gpu-workload-scheduler ") || strings.HasPrefix(got, "gpu-workload-scheduler dev ") ||
+		!strings.HasSuffix(got, "(k8s.io/kubernetes v1.37.2)") {
+		t.Fatalf("--version printed %q, want this project's version from the Makefile's -ldflags and the Kubernetes library version", got)
+	}
+}

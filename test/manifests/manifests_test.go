@@ -1,0 +1,191 @@
+// Package manifests tests the shipped manifests: the kustomization builds,
+// and the scheduler configuration is valid and orders our plugins right.
+package manifests
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	appsv1 "k8s.io/api/apps/v1"
+	v1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/kubernetes/pkg/scheduler/apis/config"
+	"k8s.io/kubernetes/pkg/scheduler/apis/config/scheme"
+	"k8s.io/kubernetes/pkg/scheduler/apis/config/validation"
+	"sigs.k8s.io/kustomize/api/krusty"
+	"sigs.k8s.io/kustomize/kyaml/filesys"
+	"sigs.k8s.io/yaml"
+
+	gwsconfig "github.com/gpu-workload-scheduler/scheduler/pkg/apis/config"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpustranding"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpuworkloadfit"
+)
+
+// build runs kustomize over manifests/install and returns its objects by kind/name.
+func build(t *testing.T) map[string][]byte {
+	t.Helper()
+	resources, err := krusty.MakeKustomizer(krusty.MakeDefaultOptions()).Run(filesys.MakeFsOnDisk(), "../../manifests/install")
+	if err != nil {
+		t.Fatalf("kustomize build manifests/install: %v", err)
+	}
+	objects := map[string][]byte{}
+	for _, r := range resources.Resources() {
+		data, err := r.AsYAML()
+		if err != nil {
+			t.Fatal(err)
+		}
+		objects[r.GetKind()+"/"+r.GetName()] = data
+	}
+	return objects
+}
+
+func decode[T any](t *testing.T, objects map[string][]byte, key string) *T {
+	t.Helper()
+	data, ok := objects[key]
+	if !ok {
+		t.Fatalf("kustomize output lacks %s", key)
+	}
+	var out T
+	if err := yaml.UnmarshalStrict(data, &out); err != nil {
+		t.Fatalf("%s: %v", key, err)
+	}
+	return &out
+}
+
+func TestInstallKustomizationBuilds(t *testing.T) {
+	objects := build(t)
+	for _, key := range []string{
+		"Namespace/gpu-workload-scheduler", "ServiceAccount/gpu-workload-scheduler",
+		"ClusterRole/gpu-workload-scheduler", "ClusterRoleBinding/gpu-workload-scheduler",
+		"Role/gpu-workload-scheduler-leader-election", "RoleBinding/gpu-workload-scheduler-leader-election",
+		"RoleBinding/gpu-workload-scheduler-authentication-reader",
+		"ConfigMap/gpu-workload-scheduler-config", "Deployment/gpu-workload-scheduler",
+	} {
+		if _, ok := objects[key]; !ok {
+			t.Errorf("kustomize output lacks %s", key)
+		}
+	}
+	// Delegated authentication reads a ConfigMap in kube-system: the binding must live there.
+	binding := decode[rbacv1.RoleBinding](t, objects, "RoleBinding/gpu-workload-scheduler-authentication-reader")
+	if binding.Namespace != "kube-system" {
+		t.Errorf("authentication reader binding in namespace %q, want kube-system", binding.Namespace)
+	}
+	for _, key := range []string{"ServiceAccount/gpu-workload-scheduler", "ConfigMap/gpu-workload-scheduler-config", "Deployment/gpu-workload-scheduler", "RoleBinding/gpu-workload-scheduler-leader-election"} {
+		var obj struct {
+			Metadata struct {
+				Namespace string `json:"namespace"`
+			} `json:"metadata"`
+		}
+		if err := yaml.Unmarshal(objects[key], &obj); err != nil || obj.Metadata.Namespace != "gpu-workload-scheduler" {
+			t.Errorf("%s in namespace %q, want gpu-workload-scheduler", key, obj.Metadata.Namespace)
+		}
+	}
+}
+
+func schedulerConfig(t *testing.T, objects map[string][]byte) *config.KubeSchedulerConfiguration {
+	t.Helper()
+	cm := decode[v1.ConfigMap](t, objects, "ConfigMap/gpu-workload-scheduler-config")
+	obj, _, err := scheme.Codecs.UniversalDecoder().Decode([]byte(cm.Data["config.yaml"]), nil, nil)
+	if err != nil {
+		t.Fatalf("ConfigMap data config.yaml: %v", err)
+	}
+	cfg, ok := obj.(*config.KubeSchedulerConfiguration)
+	if !ok {
+		t.Fatalf("config.yaml decodes to %T", obj)
+	}
+	if err := validation.ValidateKubeSchedulerConfiguration(cfg); err != nil {
+		t.Fatalf("invalid KubeSchedulerConfiguration: %v", err)
+	}
+	return cfg
+}
+
+func names(set config.PluginSet) []string {
+	var out []string
+	for _, p := range set.Enabled {
+		out = append(out, p.Name)
+	}
+	return out
+}
+
+func TestSchedulerConfiguration(t *testing.T) {
+	cfg := schedulerConfig(t, build(t))
+	if !cfg.LeaderElection.LeaderElect || cfg.LeaderElection.ResourceNamespace != "gpu-workload-scheduler" {
+		t.Errorf("leader election %+v, want on, in namespace gpu-workload-scheduler", cfg.LeaderElection)
+	}
+	if len(cfg.Profiles) != 1 || cfg.Profiles[0].SchedulerName != "gpu-workload-scheduler" {
+		t.Fatalf("profiles %+v, want one named gpu-workload-scheduler", cfg.Profiles)
+	}
+	plugins := cfg.Profiles[0].Plugins
+	filter := names(plugins.Filter)
+	if fit, ours := slices.Index(filter, "NodeResourcesFit"), slices.Index(filter, gpuworkloadfit.Name); ours < 0 || fit < ours {
+		t.Errorf("filter order %v: %s must run before NodeResourcesFit so that its reasons replace Insufficient nvidia.com/...", filter, gpuworkloadfit.Name)
+	}
+	postFilter := names(plugins.PostFilter)
+	if preempt, ours := slices.Index(postFilter, "DefaultPreemption"), slices.Index(postFilter, gpuworkloadfit.Name); ours < 0 || preempt < ours {
+		t.Errorf("postFilter order %v: %s must explain before DefaultPreemption runs", postFilter, gpuworkloadfit.Name)
+	}
+	if !slices.Contains(names(plugins.PreFilter), gpuworkloadfit.Name) || !slices.Contains(names(plugins.PreScore), gpustranding.Name) || !slices.Contains(names(plugins.Score), gpustranding.Name) {
+		t.Errorf("plugins %+v lack our preFilter, preScore or score", plugins)
+	}
+	for _, pc := range cfg.Profiles[0].PluginConfig {
+		var err error
+		switch pc.Name {
+		case gpuworkloadfit.Name:
+			_, err = gwsconfig.DecodeGPUWorkloadFitArgs(pc.Args)
+		case gpustranding.Name:
+			_, err = gwsconfig.DecodeGPUStrandingArgs(pc.Args)
+		}
+		if err != nil {
+			t.Errorf("pluginConfig %s: %v", pc.Name, err)
+		}
+	}
+}
+
+func TestShippedArgsStopStartupWhenInvalid(t *testing.T) {
+	args := &runtime.Unknown{Raw: []byte(`{"sandboxWorkloads":{"defaultWorkload":"vm"}}`), ContentType: runtime.ContentTypeJSON}
+	_, err := gpuworkloadfit.New(context.Background(), args, nil)
+	if err == nil || !strings.Contains(err.Error(), "sandboxWorkloads.defaultWorkload") {
+		t.Fatalf("New with invalid args: %v, want an error naming sandboxWorkloads.defaultWorkload", err)
+	}
+}
+
+func TestDeploymentIsHardened(t *testing.T) {
+	d := decode[appsv1.Deployment](t, build(t), "Deployment/gpu-workload-scheduler")
+	if d.Spec.Replicas == nil || *d.Spec.Replicas != 2 {
+		t.Errorf("replicas %v, want 2", d.Spec.Replicas)
+	}
+	pod := d.Spec.Template.Spec
+	if pod.SecurityContext == nil || pod.SecurityContext.RunAsNonRoot == nil || !*pod.SecurityContext.RunAsNonRoot ||
+		pod.SecurityContext.SeccompProfile == nil || pod.SecurityContext.SeccompProfile.Type != v1.SeccompProfileTypeRuntimeDefault {
+		t.Errorf("pod security context %+v, want non-root with seccomp RuntimeDefault", pod.SecurityContext)
+	}
+	c := pod.Containers[0]
+	sc := c.SecurityContext
+	if sc == nil || sc.ReadOnlyRootFilesystem == nil || !*sc.ReadOnlyRootFilesystem || sc.AllowPrivilegeEscalation == nil || *sc.AllowPrivilegeEscalation {
+		t.Errorf("container security context %+v, want a read-only root and no privilege escalation", sc)
+	}
+	if c.LivenessProbe == nil || c.ReadinessProbe == nil || c.LivenessProbe.HTTPGet == nil || c.LivenessProbe.HTTPGet.Scheme != v1.URISchemeHTTPS {
+		t.Errorf("probes %+v %+v, want HTTPS probes on the secure port", c.LivenessProbe, c.ReadinessProbe)
+	}
+	if c.Resources.Requests.Cpu().IsZero() || c.Resources.Limits.Memory().IsZero() {
+		t.Errorf("resources %+v, want requests and a memory limit", c.Resources)
+	}
+}
+
+func TestClusterRoleReadsOurCustomResources(t *testing.T) {
+	role := decode[rbacv1.ClusterRole](t, build(t), "ClusterRole/gpu-workload-scheduler")
+	for _, want := range []struct{ group, resource string }{{"nvidia.com", "clusterpolicies"}, {"kubevirt.io", "kubevirts"}} {
+		found := false
+		for _, r := range role.Rules {
+			if slices.Contains(r.APIGroups, want.group) && slices.Contains(r.Resources, want.resource) {
+				found = slices.Equal(r.Verbs, []string{"get", "list", "watch"})
+			}
+		}
+		if !found {
+			t.Errorf("ClusterRole lacks exactly get/list/watch on %s.%s", want.resource, want.group)
+		}
+	}
+}
