@@ -221,17 +221,16 @@ func (t *Tracker) AdvertisedBy(name v1.ResourceName) int {
 	return t.advertisedBy[name]
 }
 
-// Advertised lists the GPU resources advertised anywhere, by class, sorted.
-func (t *Tracker) Advertised() map[gpuworkload.ResourceClass][]v1.ResourceName {
+// LabelledNodes counts the nodes whose mode label names the mode, honoured or
+// not. It is O(nodes), for rejection messages only.
+func (t *Tracker) LabelledNodes(mode gpuworkload.Mode) int {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
-	out := map[gpuworkload.ResourceClass][]v1.ResourceName{}
-	for name := range t.advertisedBy {
-		class := t.classifier.Classify(name).Class
-		out[class] = append(out[class], name)
+	count := 0
+	for _, n := range t.nodes {
+		if n.Labels[gpuworkload.LabelWorkloadConfig] == string(mode) {
+			count++
+		}
 	}
-	for _, names := range out {
-		slices.Sort(names)
-	}
-	return out
+	return count
 }

@@ -19,6 +19,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/yaml"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
@@ -41,11 +42,22 @@ type env struct {
 	dynamic dynamic.Interface
 }
 
-func newEnv(t *testing.T) *env {
+func newEnv(t *testing.T, extraAPIServerFlags ...string) *env {
 	t.Helper()
-	cp := controlplane.StartForTest(t)
+	cp := controlplane.StartForTest(t, extraAPIServerFlags...)
 	e := &env{ctx: context.Background(), cp: cp, client: kubernetes.NewForConfigOrDie(cp.AdminConfig), dynamic: dynamic.NewForConfigOrDie(cp.AdminConfig)}
 	e.createNamespace(t, schedulerName)
+	return e
+}
+
+// newClusterWithPolicy is the usual start: the lab's CRDs, a ClusterPolicy
+// named cluster-policy with sandbox workloads enabled or not, and our scheduler.
+func newClusterWithPolicy(t *testing.T, sandboxEnabled bool) *env {
+	t.Helper()
+	e := newEnv(t)
+	e.installCRDs(t)
+	e.applyClusterPolicy(t, "cluster-policy", sandboxEnabled)
+	e.startScheduler(t, "scheduler")
 	return e
 }
 
@@ -56,18 +68,24 @@ func (e *env) createNamespace(t *testing.T, name string) {
 	}
 }
 
-// startScheduler runs bin/gpu-workload-scheduler with the shipped configuration.
+// startScheduler runs bin/gpu-workload-scheduler with the shipped configuration, as the admin.
 func (e *env) startScheduler(t *testing.T, name string) *controlplane.Scheduler {
+	t.Helper()
+	return e.startSchedulerAs(t, name, e.cp.Kubeconfig)
+}
+
+// startSchedulerAs runs the scheduler with the shipped configuration and the given identity.
+func (e *env) startSchedulerAs(t *testing.T, name, kubeconfig string) *controlplane.Scheduler {
 	t.Helper()
 	binary, err := exec.LookPath("gpu-workload-scheduler")
 	if err != nil {
 		t.Fatalf("gpu-workload-scheduler is not on PATH (fix: make build, then put bin/ on PATH): %v", err)
 	}
-	config, err := controlplane.SchedulerConfig(repoRoot+"/"+controlplane.InstallConfigMap, e.cp.Kubeconfig)
+	config, err := controlplane.SchedulerConfig(repoRoot+"/"+controlplane.InstallConfigMap, kubeconfig)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := e.cp.StartScheduler(e.ctx, controlplane.SchedulerOptions{Binary: binary, Config: config, Name: name})
+	s, err := e.cp.StartScheduler(e.ctx, controlplane.SchedulerOptions{Binary: binary, Config: config, Name: name, Kubeconfig: kubeconfig})
 	if err != nil {
 		t.Fatalf("start scheduler: %v (log: %s)", err, name+".log")
 	}
@@ -208,45 +226,30 @@ func (e *env) waitBound(t *testing.T, name string) string {
 	return node
 }
 
-// waitUnschedulable waits until the pod's PodScheduled condition says
-// Unschedulable and returns its message.
-func (e *env) waitUnschedulable(t *testing.T, name string) string {
+// waitEvent waits until the pod has an event of the reason with exactly
+// the message; on timeout it reports the messages seen.
+func (e *env) waitEvent(t *testing.T, podName, reason, want string) {
 	t.Helper()
-	var message string
-	e.poll(t, "pod "+name+" unschedulable", func(ctx context.Context) (bool, error) {
-		pod, err := e.client.CoreV1().Pods("default").Get(ctx, name, metav1.GetOptions{})
-		if err != nil {
-			return false, err
-		}
-		for _, c := range pod.Status.Conditions {
-			if c.Type == v1.PodScheduled && c.Status == v1.ConditionFalse && c.Reason == v1.PodReasonUnschedulable {
-				message = c.Message
-				return true, nil
-			}
-		}
-		return false, nil
-	})
-	return message
-}
-
-// waitEvent waits for an event of the reason on the pod and returns its message.
-func (e *env) waitEvent(t *testing.T, podName, reason string) string {
-	t.Helper()
-	var message string
-	e.poll(t, reason+" event on "+podName, func(ctx context.Context) (bool, error) {
+	var seen []string
+	err := wait.PollUntilContextTimeout(e.ctx, 100*time.Millisecond, pollTimeout, true, func(ctx context.Context) (bool, error) {
 		list, err := e.client.CoreV1().Events("default").List(ctx, metav1.ListOptions{FieldSelector: "involvedObject.name=" + podName})
 		if err != nil {
 			return false, err
 		}
+		seen = seen[:0]
 		for _, ev := range list.Items {
 			if ev.Reason == reason {
-				message = ev.Message
-				return true, nil
+				if ev.Message == want {
+					return true, nil
+				}
+				seen = append(seen, ev.Message)
 			}
 		}
 		return false, nil
 	})
-	return message
+	if err != nil {
+		t.Fatalf("pod %s: no %s event\n%s\nseen: %q", podName, reason, want, seen)
+	}
 }
 
 // withoutPreemption cuts the "preemption: ..." part the framework appends,
@@ -256,4 +259,63 @@ func withoutPreemption(message string) string {
 		return message[:i]
 	}
 	return message
+}
+
+// labelNode sets (or, with value "", removes) one label, as kubectl label does.
+func (e *env) labelNode(t *testing.T, node, key, value string) {
+	t.Helper()
+	var v any = value
+	if value == "" {
+		v = nil
+	}
+	patch, err := json.Marshal(map[string]any{"metadata": map[string]any{"labels": map[string]any{key: v}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.client.CoreV1().Nodes().Patch(e.ctx, node, types.MergePatchType, patch, metav1.PatchOptions{}); err != nil {
+		t.Fatalf("label node %s %s=%s: %v", node, key, value, err)
+	}
+}
+
+// podMessage is the pod's PodScheduled=False message, or "" while it has none.
+func (e *env) podMessage(ctx context.Context, name string) (string, error) {
+	pod, err := e.client.CoreV1().Pods("default").Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return "", err
+	}
+	for _, c := range pod.Status.Conditions {
+		if c.Type == v1.PodScheduled && c.Status == v1.ConditionFalse && c.Reason == v1.PodReasonUnschedulable {
+			return c.Message, nil
+		}
+	}
+	return "", nil
+}
+
+// waitMessage waits until the pod's unschedulable message, without the
+// preemption part, is exactly want. Messages change as the cluster does, so
+// the last one seen is reported on timeout.
+func (e *env) waitMessage(t *testing.T, name, want string) {
+	t.Helper()
+	var last string
+	err := wait.PollUntilContextTimeout(e.ctx, 100*time.Millisecond, pollTimeout, true, func(ctx context.Context) (bool, error) {
+		msg, err := e.podMessage(ctx, name)
+		if err != nil {
+			return false, err
+		}
+		last = withoutPreemption(msg)
+		return last == want, nil
+	})
+	if err != nil {
+		t.Fatalf("pod %s: unschedulable message\n%s\nwant\n%s", name, last, want)
+	}
+}
+
+// dynamicAs is a dynamic client with another identity's kubeconfig.
+func (e *env) dynamicAs(t *testing.T, kubeconfig string) dynamic.Interface {
+	t.Helper()
+	config, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dynamic.NewForConfigOrDie(config)
 }

@@ -6,19 +6,21 @@ import (
 	"testing"
 )
 
-// The seed's lab, as the smoke test of the binary with the shipped
-// configuration: each workload lands on the node of its mode, and a pod that
-// nothing can serve carries our reasons.
-func TestSchedulerSmokeSeedLab(t *testing.T) {
-	e := newEnv(t)
-	e.installCRDs(t)
-	e.applyClusterPolicy(t, "cluster-policy", true)
-	e.startScheduler(t, "scheduler")
-
+// seedNodes creates the seed lab's three GPU nodes and a CPU node.
+func (e *env) seedNodes(t *testing.T) {
+	t.Helper()
 	createNode(e.ctx, t, e.client, "gpu-container", map[string]string{"nvidia.com/gpu.workload.config": "container"}, map[string]string{"nvidia.com/gpu": "1"})
 	createNode(e.ctx, t, e.client, "gpu-passthrough", map[string]string{"nvidia.com/gpu.workload.config": "vm-passthrough"}, map[string]string{"nvidia.com/GA102GL_A10": "1"})
 	createNode(e.ctx, t, e.client, "gpu-vgpu", map[string]string{"nvidia.com/gpu.workload.config": "vm-vgpu"}, map[string]string{"nvidia.com/NVIDIA_A10-12Q": "4"})
 	createNode(e.ctx, t, e.client, "cpu-1", nil, nil)
+}
+
+// Scenario 1, the seed's lab, and the smoke test of the binary with the
+// shipped configuration: each workload lands on the node of its mode, and a
+// VM that nothing can serve carries our reasons.
+func TestSeedLab(t *testing.T) {
+	e := newClusterWithPolicy(t, true)
+	e.seedNodes(t)
 
 	for _, tc := range []struct {
 		pod  string
@@ -36,19 +38,23 @@ func TestSchedulerSmokeSeedLab(t *testing.T) {
 		}
 	}
 
+	// A container workload asking for the passthrough node's resource: it can
+	// only go there, and that node is taken.
+	e.createPod(t, gpuPod("cuda-on-a10", "", map[string]string{"nvidia.com/GA102GL_A10": "1"}))
+	e.waitMessage(t, "cuda-on-a10", "0/4 nodes are available: 1 insufficient free nvidia.com/GA102GL_A10, 1 node has no NVIDIA GPUs, "+
+		"1 node's GPU mode is container (advertises nvidia.com/gpu), pod needs vm-passthrough, "+
+		"1 node's GPU mode is vm-vgpu (advertises nvidia.com/NVIDIA_A10-12Q), pod needs vm-passthrough.")
+	e.waitEvent(t, "cuda-on-a10", "GPUWorkloadUnschedulable",
+		"pod default/cuda-on-a10 needs 1 x nvidia.com/GA102GL_A10 (vm-passthrough mode). "+
+			"GPU nodes by mode: container 1, vm-passthrough 1, vm-vgpu 1. nvidia.com/GA102GL_A10: 0 free of 1 on 1 node(s). "+
+			"Fix: free units are used up; let running GPU pods finish, or let preemption make room for a higher priority.")
+
+	// A second VM for the same card is named by its VMI.
 	e.createPod(t, gpuPod("virt-launcher-vm-a10-second-m2k8s", "vm-a10-second", map[string]string{"nvidia.com/GA102GL_A10": "1"}))
-	want := "0/4 nodes are available: 1 insufficient free nvidia.com/GA102GL_A10, 1 node has no NVIDIA GPUs, " +
-		"1 node's GPU mode is container (advertises nvidia.com/gpu), pod needs vm-passthrough, " +
-		"1 node's GPU mode is vm-vgpu (advertises nvidia.com/NVIDIA_A10-12Q), pod needs vm-passthrough."
-	if got := withoutPreemption(e.waitUnschedulable(t, "virt-launcher-vm-a10-second-m2k8s")); got != want {
-		t.Errorf("PodScheduled message\n%s\nwant\n%s", got, want)
-	}
-	wantEvent := "VirtualMachineInstance default/vm-a10-second (pod virt-launcher-vm-a10-second-m2k8s) needs 1 x nvidia.com/GA102GL_A10 (vm-passthrough mode). " +
-		"GPU nodes by mode: container 1, vm-passthrough 1, vm-vgpu 1. nvidia.com/GA102GL_A10: 0 free of 1 on 1 node(s). " +
-		"Fix: free units are used up; let running GPU pods finish, or let preemption make room for a higher priority."
-	if got := e.waitEvent(t, "virt-launcher-vm-a10-second-m2k8s", "GPUWorkloadUnschedulable"); got != wantEvent {
-		t.Errorf("explanation event\n%s\nwant\n%s", got, wantEvent)
-	}
+	e.waitEvent(t, "virt-launcher-vm-a10-second-m2k8s", "GPUWorkloadUnschedulable",
+		"VirtualMachineInstance default/vm-a10-second (pod virt-launcher-vm-a10-second-m2k8s) needs 1 x nvidia.com/GA102GL_A10 (vm-passthrough mode). "+
+			"GPU nodes by mode: container 1, vm-passthrough 1, vm-vgpu 1. nvidia.com/GA102GL_A10: 0 free of 1 on 1 node(s). "+
+			"Fix: free units are used up; let running GPU pods finish, or let preemption make room for a higher priority.")
 }
 
 func TestSchedulerVersion(t *testing.T) {

@@ -105,7 +105,7 @@ func ReadCycleData(state fwk.CycleState) (*CycleData, error) {
 
 // PreFilter computes the pod's GPU demand. Pods without GPU requests are
 // skipped; requests no node can ever serve are rejected for all nodes at once.
-func (pl *GPUWorkloadFit) PreFilter(ctx context.Context, state fwk.CycleState, pod *v1.Pod, _ []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
+func (pl *GPUWorkloadFit) PreFilter(ctx context.Context, state fwk.CycleState, pod *v1.Pod, nodes []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
 	data := &CycleData{Demand: gpuworkload.NewPodDemand(pod, pl.tracker.Classifier()), Tracker: pl.tracker}
 	state.Write(cycleStateKey, data)
 	demand := &data.Demand
@@ -117,13 +117,19 @@ func (pl *GPUWorkloadFit) PreFilter(ctx context.Context, state fwk.CycleState, p
 		logger.V(4).Info("Pod requests GPU resources of several modes", "pod", klog.KObj(pod), "modes", demand.Modes)
 		return nil, fwk.NewStatus(fwk.UnschedulableAndUnresolvable, modeConflictReason(demand))
 	}
+	mode, _ := demand.Mode()
+	if policy := pl.tracker.Policy(); mode.IsSandbox() && !policy.Enabled {
+		logger.V(4).Info("Pod needs a sandbox mode but sandbox workloads are disabled", "pod", klog.KObj(pod), "mode", mode, "policy", policy.Source)
+		return nil, fwk.NewStatus(fwk.UnschedulableAndUnresolvable, sandboxDisabledReason(demand, mode, policy, pl.tracker.LabelledNodes(mode)))
+	}
 	for _, r := range demand.Requests {
-		if pl.tracker.AdvertisedBy(r.Name) == 0 {
+		// The tracker's count is the fast path; the cycle's snapshot decides,
+		// because the tracker may not have seen the node update that requeued this pod.
+		if pl.tracker.AdvertisedBy(r.Name) == 0 && !advertisedInSnapshot(nodes, r.Name) {
 			logger.V(4).Info("No node advertises the requested GPU resource", "pod", klog.KObj(pod), "resource", r.Name)
-			return nil, fwk.NewStatus(fwk.UnschedulableAndUnresolvable, notAdvertisedReason(demand, r.Name, pl.tracker.Advertised()))
+			return nil, fwk.NewStatus(fwk.UnschedulableAndUnresolvable, notAdvertisedReason(demand, r.Name, advertisedByClass(nodes, pl.tracker.Classifier())))
 		}
 	}
-	mode, _ := demand.Mode()
 	data.modeIndex = slices.Index(gpuworkload.Modes, mode)
 	data.otherResource = make([]string, len(demand.Requests))
 	data.insufficient = make([]string, len(demand.Requests))
@@ -132,6 +138,31 @@ func (pl *GPUWorkloadFit) PreFilter(ctx context.Context, state fwk.CycleState, p
 		data.insufficient[i] = fmt.Sprintf(ReasonInsufficient, r.Name)
 	}
 	return nil, nil
+}
+
+func advertisedInSnapshot(nodes []fwk.NodeInfo, name v1.ResourceName) bool {
+	for _, ni := range nodes {
+		if ni.GetAllocatable().GetScalarResources()[name] > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// advertisedByClass lists the GPU resources the snapshot's nodes advertise, by class, sorted.
+func advertisedByClass(nodes []fwk.NodeInfo, classifier *gpuworkload.Classifier) map[gpuworkload.ResourceClass][]v1.ResourceName {
+	out := map[gpuworkload.ResourceClass][]v1.ResourceName{}
+	for _, ni := range nodes {
+		for name, q := range ni.GetAllocatable().GetScalarResources() {
+			if class := classifier.Classify(name).Class; q > 0 && class.IsGPU() && !slices.Contains(out[class], name) {
+				out[class] = append(out[class], name)
+			}
+		}
+	}
+	for _, names := range out {
+		slices.Sort(names)
+	}
+	return out
 }
 
 // PreFilterExtensions is nil: the filter does not depend on other pods'

@@ -110,6 +110,7 @@ func wantStatus(t *testing.T, got *fwk.Status, code fwk.Code, reason string) {
 func TestPreFilter(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
+		policy gpuworkload.SandboxPolicy
 		pod    *v1.Pod
 		code   fwk.Code
 		reason string
@@ -123,15 +124,30 @@ func TestPreFilter(t *testing.T) {
 			reason: "pod requests GPU resources of several modes (nvidia.com/GA102GL_A10: vm-passthrough, nvidia.com/gpu: container); a node runs one mode",
 		},
 		{
+			name: "the seed's trap: a VM while sandbox workloads are disabled", policy: disabled(),
+			pod:    launcherPod("vm-a10", map[v1.ResourceName]string{a10: "1"}),
+			code:   fwk.UnschedulableAndUnresolvable,
+			reason: "VirtualMachineInstance/vms/vm-a10: pod needs vm-passthrough mode but sandboxWorkloads is disabled in ClusterPolicy cluster-policy: the GPU Operator ignores nvidia.com/gpu.workload.config (set to it on 2 node(s)) and runs every GPU node in container mode",
+		},
+		{
 			name: "model the cluster lacks, from a VM", pod: launcherPod("vm-l40s", map[v1.ResourceName]string{"nvidia.com/AD102GL_L40S": "1"}),
 			code:   fwk.UnschedulableAndUnresolvable,
 			reason: "VirtualMachineInstance/vms/vm-l40s: no node advertises nvidia.com/AD102GL_L40S; the cluster advertises container GPU: nvidia.com/gpu; passthrough GPU: nvidia.com/GA102GL_A10, nvidia.com/GA102GL_A40; vGPU profile: nvidia.com/NVIDIA_A10-12Q, nvidia.com/NVIDIA_A10-4Q",
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			pl := newPlugin(t, enabled(), testNodes())
+			policy := tc.policy
+			if policy == (gpuworkload.SandboxPolicy{}) {
+				policy = enabled()
+			}
+			nodes := testNodes()
+			pl := newPlugin(t, policy, nodes)
+			infos := make([]fwk.NodeInfo, len(nodes))
+			for i, n := range nodes {
+				infos[i] = nodeInfo(n)
+			}
 			state := framework.NewCycleState()
-			_, status := pl.PreFilter(context.Background(), state, tc.pod, nil)
+			_, status := pl.PreFilter(context.Background(), state, tc.pod, infos)
 			wantStatus(t, status, tc.code, tc.reason)
 			if _, err := ReadCycleData(state); err != nil {
 				t.Fatalf("PreFilter wrote no cycle data: %v", err)
@@ -165,8 +181,8 @@ func TestFilter(t *testing.T) {
 			reason: "node's GPU mode is vm-passthrough (advertises nvidia.com/GA102GL_A10), pod needs container"},
 		{name: "passthrough VM on vGPU node", pod: passthroughVM, node: "vgpu", code: fwk.UnschedulableAndUnresolvable,
 			reason: "node's GPU mode is vm-vgpu (advertises nvidia.com/NVIDIA_A10-12Q), pod needs vm-passthrough"},
-		{name: "the seed's trap: label ignored", policy: disabled(), pod: passthroughVM, node: "passthrough", code: fwk.UnschedulableAndUnresolvable,
-			reason: "node labelled nvidia.com/gpu.workload.config=vm-passthrough, ignored: sandboxWorkloads disabled in ClusterPolicy cluster-policy"},
+		{name: "sandbox disabled: a labelled node still advertising passthrough GPUs is converting to container", policy: disabled(), pod: containerPod, node: "passthrough-a40",
+			code: fwk.UnschedulableAndUnresolvable, reason: "node is converting its GPU mode or vGPU profile"},
 		{name: "another model", pod: passthroughVM, node: "passthrough-a40", code: fwk.UnschedulableAndUnresolvable, reason: "node's passthrough GPUs are another model"},
 		{name: "another profile", pod: launcherPod("vm-4q", map[v1.ResourceName]string{a10_4q: "1"}), node: "vgpu", code: fwk.UnschedulableAndUnresolvable, reason: "node's vGPUs are another profile"},
 		{name: "vGPU profile change pending", pod: vgpuVM, node: "vgpu-converting", code: fwk.UnschedulableAndUnresolvable, reason: "node is converting its GPU mode or vGPU profile"},
@@ -270,5 +286,16 @@ func TestPostFilterIgnoresNonGPUPods(t *testing.T) {
 	}
 	if len(h.recorder.Events) != 0 {
 		t.Fatalf("recorded %q for a non-GPU pod", <-h.recorder.Events)
+	}
+}
+
+// A node update can requeue a pod before the tracker's own informer handler
+// has seen it; the cycle's snapshot then decides what is advertised.
+func TestPreFilterTrustsTheSnapshot(t *testing.T) {
+	pl := newPlugin(t, enabled(), nil)
+	pod := launcherPod("vm-a10", map[v1.ResourceName]string{a10: "1"})
+	infos := []fwk.NodeInfo{nodeInfo(gpuNode("passthrough", "vm-passthrough", map[v1.ResourceName]string{a10: "1"}))}
+	if _, status := pl.PreFilter(context.Background(), framework.NewCycleState(), pod, infos); !status.IsSuccess() {
+		t.Fatalf("PreFilter: %v", status)
 	}
 }

@@ -19,8 +19,6 @@ const (
 	ReasonNoGPUs = "node has no NVIDIA GPUs"
 	// ReasonModeMismatch: node mode, its GPU resources, the pod's mode.
 	ReasonModeMismatch = "node's GPU mode is %s (advertises %s), pod needs %s"
-	// ReasonLabelIgnored: label key, label value, the policy source.
-	ReasonLabelIgnored = "node labelled %s=%s, ignored: sandboxWorkloads disabled in %s"
 	// ReasonConverting: the node is between modes or vGPU profiles.
 	ReasonConverting = "node is converting its GPU mode or vGPU profile"
 	// ReasonOtherContainerResource, ReasonOtherModel, ReasonOtherProfile: same
@@ -35,6 +33,9 @@ const (
 	ReasonModeConflict = "%spod requests GPU resources of several modes (%s); a node runs one mode"
 	// ReasonNotAdvertised (PreFilter): the resource, then what the cluster advertises by class.
 	ReasonNotAdvertised = "%sno node advertises %s; the cluster advertises %s"
+	// ReasonSandboxDisabled (PreFilter): the pod's mode, the policy source,
+	// the mode label key, how many nodes carry the pod's mode as label.
+	ReasonSandboxDisabled = "%spod needs %s mode but sandboxWorkloads is disabled in %s: the GPU Operator ignores %s (set to it on %d node(s)) and runs every GPU node in container mode"
 
 	// EventReasonUnschedulable is the reason of the explanation event PostFilter records.
 	EventReasonUnschedulable = "GPUWorkloadUnschedulable"
@@ -42,19 +43,18 @@ const (
 
 // Reasons lists every template, for documentation tests.
 var Reasons = []string{
-	ReasonNoGPUs, ReasonModeMismatch, ReasonLabelIgnored, ReasonConverting,
+	ReasonNoGPUs, ReasonModeMismatch, ReasonConverting,
 	ReasonOtherContainerResource, ReasonOtherModel, ReasonOtherProfile, ReasonInsufficient,
-	ReasonModeConflict, ReasonNotAdvertised, EventReasonUnschedulable,
+	ReasonModeConflict, ReasonNotAdvertised, ReasonSandboxDisabled, EventReasonUnschedulable,
 }
 
 // modeMismatchReason is why a node cannot serve pods of podMode, or "" if
-// its mode is podMode. The tracker caches it per node and pod mode.
-func modeMismatchReason(state *gpuworkload.NodeState, policy gpuworkload.SandboxPolicy, podMode gpuworkload.Mode) string {
+// its mode is podMode. The tracker caches it per node and pod mode. A label
+// ignored because sandbox workloads are disabled needs no reason here:
+// PreFilter rejects every sandbox pod then, naming the policy.
+func modeMismatchReason(state *gpuworkload.NodeState, _ gpuworkload.SandboxPolicy, podMode gpuworkload.Mode) string {
 	if !state.GPUNode || state.Mode.Mode == podMode {
 		return ""
-	}
-	if state.Mode.LabelIgnored() && state.Mode.Label == string(podMode) {
-		return fmt.Sprintf(ReasonLabelIgnored, gpuworkload.LabelWorkloadConfig, state.Mode.Label, policy.Source)
 	}
 	return fmt.Sprintf(ReasonModeMismatch, state.Mode.Mode, advertisedList(state), podMode)
 }
@@ -95,6 +95,10 @@ func modeConflictReason(demand *gpuworkload.PodDemand) string {
 		parts[i] = fmt.Sprintf("%s: %s", r.Name, mode)
 	}
 	return fmt.Sprintf(ReasonModeConflict, subject(demand), strings.Join(parts, ", "))
+}
+
+func sandboxDisabledReason(demand *gpuworkload.PodDemand, mode gpuworkload.Mode, policy gpuworkload.SandboxPolicy, labelled int) string {
+	return fmt.Sprintf(ReasonSandboxDisabled, subject(demand), mode, policy.Source, gpuworkload.LabelWorkloadConfig, labelled)
 }
 
 func notAdvertisedReason(demand *gpuworkload.PodDemand, name v1.ResourceName, advertised map[gpuworkload.ResourceClass][]v1.ResourceName) string {

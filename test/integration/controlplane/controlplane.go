@@ -51,6 +51,7 @@ type ControlPlane struct {
 	AdminConfig *rest.Config
 
 	processes []*process
+	caFile    string
 }
 
 // process is a started component; done closes when it has exited.
@@ -202,8 +203,9 @@ func (cp *ControlPlane) startAPIServer(ctx context.Context, opts Options) error 
 		TLSClientConfig: rest.TLSClientConfig{CAFile: caFile},
 		QPS:             -1,
 	}
+	cp.caFile = caFile
 	cp.Kubeconfig = filepath.Join(opts.Dir, "kubeconfig")
-	if err := writeKubeconfig(cp.Kubeconfig, cp.APIServerURL, caFile, AdminUser, token); err != nil {
+	if err := cp.WriteKubeconfig(cp.Kubeconfig, AdminUser, token); err != nil {
 		return err
 	}
 	transport, err := rest.TransportFor(cp.AdminConfig)
@@ -346,9 +348,11 @@ func randomToken() (string, error) {
 	return fmt.Sprintf("%x", b), nil
 }
 
-func writeKubeconfig(path, server, caFile, user, token string) error {
+// WriteKubeconfig writes a kubeconfig for this control plane that
+// authenticates with a bearer token, such as a ServiceAccount's.
+func (cp *ControlPlane) WriteKubeconfig(path, user, token string) error {
 	config := clientcmdapi.NewConfig()
-	config.Clusters["local"] = &clientcmdapi.Cluster{Server: server, CertificateAuthority: caFile}
+	config.Clusters["local"] = &clientcmdapi.Cluster{Server: cp.APIServerURL, CertificateAuthority: cp.caFile}
 	config.AuthInfos[user] = &clientcmdapi.AuthInfo{Token: token}
 	config.Contexts["local"] = &clientcmdapi.Context{Cluster: "local", AuthInfo: user}
 	config.CurrentContext = "local"

@@ -49,6 +49,9 @@ type SchedulerOptions struct {
 	Config []byte
 	// Name distinguishes the log and config files of several schedulers.
 	Name string
+	// Kubeconfig authenticates the scheduler's delegated authentication and
+	// authorization; empty means the admin kubeconfig.
+	Kubeconfig string
 	// ExtraArgs are appended to the command line.
 	ExtraArgs []string
 }
@@ -65,6 +68,9 @@ func (cp *ControlPlane) StartScheduler(ctx context.Context, opts SchedulerOption
 	if opts.Name == "" {
 		opts.Name = "scheduler"
 	}
+	if opts.Kubeconfig == "" {
+		opts.Kubeconfig = cp.Kubeconfig
+	}
 	configPath := filepath.Join(cp.Dir, opts.Name+"-config.yaml")
 	if err := os.WriteFile(configPath, opts.Config, 0o600); err != nil {
 		return nil, err
@@ -78,8 +84,8 @@ func (cp *ControlPlane) StartScheduler(ctx context.Context, opts SchedulerOption
 		"--bind-address=127.0.0.1",
 		"--secure-port=" + strconv.Itoa(ports[0]),
 		"--cert-dir=" + filepath.Join(cp.Dir, opts.Name+"-certs"),
-		"--authentication-kubeconfig=" + cp.Kubeconfig,
-		"--authorization-kubeconfig=" + cp.Kubeconfig,
+		"--authentication-kubeconfig=" + opts.Kubeconfig,
+		"--authorization-kubeconfig=" + opts.Kubeconfig,
 		// The control plane has no client CA for delegated authentication to look up.
 		"--authentication-skip-lookup=true",
 		"--v=2",

@@ -1,0 +1,183 @@
+package integration
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/gpu-workload-scheduler/scheduler/test/integration/controlplane"
+)
+
+// auditPolicy records every pod binding, so that the test counts bindings
+// rather than trusting the end state.
+const auditPolicy = `apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: ["RequestReceived", "ResponseStarted"]
+rules:
+  - level: Metadata
+    verbs: ["create"]
+    resources:
+      - group: ""
+        resources: ["pods/binding"]
+  - level: None
+`
+
+// Scenario 10: two schedulers with leader election share 200 pending pods;
+// the leader stops mid-stream and the other takes over. Every pod is bound
+// exactly once.
+func TestHighAvailability(t *testing.T) {
+	dir := t.TempDir()
+	policyPath, auditLog := filepath.Join(dir, "audit-policy.yaml"), filepath.Join(dir, "audit.log")
+	if err := os.WriteFile(policyPath, []byte(auditPolicy), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e := newEnv(t, "--audit-policy-file="+policyPath, "--audit-log-path="+auditLog)
+	e.installCRDs(t)
+	e.applyClusterPolicy(t, "cluster-policy", true)
+	for i := range 20 {
+		createNode(e.ctx, t, e.client, fmt.Sprintf("gpu-%02d", i), map[string]string{"nvidia.com/gpu.workload.config": "container"}, map[string]string{"nvidia.com/gpu": "10"})
+	}
+	schedulers := map[string]*controlplane.Scheduler{
+		"scheduler-a": e.startScheduler(t, "scheduler-a"),
+		"scheduler-b": e.startScheduler(t, "scheduler-b"),
+	}
+	leader := e.waitLeader(t, schedulers, "")
+
+	const pods = 200
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for i := range pods {
+			if _, err := e.client.CoreV1().Pods("default").Create(e.ctx, gpuPod(fmt.Sprintf("cuda-%03d", i), "", map[string]string{"nvidia.com/gpu": "1"}), metav1.CreateOptions{}); err != nil {
+				t.Errorf("create pod %d: %v", i, err)
+				return
+			}
+		}
+	}()
+	e.poll(t, "a quarter of the pods bound", func(ctx context.Context) (bool, error) {
+		n, err := e.boundPods(ctx)
+		return n >= pods/4, err
+	})
+	if err := schedulers[leader].Stop(); err != nil {
+		t.Fatalf("stop leader %s: %v", leader, err)
+	}
+	t.Logf("stopped leader %s", leader)
+	e.waitLeader(t, schedulers, leader)
+	wg.Wait()
+	e.poll(t, "all pods bound", func(ctx context.Context) (bool, error) {
+		n, err := e.boundPods(ctx)
+		return n == pods, err
+	})
+
+	// Leader election must keep two schedulers from ever deciding for the
+	// same pod: the API server would refuse the second binding with 409
+	// Conflict. Every pod has one accepted binding, and none was refused.
+	var bindings map[string][]int
+	// The audit entry of a request may be written a moment after its effect is visible.
+	e.poll(t, "the audit log to record every binding", func(context.Context) (bool, error) {
+		bindings = bindingCodes(t, auditLog)
+		return len(bindings) >= pods, nil
+	})
+	for i := range pods {
+		name := fmt.Sprintf("cuda-%03d", i)
+		accepted, conflicts := 0, 0
+		for _, code := range bindings[name] {
+			switch code {
+			case 201:
+				accepted++
+			case 409:
+				conflicts++
+			}
+		}
+		if accepted != 1 || conflicts != 0 {
+			t.Errorf("pod %s: binding responses %v, want exactly one 201 and no 409", name, bindings[name])
+		}
+	}
+	// Both shared the stream: the first leader before it stopped, the other
+	// after. Logs show who bound; the audit log above is what counts, because a
+	// stopped scheduler may not flush its last lines.
+	for name, s := range schedulers {
+		data, err := os.ReadFile(s.LogPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := strings.Count(string(data), "Successfully bound pod to node")
+		t.Logf("%s bound %d pods", name, n)
+		if n == 0 {
+			t.Errorf("%s bound no pod", name)
+		}
+	}
+}
+
+// waitLeader waits until a scheduler other than notThis logs that it
+// acquired the lease, and returns its name.
+func (e *env) waitLeader(t *testing.T, schedulers map[string]*controlplane.Scheduler, notThis string) string {
+	t.Helper()
+	var leader string
+	e.poll(t, "a leader", func(context.Context) (bool, error) {
+		for name, s := range schedulers {
+			data, err := os.ReadFile(s.LogPath)
+			if err != nil {
+				return false, err
+			}
+			if name != notThis && strings.Contains(string(data), "Successfully acquired lease") {
+				leader = name
+				return true, nil
+			}
+		}
+		return false, nil
+	})
+	return leader
+}
+
+func (e *env) boundPods(ctx context.Context) (int, error) {
+	list, err := e.client.CoreV1().Pods("default").List(ctx, metav1.ListOptions{FieldSelector: "spec.nodeName!="})
+	if err != nil {
+		return 0, err
+	}
+	return len(list.Items), nil
+}
+
+// bindingCodes lists, per pod, the response codes of its pods/binding creations.
+func bindingCodes(t *testing.T, auditLog string) map[string][]int {
+	t.Helper()
+	f, err := os.Open(auditLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	codes := map[string][]int{}
+	scanner := bufio.NewScanner(f)
+	scanner.Buffer(make([]byte, 0, 64*1024), 1024*1024)
+	for scanner.Scan() {
+		var event struct {
+			Stage     string `json:"stage"`
+			ObjectRef struct {
+				Name        string `json:"name"`
+				Subresource string `json:"subresource"`
+			} `json:"objectRef"`
+			ResponseStatus struct {
+				Code int `json:"code"`
+			} `json:"responseStatus"`
+		}
+		if err := json.Unmarshal(scanner.Bytes(), &event); err != nil {
+			t.Fatalf("audit log line: %v", err)
+		}
+		if event.ObjectRef.Subresource == "binding" {
+			codes[event.ObjectRef.Name] = append(codes[event.ObjectRef.Name], event.ResponseStatus.Code)
+		}
+	}
+	if err := scanner.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return codes
+}
