@@ -10,7 +10,10 @@ LDFLAGS := -X github.com/gpu-workload-scheduler/scheduler/pkg/version.Version=$(
 # The vendored tools are rebuilt only when the dependency set changes.
 TOOL_DEPS := go.mod vendor/modules.txt
 
-.PHONY: help build tools test test-unit test-integration verify vendor lab perf clean
+# install-plugin puts kubectl-gpu_workload here; it must be on PATH for kubectl to find it.
+PLUGIN_DIR ?= $(HOME)/.local/bin
+
+.PHONY: help build tools test test-unit test-integration verify vendor lab perf install-plugin clean
 
 help: ## List the targets with one line each
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-17s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -50,6 +53,11 @@ lab: ## Start the local lab on a real control plane (not built yet)
 perf: ## Run the scheduler_perf benchmarks (not built yet)
 	@echo "make perf: the scheduler_perf workloads are not built yet (see the performance issue)" >&2
 	@exit 1
+
+install-plugin: build ## Install kubectl-gpu_workload into PLUGIN_DIR (default ~/.local/bin) for `kubectl gpu-workload`
+	install -d $(PLUGIN_DIR)
+	install -m 0755 $(BIN)/kubectl-gpu_workload $(PLUGIN_DIR)/kubectl-gpu_workload
+	@case ":$$PATH:" in *":$(PLUGIN_DIR):"*) ;; *) echo "note: $(PLUGIN_DIR) is not on PATH; add it, or set PLUGIN_DIR" >&2 ;; esac
 
 clean: ## Remove build outputs (bin/)
 	rm -rf $(BIN)

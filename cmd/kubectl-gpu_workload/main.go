@@ -2,11 +2,12 @@
 package main
 
 import (
+	"context"
 	"os"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/cli"
 )
 
 func main() {
-	os.Exit(cli.Run(os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(cli.Run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

@@ -1,13 +1,10 @@
 package cli
 
 import (
-	"encoding/json"
-	"fmt"
 	"io"
-	"text/tabwriter"
+	"strconv"
 
 	"github.com/spf13/cobra"
-	"sigs.k8s.io/yaml"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 )
@@ -21,9 +18,8 @@ type operandRow struct {
 	Purpose     string                     `json:"purpose"`
 }
 
-func newOperandsCommand(out io.Writer) *cobra.Command {
-	var output string
-	cmd := &cobra.Command{
+func newOperandsCommand(o *rootOptions) *cobra.Command {
+	return &cobra.Command{
 		Use:   "operands [MODE]",
 		Short: "Print which GPU Operator operands run in each mode (the embedded operand table)",
 		Args:  cobra.MaximumNArgs(1),
@@ -42,37 +38,26 @@ func newOperandsCommand(out io.Writer) *cobra.Command {
 					rows = append(rows, operandRow{Mode: mode, DeployLabel: o.LabelKey(), DaemonSet: o.DaemonSet, Required: o.Required, Runtime: o.Runtime, Purpose: o.Purpose})
 				}
 			}
-			return printOperands(out, output, rows)
+			return printOperands(o.out, o.output, rows)
 		},
 	}
-	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: table, json or yaml")
-	return cmd
 }
 
 func printOperands(out io.Writer, format string, rows []operandRow) error {
-	switch format {
-	case "table":
-		w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(w, "MODE\tDEPLOY LABEL\tDAEMONSET\tREQUIRED\tRUNTIME\tPURPOSE")
-		for _, r := range rows {
-			runtime := r.Runtime
-			if runtime == "" {
-				runtime = "any"
-			}
-			fmt.Fprintf(w, "%s\t%s\t%s\t%t\t%s\t%s\n", r.Mode, r.DeployLabel, r.DaemonSet, r.Required, runtime, r.Purpose)
-		}
-		return w.Flush()
-	case "json":
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rows)
-	case "yaml":
-		data, err := yaml.Marshal(rows)
-		if err != nil {
-			return err
-		}
-		_, err = out.Write(data)
+	if err := checkOutputFormat(format); err != nil {
 		return err
 	}
-	return usageErrorf("--output %q: valid values are table, json, yaml", format)
+	if format != "table" {
+		return printStructured(out, format, rows)
+	}
+	w := newTable(out)
+	w.row("MODE", "DEPLOY LABEL", "DAEMONSET", "REQUIRED", "RUNTIME", "PURPOSE")
+	for _, r := range rows {
+		runtime := r.Runtime
+		if runtime == "" {
+			runtime = "any"
+		}
+		w.row(string(r.Mode), r.DeployLabel, r.DaemonSet, strconv.FormatBool(r.Required), string(runtime), r.Purpose)
+	}
+	return w.flush()
 }

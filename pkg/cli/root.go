@@ -2,11 +2,14 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/version"
 )
@@ -28,29 +31,48 @@ func usageErrorf(format string, args ...any) error {
 	return usageError{fmt.Errorf(format, args...)}
 }
 
+// errFindings ends a command whose report has findings at or above
+// --fail-on, or an explain whose pod fits nowhere; the report says why.
+var errFindings = errors.New("findings")
+
+type rootOptions struct {
+	config *genericclioptions.ConfigFlags
+	output string
+	out    io.Writer
+}
+
 // NewCommand builds the kubectl-gpu_workload command tree.
 func NewCommand(out io.Writer) *cobra.Command {
+	o := &rootOptions{config: genericclioptions.NewConfigFlags(true), out: out}
 	root := &cobra.Command{
-		Use:           "kubectl gpu-workload",
+		Use:           "gpu-workload",
+		Annotations:   map[string]string{cobra.CommandDisplayNameAnnotation: "kubectl gpu-workload"},
 		Short:         "Inspect GPU workload modes (container, vm-passthrough, vm-vgpu) of GPU Operator nodes",
 		Version:       version.String("kubectl-gpu_workload"),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetOut(out)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	root.AddCommand(newOperandsCommand(out))
+	o.config.AddFlags(root.PersistentFlags())
+	root.PersistentFlags().StringVarP(&o.output, "output", "o", "table", "output format: table, json or yaml")
+	root.AddCommand(newCheckCommand(o), newExplainCommand(o), newOperandsCommand(o))
 	return root
 }
 
 // Run executes the command and maps the outcome to an exit code.
-func Run(args []string, stdout, stderr io.Writer) int {
+func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cmd := NewCommand(stdout)
 	cmd.SetArgs(args)
+	cmd.SetIn(stdin)
 	cmd.SetErr(stderr)
-	err := cmd.Execute()
-	if err == nil {
+	err := cmd.ExecuteContext(ctx)
+	switch {
+	case err == nil:
 		return ExitOK
+	case errors.Is(err, errFindings):
+		return ExitFindings
 	}
 	fmt.Fprintln(stderr, "error:", err)
 	var usage usageError
@@ -63,9 +85,8 @@ func Run(args []string, stdout, stderr io.Writer) int {
 // isCobraUsageError recognises cobra's own argument and command errors,
 // which it returns as plain errors.
 func isCobraUsageError(err error) bool {
-	msg := err.Error()
 	for _, prefix := range []string{"unknown command", "unknown flag", "unknown shorthand flag", "accepts ", "requires ", "invalid argument"} {
-		if len(msg) >= len(prefix) && msg[:len(prefix)] == prefix {
+		if strings.HasPrefix(err.Error(), prefix) {
 			return true
 		}
 	}

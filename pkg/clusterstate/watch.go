@@ -125,9 +125,10 @@ func served(disco discovery.DiscoveryInterface, gvr schema.GroupVersionResource)
 	return slices.ContainsFunc(list.APIResources, func(r metav1.APIResource) bool { return r.Name == gvr.Resource })
 }
 
-// oldestFirst orders objects by creation time, then name, so that the choice
-// among several is stable.
-func oldestFirst(objs []any) []*unstructured.Unstructured {
+// OldestFirst orders objects by creation time, then namespace and name, so
+// that the choice among several ClusterPolicies or KubeVirt CRs is stable.
+// The kubectl plugin chooses as the scheduler does.
+func OldestFirst(objs []any) []*unstructured.Unstructured {
 	out := make([]*unstructured.Unstructured, 0, len(objs))
 	for _, o := range objs {
 		if u, ok := o.(*unstructured.Unstructured); ok {
@@ -146,15 +147,20 @@ func oldestFirst(objs []any) []*unstructured.Unstructured {
 	return out
 }
 
-func (t *Tracker) selectClusterPolicy(logger klog.Logger, store cache.Store, wanted string) bool {
-	candidates := oldestFirst(store.List())
-	var chosen *unstructured.Unstructured
+// ChooseClusterPolicy returns the ClusterPolicy named wanted, or the oldest
+// when wanted is empty; nil when there is none to choose.
+func ChooseClusterPolicy(candidates []*unstructured.Unstructured, wanted string) *unstructured.Unstructured {
 	for _, u := range candidates {
 		if wanted == "" || u.GetName() == wanted {
-			chosen = u
-			break
+			return u
 		}
 	}
+	return nil
+}
+
+func (t *Tracker) selectClusterPolicy(logger klog.Logger, store cache.Store, wanted string) bool {
+	candidates := OldestFirst(store.List())
+	chosen := ChooseClusterPolicy(candidates, wanted)
 	if chosen == nil {
 		if len(candidates) > 0 {
 			logger.Error(nil, "ClusterPolicy named in args not found; using the args policy", "clusterPolicyName", wanted, "found", len(candidates))
@@ -174,7 +180,7 @@ func (t *Tracker) selectClusterPolicy(logger klog.Logger, store cache.Store, wan
 }
 
 func (t *Tracker) selectKubeVirt(logger klog.Logger, store cache.Store) bool {
-	candidates := oldestFirst(store.List())
+	candidates := OldestFirst(store.List())
 	if len(candidates) == 0 {
 		return t.SetPermitted(nil)
 	}

@@ -52,6 +52,13 @@ const (
 	FindingOperandLabelsAbsent  FindingCode = "OperandLabelsAbsent"
 	FindingOperandsDisabled     FindingCode = "OperandsDisabled"
 	FindingStaleZeroResource    FindingCode = "StaleZeroResource"
+
+	// KubeVirt's permittedHostDevices and VMIs.
+	FindingResourceNotPermitted   FindingCode = "ResourceNotPermitted"
+	FindingPermittedNotExternal   FindingCode = "PermittedNotExternal"
+	FindingPermittedNotAdvertised FindingCode = "PermittedNotAdvertised"
+	FindingVMIDeviceNotPermitted  FindingCode = "VMIDeviceNotPermitted"
+	FindingVMIDeviceNotAdvertised FindingCode = "VMIDeviceNotAdvertised"
 )
 
 var findingSeverity = map[FindingCode]Severity{
@@ -69,6 +76,12 @@ var findingSeverity = map[FindingCode]Severity{
 	FindingOperandLabelsAbsent:  SeverityInfo,
 	FindingOperandsDisabled:     SeverityInfo,
 	FindingStaleZeroResource:    SeverityInfo,
+
+	FindingResourceNotPermitted:   SeverityError,
+	FindingPermittedNotExternal:   SeverityWarning,
+	FindingPermittedNotAdvertised: SeverityWarning,
+	FindingVMIDeviceNotPermitted:  SeverityError,
+	FindingVMIDeviceNotAdvertised: SeverityError,
 }
 
 // FindingCodes lists every code, in the order findings are reported.
@@ -87,6 +100,11 @@ var FindingCodes = []FindingCode{
 	FindingOperandLabelsAbsent,
 	FindingOperandsDisabled,
 	FindingStaleZeroResource,
+	FindingResourceNotPermitted,
+	FindingPermittedNotExternal,
+	FindingPermittedNotAdvertised,
+	FindingVMIDeviceNotPermitted,
+	FindingVMIDeviceNotAdvertised,
 }
 
 // Severity is the code's fixed severity.

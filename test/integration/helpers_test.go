@@ -96,7 +96,7 @@ func (e *env) startSchedulerAs(t *testing.T, name, kubeconfig string) *controlpl
 func (e *env) installCRDs(t *testing.T) {
 	t.Helper()
 	client := apiextensionsclient.NewForConfigOrDie(e.cp.AdminConfig)
-	for _, file := range []string{"clusterpolicies.nvidia.com.yaml", "kubevirts.kubevirt.io.yaml"} {
+	for _, file := range []string{"clusterpolicies.nvidia.com.yaml", "kubevirts.kubevirt.io.yaml", "virtualmachineinstances.kubevirt.io.yaml"} {
 		data, err := os.ReadFile(repoRoot + "/manifests/lab/crds/" + file)
 		if err != nil {
 			t.Fatal(err)

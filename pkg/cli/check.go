@@ -1,0 +1,212 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+)
+
+// ReportAPIVersion versions the JSON and YAML reports; docs/kubectl-plugin.md describes the schema.
+const ReportAPIVersion = "kubectl-gpu-workload/v1"
+
+// CheckReport is the output of check.
+type CheckReport struct {
+	APIVersion string          `json:"apiVersion"`
+	Kind       string          `json:"kind"`
+	Findings   []ReportFinding `json:"findings"`
+	Summary    CheckSummary    `json:"summary"`
+}
+
+// ReportFinding is one finding on one object.
+type ReportFinding struct {
+	// Object is Node/<name>, KubeVirt/<namespace>/<name> or VirtualMachineInstance/<namespace>/<name>.
+	Object   string                  `json:"object"`
+	Code     gpuworkload.FindingCode `json:"code"`
+	Severity gpuworkload.Severity    `json:"severity"`
+	Message  string                  `json:"message"`
+	Fix      string                  `json:"fix"`
+}
+
+// CheckSummary counts what was checked and found.
+type CheckSummary struct {
+	Policy   string         `json:"policy"`
+	KubeVirt string         `json:"kubeVirt,omitempty"`
+	Nodes    int            `json:"nodes"`
+	GPUNodes map[string]int `json:"gpuNodesByMode"`
+	Findings map[string]int `json:"findingsBySeverity"`
+	// Highest is the highest severity found, "" when there is none.
+	Highest gpuworkload.Severity `json:"highest,omitempty"`
+}
+
+func newCheckCommand(o *rootOptions) *cobra.Command {
+	var src sourceFlags
+	var failOn string
+	cmd := &cobra.Command{
+		Use:   "check [-f NODES] [--cluster-policy FILE] [--kubevirt FILE]",
+		Short: "Check that every GPU node's mode label, advertised resources and operand labels agree, and that KubeVirt permits what nodes advertise",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			threshold, err := gpuworkload.ParseSeverity(failOn)
+			if err != nil {
+				return usageErrorf("--fail-on: %v", err)
+			}
+			if err := checkOutputFormat(o.output); err != nil {
+				return err
+			}
+			var c *cluster
+			if src.nodes != "" {
+				c, err = loadOffline(src, cmd.InOrStdin())
+			} else {
+				if src.clusterPolicy != "" || src.kubeVirt != "" {
+					return usageErrorf("--cluster-policy and --kubevirt need -f: they complete a node dump; a live check reads them from the cluster")
+				}
+				c, err = loadLive(cmd.Context(), o.config, true)
+			}
+			if err != nil {
+				return err
+			}
+			report := buildCheckReport(cmd.Context(), c)
+			if err := printCheckReport(o.out, o.output, report); err != nil {
+				return err
+			}
+			if report.Summary.Highest.Rank() >= threshold.Rank() {
+				return errFindings
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVarP(&src.nodes, "filename", "f", "", "node dump to check instead of the live cluster: "+nodesWanted+"; - reads standard input")
+	cmd.Flags().StringVar(&src.clusterPolicy, "cluster-policy", "", "ClusterPolicy dump (with -f); without it the GPU Operator's defaults apply")
+	cmd.Flags().StringVar(&src.kubeVirt, "kubevirt", "", "KubeVirt CR dump (with -f); without it permittedHostDevices is not checked")
+	cmd.Flags().StringVar(&failOn, "fail-on", string(gpuworkload.SeverityWarning), "exit 1 when a finding is at or above this severity: info, warning or error")
+	return cmd
+}
+
+func buildCheckReport(ctx context.Context, c *cluster) *CheckReport {
+	states, classifier := c.states()
+	report := &CheckReport{APIVersion: ReportAPIVersion, Kind: "CheckReport", Findings: []ReportFinding{}, Summary: CheckSummary{
+		Policy:   describePolicy(c.policy),
+		KubeVirt: c.kubeVirt,
+		Nodes:    len(states),
+		GPUNodes: map[string]int{},
+		Findings: map[string]int{},
+	}}
+	add := func(object string, findings []gpuworkload.Finding) {
+		for _, f := range findings {
+			report.Findings = append(report.Findings, ReportFinding{Object: object, Code: f.Code, Severity: f.Severity, Message: f.Message, Fix: f.Fix})
+		}
+	}
+	for _, s := range states {
+		if s.GPUNode {
+			report.Summary.GPUNodes[string(s.Mode.Mode)]++
+			add("Node/"+s.Name, s.Findings)
+		}
+	}
+	advertised := gpuworkload.AdvertisementOf(states)
+	add(c.kubeVirt, gpuworkload.CheckPermittedHostDevices(c.permitted, advertised))
+	for _, vmi := range c.vmis {
+		findings := gpuworkload.CheckVMIDevices(vmiDeviceNames(vmi, classifier), c.permitted, advertised)
+		if len(findings) > 0 && c.client != nil {
+			if failed := failedCreateEvents(ctx, c, vmi); failed != "" {
+				for i := range findings {
+					findings[i].Message += "; FailedCreate events: " + failed
+				}
+			}
+		}
+		add(fmt.Sprintf("VirtualMachineInstance/%s/%s", vmi.GetNamespace(), vmi.GetName()), findings)
+	}
+	for _, f := range report.Findings {
+		report.Summary.Findings[string(f.Severity)]++
+		if f.Severity.Rank() > report.Summary.Highest.Rank() {
+			report.Summary.Highest = f.Severity
+		}
+	}
+	return report
+}
+
+func describePolicy(p gpuworkload.SandboxPolicy) string {
+	state := "disabled"
+	if p.Enabled {
+		state = fmt.Sprintf("enabled, defaultWorkload %s", p.DefaultWorkload)
+	}
+	return fmt.Sprintf("%s (sandboxWorkloads %s)", p.Source, state)
+}
+
+// vmiDeviceNames are the GPU resources a VMI's gpus and hostDevices request.
+func vmiDeviceNames(vmi *unstructured.Unstructured, classifier *gpuworkload.Classifier) []v1.ResourceName {
+	var names []v1.ResourceName
+	for _, field := range []string{"gpus", "hostDevices"} {
+		devices, _, _ := unstructured.NestedSlice(vmi.Object, "spec", "domain", "devices", field)
+		for _, d := range devices {
+			m, ok := d.(map[string]any)
+			if !ok {
+				continue
+			}
+			if name, ok := m["deviceName"].(string); ok && strings.HasPrefix(name, gpuworkload.ResourceDomain) && !slices.Contains(names, v1.ResourceName(name)) {
+				if field == "gpus" || classifier.Classify(v1.ResourceName(name)).Class.IsGPU() {
+					names = append(names, v1.ResourceName(name))
+				}
+			}
+		}
+	}
+	return names
+}
+
+// failedCreateEvents joins the messages of a VMI's FailedCreate events.
+func failedCreateEvents(ctx context.Context, c *cluster, vmi *unstructured.Unstructured) string {
+	events, err := c.client.CoreV1().Events(vmi.GetNamespace()).List(ctx, metav1.ListOptions{
+		FieldSelector: "involvedObject.kind=VirtualMachineInstance,involvedObject.name=" + vmi.GetName() + ",reason=FailedCreate",
+	})
+	if err != nil || len(events.Items) == 0 {
+		return ""
+	}
+	var messages []string
+	for _, e := range events.Items {
+		if !slices.Contains(messages, e.Message) {
+			messages = append(messages, e.Message)
+		}
+	}
+	return strings.Join(messages, " | ")
+}
+
+func printCheckReport(out io.Writer, format string, r *CheckReport) error {
+	if format != "table" {
+		return printStructured(out, format, r)
+	}
+	if len(r.Findings) == 0 {
+		fmt.Fprintln(out, "No findings: every GPU node's label, advertised resources and operand labels agree.")
+	} else {
+		w := newTable(out)
+		w.row("OBJECT", "CODE", "SEVERITY", "MESSAGE", "FIX")
+		for _, f := range r.Findings {
+			w.row(f.Object, string(f.Code), string(f.Severity), f.Message, f.Fix)
+		}
+		if err := w.flush(); err != nil {
+			return err
+		}
+	}
+	var modes []string
+	for _, m := range gpuworkload.Modes {
+		modes = append(modes, fmt.Sprintf("%s %d", m, r.Summary.GPUNodes[string(m)]))
+	}
+	var counts []string
+	for _, s := range []gpuworkload.Severity{gpuworkload.SeverityError, gpuworkload.SeverityWarning, gpuworkload.SeverityInfo} {
+		counts = append(counts, fmt.Sprintf("%d %s", r.Summary.Findings[string(s)], s))
+	}
+	kubevirt := "KubeVirt: none (permittedHostDevices not checked)"
+	if r.Summary.KubeVirt != "" {
+		kubevirt = "KubeVirt: " + r.Summary.KubeVirt
+	}
+	_, err := fmt.Fprintf(out, "\nSummary: %d node(s), GPU nodes by mode: %s. Policy: %s. %s. Findings: %s.\n",
+		r.Summary.Nodes, strings.Join(modes, ", "), r.Summary.Policy, kubevirt, strings.Join(counts, ", "))
+	return err
+}

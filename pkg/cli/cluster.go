@@ -1,0 +1,187 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	v1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+)
+
+// cluster is what check and explain judge: read from a live cluster or from dumps.
+type cluster struct {
+	nodes     []*v1.Node
+	policy    gpuworkload.SandboxPolicy
+	permitted *gpuworkload.PermittedHostDevices
+	// kubeVirt names the KubeVirt CR in use, "" if none.
+	kubeVirt string
+	// Live only: pods bound to nodes, VMIs and their FailedCreate events.
+	assigned []*v1.Pod
+	vmis     []*unstructured.Unstructured
+	live     bool
+	client   kubernetes.Interface
+}
+
+// sourceFlags are the offline inputs shared by check and explain.
+type sourceFlags struct {
+	nodes, clusterPolicy, kubeVirt string
+}
+
+var vmiGVR = schema.GroupVersionResource{Group: gpuworkload.KubeVirtGroup, Version: gpuworkload.KubeVirtVersion, Resource: "virtualmachineinstances"}
+
+// loadOffline reads dumps. Without a ClusterPolicy the GPU Operator's defaults apply.
+func loadOffline(src sourceFlags, stdin io.Reader) (*cluster, error) {
+	nodes, err := readNodes(src.nodes, stdin)
+	if err != nil {
+		return nil, err
+	}
+	c := &cluster{nodes: nodes, policy: gpuworkload.DefaultPolicy()}
+	if src.clusterPolicy != "" {
+		objs, err := readObjectsOfKind(src.clusterPolicy, gpuworkload.ClusterPolicyKind, stdin)
+		if err != nil {
+			return nil, err
+		}
+		if err := c.choosePolicy(objs); err != nil {
+			return nil, usageErrorf("%s: %v", displayName(src.clusterPolicy), err)
+		}
+	}
+	if src.kubeVirt != "" {
+		objs, err := readObjectsOfKind(src.kubeVirt, gpuworkload.KubeVirtKind, stdin)
+		if err != nil {
+			return nil, err
+		}
+		if err := c.chooseKubeVirt(objs); err != nil {
+			return nil, usageErrorf("%s: %v", displayName(src.kubeVirt), err)
+		}
+	}
+	return c, nil
+}
+
+// choosePolicy picks the ClusterPolicy the scheduler would follow. An
+// invalid one is an error here: the user asked to judge it.
+func (c *cluster) choosePolicy(objs []*unstructured.Unstructured) error {
+	chosen := clusterstate.ChooseClusterPolicy(clusterstate.OldestFirst(toAny(objs)), "")
+	if chosen == nil {
+		return nil
+	}
+	policy, err := gpuworkload.PolicyFromClusterPolicy(chosen)
+	if err != nil {
+		return err
+	}
+	c.policy = policy
+	return nil
+}
+
+func (c *cluster) chooseKubeVirt(objs []*unstructured.Unstructured) error {
+	sorted := clusterstate.OldestFirst(toAny(objs))
+	if len(sorted) == 0 {
+		return nil
+	}
+	permitted, err := gpuworkload.PermittedHostDevicesFromKubeVirt(sorted[0])
+	if err != nil {
+		return err
+	}
+	c.permitted = permitted
+	c.kubeVirt = fmt.Sprintf("KubeVirt/%s/%s", sorted[0].GetNamespace(), sorted[0].GetName())
+	return nil
+}
+
+func toAny(objs []*unstructured.Unstructured) []any {
+	out := make([]any, len(objs))
+	for i, o := range objs {
+		out[i] = o
+	}
+	return out
+}
+
+// loadLive reads the cluster the kubeconfig flags point at. Missing CRDs mean
+// "not installed", not an error.
+func loadLive(ctx context.Context, flags *genericclioptions.ConfigFlags, withVMIs bool) (*cluster, error) {
+	config, err := flags.ToRESTConfig()
+	if err != nil {
+		return nil, usageErrorf("kubeconfig: %v", err)
+	}
+	client, err := kubernetes.NewForConfig(config)
+	if err != nil {
+		return nil, err
+	}
+	dyn, err := dynamic.NewForConfig(config)
+	if err != nil {
+		return nil, err
+	}
+	nodeList, err := client.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("list nodes: %w", err)
+	}
+	c := &cluster{policy: gpuworkload.DefaultPolicy(), live: true, client: client}
+	for i := range nodeList.Items {
+		c.nodes = append(c.nodes, &nodeList.Items[i])
+	}
+	policies, err := listIfServed(ctx, dyn, clusterstate.ClusterPolicyGVR)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.choosePolicy(policies); err != nil {
+		return nil, err
+	}
+	kubevirts, err := listIfServed(ctx, dyn, clusterstate.KubeVirtGVR)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.chooseKubeVirt(kubevirts); err != nil {
+		return nil, err
+	}
+	podList, err := client.CoreV1().Pods("").List(ctx, metav1.ListOptions{FieldSelector: "spec.nodeName!="})
+	if err != nil {
+		return nil, fmt.Errorf("list pods: %w", err)
+	}
+	for i := range podList.Items {
+		if p := &podList.Items[i]; p.Status.Phase != v1.PodSucceeded && p.Status.Phase != v1.PodFailed {
+			c.assigned = append(c.assigned, p)
+		}
+	}
+	if withVMIs {
+		if c.vmis, err = listIfServed(ctx, dyn, vmiGVR); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+func listIfServed(ctx context.Context, dyn dynamic.Interface, gvr schema.GroupVersionResource) ([]*unstructured.Unstructured, error) {
+	list, err := dyn.Resource(gvr).List(ctx, metav1.ListOptions{})
+	if apierrors.IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("list %s: %w", gvr.GroupResource(), err)
+	}
+	out := make([]*unstructured.Unstructured, len(list.Items))
+	for i := range list.Items {
+		out[i] = &list.Items[i]
+	}
+	return out, nil
+}
+
+// states computes every node's GPU state with the cluster's policy and classifier.
+func (c *cluster) states() ([]*gpuworkload.NodeState, *gpuworkload.Classifier) {
+	classifier := gpuworkload.NewClassifier(gpuworkload.ClassifierConfig{Permitted: c.permitted}, c.policy, c.nodes)
+	states := make([]*gpuworkload.NodeState, len(c.nodes))
+	for i, n := range c.nodes {
+		states[i] = gpuworkload.NewNodeState(n, c.policy, classifier)
+	}
+	slices.SortFunc(states, func(a, b *gpuworkload.NodeState) int { return strings.Compare(a.Name, b.Name) })
+	return states, classifier
+}

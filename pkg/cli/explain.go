@@ -1,0 +1,220 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	fwk "k8s.io/kube-scheduler/framework"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpuworkloadfit"
+)
+
+// ExplainReport is the output of explain.
+type ExplainReport struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Pod        string `json:"pod"`
+	Policy     string `json:"policy"`
+	// PodReason is set when the pod is rejected before any node is looked at.
+	PodReason string        `json:"podReason,omitempty"`
+	Nodes     []ExplainNode `json:"nodes"`
+	// Fits counts the nodes GPUWorkloadFit accepts.
+	Fits    int    `json:"fits"`
+	Summary string `json:"summary"`
+}
+
+// ExplainNode is GPUWorkloadFit's verdict on one node.
+type ExplainNode struct {
+	Node      string            `json:"node"`
+	Mode      gpuworkload.Mode  `json:"mode,omitempty"`
+	ModeWhy   string            `json:"modeWhy,omitempty"`
+	Resources []ExplainResource `json:"resources"`
+	Verdict   string            `json:"verdict"`
+	Reason    string            `json:"reason,omitempty"`
+}
+
+// ExplainResource is a GPU resource's free and total units on a node.
+type ExplainResource struct {
+	Name  v1.ResourceName `json:"name"`
+	Free  int64           `json:"free"`
+	Total int64           `json:"total"`
+}
+
+// Verdicts of explain.
+const (
+	VerdictFits      = "fits"
+	VerdictRejected  = "rejected"
+	VerdictNotFilter = "not-filtered"
+)
+
+func newExplainCommand(o *rootOptions) *cobra.Command {
+	var src sourceFlags
+	var podFile string
+	cmd := &cobra.Command{
+		Use:   "explain (pod NAME [-n NAMESPACE] | -f POD --nodes NODES)",
+		Short: "Explain, node by node, whether GPUWorkloadFit lets a pod run there and why; works for pods of any schedulerName",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkOutputFormat(o.output); err != nil {
+				return err
+			}
+			ctx := cmd.Context()
+			var c *cluster
+			var pod *v1.Pod
+			var err error
+			switch {
+			case podFile != "" && len(args) == 0:
+				if src.nodes == "" {
+					return usageErrorf("-f %s needs --nodes with a node dump (%s)", podFile, nodesWanted)
+				}
+				if pod, err = readPod(podFile, cmd.InOrStdin()); err != nil {
+					return err
+				}
+				c, err = loadOffline(src, cmd.InOrStdin())
+			case podFile == "" && len(args) == 2 && args[0] == "pod":
+				if src.nodes != "" || src.clusterPolicy != "" || src.kubeVirt != "" {
+					return usageErrorf("--nodes, --cluster-policy and --kubevirt go with -f; a live explain reads the cluster")
+				}
+				if c, err = loadLive(ctx, o.config, false); err != nil {
+					return err
+				}
+				namespace, _, nsErr := o.config.ToRawKubeConfigLoader().Namespace()
+				if nsErr != nil {
+					return usageErrorf("kubeconfig: %v", nsErr)
+				}
+				pod, err = c.client.CoreV1().Pods(namespace).Get(ctx, args[1], metav1.GetOptions{})
+			default:
+				return usageErrorf("want `explain pod NAME [-n NAMESPACE]` or `explain -f POD --nodes NODES`")
+			}
+			if err != nil {
+				return err
+			}
+			report, err := explainPod(ctx, c, pod)
+			if err != nil {
+				return err
+			}
+			if err := printExplainReport(o.out, o.output, report); err != nil {
+				return err
+			}
+			if report.Fits == 0 {
+				return errFindings
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVarP(&podFile, "filename", "f", "", "pod manifest to explain instead of a live pod ("+podWanted+"); - reads standard input")
+	cmd.Flags().StringVar(&src.nodes, "nodes", "", "node dump for -f: "+nodesWanted)
+	cmd.Flags().StringVar(&src.clusterPolicy, "cluster-policy", "", "ClusterPolicy dump for -f; without it the GPU Operator's defaults apply")
+	cmd.Flags().StringVar(&src.kubeVirt, "kubevirt", "", "KubeVirt CR dump for -f")
+	return cmd
+}
+
+// explainPod runs GPUWorkloadFit itself, the scheduler's code, over the cluster.
+func explainPod(ctx context.Context, c *cluster, pod *v1.Pod) (*ExplainReport, error) {
+	plugin, err := gpuworkloadfit.New(ctx, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	pl := plugin.(*gpuworkloadfit.GPUWorkloadFit)
+	tracker := pl.Tracker()
+	tracker.SetPolicy(&c.policy)
+	tracker.SetPermitted(c.permitted)
+	byNode := map[string][]*v1.Pod{}
+	for _, p := range c.assigned {
+		byNode[p.Spec.NodeName] = append(byNode[p.Spec.NodeName], p)
+	}
+	infos := make([]fwk.NodeInfo, len(c.nodes))
+	for i, n := range c.nodes {
+		tracker.UpsertNode(n)
+		ni := framework.NewNodeInfo(byNode[n.Name]...)
+		ni.SetNode(n)
+		infos[i] = ni
+	}
+	state := framework.NewCycleState()
+	_, preStatus := pl.PreFilter(ctx, state, pod, infos)
+	data, err := gpuworkloadfit.ReadCycleData(state)
+	if err != nil {
+		return nil, err
+	}
+	report := &ExplainReport{APIVersion: ReportAPIVersion, Kind: "ExplainReport", Pod: pod.Namespace + "/" + pod.Name, Policy: describePolicy(c.policy)}
+	for _, ni := range infos {
+		entry := tracker.Entry(ni.Node())
+		row := ExplainNode{Node: ni.Node().Name, Resources: []ExplainResource{}}
+		if entry.State.GPUNode {
+			row.Mode, row.ModeWhy = entry.State.Mode.Mode, entry.State.Mode.Explain(c.policy)
+		}
+		requested := ni.GetRequested().GetScalarResources()
+		for _, r := range entry.State.Resources {
+			row.Resources = append(row.Resources, ExplainResource{Name: r.Name, Free: max(r.Allocatable-requested[r.Name], 0), Total: r.Allocatable})
+		}
+		switch {
+		case preStatus.IsSkip():
+			row.Verdict, row.Reason = VerdictNotFilter, "the pod requests no GPU resource"
+		case !preStatus.IsSuccess():
+			row.Verdict, row.Reason = VerdictRejected, "the pod, for every node (below)"
+		default:
+			if status := pl.Filter(ctx, state, pod, ni); status.IsSuccess() {
+				row.Verdict = VerdictFits
+			} else {
+				row.Verdict, row.Reason = VerdictRejected, status.Message()
+			}
+		}
+		if row.Verdict != VerdictRejected {
+			report.Fits++
+		}
+		report.Nodes = append(report.Nodes, row)
+	}
+	switch {
+	case preStatus.IsSkip():
+		report.Summary = fmt.Sprintf("pod %s requests no GPU resource: GPUWorkloadFit lets every node through.", report.Pod)
+	case report.Fits > 0:
+		report.Summary = fmt.Sprintf("pod %s fits %d of %d node(s) as far as GPUs go; the scheduler's other plugins (taints, affinity, CPU and memory) still apply.", report.Pod, report.Fits, len(report.Nodes))
+	default:
+		report.Summary = gpuworkloadfit.Explain(pod, &data.Demand, tracker, infos)
+	}
+	if !preStatus.IsSuccess() && !preStatus.IsSkip() {
+		report.PodReason = preStatus.Message()
+	}
+	return report, nil
+}
+
+func printExplainReport(out io.Writer, format string, r *ExplainReport) error {
+	if format != "table" {
+		return printStructured(out, format, r)
+	}
+	w := newTable(out)
+	w.row("NODE", "MODE", "WHY", "GPU RESOURCES (FREE/TOTAL)", "VERDICT", "REASON")
+	for _, n := range r.Nodes {
+		var resources []string
+		for _, res := range n.Resources {
+			resources = append(resources, fmt.Sprintf("%s %d/%d", res.Name, res.Free, res.Total))
+		}
+		mode, why := string(n.Mode), n.ModeWhy
+		if mode == "" {
+			mode, why = "-", "no NVIDIA GPU"
+		}
+		w.row(n.Node, mode, why, orDash(strings.Join(resources, ", ")), n.Verdict, orDash(n.Reason))
+	}
+	if err := w.flush(); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "\nPolicy: %s.\n", r.Policy)
+	if r.PodReason != "" {
+		fmt.Fprintf(out, "Rejected for every node: %s\n", r.PodReason)
+	}
+	_, err := fmt.Fprintln(out, r.Summary)
+	return err
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

@@ -1,0 +1,138 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in test/testdata/golden")
+
+const testdata = "../../test/testdata"
+
+func run(t *testing.T, stdin io.Reader, args ...string) (int, string, string) {
+	t.Helper()
+	if stdin == nil {
+		stdin = strings.NewReader("")
+	}
+	var stdout, stderr bytes.Buffer
+	code := Run(context.Background(), args, stdin, &stdout, &stderr)
+	return code, stdout.String(), stderr.String()
+}
+
+// golden compares a command's exit code and output with test/testdata/golden/<name>.txt.
+func golden(t *testing.T, name string, stdin io.Reader, args ...string) {
+	t.Helper()
+	code, stdout, stderr := run(t, stdin, args...)
+	got := fmt.Sprintf("$ kubectl gpu-workload %s\nexit %d\n--- stdout\n%s--- stderr\n%s", strings.Join(args, " "), code, stdout, stderr)
+	path := filepath.Join(testdata, "golden", name+".txt")
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./pkg/cli -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs from the golden file (go test ./pkg/cli -update rewrites it):\n%s\nwant:\n%s", name, got, want)
+	}
+}
+
+func checkData(name string) string { return filepath.Join(testdata, "check", name) }
+
+func TestCheckGolden(t *testing.T) {
+	policy := checkData("clusterpolicy-enabled.yaml")
+	golden(t, "check-healthy", nil, "check", "-f", checkData("healthy.json"), "--cluster-policy", policy, "--kubevirt", checkData("kubevirt.yaml"))
+	golden(t, "check-healthy-json", nil, "check", "-f", checkData("healthy.json"), "--cluster-policy", policy, "--kubevirt", checkData("kubevirt.yaml"), "-o", "json")
+	golden(t, "check-seed-broken-node", nil, "check", "-f", checkData("seed-broken-node.json"), "--cluster-policy", policy, "--fail-on", "error")
+	golden(t, "check-kubevirt-typos", nil, "check", "-f", checkData("kubevirt-typos-nodes.json"), "--cluster-policy", policy, "--kubevirt", checkData("kubevirt-typos.yaml"))
+	for _, code := range gpuworkload.FindingCodes {
+		dump := checkData(string(code) + ".json")
+		if _, err := os.Stat(dump); err != nil {
+			continue // KubeVirt and VMI codes: kubevirt-typos above and the integration test.
+		}
+		args := []string{"check", "-f", dump, "--cluster-policy", policy}
+		if code == gpuworkload.FindingModeLabelIgnored {
+			args[len(args)-1] = checkData("clusterpolicy-disabled.yaml")
+		}
+		t.Run(string(code), func(t *testing.T) {
+			golden(t, "check-"+string(code), nil, args...)
+			_, stdout, _ := run(t, nil, append(args, "-o", "json")...)
+			if !strings.Contains(stdout, `"code": "`+string(code)+`"`) {
+				t.Errorf("the %s dump does not raise %s", dump, code)
+			}
+		})
+	}
+}
+
+func TestCheckReadsStandardInputAndYAML(t *testing.T) {
+	data, err := os.ReadFile(checkData("seed-broken-node.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := run(t, bytes.NewReader(data), "check", "-f", "-", "--cluster-policy", checkData("clusterpolicy-enabled.yaml"))
+	if code != ExitFindings || !strings.Contains(stdout, "ForeignResource") || !strings.Contains(stdout, "kubectl label node gpu-broken") {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	malformed := write("broken.json", `{"kind": "NodeList", "items": [`)
+	pods := write("pods.yaml", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n")
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		stderr string
+	}{
+		{"malformed JSON", []string{"check", "-f", malformed}, "error: " + malformed + ": not valid JSON or YAML"},
+		{"wrong kind", []string{"check", "-f", pods}, "error: " + pods + `: object 0 is a "Pod", not a Node; want the output of 'kubectl get nodes -o json'`},
+		{"missing file", []string{"check", "-f", filepath.Join(dir, "absent.json")}, "error: open " + filepath.Join(dir, "absent.json") + ": no such file or directory"},
+		{"ClusterPolicy of the wrong kind", []string{"check", "-f", checkData("healthy.json"), "--cluster-policy", checkData("kubevirt.yaml")}, `: object 0 is a "KubeVirt", not a ClusterPolicy`},
+		{"unknown flag", []string{"check", "--nodes", "x"}, "error: unknown flag: --nodes"},
+		{"bad --fail-on", []string{"check", "-f", checkData("healthy.json"), "--fail-on", "fatal"}, `error: --fail-on: invalid severity "fatal"`},
+		{"bad output", []string{"check", "-f", checkData("healthy.json"), "-o", "xml"}, `error: --output "xml": valid values are table, json, yaml`},
+		{"cluster policy without a dump", []string{"check", "--cluster-policy", checkData("clusterpolicy-enabled.yaml")}, "error: --cluster-policy and --kubevirt need -f"},
+		{"explain without nodes", []string{"explain", "-f", pods}, "error: -f " + pods + " needs --nodes"},
+		{"explain of a node dump as a pod", []string{"explain", "-f", checkData("healthy.json"), "--nodes", checkData("healthy.json")}, ": holds 4 objects; want one Pod manifest"},
+		{"explain with nothing", []string{"explain"}, "error: want `explain pod NAME [-n NAMESPACE]` or `explain -f POD --nodes NODES`"},
+		{"invalid mode", []string{"operands", "vgpu"}, `error: invalid GPU workload mode "vgpu": valid values are "container", "vm-passthrough", "vm-vgpu"`},
+		{"too many args", []string{"operands", "container", "vm-vgpu"}, "error: accepts at most 1 arg(s), received 2"},
+		{"unknown command", []string{"status"}, `error: unknown command "status"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, stderr := run(t, nil, tc.args...)
+			if code != ExitUsage || !strings.Contains(stderr, tc.stderr) || strings.Contains(stderr, "goroutine") {
+				t.Fatalf("exit %d, stderr %q; want exit 2 and %q", code, stderr, tc.stderr)
+			}
+		})
+	}
+}
+
+func TestExplainGolden(t *testing.T) {
+	nodes := checkData("seed-broken-node.json")
+	enabled, disabled := checkData("clusterpolicy-enabled.yaml"), checkData("clusterpolicy-disabled.yaml")
+	pod := func(name string) string { return filepath.Join(testdata, "explain", name) }
+	golden(t, "explain-vm-a10", nil, "explain", "-f", pod("vm-a10.yaml"), "--nodes", nodes, "--cluster-policy", enabled)
+	golden(t, "explain-vm-a10-sandbox-disabled", nil, "explain", "-f", pod("vm-a10.yaml"), "--nodes", nodes, "--cluster-policy", disabled)
+	golden(t, "explain-vm-l40s", nil, "explain", "-f", pod("vm-l40s.yaml"), "--nodes", nodes, "--cluster-policy", enabled)
+	golden(t, "explain-cuda-json", nil, "explain", "-f", pod("cuda.yaml"), "--nodes", nodes, "--cluster-policy", enabled, "-o", "json")
+}

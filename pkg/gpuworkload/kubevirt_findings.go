@@ -1,0 +1,159 @@
+package gpuworkload
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	v1 "k8s.io/api/core/v1"
+)
+
+// Advertisement is what the cluster's nodes advertise: per GPU resource, its
+// class and how many nodes offer a non-zero amount.
+type Advertisement map[v1.ResourceName]AdvertisedBy
+
+// AdvertisedBy is one resource's class and number of advertising nodes.
+type AdvertisedBy struct {
+	Class ResourceClass
+	Nodes int
+}
+
+// AdvertisementOf sums the node states' GPU resources.
+func AdvertisementOf(states []*NodeState) Advertisement {
+	out := Advertisement{}
+	for _, s := range states {
+		for _, r := range s.Resources {
+			a := out[r.Name]
+			a.Class = r.Class
+			a.Nodes++
+			out[r.Name] = a
+		}
+	}
+	return out
+}
+
+// CheckPermittedHostDevices compares KubeVirt's allowlist with what the
+// nodes advertise: every advertised passthrough GPU and vGPU profile must be
+// permitted as an external resource, and every permitted NVIDIA name should
+// be advertised somewhere (a typo otherwise strands every VMI that uses it).
+func CheckPermittedHostDevices(p *PermittedHostDevices, advertised Advertisement) []Finding {
+	if p == nil {
+		return nil
+	}
+	var out []Finding
+	names := make([]v1.ResourceName, 0, len(advertised))
+	for name := range advertised {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		a := advertised[name]
+		list, example := "pciHostDevices", "pciVendorSelector: 10DE:<device ID>"
+		switch a.Class {
+		case ClassPassthroughGPU:
+		case ClassVGPUProfile:
+			list, example = "mediatedDevices", fmt.Sprintf("mdevNameSelector: %q", mdevName(name))
+		default:
+			continue
+		}
+		if !p.Permits(name) {
+			out = append(out, newFinding(FindingResourceNotPermitted,
+				fmt.Sprintf("add to spec.configuration.permittedHostDevices.%s of %s: {%s, resourceName: %s, externalResourceProvider: true}", list, p.Source, example, name),
+				"%s is advertised by %d node(s) but not permitted: KubeVirt creates no launcher pod for a VMI that requests it (FailedCreate)", name, a.Nodes))
+		}
+	}
+	for _, d := range append(slices.Clone(p.PCIHostDevices), p.MediatedDevices...) {
+		if !strings.HasPrefix(string(d.ResourceName), ResourceDomain) {
+			continue
+		}
+		if _, ok := advertised[d.ResourceName]; ok {
+			if !d.External {
+				out = append(out, newFinding(FindingPermittedNotExternal,
+					fmt.Sprintf("set externalResourceProvider: true on the %s entry of %s", d.ResourceName, p.Source),
+					"%s is permitted without externalResourceProvider: virt-handler starts its own device plugin for it beside the GPU Operator's sandbox device plugin", d.ResourceName))
+			}
+			continue
+		}
+		fix := fmt.Sprintf("correct the resourceName in %s to one the nodes advertise, or remove the entry", p.Source)
+		if suggestion, ok := didYouMean(d.ResourceName, names); ok {
+			fix = fmt.Sprintf("did you mean %s? Correct the resourceName in %s", suggestion, p.Source)
+		}
+		out = append(out, newFinding(FindingPermittedNotAdvertised, fix,
+			"%s is permitted but no node advertises it: VMIs requesting it stay Pending", d.ResourceName))
+	}
+	return out
+}
+
+// mdevName guesses the mdev type name behind a vGPU resource (NVIDIA_A10-12Q -> "NVIDIA A10-12Q").
+func mdevName(name v1.ResourceName) string {
+	if p, err := ParseVGPUTypeName(string(name)); err == nil {
+		return p.Prefix + " " + p.Name()
+	}
+	return strings.TrimPrefix(string(name), ResourceDomain)
+}
+
+// CheckVMIDevices reports the devices a VMI requests that KubeVirt does not
+// permit or no node advertises.
+func CheckVMIDevices(deviceNames []v1.ResourceName, p *PermittedHostDevices, advertised Advertisement) []Finding {
+	var out []Finding
+	for _, name := range deviceNames {
+		if !p.Permits(name) {
+			out = append(out, newFinding(FindingVMIDeviceNotPermitted,
+				fmt.Sprintf("permit %s in %s, or request a permitted device", name, p.Source),
+				"requests %s, which permittedHostDevices does not list: KubeVirt refuses to create its launcher pod", name))
+		}
+		if _, ok := advertised[name]; !ok {
+			fix := "request a device the nodes advertise, or prepare a node that has it"
+			names := make([]v1.ResourceName, 0, len(advertised))
+			for n := range advertised {
+				names = append(names, n)
+			}
+			slices.Sort(names)
+			if suggestion, ok := didYouMean(name, names); ok {
+				fix = fmt.Sprintf("did you mean %s? %s", suggestion, fix)
+			}
+			out = append(out, newFinding(FindingVMIDeviceNotAdvertised, fix,
+				"requests %s, which no node advertises: its launcher pod cannot be scheduled", name))
+		}
+	}
+	return out
+}
+
+// didYouMean finds the candidate that differs from name only in case and in
+// '-' versus '_', or else by at most two edits.
+func didYouMean(name v1.ResourceName, candidates []v1.ResourceName) (v1.ResourceName, bool) {
+	fold := func(s v1.ResourceName) string {
+		return strings.ReplaceAll(strings.ToLower(string(s)), "-", "_")
+	}
+	for _, c := range candidates {
+		if fold(c) == fold(name) {
+			return c, true
+		}
+	}
+	for _, c := range candidates {
+		if editDistance(string(c), string(name)) <= 2 {
+			return c, true
+		}
+	}
+	return "", false
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
