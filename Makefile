@@ -10,10 +10,15 @@ LDFLAGS := -X github.com/gpu-workload-scheduler/scheduler/pkg/version.Version=$(
 # The vendored tools are rebuilt only when the dependency set changes.
 TOOL_DEPS := go.mod vendor/modules.txt
 
+# The lab: LAB_SCENARIO replays your own inventory, LAB_CHECK=1 compares with
+# its expect.yaml and tears down, LAB_CLEAN=1 makes lab-down remove LAB_DIR.
+LAB_DIR      ?= $(CURDIR)/.lab
+LAB_SCENARIO ?= $(CURDIR)/manifests/examples/lab
+
 # install-plugin puts kubectl-gpu_workload here; it must be on PATH for kubectl to find it.
 PLUGIN_DIR ?= $(HOME)/.local/bin
 
-.PHONY: help build tools test test-unit test-integration verify vendor lab perf install-plugin clean
+.PHONY: help build tools test test-unit test-integration verify vendor lab lab-down perf install-plugin clean
 
 help: ## List the targets with one line each
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-17s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -37,7 +42,8 @@ test: test-unit test-integration ## Run unit and integration tests (what CI runs
 test-unit: ## Run the unit tests of cmd/ and pkg/
 	$(GO) test ./cmd/... ./pkg/...
 
-test-integration: tools build ## Run the integration and manifest tests against a real etcd and kube-apiserver
+test-integration: tools build ## Run the integration, lab and manifest tests against a real etcd and kube-apiserver
+	$(GO) build -o $(BIN)/gpu-workload-lab ./cmd/gpu-workload-lab
 	PATH="$(BIN):$$PATH" $(GO) test -timeout 20m ./test/...
 
 verify: ## Check gofmt, go vet, and that go.mod, go.sum and vendor/ are tidy and in sync
@@ -46,9 +52,16 @@ verify: ## Check gofmt, go vet, and that go.mod, go.sum and vendor/ are tidy and
 vendor: ## Tidy go.mod and rewrite vendor/ (the only way to change vendor/)
 	hack/update-vendor.sh
 
-lab: ## Start the local lab on a real control plane (not built yet)
-	@echo "make lab: the local lab is not built yet (see the lab issue); nothing was started" >&2
-	@exit 1
+lab: ## Run the local lab: real control plane, scheduler, scenario, report (docs/lab.md)
+	@start=$$(date +%s%N); \
+	$(MAKE) --no-print-directory -s tools build >/dev/null && \
+	$(GO) build -o $(BIN)/gpu-workload-lab ./cmd/gpu-workload-lab && \
+	awk -v ms=$$(( ($$(date +%s%N) - start) / 1000000 )) 'BEGIN { printf "[lab] %-44s %.2fs\n", "build tools and binaries", ms / 1000 }'
+	@$(BIN)/gpu-workload-lab up --dir "$(LAB_DIR)" --repo "$(CURDIR)" --bin "$(BIN)" --scenario "$(LAB_SCENARIO)" $(if $(LAB_CHECK),--check)
+
+lab-down: ## Stop the processes the lab started (LAB_CLEAN=1 also removes the lab directory)
+	@if [ -x $(BIN)/gpu-workload-lab ]; then $(BIN)/gpu-workload-lab down --dir "$(LAB_DIR)" $(if $(LAB_CLEAN),--clean); \
+	else echo "[lab] no lab binary in $(BIN): nothing to stop"; fi
 
 perf: ## Run the scheduler_perf benchmarks (not built yet)
 	@echo "make perf: the scheduler_perf workloads are not built yet (see the performance issue)" >&2

@@ -13,7 +13,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/gpu-workload-scheduler/scheduler/test/integration/controlplane"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/controlplane"
 )
 
 // auditPolicy records every pod binding, so that the test counts bindings

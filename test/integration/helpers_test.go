@@ -23,7 +23,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
-	"github.com/gpu-workload-scheduler/scheduler/test/integration/controlplane"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/controlplane"
 )
 
 const (
@@ -44,7 +44,7 @@ type env struct {
 
 func newEnv(t *testing.T, extraAPIServerFlags ...string) *env {
 	t.Helper()
-	cp := controlplane.StartForTest(t, extraAPIServerFlags...)
+	cp := startControlPlane(t, extraAPIServerFlags...)
 	e := &env{ctx: context.Background(), cp: cp, client: kubernetes.NewForConfigOrDie(cp.AdminConfig), dynamic: dynamic.NewForConfigOrDie(cp.AdminConfig)}
 	e.createNamespace(t, schedulerName)
 	return e

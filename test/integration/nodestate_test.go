@@ -9,14 +9,13 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
-	"github.com/gpu-workload-scheduler/scheduler/test/integration/controlplane"
 )
 
 // The seed's three nodes and its deliberately broken one, stored in a real
 // API server and judged from what comes back.
 func TestNodeStateOfTheSeedLab(t *testing.T) {
 	ctx := context.Background()
-	cp := controlplane.StartForTest(t)
+	cp := startControlPlane(t)
 	client := kubernetes.NewForConfigOrDie(cp.AdminConfig)
 
 	createNode(ctx, t, client, "gpu-container", map[string]string{gpuworkload.LabelWorkloadConfig: "container"}, map[string]string{"nvidia.com/gpu": "1"})

@@ -15,7 +15,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -38,6 +40,10 @@ type Options struct {
 	ExtraAPIServerFlags []string
 	// StartTimeout bounds each component's wait for health; zero means 60s.
 	StartTimeout time.Duration
+	// Detached components outlive this process (the lab): they run in their
+	// own session and their pids are written to <component>.pid in Dir.
+	// Otherwise they are killed when this process dies (tests).
+	Detached bool
 }
 
 // ControlPlane is a running etcd and kube-apiserver.
@@ -52,6 +58,7 @@ type ControlPlane struct {
 
 	processes []*process
 	caFile    string
+	detached  bool
 }
 
 // process is a started component; done closes when it has exited.
@@ -70,7 +77,7 @@ func Start(ctx context.Context, opts Options) (cp *ControlPlane, err error) {
 	if opts.StartTimeout == 0 {
 		opts.StartTimeout = 60 * time.Second
 	}
-	cp = &ControlPlane{Dir: opts.Dir}
+	cp = &ControlPlane{Dir: opts.Dir, detached: opts.Detached}
 	defer func() {
 		if err != nil {
 			_ = cp.Stop()
@@ -231,9 +238,20 @@ func (cp *ControlPlane) spawn(bin string, args []string, logPath string) (*proce
 	cmd := exec.Command(bin, args...)
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	if cp.detached {
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	}
 	if err := cmd.Start(); err != nil {
 		logFile.Close()
 		return nil, fmt.Errorf("start %s: %w", bin, err)
+	}
+	if cp.detached {
+		pidFile := strings.TrimSuffix(logPath, ".log") + ".pid"
+		if err := os.WriteFile(pidFile, []byte(strconv.Itoa(cmd.Process.Pid)+"\n"), 0o600); err != nil {
+			_ = cmd.Process.Kill()
+			logFile.Close()
+			return nil, err
+		}
 	}
 	p := &process{cmd: cmd, done: make(chan struct{})}
 	cp.processes = append(cp.processes, p)
@@ -357,4 +375,68 @@ func (cp *ControlPlane) WriteKubeconfig(path, user, token string) error {
 	config.Contexts["local"] = &clientcmdapi.Context{Cluster: "local", AuthInfo: user}
 	config.CurrentContext = "local"
 	return clientcmd.WriteToFile(*config, path)
+}
+
+// Stopped says what StopDetached found of one component.
+type Stopped struct {
+	Name string
+	// WasRunning is false for a component that had exited on its own.
+	WasRunning bool
+}
+
+// StopDetached stops the components whose pid files are in dir, politely
+// first, and removes the pid files.
+func StopDetached(dir string) ([]Stopped, error) {
+	pidFiles, err := filepath.Glob(filepath.Join(dir, "*.pid"))
+	if err != nil {
+		return nil, err
+	}
+	// Clients first, the store last: a scheduler that loses its API server
+	// exits on its own, and would then look as if it had crashed.
+	stopRank := map[string]int{"apiserver.pid": 1, "etcd.pid": 2}
+	slices.SortStableFunc(pidFiles, func(a, b string) int { return stopRank[filepath.Base(a)] - stopRank[filepath.Base(b)] })
+	var stopped []Stopped
+	var errs []error
+	for _, pidFile := range pidFiles {
+		name := strings.TrimSuffix(filepath.Base(pidFile), ".pid")
+		pid, alive := PidAlive(pidFile)
+		if alive {
+			if err := stopPid(pid); err != nil {
+				errs = append(errs, fmt.Errorf("%s (pid %d): %w", name, pid, err))
+				continue
+			}
+		}
+		stopped = append(stopped, Stopped{Name: name, WasRunning: alive})
+		if err := os.Remove(pidFile); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return stopped, errors.Join(errs...)
+}
+
+// PidAlive reads a pid file and reports whether that process still runs.
+func PidAlive(pidFile string) (int, bool) {
+	data, err := os.ReadFile(pidFile)
+	if err != nil {
+		return 0, false
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	if err != nil || pid <= 0 {
+		return 0, false
+	}
+	return pid, syscall.Kill(pid, 0) == nil
+}
+
+func stopPid(pid int) error {
+	if err := syscall.Kill(pid, syscall.SIGTERM); err != nil {
+		return nil
+	}
+	deadline := time.Now().Add(15 * time.Second)
+	for time.Now().Before(deadline) {
+		if syscall.Kill(pid, 0) != nil {
+			return nil
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return syscall.Kill(pid, syscall.SIGKILL)
 }

@@ -1,4 +1,4 @@
-package controlplane
+package integration
 
 import (
 	"bufio"
@@ -6,14 +6,16 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/controlplane"
 )
 
-// StartForTest starts a control plane in a temporary directory, stops it when
+// startControlPlane starts a control plane in a temporary directory, stops it when
 // the test ends, and logs the tail of each component's log if the test failed.
-func StartForTest(t testing.TB, extraAPIServerFlags ...string) *ControlPlane {
+func startControlPlane(t testing.TB, extraAPIServerFlags ...string) *controlplane.ControlPlane {
 	t.Helper()
 	dir := t.TempDir()
-	cp, err := Start(context.Background(), Options{Dir: dir, ExtraAPIServerFlags: extraAPIServerFlags})
+	cp, err := controlplane.Start(context.Background(), controlplane.Options{Dir: dir, ExtraAPIServerFlags: extraAPIServerFlags})
 	if err != nil {
 		logTails(t, dir)
 		t.Fatalf("start control plane: %v", err)

@@ -1,0 +1,57 @@
+// Command gpu-workload-lab runs the local lab behind `make lab` and `make lab-down`.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/lab"
+)
+
+const usage = `usage:
+  gpu-workload-lab up --dir DIR --repo REPO --bin BIN --scenario DIR [--check]
+  gpu-workload-lab down --dir DIR [--clean]`
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, usage)
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	var err error
+	switch os.Args[1] {
+	case "up":
+		fs := flag.NewFlagSet("up", flag.ExitOnError)
+		opts := lab.Options{Out: os.Stdout}
+		fs.StringVar(&opts.Dir, "dir", ".lab", "lab directory: certificates, kubeconfig, logs, pid files")
+		fs.StringVar(&opts.Repo, "repo", ".", "repository root")
+		fs.StringVar(&opts.Bin, "bin", "bin", "directory of the built binaries")
+		fs.StringVar(&opts.Scenario, "scenario", "manifests/examples/lab", "scenario directory")
+		fs.BoolVar(&opts.Check, "check", false, "compare with the scenario's expect.yaml, print differences, tear down; exit 1 on a difference")
+		_ = fs.Parse(os.Args[2:])
+		err = lab.Up(ctx, opts)
+	case "down":
+		fs := flag.NewFlagSet("down", flag.ExitOnError)
+		dir := fs.String("dir", ".lab", "lab directory")
+		clean := fs.Bool("clean", false, "also remove the lab directory")
+		_ = fs.Parse(os.Args[2:])
+		err = lab.Down(*dir, *clean, os.Stdout)
+	default:
+		fmt.Fprintln(os.Stderr, usage)
+		os.Exit(2)
+	}
+	if err != nil {
+		if !errors.Is(err, lab.ErrExpectations) {
+			fmt.Fprintln(os.Stderr, "[lab] error:", err)
+		} else {
+			fmt.Fprintln(os.Stderr, "[lab]", err)
+		}
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,451 @@
+// Package lab runs the local lab: a real etcd and kube-apiserver on loopback,
+// the scheduler with the shipped configuration, and a scenario of nodes and
+// pods, then reports where everything went and why. docs/lab.md describes it.
+package lab
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	apiextensionsclient "k8s.io/apiextensions-apiserver/pkg/client/clientset/clientset"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/discovery/cached/memory"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/restmapper"
+	"sigs.k8s.io/yaml"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/controlplane"
+)
+
+// Options configure Up.
+type Options struct {
+	// Dir holds everything the lab writes: certificates, kubeconfig, logs, pid files.
+	Dir string
+	// Repo is the repository root, for manifests/.
+	Repo string
+	// Bin holds etcd, kube-apiserver, kubectl, gpu-workload-scheduler and kubectl-gpu_workload.
+	Bin string
+	// Scenario is the scenario directory.
+	Scenario string
+	// Check compares the outcome with the scenario's expect.yaml, and tears the lab down.
+	Check bool
+	Out   io.Writer
+}
+
+// ErrExpectations means the outcome differs from expect.yaml.
+var ErrExpectations = errors.New("the outcome differs from the scenario's expect.yaml")
+
+// settleTimeout bounds the wait for every pod to be bound or reported unschedulable.
+const settleTimeout = 90 * time.Second
+
+type lab struct {
+	Options
+	ctx     context.Context
+	config  *rest.Config
+	client  kubernetes.Interface
+	dynamic dynamic.Interface
+	mapper  *restmapper.DeferredDiscoveryRESTMapper
+}
+
+// step runs one step and prints one line with its duration. A failure names
+// the step and, when given, its log file.
+func (l *lab) step(name, logFile string, run func() error) error {
+	start := time.Now()
+	err := run()
+	took := time.Since(start).Round(10 * time.Millisecond)
+	if err != nil {
+		where := ""
+		if logFile != "" {
+			where = fmt.Sprintf(" (log: %s)", filepath.Join(l.Dir, logFile))
+		}
+		fmt.Fprintf(l.Out, "[lab] %-44s FAILED after %s%s\n", name, took, where)
+		return fmt.Errorf("%s: %w%s", name, err, where)
+	}
+	fmt.Fprintf(l.Out, "[lab] %-44s %s\n", name, took)
+	return nil
+}
+
+// Up starts the lab and runs the scenario. With Check it tears the lab down
+// again and returns ErrExpectations when the outcome differs.
+func Up(ctx context.Context, opts Options) (err error) {
+	l := &lab{Options: opts, ctx: ctx}
+	if running, err := l.running(); err != nil || running {
+		if err == nil {
+			err = fmt.Errorf("a lab is already running in %s (KUBECONFIG=%s); stop it first: make lab-down", l.Dir, l.kubeconfig())
+		}
+		return err
+	}
+	scenario, err := LoadScenario(l.Scenario)
+	if err != nil {
+		return err
+	}
+	if opts.Check && scenario.Expect == nil {
+		return fmt.Errorf("scenario %s has no %s to check against", l.Scenario, ExpectFile)
+	}
+	if err := l.fresh(); err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil || opts.Check {
+			if _, stopErr := controlplane.StopDetached(l.Dir); stopErr != nil {
+				err = errors.Join(err, stopErr)
+			}
+		}
+	}()
+
+	var cp *controlplane.ControlPlane
+	if err := l.step("start etcd and kube-apiserver", "apiserver.log", func() error {
+		cp, err = controlplane.Start(ctx, controlplane.Options{Dir: l.Dir, BinDir: l.Bin, Detached: true})
+		return err
+	}); err != nil {
+		return err
+	}
+	l.config = cp.AdminConfig
+	l.client = kubernetes.NewForConfigOrDie(l.config)
+	l.dynamic = dynamic.NewForConfigOrDie(l.config)
+	l.mapper = restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(discovery.NewDiscoveryClientForConfigOrDie(l.config)))
+
+	if err := l.step("install ClusterPolicy and KubeVirt CRDs", "apiserver.log", l.installCRDs); err != nil {
+		return err
+	}
+	if err := l.step("apply scenario nodes and cluster objects", "", func() error { return l.apply(scenario, false) }); err != nil {
+		return err
+	}
+	if err := l.step("start gpu-workload-scheduler", "scheduler.log", func() error { return l.startScheduler(cp) }); err != nil {
+		return err
+	}
+	if err := l.step("apply scenario pods", "", func() error { return l.apply(scenario, true) }); err != nil {
+		return err
+	}
+	if err := l.step("wait for every pod to be placed or explained", "scheduler.log", func() error { return l.settle(scenario) }); err != nil {
+		return err
+	}
+	if err := l.report(scenario); err != nil {
+		return err
+	}
+	if scenario.Expect != nil {
+		if diffs := l.compare(scenario); len(diffs) > 0 {
+			fmt.Fprintf(l.Out, "\n== Expectations (%s): %d difference(s)\n", filepath.Join(l.Scenario, ExpectFile), len(diffs))
+			for _, d := range diffs {
+				fmt.Fprintln(l.Out, "  -", d)
+			}
+			if opts.Check {
+				return ErrExpectations
+			}
+		} else {
+			fmt.Fprintf(l.Out, "\n== Expectations (%s): all %d pod(s) as expected\n", filepath.Join(l.Scenario, ExpectFile), len(scenario.Expect.Pods))
+		}
+	}
+	if !opts.Check {
+		l.nextSteps(scenario)
+	}
+	return nil
+}
+
+func (l *lab) kubeconfig() string { return filepath.Join(l.Dir, "kubeconfig") }
+
+// fresh empties the lab directory of a previous lab's state, refusing a
+// directory the lab did not make.
+func (l *lab) fresh() error {
+	entries, err := os.ReadDir(l.Dir)
+	if err == nil && len(entries) > 0 {
+		if _, err := os.Stat(filepath.Join(l.Dir, "etcd-data")); err != nil {
+			return fmt.Errorf("%s is not empty and holds no lab (no etcd-data): choose another LAB_DIR", l.Dir)
+		}
+		if err := os.RemoveAll(l.Dir); err != nil {
+			return err
+		}
+	}
+	return os.MkdirAll(l.Dir, 0o700)
+}
+
+// running reports whether a lab runs in Dir. A lab whose processes are only
+// partly alive is stale: it is stopped and its state removed.
+func (l *lab) running() (bool, error) {
+	pidFiles, _ := filepath.Glob(filepath.Join(l.Dir, "*.pid"))
+	if len(pidFiles) == 0 {
+		return false, nil
+	}
+	alive := 0
+	for _, f := range pidFiles {
+		if _, ok := controlplane.PidAlive(f); ok {
+			alive++
+		}
+	}
+	if alive == len(pidFiles) {
+		return true, nil
+	}
+	fmt.Fprintf(l.Out, "[lab] stale lab in %s (%d of %d processes alive): stopping it\n", l.Dir, alive, len(pidFiles))
+	_, err := controlplane.StopDetached(l.Dir)
+	return false, err
+}
+
+// Down stops exactly the processes the lab started, and removes the lab
+// directory when clean is set.
+func Down(dir string, clean bool, out io.Writer) error {
+	stopped, err := controlplane.StopDetached(dir)
+	if len(stopped) == 0 {
+		fmt.Fprintf(out, "[lab] no lab processes in %s\n", dir)
+	}
+	for _, s := range stopped {
+		if s.WasRunning {
+			fmt.Fprintf(out, "[lab] stopped %s\n", s.Name)
+		} else {
+			fmt.Fprintf(out, "[lab] %s had already exited (log: %s)\n", s.Name, filepath.Join(dir, s.Name+".log"))
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if clean {
+		fmt.Fprintf(out, "[lab] removed %s\n", dir)
+		return os.RemoveAll(dir)
+	}
+	return nil
+}
+
+func (l *lab) installCRDs() error {
+	client := apiextensionsclient.NewForConfigOrDie(l.config)
+	files, err := filepath.Glob(filepath.Join(l.Repo, "manifests", "lab", "crds", "*.yaml"))
+	if err != nil || len(files) == 0 {
+		return fmt.Errorf("no CRDs in %s: %v", filepath.Join(l.Repo, "manifests", "lab", "crds"), err)
+	}
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return err
+		}
+		var crd apiextensionsv1.CustomResourceDefinition
+		if err := yaml.UnmarshalStrict(data, &crd); err != nil {
+			return fmt.Errorf("%s: %w", file, err)
+		}
+		if _, err := client.ApiextensionsV1().CustomResourceDefinitions().Create(l.ctx, &crd, metav1.CreateOptions{}); err != nil {
+			return err
+		}
+		err = wait.PollUntilContextTimeout(l.ctx, 100*time.Millisecond, 30*time.Second, true, func(ctx context.Context) (bool, error) {
+			got, err := client.ApiextensionsV1().CustomResourceDefinitions().Get(ctx, crd.Name, metav1.GetOptions{})
+			if err != nil {
+				return false, err
+			}
+			for _, c := range got.Status.Conditions {
+				if c.Type == apiextensionsv1.Established && c.Status == apiextensionsv1.ConditionTrue {
+					return true, nil
+				}
+			}
+			return false, nil
+		})
+		if err != nil {
+			return fmt.Errorf("CRD %s not established: %w", crd.Name, err)
+		}
+	}
+	l.mapper.Reset()
+	return nil
+}
+
+// apply creates the scenario's objects: pods only, or everything else. A
+// node's status block is applied through the status subresource.
+func (l *lab) apply(s *Scenario, pods bool) error {
+	for _, obj := range s.Objects {
+		if (obj.GetKind() == "Pod") != pods {
+			continue
+		}
+		if err := l.create(obj.DeepCopy()); err != nil {
+			return fmt.Errorf("%s %s: %w", obj.GetKind(), obj.GetName(), err)
+		}
+	}
+	return nil
+}
+
+func (l *lab) create(obj *unstructured.Unstructured) error {
+	gvk := obj.GroupVersionKind()
+	mapping, err := l.mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
+	if err != nil {
+		return err
+	}
+	resource := l.dynamic.Resource(mapping.Resource)
+	var ri dynamic.ResourceInterface = resource
+	if mapping.Scope.Name() == "namespace" {
+		ri = resource.Namespace(obj.GetNamespace())
+	}
+	status, hasStatus, _ := unstructured.NestedMap(obj.Object, "status")
+	unstructured.RemoveNestedField(obj.Object, "status")
+	if _, err := ri.Create(l.ctx, obj, metav1.CreateOptions{}); err != nil {
+		return err
+	}
+	if obj.GetKind() == "Node" && hasStatus {
+		patch, err := json.Marshal(map[string]any{"status": status})
+		if err != nil {
+			return err
+		}
+		_, err = ri.Patch(l.ctx, obj.GetName(), types.MergePatchType, patch, metav1.PatchOptions{}, "status")
+		return err
+	}
+	return nil
+}
+
+func (l *lab) startScheduler(cp *controlplane.ControlPlane) error {
+	if _, err := l.client.CoreV1().Namespaces().Create(l.ctx, &v1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "gpu-workload-scheduler"}}, metav1.CreateOptions{}); err != nil {
+		return err
+	}
+	config, err := controlplane.SchedulerConfig(filepath.Join(l.Repo, controlplane.InstallConfigMap), l.kubeconfig())
+	if err != nil {
+		return err
+	}
+	_, err = cp.StartScheduler(l.ctx, controlplane.SchedulerOptions{Binary: filepath.Join(l.Bin, "gpu-workload-scheduler"), Config: config, Name: "scheduler"})
+	return err
+}
+
+// outcome is a pod's placement, or its unschedulable message.
+type outcome struct {
+	node, message string
+}
+
+func (l *lab) outcomes(ctx context.Context, s *Scenario) (map[string]outcome, error) {
+	out := map[string]outcome{}
+	for _, p := range s.Pods() {
+		pod, err := l.client.CoreV1().Pods(p.GetNamespace()).Get(ctx, p.GetName(), metav1.GetOptions{})
+		if err != nil {
+			return nil, err
+		}
+		o := outcome{node: pod.Spec.NodeName}
+		for _, c := range pod.Status.Conditions {
+			if c.Type == v1.PodScheduled && c.Status == v1.ConditionFalse {
+				o.message = c.Message
+			}
+		}
+		out[podKey(p.GetNamespace(), p.GetName())] = o
+	}
+	return out, nil
+}
+
+func podKey(namespace, name string) string {
+	if namespace == "default" {
+		return name
+	}
+	return namespace + "/" + name
+}
+
+func (l *lab) settle(s *Scenario) error {
+	return wait.PollUntilContextTimeout(l.ctx, 200*time.Millisecond, settleTimeout, true, func(ctx context.Context) (bool, error) {
+		outcomes, err := l.outcomes(ctx, s)
+		if err != nil {
+			return false, err
+		}
+		for _, o := range outcomes {
+			if o.node == "" && o.message == "" {
+				return false, nil
+			}
+		}
+		return true, nil
+	})
+}
+
+func (l *lab) compare(s *Scenario) []string {
+	outcomes, err := l.outcomes(l.ctx, s)
+	if err != nil {
+		return []string{err.Error()}
+	}
+	var diffs []string
+	names := make([]string, 0, len(s.Expect.Pods))
+	for name := range s.Expect.Pods {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		want := s.Expect.Pods[name]
+		got, ok := outcomes[name]
+		switch {
+		case !ok:
+			diffs = append(diffs, fmt.Sprintf("pod %s: expected, but the scenario has no such pod", name))
+		case want.Node != "" && got.node != want.Node:
+			diffs = append(diffs, fmt.Sprintf("pod %s: on %q, want node %s (message: %s)", name, got.node, want.Node, got.message))
+		case want.Pending != "" && got.node != "":
+			diffs = append(diffs, fmt.Sprintf("pod %s: bound to %s, want Pending with %q", name, got.node, want.Pending))
+		case want.Pending != "" && !strings.Contains(got.message, want.Pending):
+			diffs = append(diffs, fmt.Sprintf("pod %s: Pending with %q, want a reason containing %q", name, got.message, want.Pending))
+		}
+	}
+	return diffs
+}
+
+// report prints where pods went, why the others wait, and the checker's verdict.
+func (l *lab) report(s *Scenario) error {
+	fmt.Fprintln(l.Out, "\n== Pods (kubectl get pods -A -o wide)")
+	l.runTool("kubectl", "get", "pods", "-A", "-o", "wide")
+
+	events, err := l.client.CoreV1().Events("").List(l.ctx, metav1.ListOptions{})
+	if err != nil {
+		return err
+	}
+	sort.Slice(events.Items, func(i, j int) bool { return events.Items[i].InvolvedObject.Name < events.Items[j].InvolvedObject.Name })
+	for _, section := range []struct{ title, reason string }{
+		{"Why pods are Pending (FailedScheduling)", "FailedScheduling"},
+		{"GPUWorkloadUnschedulable (the scheduler's explanation and fix)", "GPUWorkloadUnschedulable"},
+	} {
+		fmt.Fprintf(l.Out, "\n== %s\n", section.title)
+		seen := map[string]bool{}
+		for _, e := range events.Items {
+			key := e.InvolvedObject.Name + e.Message
+			if e.Reason == section.reason && !seen[key] {
+				seen[key] = true
+				fmt.Fprintf(l.Out, "%s: %s\n", podKey(e.InvolvedObject.Namespace, e.InvolvedObject.Name), e.Message)
+			}
+		}
+		if len(seen) == 0 {
+			fmt.Fprintln(l.Out, "(none)")
+		}
+	}
+	fmt.Fprintln(l.Out, "\n== kubectl gpu-workload check (labels versus advertisements)")
+	l.runTool("kubectl-gpu_workload", "check")
+	return nil
+}
+
+// runTool runs one of the lab's binaries against the lab and copies its
+// output; its exit code is part of the report, not a failure of the lab.
+func (l *lab) runTool(name string, args ...string) {
+	cmd := exec.CommandContext(l.ctx, filepath.Join(l.Bin, name), append(args, "--kubeconfig", l.kubeconfig())...)
+	cmd.Stdout, cmd.Stderr = l.Out, l.Out
+	var exit *exec.ExitError
+	if err := cmd.Run(); errors.As(err, &exit) {
+		fmt.Fprintf(l.Out, "(%s exited %d)\n", name, exit.ExitCode())
+	} else if err != nil {
+		fmt.Fprintf(l.Out, "(%s: %v)\n", name, err)
+	}
+}
+
+func (l *lab) nextSteps(s *Scenario) {
+	pending := ""
+	if outcomes, err := l.outcomes(l.ctx, s); err == nil {
+		for name, o := range outcomes {
+			if o.node == "" && (pending == "" || name < pending) {
+				pending = name
+			}
+		}
+	}
+	fmt.Fprintf(l.Out, "\n== The lab is running. Go on with:\n")
+	fmt.Fprintf(l.Out, "  export KUBECONFIG=%s PATH=%s:$PATH\n", l.kubeconfig(), l.Bin)
+	fmt.Fprintln(l.Out, "  kubectl get nodes -L nvidia.com/gpu.workload.config")
+	fmt.Fprintln(l.Out, "  kubectl gpu-workload check")
+	if pending != "" {
+		fmt.Fprintf(l.Out, "  kubectl gpu-workload explain pod %s\n", pending)
+	}
+	fmt.Fprintf(l.Out, "  logs: %s/{etcd,apiserver,scheduler}.log\n", l.Dir)
+	fmt.Fprintln(l.Out, "  make lab-down            # stop it (LAB_CLEAN=1 also removes the lab directory)")
+}

@@ -1,0 +1,129 @@
+package lab
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	"sigs.k8s.io/yaml"
+)
+
+// ExpectFile holds a scenario's expectations.
+const ExpectFile = "expect.yaml"
+
+// Scenario is a directory of YAML: nodes (with a status block), pods, and
+// optionally a ClusterPolicy, a KubeVirt CR and namespaces; see docs/lab.md.
+type Scenario struct {
+	Dir     string
+	Objects []*unstructured.Unstructured
+	Expect  *Expectations
+}
+
+// Expectations says, per pod, where it must land or why it must stay Pending.
+type Expectations struct {
+	Pods map[string]PodExpectation `json:"pods"`
+}
+
+// PodExpectation is either a node or a Pending reason substring.
+type PodExpectation struct {
+	Node    string `json:"node,omitempty"`
+	Pending string `json:"pending,omitempty"`
+}
+
+// applyOrder puts what others depend on first; pods come last, after the scheduler starts.
+var applyOrder = []string{"Namespace", "PriorityClass", "ClusterPolicy", "KubeVirt", "Node"}
+
+func rank(kind string) int {
+	if i := slices.Index(applyOrder, kind); i >= 0 {
+		return i
+	}
+	if kind == "Pod" {
+		return len(applyOrder) + 1
+	}
+	return len(applyOrder)
+}
+
+// LoadScenario reads every *.yaml and *.yml file of dir except expect.yaml.
+func LoadScenario(dir string) (*Scenario, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("scenario %s: %w", dir, err)
+	}
+	s := &Scenario{Dir: dir}
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || !(strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml")) {
+			continue
+		}
+		path := filepath.Join(dir, name)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		if name == ExpectFile {
+			s.Expect = &Expectations{}
+			if err := yaml.UnmarshalStrict(data, s.Expect); err != nil {
+				return nil, fmt.Errorf("%s: %w; want pods: {<pod>: {node: <node>} or {pending: <text in the reason>}}", path, err)
+			}
+			for pod, want := range s.Expect.Pods {
+				if (want.Node == "") == (want.Pending == "") {
+					return nil, fmt.Errorf("%s: pods.%s: set exactly one of node and pending", path, pod)
+				}
+			}
+			continue
+		}
+		objs, err := decodeDocuments(data, path)
+		if err != nil {
+			return nil, err
+		}
+		s.Objects = append(s.Objects, objs...)
+	}
+	if len(s.Objects) == 0 {
+		return nil, fmt.Errorf("scenario %s has no objects; want YAML files with nodes and pods (see docs/lab.md)", dir)
+	}
+	slices.SortStableFunc(s.Objects, func(a, b *unstructured.Unstructured) int { return rank(a.GetKind()) - rank(b.GetKind()) })
+	return s, nil
+}
+
+func decodeDocuments(data []byte, path string) ([]*unstructured.Unstructured, error) {
+	decoder := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(data), 4096)
+	var out []*unstructured.Unstructured
+	for i := 0; ; i++ {
+		var obj map[string]any
+		if err := decoder.Decode(&obj); err != nil {
+			if errors.Is(err, io.EOF) {
+				return out, nil
+			}
+			return nil, fmt.Errorf("%s: document %d: %w", path, i+1, err)
+		}
+		if obj == nil {
+			continue
+		}
+		u := &unstructured.Unstructured{Object: obj}
+		if u.GetKind() == "" || u.GetAPIVersion() == "" || u.GetName() == "" {
+			return nil, fmt.Errorf("%s: document %d: apiVersion, kind and metadata.name are required", path, i+1)
+		}
+		if u.GetKind() == "Pod" && u.GetNamespace() == "" {
+			u.SetNamespace("default")
+		}
+		out = append(out, u)
+	}
+}
+
+// Pods are the scenario's pods.
+func (s *Scenario) Pods() []*unstructured.Unstructured {
+	var pods []*unstructured.Unstructured
+	for _, o := range s.Objects {
+		if o.GetKind() == "Pod" {
+			pods = append(pods, o)
+		}
+	}
+	return pods
+}

@@ -1,0 +1,146 @@
+package integration
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/controlplane"
+)
+
+// runLab runs bin/gpu-workload-lab as `make lab` does.
+func runLab(t *testing.T, args ...string) (int, string) {
+	t.Helper()
+	binary, err := exec.LookPath("gpu-workload-lab")
+	if err != nil {
+		t.Fatalf("gpu-workload-lab is not on PATH (fix: make test-integration builds it): %v", err)
+	}
+	out, err := exec.Command(binary, args...).CombinedOutput()
+	if exit, ok := err.(*exec.ExitError); ok {
+		return exit.ExitCode(), string(out)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return 0, string(out)
+}
+
+func labArgs(dir, scenario string, extra ...string) []string {
+	bin := filepath.Dir(must(exec.LookPath("gpu-workload-scheduler")))
+	return append([]string{"up", "--dir", dir, "--repo", repoRoot, "--bin", bin, "--scenario", scenario}, extra...)
+}
+
+func must(s string, err error) string {
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+func requireNoLabProcesses(t *testing.T, dir string) {
+	t.Helper()
+	pidFiles, _ := filepath.Glob(filepath.Join(dir, "*.pid"))
+	for _, f := range pidFiles {
+		if pid, alive := controlplane.PidAlive(f); alive {
+			t.Errorf("%s (pid %d) still runs", f, pid)
+		}
+	}
+}
+
+// CI runs the main command's check mode on the default scenario, so that
+// `make lab` cannot rot: LAB_CHECK=1 make lab.
+func TestLabDefaultScenarioCheck(t *testing.T) {
+	dir := t.TempDir()
+	code, out := runLab(t, labArgs(dir, repoRoot+"/manifests/examples/lab", "--check")...)
+	if code != 0 {
+		t.Fatalf("lab check exited %d:\n%s", code, out)
+	}
+	for _, want := range []string{
+		"[lab] start etcd and kube-apiserver",
+		"[lab] start gpu-workload-scheduler",
+		"== Pods (kubectl get pods -A -o wide)",
+		"virt-launcher-vm-l40s-q2w3e: 0/5 nodes are available: VirtualMachineInstance/default/vm-l40s: no node advertises nvidia.com/AD102GL_L40S",
+		"== GPUWorkloadUnschedulable",
+		"Node/gpu-broken",
+		"all 4 pod(s) as expected",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("lab output lacks %q:\n%s", want, out)
+		}
+	}
+	requireNoLabProcesses(t, dir)
+}
+
+// A user's scenario whose expectations do not hold: check mode prints each
+// difference, exits non-zero and leaves nothing running. A second lab in the
+// same directory while one runs is refused.
+func TestLabUserScenario(t *testing.T) {
+	scenario := t.TempDir()
+	for name, content := range map[string]string{
+		"nodes.yaml": `apiVersion: v1
+kind: Node
+metadata:
+  name: gpu-a
+  labels: {nvidia.com/gpu.workload.config: container}
+status:
+  capacity: {cpu: "8", memory: 32Gi, pods: "110", nvidia.com/gpu: "1"}
+  allocatable: {cpu: "8", memory: 32Gi, pods: "110", nvidia.com/gpu: "1"}
+`,
+		"pods.yaml": `apiVersion: v1
+kind: Pod
+metadata: {name: train}
+spec:
+  schedulerName: gpu-workload-scheduler
+  containers:
+    - name: main
+      image: trainer
+      resources: {limits: {nvidia.com/gpu: "1"}}
+`,
+		"expect.yaml": "pods:\n  train: {node: gpu-b}\n",
+	} {
+		if err := os.WriteFile(filepath.Join(scenario, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir := t.TempDir()
+	code, out := runLab(t, labArgs(dir, scenario, "--check")...)
+	if code != 1 || !strings.Contains(out, `pod train: on "gpu-a", want node gpu-b`) {
+		t.Fatalf("exit %d, want 1 with the difference:\n%s", code, out)
+	}
+	requireNoLabProcesses(t, dir)
+
+	if code, out := runLab(t, labArgs(dir, scenario)...); code != 0 {
+		t.Fatalf("lab up exited %d:\n%s", code, out)
+	}
+	t.Cleanup(func() {
+		if code, out := runLab(t, "down", "--dir", dir); code != 0 {
+			t.Errorf("lab down exited %d:\n%s", code, out)
+		}
+		requireNoLabProcesses(t, dir)
+	})
+	if code, out := runLab(t, labArgs(dir, scenario)...); code != 1 || !strings.Contains(out, "a lab is already running in "+dir) {
+		t.Fatalf("second lab: exit %d, want 1 saying a lab runs:\n%s", code, out)
+	}
+
+	// A lab whose scheduler died is stale: the next one stops the rest and starts afresh.
+	pid, alive := controlplane.PidAlive(filepath.Join(dir, "scheduler.pid"))
+	if !alive {
+		t.Fatal("the lab's scheduler does not run")
+	}
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	// The pid is gone once the kernel has reaped it; poll, the lab's parent has exited.
+	e := &env{ctx: context.Background()}
+	e.poll(t, "the killed scheduler to disappear", func(context.Context) (bool, error) {
+		_, alive := controlplane.PidAlive(filepath.Join(dir, "scheduler.pid"))
+		return !alive, nil
+	})
+	if code, out := runLab(t, labArgs(dir, scenario)...); code != 0 || !strings.Contains(out, "[lab] stale lab in "+dir+" (2 of 3 processes alive): stopping it") {
+		t.Fatalf("lab over a stale one: exit %d:\n%s", code, out)
+	}
+}
