@@ -42,9 +42,13 @@ test: test-unit test-integration ## Run unit and integration tests (what CI runs
 test-unit: ## Run the unit tests of cmd/ and pkg/
 	$(GO) test ./cmd/... ./pkg/...
 
-test-integration: tools build ## Run the integration, lab and manifest tests against a real etcd and kube-apiserver
+test-integration: tools build ## Run the integration, lab, manifest and scheduler_perf smoke tests against a real control plane
 	$(GO) build -o $(BIN)/gpu-workload-lab ./cmd/gpu-workload-lab
 	PATH="$(BIN):$$PATH" $(GO) test -timeout 20m ./test/...
+	@# The 500-node scheduler_perf workloads, once each, so that the harness cannot rot.
+	smoke=$$(mktemp -d) && cd test/perf && PATH="$(BIN):$$PATH" $(GO) test -timeout 30m -run '^$$' \
+	  -bench BenchmarkPerfScheduling -benchtime 1x -perf-scheduling-label-filter integration-test -data-items-dir "$$smoke" \
+	  | grep -E '^(Benchmark|ok|PASS|FAIL)' ; rm -rf "$$smoke"
 
 verify: ## Check gofmt, go vet, and that go.mod, go.sum and vendor/ are tidy and in sync
 	hack/verify.sh
@@ -63,9 +67,13 @@ lab-down: ## Stop the processes the lab started (LAB_CLEAN=1 also removes the la
 	@if [ -x $(BIN)/gpu-workload-lab ]; then $(BIN)/gpu-workload-lab down --dir "$(LAB_DIR)" $(if $(LAB_CLEAN),--clean); \
 	else echo "[lab] no lab binary in $(BIN): nothing to stop"; fi
 
-perf: ## Run the scheduler_perf benchmarks (not built yet)
-	@echo "make perf: the scheduler_perf workloads are not built yet (see the performance issue)" >&2
-	@exit 1
+PERF_RESULTS := test/perf/results/$(shell date +%Y-%m-%d)
+
+perf: tools ## Run the 5,000-node scheduler_perf workloads against the baseline; results in test/perf/results/<date>
+	mkdir -p $(PERF_RESULTS)
+	cd test/perf && PATH="$(BIN):$$PATH" $(GO) test -timeout 3h -run '^$$' -bench BenchmarkPerfScheduling -benchtime 1x \
+	  -perf-scheduling-label-filter performance -data-items-dir "$(CURDIR)/$(PERF_RESULTS)" | tee "$(CURDIR)/$(PERF_RESULTS)/benchstat.txt"
+	$(GO) run ./test/perf/compare $$(ls -t $(PERF_RESULTS)/BenchmarkPerfScheduling_*.json | head -1) | tee $(PERF_RESULTS)/compare.txt
 
 install-plugin: build ## Install kubectl-gpu_workload into PLUGIN_DIR (default ~/.local/bin) for `kubectl gpu-workload`
 	install -d $(PLUGIN_DIR)
