@@ -69,10 +69,11 @@ lab-down: ## Stop the processes the lab started (LAB_CLEAN=1 also removes the la
 
 PERF_RESULTS := test/perf/results/$(shell date +%Y-%m-%d)
 
-perf: tools ## Run the 5,000-node scheduler_perf workloads against the baseline; results in test/perf/results/<date>
+perf: tools ## Run the 5,000-node scheduler_perf workloads against the baseline; results in test/perf/results/<date>, full log in bin/perf.log
 	mkdir -p $(PERF_RESULTS)
 	cd test/perf && PATH="$(BIN):$$PATH" $(GO) test -timeout 3h -run '^$$' -bench BenchmarkPerfScheduling -benchtime 1x \
-	  -perf-scheduling-label-filter performance -data-items-dir "$(CURDIR)/$(PERF_RESULTS)" | tee "$(CURDIR)/$(PERF_RESULTS)/benchstat.txt"
+	  -perf-scheduling-label-filter performance -data-items-dir "$(CURDIR)/$(PERF_RESULTS)" 2>&1 | tee $(BIN)/perf.log \
+	  | grep -E '^(goos|goarch|pkg|cpu|Benchmark|PASS|ok)' | tee "$(CURDIR)/$(PERF_RESULTS)/benchstat.txt"
 	$(GO) run ./test/perf/compare $$(ls -t $(PERF_RESULTS)/BenchmarkPerfScheduling_*.json | head -1) | tee $(PERF_RESULTS)/compare.txt
 
 install-plugin: build ## Install kubectl-gpu_workload into PLUGIN_DIR (default ~/.local/bin) for `kubectl gpu-workload`

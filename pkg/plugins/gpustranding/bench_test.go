@@ -12,11 +12,17 @@ import (
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpuworkloadfit"
 )
 
-// BenchmarkScore reports ns and allocations per node over 1,000 nodes, a
-// third in each mode plus CPU-only nodes' share for the non-GPU pod.
+// BenchmarkScore reports ns and allocations per node over 1,000 and 5,000
+// nodes, a quarter each container, passthrough, vGPU and CPU-only.
 func BenchmarkScore(b *testing.B) {
+	for _, size := range []int{1000, 5000} {
+		benchmarkScore(b, size)
+	}
+}
+
+func benchmarkScore(b *testing.B, size int) {
 	ctx := context.Background()
-	infos := make([]fwk.NodeInfo, 1000)
+	infos := make([]fwk.NodeInfo, size)
 	for i := range infos {
 		switch i % 4 {
 		case 0:
@@ -43,7 +49,7 @@ func BenchmarkScore(b *testing.B) {
 		{"container-gpu-pod", pod("c", map[v1.ResourceName]string{gpu: "1"})},
 		{"non-gpu-pod", pod("web", map[v1.ResourceName]string{v1.ResourceCPU: "2"})},
 	} {
-		b.Run(bc.name, func(b *testing.B) {
+		b.Run(fmt.Sprintf("%s/%d-nodes", bc.name, size), func(b *testing.B) {
 			state := framework.NewCycleState()
 			fit.PreFilter(ctx, state, bc.pod, infos)
 			if status := pl.PreScore(ctx, state, bc.pod, infos); !status.IsSuccess() {

@@ -77,25 +77,29 @@ func BenchmarkFilter(b *testing.B) {
 }
 
 func BenchmarkPreFilter(b *testing.B) {
-	infos := benchCluster(1000)
-	nodes := make([]*v1.Node, len(infos))
-	for i, ni := range infos {
-		nodes[i] = ni.Node()
-	}
-	pl := newPlugin(b, enabled(), nodes)
-	for _, bc := range []struct {
-		name string
-		pod  *v1.Pod
-	}{
-		{"non-gpu", podRequesting("web", map[v1.ResourceName]string{v1.ResourceCPU: "1"})},
-		{"passthrough", podRequesting("vm", map[v1.ResourceName]string{a10: "1"})},
-	} {
-		b.Run(bc.name, func(b *testing.B) {
-			ctx := context.Background()
-			b.ReportAllocs()
-			for b.Loop() {
-				pl.PreFilter(ctx, framework.NewCycleState(), bc.pod, infos)
-			}
-		})
+	for _, size := range []int{1000, 5000} {
+		infos := benchCluster(size)
+		nodes := make([]*v1.Node, len(infos))
+		for i, ni := range infos {
+			nodes[i] = ni.Node()
+		}
+		pl := newPlugin(b, enabled(), nodes)
+		for _, bc := range []struct {
+			name string
+			pod  *v1.Pod
+		}{
+			{"non-gpu", podRequesting("web", map[v1.ResourceName]string{v1.ResourceCPU: "1"})},
+			{"passthrough", podRequesting("vm", map[v1.ResourceName]string{a10: "1"})},
+			// The rejection path scans the snapshot before it says no node advertises the model.
+			{"missing-model", podRequesting("vm-l40s", map[v1.ResourceName]string{"nvidia.com/AD102GL_L40S": "1"})},
+		} {
+			b.Run(fmt.Sprintf("%s/%d-nodes", bc.name, size), func(b *testing.B) {
+				ctx := context.Background()
+				b.ReportAllocs()
+				for b.Loop() {
+					pl.PreFilter(ctx, framework.NewCycleState(), bc.pod, infos)
+				}
+			})
+		}
 	}
 }

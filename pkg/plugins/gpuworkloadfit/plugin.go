@@ -149,18 +149,25 @@ func advertisedInSnapshot(nodes []fwk.NodeInfo, name v1.ResourceName) bool {
 	return false
 }
 
-// advertisedByClass lists the GPU resources the snapshot's nodes advertise, by class, sorted.
+// advertisedByClass lists the GPU resources the snapshot's nodes advertise, by
+// class, sorted. Each distinct name is classified once.
 func advertisedByClass(nodes []fwk.NodeInfo, classifier *gpuworkload.Classifier) map[gpuworkload.ResourceClass][]v1.ResourceName {
-	out := map[gpuworkload.ResourceClass][]v1.ResourceName{}
+	names := map[v1.ResourceName]bool{}
 	for _, ni := range nodes {
 		for name, q := range ni.GetAllocatable().GetScalarResources() {
-			if class := classifier.Classify(name).Class; q > 0 && class.IsGPU() && !slices.Contains(out[class], name) {
-				out[class] = append(out[class], name)
+			if q > 0 {
+				names[name] = true
 			}
 		}
 	}
-	for _, names := range out {
-		slices.Sort(names)
+	out := map[gpuworkload.ResourceClass][]v1.ResourceName{}
+	for name := range names {
+		if class := classifier.Classify(name).Class; class.IsGPU() {
+			out[class] = append(out[class], name)
+		}
+	}
+	for _, list := range out {
+		slices.Sort(list)
 	}
 	return out
 }
