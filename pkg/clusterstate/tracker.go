@@ -54,7 +54,7 @@ type Tracker struct {
 
 // ModeMismatchReasons builds the reason a node in one mode gives a pod that
 // needs another. The plugin supplies it so that reason strings stay in one place.
-type ModeMismatchReasons func(node *gpuworkload.NodeState, policy gpuworkload.SandboxPolicy, podMode gpuworkload.Mode) string
+type ModeMismatchReasons func(node *gpuworkload.NodeState, podMode gpuworkload.Mode) string
 
 // NewTracker starts from the args policy and explicit classes.
 func NewTracker(argsPolicy gpuworkload.SandboxPolicy, configured map[v1.ResourceName]gpuworkload.ResourceClass, reasons ModeMismatchReasons) *Tracker {
@@ -195,7 +195,7 @@ func (t *Tracker) newEntry(node *v1.Node, policy gpuworkload.SandboxPolicy, clas
 	state := gpuworkload.NewNodeState(node, policy, classifier)
 	e := &NodeEntry{ResourceVersion: node.ResourceVersion, Epoch: epoch, State: state, Converting: state.Converting()}
 	for i, mode := range gpuworkload.Modes {
-		e.ModeMismatch[i] = t.reasonBuilder(state, policy, mode)
+		e.ModeMismatch[i] = t.reasonBuilder(state, mode)
 	}
 	return e
 }

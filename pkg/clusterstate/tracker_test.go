@@ -26,7 +26,7 @@ func node(name, rv, mode string, quantities map[string]string) *v1.Node {
 	return n
 }
 
-func reasonOf(state *gpuworkload.NodeState, _ gpuworkload.SandboxPolicy, podMode gpuworkload.Mode) string {
+func reasonOf(state *gpuworkload.NodeState, podMode gpuworkload.Mode) string {
 	if state.GPUNode && state.Mode.Mode != podMode {
 		return string(state.Mode.Mode) + "!=" + string(podMode)
 	}

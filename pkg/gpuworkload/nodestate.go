@@ -96,16 +96,6 @@ func (s *NodeState) Advertised(name v1.ResourceName) (AdvertisedResource, bool) 
 	return AdvertisedResource{}, false
 }
 
-// AdvertisesClass reports whether any non-zero resource of the class is advertised.
-func (s *NodeState) AdvertisesClass(class ResourceClass) bool {
-	for _, r := range s.Resources {
-		if r.Class == class {
-			return true
-		}
-	}
-	return false
-}
-
 // HasFinding reports whether a finding of the code was raised.
 func (s *NodeState) HasFinding(code FindingCode) bool {
 	for _, f := range s.Findings {
@@ -128,12 +118,10 @@ func (s *NodeState) Converting() bool {
 func nodeFindings(node *v1.Node, s *NodeState, policy SandboxPolicy) []Finding {
 	var out []Finding
 	mode := s.Mode.Mode
-	relabel := func(m Mode) string {
-		return fmt.Sprintf("kubectl label node %s %s=%s --overwrite", s.Name, LabelWorkloadConfig, m)
-	}
+	relabel := func(m Mode) string { return RelabelCommand(s.Name, m) }
 
 	if s.Mode.LabelIgnored() {
-		out = append(out, newFinding(FindingModeLabelIgnored, enableSandboxFix(policy),
+		out = append(out, newFinding(FindingModeLabelIgnored, enableSandboxOrUnlabel(policy),
 			"label %s=%s is ignored because sandboxWorkloads is disabled in %s; the GPU Operator prepares the node for containers",
 			LabelWorkloadConfig, s.Mode.Label, policy.Source))
 	}
@@ -158,7 +146,7 @@ func nodeFindings(node *v1.Node, s *NodeState, policy SandboxPolicy) []Finding {
 			fix += ": " + relabel(other)
 		}
 		if s.Mode.LabelIgnored() {
-			fix = enableSandboxFix(policy)
+			fix = enableSandboxOrUnlabel(policy)
 		}
 		out = append(out, newFinding(FindingForeignResource, fix,
 			"mode %s (%s) but the node advertises %s", mode, s.Mode.Explain(policy), strings.Join(foreign, ", ")))
@@ -212,11 +200,26 @@ func foreignMode(resources []AdvertisedResource, own ResourceClass) (Mode, bool)
 	return found, found != ""
 }
 
-func enableSandboxFix(policy SandboxPolicy) string {
+// RelabelCommand puts a node in a mode.
+func RelabelCommand(node string, mode Mode) string {
+	return fmt.Sprintf("kubectl label node %s %s=%s --overwrite", node, LabelWorkloadConfig, mode)
+}
+
+// EnableSandboxFix says how to turn sandbox workloads on: the exact command
+// when the policy comes from a ClusterPolicy, the field to set otherwise.
+func EnableSandboxFix(policy SandboxPolicy) string {
 	if policy.Source.Kind == SourceClusterPolicy {
 		return fmt.Sprintf(`enable sandbox workloads: kubectl patch clusterpolicies.nvidia.com %s --type merge -p '{"spec":{"sandboxWorkloads":{"enabled":true}}}'`, policy.Source.Name)
 	}
-	return "enable sandboxWorkloads in the GPU Operator's ClusterPolicy (spec.sandboxWorkloads.enabled: true), or remove the label"
+	return "enable sandboxWorkloads in the GPU Operator's ClusterPolicy (spec.sandboxWorkloads.enabled: true)"
+}
+
+// enableSandboxOrUnlabel is the fix for a node whose mode label is ignored.
+func enableSandboxOrUnlabel(policy SandboxPolicy) string {
+	if policy.Source.Kind == SourceClusterPolicy {
+		return EnableSandboxFix(policy)
+	}
+	return EnableSandboxFix(policy) + ", or remove the label"
 }
 
 func vgpuFindings(node *v1.Node, s *NodeState) []Finding {

@@ -17,8 +17,6 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
-	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
-	apiextensionsclient "k8s.io/apiextensions-apiserver/pkg/client/clientset/clientset"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
@@ -29,7 +27,6 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/restmapper"
-	"sigs.k8s.io/yaml"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/controlplane"
 )
@@ -122,7 +119,13 @@ func Up(ctx context.Context, opts Options) (err error) {
 	l.dynamic = dynamic.NewForConfigOrDie(l.config)
 	l.mapper = restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(discovery.NewDiscoveryClientForConfigOrDie(l.config)))
 
-	if err := l.step("install ClusterPolicy and KubeVirt CRDs", "apiserver.log", l.installCRDs); err != nil {
+	if err := l.step("install ClusterPolicy and KubeVirt CRDs", "apiserver.log", func() error {
+		if err := cp.InstallCRDs(ctx, filepath.Join(l.Repo, "manifests", "lab", "crds")); err != nil {
+			return err
+		}
+		l.mapper.Reset()
+		return nil
+	}); err != nil {
 		return err
 	}
 	if err := l.step("apply scenario nodes and cluster objects", "", func() error { return l.apply(scenario, false) }); err != nil {
@@ -218,44 +221,6 @@ func Down(dir string, clean bool, out io.Writer) error {
 		fmt.Fprintf(out, "[lab] removed %s\n", dir)
 		return os.RemoveAll(dir)
 	}
-	return nil
-}
-
-func (l *lab) installCRDs() error {
-	client := apiextensionsclient.NewForConfigOrDie(l.config)
-	files, err := filepath.Glob(filepath.Join(l.Repo, "manifests", "lab", "crds", "*.yaml"))
-	if err != nil || len(files) == 0 {
-		return fmt.Errorf("no CRDs in %s: %v", filepath.Join(l.Repo, "manifests", "lab", "crds"), err)
-	}
-	for _, file := range files {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			return err
-		}
-		var crd apiextensionsv1.CustomResourceDefinition
-		if err := yaml.UnmarshalStrict(data, &crd); err != nil {
-			return fmt.Errorf("%s: %w", file, err)
-		}
-		if _, err := client.ApiextensionsV1().CustomResourceDefinitions().Create(l.ctx, &crd, metav1.CreateOptions{}); err != nil {
-			return err
-		}
-		err = wait.PollUntilContextTimeout(l.ctx, 100*time.Millisecond, 30*time.Second, true, func(ctx context.Context) (bool, error) {
-			got, err := client.ApiextensionsV1().CustomResourceDefinitions().Get(ctx, crd.Name, metav1.GetOptions{})
-			if err != nil {
-				return false, err
-			}
-			for _, c := range got.Status.Conditions {
-				if c.Type == apiextensionsv1.Established && c.Status == apiextensionsv1.ConditionTrue {
-					return true, nil
-				}
-			}
-			return false, nil
-		})
-		if err != nil {
-			return fmt.Errorf("CRD %s not established: %w", crd.Name, err)
-		}
-	}
-	l.mapper.Reset()
 	return nil
 }
 

@@ -3,15 +3,12 @@ package integration
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"os/exec"
 	"strings"
 	"testing"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
-	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
-	apiextensionsclient "k8s.io/apiextensions-apiserver/pkg/client/clientset/clientset"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -20,7 +17,6 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
-	"sigs.k8s.io/yaml"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/controlplane"
@@ -92,34 +88,11 @@ func (e *env) startSchedulerAs(t *testing.T, name, kubeconfig string) *controlpl
 	return s
 }
 
-// installCRDs creates the lab's ClusterPolicy and KubeVirt CRDs and waits until they are served.
+// installCRDs creates the lab's ClusterPolicy, KubeVirt and VirtualMachineInstance CRDs.
 func (e *env) installCRDs(t *testing.T) {
 	t.Helper()
-	client := apiextensionsclient.NewForConfigOrDie(e.cp.AdminConfig)
-	for _, file := range []string{"clusterpolicies.nvidia.com.yaml", "kubevirts.kubevirt.io.yaml", "virtualmachineinstances.kubevirt.io.yaml"} {
-		data, err := os.ReadFile(repoRoot + "/manifests/lab/crds/" + file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var crd apiextensionsv1.CustomResourceDefinition
-		if err := yaml.UnmarshalStrict(data, &crd); err != nil {
-			t.Fatalf("%s: %v", file, err)
-		}
-		if _, err := client.ApiextensionsV1().CustomResourceDefinitions().Create(e.ctx, &crd, metav1.CreateOptions{}); err != nil {
-			t.Fatalf("create CRD %s: %v", crd.Name, err)
-		}
-		e.poll(t, "CRD "+crd.Name+" established", func(ctx context.Context) (bool, error) {
-			got, err := client.ApiextensionsV1().CustomResourceDefinitions().Get(ctx, crd.Name, metav1.GetOptions{})
-			if err != nil {
-				return false, err
-			}
-			for _, c := range got.Status.Conditions {
-				if c.Type == apiextensionsv1.Established && c.Status == apiextensionsv1.ConditionTrue {
-					return true, nil
-				}
-			}
-			return false, nil
-		})
+	if err := e.cp.InstallCRDs(e.ctx, repoRoot+"/manifests/lab/crds"); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -32,17 +32,21 @@ func benchCluster(n int) []fwk.NodeInfo {
 	return infos
 }
 
+func nodesOf(infos []fwk.NodeInfo) []*v1.Node {
+	nodes := make([]*v1.Node, len(infos))
+	for i, ni := range infos {
+		nodes[i] = ni.Node()
+	}
+	return nodes
+}
+
 // BenchmarkFilter reports ns and allocations per node. "fits" is the common
 // case where the node serves the pod; "three-modes" rejects two thirds of
 // the nodes, and each rejection allocates its Status.
 func BenchmarkFilter(b *testing.B) {
 	for _, size := range []int{1000, 5000} {
 		infos := benchCluster(size)
-		nodes := make([]*v1.Node, len(infos))
-		for i, ni := range infos {
-			nodes[i] = ni.Node()
-		}
-		pl := newPlugin(b, enabled(), nodes)
+		pl := newPlugin(b, enabled(), nodesOf(infos))
 		pod := podRequesting("vm", map[v1.ResourceName]string{a10: "1"})
 		var passthrough []fwk.NodeInfo
 		for i, ni := range infos {
@@ -79,11 +83,7 @@ func BenchmarkFilter(b *testing.B) {
 func BenchmarkPreFilter(b *testing.B) {
 	for _, size := range []int{1000, 5000} {
 		infos := benchCluster(size)
-		nodes := make([]*v1.Node, len(infos))
-		for i, ni := range infos {
-			nodes[i] = ni.Node()
-		}
-		pl := newPlugin(b, enabled(), nodes)
+		pl := newPlugin(b, enabled(), nodesOf(infos))
 		for _, bc := range []struct {
 			name string
 			pod  *v1.Pod

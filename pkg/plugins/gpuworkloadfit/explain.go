@@ -164,9 +164,9 @@ func fix(demand *gpuworkload.PodDemand, policy gpuworkload.SandboxPolicy, byMode
 	mode, _ := demand.Mode()
 	if mode.IsSandbox() && !policy.Enabled {
 		if policy.Source.Kind == gpuworkload.SourceClusterPolicy {
-			return fmt.Sprintf(`enable sandbox workloads: kubectl patch clusterpolicies.nvidia.com %s --type merge -p '{"spec":{"sandboxWorkloads":{"enabled":true}}}'`, policy.Source.Name)
+			return gpuworkload.EnableSandboxFix(policy)
 		}
-		return "enable sandboxWorkloads in the GPU Operator's ClusterPolicy (spec.sandboxWorkloads.enabled: true)."
+		return gpuworkload.EnableSandboxFix(policy) + "."
 	}
 	idleOther := ""
 	for _, other := range gpuworkload.Modes {
@@ -175,9 +175,7 @@ func fix(demand *gpuworkload.PodDemand, policy gpuworkload.SandboxPolicy, byMode
 			break
 		}
 	}
-	relabel := func(node string) string {
-		return fmt.Sprintf("kubectl label node %s %s=%s --overwrite", node, gpuworkload.LabelWorkloadConfig, mode)
-	}
+	relabel := func(node string) string { return gpuworkload.RelabelCommand(node, mode) }
 	for i, r := range demand.Requests {
 		if perResource[i].nodes > 0 {
 			continue

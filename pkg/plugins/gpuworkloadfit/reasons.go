@@ -52,7 +52,7 @@ var Reasons = []string{
 // its mode is podMode. The tracker caches it per node and pod mode. A label
 // ignored because sandbox workloads are disabled needs no reason here:
 // PreFilter rejects every sandbox pod then, naming the policy.
-func modeMismatchReason(state *gpuworkload.NodeState, _ gpuworkload.SandboxPolicy, podMode gpuworkload.Mode) string {
+func modeMismatchReason(state *gpuworkload.NodeState, podMode gpuworkload.Mode) string {
 	if !state.GPUNode || state.Mode.Mode == podMode {
 		return ""
 	}
