@@ -79,29 +79,31 @@ func TestHighAvailability(t *testing.T) {
 	})
 
 	// Leader election must keep two schedulers from ever deciding for the
-	// same pod: the API server would refuse the second binding with 409
-	// Conflict. Every pod has one accepted binding, and none was refused.
+	// same pod: then each pod, bound in the end, saw exactly one binding
+	// request, and none was refused with 409 Conflict. That one request is
+	// normally a 201; requests in flight when the leader stopped may be cut
+	// off (5xx) after the API server stored the binding.
 	var bindings map[string][]int
 	// The audit entry of a request may be written a moment after its effect is visible.
 	e.poll(t, "the audit log to record every binding", func(context.Context) (bool, error) {
 		bindings = bindingCodes(t, auditLog)
 		return len(bindings) >= pods, nil
 	})
+	interrupted := 0
 	for i := range pods {
 		name := fmt.Sprintf("cuda-%03d", i)
-		accepted, conflicts := 0, 0
-		for _, code := range bindings[name] {
-			switch code {
-			case 201:
-				accepted++
-			case 409:
-				conflicts++
-			}
-		}
-		if accepted != 1 || conflicts != 0 {
-			t.Errorf("pod %s: binding responses %v, want exactly one 201 and no 409", name, bindings[name])
+		codes := bindings[name]
+		switch {
+		case len(codes) != 1:
+			t.Errorf("pod %s: binding responses %v, want exactly one binding request", name, codes)
+		case codes[0] == 201:
+		case codes[0] >= 500:
+			interrupted++
+		default:
+			t.Errorf("pod %s: binding response %d, want 201 (or a cut-off 5xx)", name, codes[0])
 		}
 	}
+	t.Logf("%d binding request(s) cut off by the leader's stop", interrupted)
 	// Both shared the stream: the first leader before it stopped, the other
 	// after. Logs show who bound; the audit log above is what counts, because a
 	// stopped scheduler may not flush its last lines.
