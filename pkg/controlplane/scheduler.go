@@ -10,12 +10,13 @@ import (
 	"strconv"
 	"time"
 
-	v1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/yaml"
+
+	"github.com/gpu-workload-scheduler/scheduler/manifests/install"
 )
 
 // InstallConfigMap is the shipped scheduler configuration, relative to the repository root.
-const InstallConfigMap = "manifests/install/config.yaml"
+const InstallConfigMap = install.ConfigMapFile
 
 // SchedulerConfig returns the KubeSchedulerConfiguration shipped in the
 // install ConfigMap, pointed at a kubeconfig: the only change, because a
@@ -25,16 +26,12 @@ func SchedulerConfig(configMapPath, kubeconfig string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	var cm v1.ConfigMap
-	if err := yaml.UnmarshalStrict(data, &cm); err != nil {
-		return nil, fmt.Errorf("%s: %w", configMapPath, err)
-	}
-	raw, ok := cm.Data["config.yaml"]
-	if !ok {
-		return nil, fmt.Errorf("%s: ConfigMap %s has no data key config.yaml", configMapPath, cm.Name)
+	raw, err := install.SchedulerConfigurationOf(data, configMapPath)
+	if err != nil {
+		return nil, err
 	}
 	var config map[string]any
-	if err := yaml.Unmarshal([]byte(raw), &config); err != nil {
+	if err := yaml.Unmarshal(raw, &config); err != nil {
 		return nil, fmt.Errorf("%s: data.config.yaml: %w", configMapPath, err)
 	}
 	config["clientConnection"] = map[string]any{"kubeconfig": kubeconfig}

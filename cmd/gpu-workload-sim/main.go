@@ -1,0 +1,220 @@
+// Command gpu-workload-sim replays timed workloads through the scheduler
+// framework with the shipped configuration and compares scoring policies by
+// the GPU inventory they strand. See docs/simulation.md.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/go-logr/logr"
+	"k8s.io/klog/v2"
+	"sigs.k8s.io/yaml"
+
+	"github.com/gpu-workload-scheduler/scheduler/manifests/install"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/sim"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/version"
+)
+
+func main() {
+	if err := run(context.Background(), os.Args[1:], os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "gpu-workload-sim:", err)
+		if errors.Is(err, errUsage) {
+			os.Exit(2)
+		}
+		os.Exit(1)
+	}
+}
+
+var errUsage = errors.New("usage")
+
+type options struct {
+	nodes, pods string
+	config      string
+	policies    string
+	advisor     string
+	interval    time.Duration
+	conversion  time.Duration
+	output      string
+	plotDir     string
+}
+
+func run(ctx context.Context, args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("gpu-workload-sim", flag.ContinueOnError)
+	var o options
+	fs.StringVar(&o.nodes, "nodes", "", "cluster description (CSV or YAML), instead of a scenario file")
+	fs.StringVar(&o.pods, "pods", "", "timed workload (CSV or YAML), with --nodes")
+	fs.StringVar(&o.config, "config", "", "ConfigMap or KubeSchedulerConfiguration to run (default: the shipped "+install.ConfigMapFile+")")
+	fs.StringVar(&o.policies, "policies", "", "comma-separated policies to compare (default: all)")
+	fs.StringVar(&o.advisor, "advisor", "", "run the mode advisor: off, on, or both (each policy with and without); default: both when the scenario configures it, else off")
+	fs.DurationVar(&o.interval, "advisor-interval", 5*time.Minute, "how often the advisor looks, unless the scenario says")
+	fs.DurationVar(&o.conversion, "advisor-conversion", 10*time.Minute, "how long a relabelled node advertises nothing, unless the scenario says")
+	fs.StringVar(&o.output, "o", "table", "output: table or json")
+	fs.StringVar(&o.plotDir, "plot-dir", "", "write <scenario>.svg, stranded units over time per policy, to this directory")
+	showVersion := fs.Bool("version", false, "print the version")
+	verbose := fs.Bool("log", false, "log the scheduler framework's messages to standard error")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: gpu-workload-sim [flags] SCENARIO.yaml...\n       gpu-workload-sim [flags] --nodes NODES --pods PODS\n\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if *showVersion {
+		fmt.Fprintln(stdout, version.String("gpu-workload-sim"))
+		return nil
+	}
+	if o.output != "table" && o.output != "json" {
+		return fmt.Errorf("%w: -o %q: want table or json", errUsage, o.output)
+	}
+	if (o.nodes == "") != (o.pods == "") || (o.nodes != "") == (fs.NArg() > 0) {
+		fs.Usage()
+		return fmt.Errorf("%w: give scenario files, or --nodes and --pods", errUsage)
+	}
+	policies, err := sim.PoliciesByName(o.policies)
+	if err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	configData, configSource, err := schedulerConfiguration(o.config)
+	if err != nil {
+		return err
+	}
+	profile, percentage, err := sim.LoadProfile(configData, configSource)
+	if err != nil {
+		return err
+	}
+	logger := logr.Discard()
+	if *verbose {
+		logger = klog.Background()
+	}
+	ctx = klog.NewContext(ctx, logger)
+	var reports []sim.Report
+	for _, item := range scenarioInputs(o, fs.Args()) {
+		scenario, advisor, err := item()
+		if err != nil {
+			return err
+		}
+		runs, err := advisorRuns(o, advisor)
+		if err != nil {
+			return err
+		}
+		var results []*sim.Result
+		for _, advisorOpts := range runs {
+			rs, err := sim.Compare(ctx, scenario, policies, sim.Options{Profile: profile, Percentage: percentage, Advisor: advisorOpts})
+			if err != nil {
+				return fmt.Errorf("scenario %s: %w", scenario.Name, err)
+			}
+			if advisorOpts != nil {
+				for _, r := range rs {
+					r.Policy += "+advisor"
+				}
+			}
+			results = append(results, rs...)
+		}
+		if o.plotDir != "" {
+			if err := writePlot(o.plotDir, scenario, results); err != nil {
+				return err
+			}
+		}
+		if o.output == "table" {
+			if err := sim.WriteTable(stdout, scenario, results); err != nil {
+				return err
+			}
+			fmt.Fprintln(stdout)
+		}
+		reports = append(reports, sim.NewReport(scenario, results))
+	}
+	if o.output == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(reports)
+	}
+	return nil
+}
+
+// schedulerConfiguration reads --config: a ConfigMap holding config.yaml, or
+// the configuration itself.
+func schedulerConfiguration(path string) ([]byte, string, error) {
+	if path == "" {
+		data, err := install.SchedulerConfiguration()
+		return data, install.ConfigMapFile, err
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, "", err
+	}
+	var probe struct {
+		Kind string `json:"kind"`
+	}
+	if err := yaml.Unmarshal(data, &probe); err != nil {
+		return nil, "", fmt.Errorf("--config %s: %w", path, err)
+	}
+	if probe.Kind == "ConfigMap" {
+		data, err = install.SchedulerConfigurationOf(data, path)
+		return data, path, err
+	}
+	return data, path, nil
+}
+
+type scenarioLoader func() (*sim.Scenario, *sim.AdvisorOptions, error)
+
+func scenarioInputs(o options, paths []string) []scenarioLoader {
+	if o.nodes != "" {
+		return []scenarioLoader{func() (*sim.Scenario, *sim.AdvisorOptions, error) {
+			s, err := sim.NewScenario(filepath.Base(o.pods), o.nodes, o.pods)
+			return s, nil, err
+		}}
+	}
+	var out []scenarioLoader
+	for _, p := range paths {
+		out = append(out, func() (*sim.Scenario, *sim.AdvisorOptions, error) { return sim.LoadScenario(p) })
+	}
+	return out
+}
+
+// advisorRuns lists the advisor settings to run each policy with: nil is
+// without the advisor.
+func advisorRuns(o options, fromScenario *sim.AdvisorOptions) ([]*sim.AdvisorOptions, error) {
+	opts := fromScenario
+	if opts == nil {
+		opts = &sim.AdvisorOptions{Interval: o.interval, Conversion: o.conversion}
+	}
+	mode := o.advisor
+	if mode == "" {
+		mode = "off"
+		if fromScenario != nil {
+			mode = "both"
+		}
+	}
+	switch mode {
+	case "off":
+		return []*sim.AdvisorOptions{nil}, nil
+	case "on":
+		return []*sim.AdvisorOptions{opts}, nil
+	case "both":
+		return []*sim.AdvisorOptions{nil, opts}, nil
+	}
+	return nil, fmt.Errorf("%w: --advisor %q: want off, on or both", errUsage, o.advisor)
+}
+
+func writePlot(dir string, scenario *sim.Scenario, results []*sim.Result) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.Create(filepath.Join(dir, scenario.Name+".svg"))
+	if err != nil {
+		return err
+	}
+	if err := sim.WriteSVG(f, scenario, results); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}

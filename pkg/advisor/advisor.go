@@ -1,0 +1,244 @@
+// Package advisor proposes which GPU nodes to relabel so that pending GPU
+// demand can be served: from pending demand per resource and the nodes that
+// are empty in a mode nobody is waiting for. The kubectl plugin prints its
+// plan; the simulator applies it.
+package advisor
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+)
+
+// Node is a GPU node as the advisor sees it.
+type Node struct {
+	Name      string
+	Mode      gpuworkload.Mode
+	Inventory gpuworkload.GPUInventory
+	// Resource and Units are what the node advertises now.
+	Resource   v1.ResourceName
+	Units      int64
+	UsedUnits  int64
+	GPUPods    int
+	VMs        int
+	Converting bool
+}
+
+// PendingPod is a GPU pod waiting for a node.
+type PendingPod struct {
+	Name     string
+	Resource v1.ResourceName
+	Count    int64
+}
+
+// Input is the cluster the advisor looks at.
+type Input struct {
+	Policy  gpuworkload.SandboxPolicy
+	Nodes   []Node
+	Pending []PendingPod
+}
+
+// Relabel is one proposed mode change.
+type Relabel struct {
+	Node     string           `json:"node"`
+	From     gpuworkload.Mode `json:"from"`
+	To       gpuworkload.Mode `json:"to"`
+	Resource v1.ResourceName  `json:"resource"`
+	Units    int64            `json:"units"`
+	Command  string           `json:"command"`
+	// At is when a simulation applied it.
+	At time.Duration `json:"at,omitempty"`
+}
+
+// DrainFirst is a node that could serve waiting demand after a relabel but
+// runs GPU pods or VMs: the advisor never proposes it, and says so.
+type DrainFirst struct {
+	Node     string          `json:"node"`
+	Resource v1.ResourceName `json:"resource"`
+	GPUPods  int             `json:"gpuPods"`
+	VMs      int             `json:"vms"`
+	Advice   string          `json:"advice"`
+}
+
+// Shortfall is demand the plan leaves unserved.
+type Shortfall struct {
+	Resource v1.ResourceName `json:"resource"`
+	Units    int64           `json:"units"`
+}
+
+// Plan is the advisor's proposal.
+type Plan struct {
+	// Prerequisite is a change needed before any relabel takes effect.
+	Prerequisite string       `json:"prerequisite,omitempty"`
+	Relabels     []Relabel    `json:"relabels"`
+	DrainFirst   []DrainFirst `json:"drainFirst,omitempty"`
+	Unserved     []Shortfall  `json:"unserved,omitempty"`
+}
+
+// demand is pending work for one resource.
+type demand struct {
+	resource v1.ResourceName
+	units    int64
+	smallest int64
+}
+
+// Advise proposes relabels. For each resource GPU pods wait for, largest
+// shortfall first, it takes empty nodes whose own resource nobody waits for
+// (or whose peers have enough free to cover what waits) and that advertise
+// the wanted resource in its mode, until the shortfall is covered.
+func Advise(in Input) Plan {
+	plan := Plan{Relabels: []Relabel{}}
+	demands := pendingDemand(in.Pending)
+	if len(demands) == 0 {
+		return plan
+	}
+	if !in.Policy.Enabled {
+		plan.Prerequisite = gpuworkload.EnableSandboxFix(in.Policy)
+	}
+	supply := map[v1.ResourceName]int64{}
+	for _, d := range demands {
+		supply[d.resource] = usableFree(in.Nodes, d)
+	}
+	wanted := map[v1.ResourceName]int64{}
+	for _, d := range demands {
+		wanted[d.resource] = d.units
+	}
+	// leaving counts the units of relabelled nodes, which their old pool loses.
+	leaving := map[v1.ResourceName]int64{}
+	surplus := func(r v1.ResourceName) int64 { return supplyOf(in.Nodes, r) - wanted[r] - leaving[r] }
+	taken := map[string]bool{}
+	for _, d := range demands {
+		short := d.units - supply[d.resource]
+		if short <= 0 {
+			continue
+		}
+		mode, ok := classMode(d.resource, in.Nodes)
+		if !ok {
+			plan.Unserved = append(plan.Unserved, Shortfall{Resource: d.resource, Units: short})
+			continue
+		}
+		for _, n := range candidates(in.Nodes, d.resource, mode) {
+			if short <= 0 {
+				break
+			}
+			if taken[n.Name] {
+				continue
+			}
+			name, units, _ := n.Inventory.Advertisement(mode)
+			if n.GPUPods > 0 || n.VMs > 0 {
+				plan.DrainFirst = append(plan.DrainFirst, drainFirst(n, name))
+				continue
+			}
+			if n.Resource != "" && surplus(n.Resource) < n.Units {
+				continue
+			}
+			taken[n.Name] = true
+			short -= units
+			plan.Relabels = append(plan.Relabels, Relabel{
+				Node: n.Name, From: n.Mode, To: mode, Resource: name, Units: units,
+				Command: gpuworkload.RelabelCommand(n.Name, mode),
+			})
+			leaving[n.Resource] += n.Units
+		}
+		if short > 0 {
+			plan.Unserved = append(plan.Unserved, Shortfall{Resource: d.resource, Units: short})
+		}
+	}
+	return plan
+}
+
+func pendingDemand(pending []PendingPod) []demand {
+	byResource := map[v1.ResourceName]*demand{}
+	var out []*demand
+	for _, p := range pending {
+		d := byResource[p.Resource]
+		if d == nil {
+			d = &demand{resource: p.Resource, smallest: p.Count}
+			byResource[p.Resource] = d
+			out = append(out, d)
+		}
+		d.units += p.Count
+		d.smallest = min(d.smallest, p.Count)
+	}
+	slices.SortStableFunc(out, func(a, b *demand) int {
+		return cmp.Or(cmp.Compare(b.units, a.units), cmp.Compare(a.resource, b.resource))
+	})
+	result := make([]demand, len(out))
+	for i, d := range out {
+		result[i] = *d
+	}
+	return result
+}
+
+// usableFree counts free units of the resource on nodes where at least the
+// smallest waiting request fits, and units still to come from conversions.
+func usableFree(nodes []Node, d demand) int64 {
+	var free int64
+	for _, n := range nodes {
+		if n.Converting {
+			if name, units, err := n.Inventory.Advertisement(n.Mode); err == nil && name == d.resource {
+				free += units
+			}
+			continue
+		}
+		if n.Resource == d.resource && n.Units-n.UsedUnits >= d.smallest {
+			free += n.Units - n.UsedUnits
+		}
+	}
+	return free
+}
+
+// supplyOf is the free units of a resource.
+func supplyOf(nodes []Node, r v1.ResourceName) int64 {
+	var free int64
+	for _, n := range nodes {
+		if n.Resource == r {
+			free += n.Units - n.UsedUnits
+		}
+	}
+	return free
+}
+
+// classMode is the mode whose nodes advertise the resource: the resource name
+// rules, or any node that would advertise it in some mode.
+func classMode(r v1.ResourceName, nodes []Node) (gpuworkload.Mode, bool) {
+	for _, n := range nodes {
+		for _, mode := range gpuworkload.Modes {
+			if name, _, err := n.Inventory.Advertisement(mode); err == nil && name == r {
+				return mode, true
+			}
+		}
+	}
+	return "", false
+}
+
+// candidates are the nodes in another mode that would advertise r in mode,
+// empty ones first, then by fewest GPU pods, then by name.
+func candidates(nodes []Node, r v1.ResourceName, mode gpuworkload.Mode) []Node {
+	var out []Node
+	for _, n := range nodes {
+		if n.Mode == mode || n.Converting || n.Inventory.GPUs == 0 {
+			continue
+		}
+		if name, _, err := n.Inventory.Advertisement(mode); err != nil || name != r {
+			continue
+		}
+		out = append(out, n)
+	}
+	slices.SortStableFunc(out, func(a, b Node) int {
+		return cmp.Or(cmp.Compare(a.GPUPods+a.VMs, b.GPUPods+b.VMs), cmp.Compare(a.Name, b.Name))
+	})
+	return out
+}
+
+func drainFirst(n Node, r v1.ResourceName) DrainFirst {
+	return DrainFirst{
+		Node: n.Name, Resource: r, GPUPods: n.GPUPods, VMs: n.VMs,
+		Advice: fmt.Sprintf("runs %d GPU pods (%d VMs): drain it first (kubectl drain %s --ignore-daemonsets), then relabel", n.GPUPods, n.VMs, n.Name),
+	}
+}

@@ -1,0 +1,111 @@
+package gpuworkload
+
+import (
+	"fmt"
+	"strings"
+
+	v1 "k8s.io/api/core/v1"
+)
+
+// GPUInventory is a node's GPUs apart from the mode they are prepared for:
+// enough to tell what the node advertises in each mode, which is what a
+// relabel changes.
+type GPUInventory struct {
+	GPUs int64
+	// Card is the short card name of the vGPU table, e.g. A10; empty when unknown.
+	Card string
+	// PassthroughName is the PCI device name vm-passthrough advertises, e.g. GA102GL_A10.
+	PassthroughName string
+	// VGPU is the profile vm-vgpu creates; zero when unknown.
+	VGPU VGPUProfile
+}
+
+// passthroughNames maps cards to the PCI device name the sandbox device
+// plugin advertises for them (shared/domain.md, kubevirt-gpu-device-plugin
+// getDeviceName). Cards sold in several PCI variants (A100, H100 SXM) are
+// absent: give their device name instead of the card.
+var passthroughNames = map[string]string{
+	"A10":  "GA102GL_A10",
+	"A40":  "GA102GL_A40",
+	"L4":   "AD104GL_L4",
+	"L40S": "AD102GL_L40S",
+	"T4":   "TU104GL_TESLA_T4",
+	"A16":  "GA107GL_A2___A16",
+}
+
+// NewGPUInventory builds an inventory from a GPU count, a model and an
+// optional vGPU profile. The model is a card (A10) or a passthrough device
+// name (GA102GL_A10); the profile is a vgpu.config value (A10-12Q) or an
+// advertised type name (NVIDIA_A10-12Q), and defaults to the card's default.
+func NewGPUInventory(gpus int64, model, vgpuProfile string) (GPUInventory, error) {
+	inv := GPUInventory{GPUs: gpus}
+	if gpus < 0 {
+		return inv, fmt.Errorf("GPU count %d is negative", gpus)
+	}
+	inv.Card, inv.PassthroughName = cardAndPassthroughName(model)
+	switch {
+	case vgpuProfile != "":
+		p, err := ParseVGPUTypeName(vgpuProfile)
+		if err != nil {
+			if p, err = ParseVGPUConfig(vgpuProfile); err != nil {
+				return inv, fmt.Errorf("vGPU profile %q: want a vgpu.config value such as A10-12Q or a type name such as NVIDIA_A10-12Q", vgpuProfile)
+			}
+		}
+		if inv.Card != "" && p.Card != inv.Card {
+			return inv, fmt.Errorf("vGPU profile %q is for card %s, not %s", vgpuProfile, p.Card, inv.Card)
+		}
+		if _, ok := p.MaxPerGPU(); !ok {
+			return inv, fmt.Errorf("vGPU profile %q: the profile table does not know how many fit one GPU; use one of its profiles (docs/domain.md)", vgpuProfile)
+		}
+		inv.VGPU = p
+		if inv.Card == "" {
+			inv.Card = p.Card
+		}
+	case inv.Card != "":
+		inv.VGPU, _ = DefaultVGPUProfile(inv.Card)
+	}
+	if inv.VGPU.Card != "" && inv.VGPU.Prefix == "" {
+		inv.VGPU.Prefix = "NVIDIA"
+	}
+	return inv, nil
+}
+
+// cardAndPassthroughName reads a model given as a card or as a device name.
+func cardAndPassthroughName(model string) (card, passthroughName string) {
+	bare := strings.TrimPrefix(model, ResourceDomain)
+	if name, ok := passthroughNames[bare]; ok {
+		return bare, name
+	}
+	for c, name := range passthroughNames {
+		if name == bare {
+			return c, name
+		}
+	}
+	if _, ok := vgpuCards.Cards[bare]; ok {
+		return bare, ""
+	}
+	if isPCIDeviceName(bare) {
+		return "", bare
+	}
+	return bare, ""
+}
+
+// Advertisement is the resource and count the node advertises in a mode.
+func (inv GPUInventory) Advertisement(mode Mode) (v1.ResourceName, int64, error) {
+	switch mode {
+	case ModeContainer:
+		return ResourceGPU, inv.GPUs, nil
+	case ModePassthrough:
+		if inv.PassthroughName == "" {
+			return "", 0, fmt.Errorf("the passthrough device name of model %q is unknown: give the PCI device name, e.g. GA102GL_A10", inv.Card)
+		}
+		return v1.ResourceName(ResourceDomain + inv.PassthroughName), inv.GPUs, nil
+	case ModeVGPU:
+		perGPU, ok := inv.VGPU.MaxPerGPU()
+		if !ok {
+			return "", 0, fmt.Errorf("the vGPU profile of model %q is unknown: give one, e.g. A10-12Q", inv.Card)
+		}
+		return v1.ResourceName(ResourceDomain + inv.VGPU.TypeName()), inv.GPUs * int64(perGPU), nil
+	}
+	return "", 0, fmt.Errorf("invalid GPU workload mode %q: valid values are %s", mode, validModes())
+}

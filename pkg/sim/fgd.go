@@ -1,0 +1,167 @@
+package sim
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	resourcehelper "k8s.io/component-helpers/resource"
+	fwk "k8s.io/kube-scheduler/framework"
+	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpuworkloadfit"
+)
+
+// FragmentationGradientName is the simulator-only baseline plugin in the
+// style of FGD (Weng et al., "Beware of Fragmentation: Scheduling GPU-Sharing
+// Workloads with Fragmentation Gradient Descent", USENIX ATC '23).
+const FragmentationGradientName = "FragmentationGradient"
+
+// taskClass is one kind of pod in the workload and its share of all pods.
+type taskClass struct {
+	gpu              v1.ResourceName
+	count            int64
+	milliCPU, memory int64
+	popularity       float64
+}
+
+// taskClassesOf is the workload's request distribution: FGD's "target
+// workload", which it is given in advance.
+func taskClassesOf(pods []PodSpec) []taskClass {
+	index := map[shape]int{}
+	var classes []taskClass
+	for _, p := range pods {
+		s := shapeOf(p)
+		s.node, s.vm = "", false
+		i, ok := index[s]
+		if !ok {
+			i = len(classes)
+			index[s] = i
+			classes = append(classes, taskClass{gpu: p.GPU, count: p.GPUCount, milliCPU: p.MilliCPU, memory: p.Memory})
+		}
+		classes[i].popularity++
+	}
+	for i := range classes {
+		classes[i].popularity /= float64(len(pods))
+	}
+	return classes
+}
+
+// fragmentationGradient scores a node by how much placing the pod lowers the
+// node's expected fragmentation: the free GPU units that a task drawn from
+// the workload could not use. A task that cannot run on the node (other
+// resource, too few units, too little CPU or memory), or that uses no GPU,
+// leaves all free units fragmented; a task that fits leaves none, because
+// units are whole.
+type fragmentationGradient struct {
+	classes []taskClass
+}
+
+var (
+	_ fwk.PreScorePlugin  = &fragmentationGradient{}
+	_ fwk.ScorePlugin     = &fragmentationGradient{}
+	_ fwk.ScoreExtensions = &fragmentationGradient{}
+)
+
+func newFragmentationGradient(classes []taskClass) frameworkruntime.PluginFactory {
+	return func(context.Context, runtime.Object, fwk.Handle) (fwk.Plugin, error) {
+		return &fragmentationGradient{classes: classes}, nil
+	}
+}
+
+func (pl *fragmentationGradient) Name() string { return FragmentationGradientName }
+
+const fgdStateKey fwk.StateKey = FragmentationGradientName
+
+type fgdState struct {
+	gpu              *gpuworkloadfit.CycleData
+	milliCPU, memory int64
+}
+
+func (s *fgdState) Clone() fwk.StateData { return s }
+
+func (pl *fragmentationGradient) PreScore(_ context.Context, state fwk.CycleState, pod *v1.Pod, _ []fwk.NodeInfo) *fwk.Status {
+	gpu, err := gpuworkloadfit.ReadCycleData(state)
+	if err != nil {
+		return fwk.AsStatus(err)
+	}
+	requests := resourcehelper.PodRequests(pod, resourcehelper.PodResourcesOptions{})
+	state.Write(fgdStateKey, &fgdState{gpu: gpu, milliCPU: requests.Cpu().MilliValue(), memory: requests.Memory().Value()})
+	return nil
+}
+
+// fgdScale keeps three decimals of the fragmentation delta in the integer score.
+const fgdScale = 1000
+
+func (pl *fragmentationGradient) Score(_ context.Context, state fwk.CycleState, _ *v1.Pod, nodeInfo fwk.NodeInfo) (int64, *fwk.Status) {
+	data, err := state.Read(fgdStateKey)
+	if err != nil {
+		return 0, fwk.AsStatus(err)
+	}
+	s, ok := data.(*fgdState)
+	if !ok {
+		return 0, fwk.AsStatus(fmt.Errorf("%s pre-score state has type %T", FragmentationGradientName, data))
+	}
+	allocatable, requested := nodeInfo.GetAllocatable(), nodeInfo.GetRequested()
+	node := nodeFree{
+		milliCPU: allocatable.GetMilliCPU() - requested.GetMilliCPU(),
+		memory:   allocatable.GetMemory() - requested.GetMemory(),
+	}
+	for _, r := range s.gpu.Tracker.Entry(nodeInfo.Node()).State.Resources {
+		node.gpu = r.Name
+		node.units = allocatable.GetScalarResources()[r.Name] - requested.GetScalarResources()[r.Name]
+	}
+	after := node
+	after.milliCPU -= s.milliCPU
+	after.memory -= s.memory
+	for _, r := range s.gpu.Demand.Requests {
+		if r.Name == node.gpu {
+			after.units -= r.Count
+		}
+	}
+	delta := pl.fragmentation(after) - pl.fragmentation(node)
+	return int64(math.Round(-delta * fgdScale)), nil
+}
+
+type nodeFree struct {
+	gpu              v1.ResourceName
+	units            int64
+	milliCPU, memory int64
+}
+
+func (pl *fragmentationGradient) fragmentation(n nodeFree) float64 {
+	if n.units <= 0 {
+		return 0
+	}
+	var f float64
+	for _, c := range pl.classes {
+		fits := c.gpu == n.gpu && c.count <= n.units && c.milliCPU <= n.milliCPU && c.memory <= n.memory
+		if !fits {
+			f += c.popularity * float64(n.units)
+		}
+	}
+	return f
+}
+
+func (pl *fragmentationGradient) ScoreExtensions() fwk.ScoreExtensions { return pl }
+
+// NormalizeScore maps the deltas onto 0-100, the least fragmenting node highest.
+func (pl *fragmentationGradient) NormalizeScore(_ context.Context, _ fwk.CycleState, _ *v1.Pod, scores fwk.NodeScoreList) *fwk.Status {
+	if len(scores) == 0 {
+		return nil
+	}
+	lowest, highest := scores[0].Score, scores[0].Score
+	for _, s := range scores {
+		lowest, highest = min(lowest, s.Score), max(highest, s.Score)
+	}
+	for i := range scores {
+		if highest == lowest {
+			scores[i].Score = 0
+			continue
+		}
+		scores[i].Score = (scores[i].Score - lowest) * fwk.MaxNodeScore / (highest - lowest)
+	}
+	return nil
+}

@@ -1,0 +1,240 @@
+package sim
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apiserver/pkg/util/feature"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes/fake"
+	resourceslicetracker "k8s.io/dynamic-resource-allocation/resourceslice/tracker"
+	"k8s.io/klog/v2"
+	fwk "k8s.io/kube-scheduler/framework"
+	"k8s.io/kubernetes/pkg/features"
+	schedconfig "k8s.io/kubernetes/pkg/scheduler/apis/config"
+	"k8s.io/kubernetes/pkg/scheduler/apis/config/scheme"
+	"k8s.io/kubernetes/pkg/scheduler/apis/config/validation"
+	internalcache "k8s.io/kubernetes/pkg/scheduler/backend/cache"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/dynamicresources"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/nodevolumelimits"
+	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
+	"k8s.io/kubernetes/pkg/scheduler/metrics"
+	"k8s.io/kubernetes/pkg/scheduler/util/assumecache"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpustranding"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpuworkloadfit"
+)
+
+// ProfileName is the profile of the shipped configuration the simulator runs.
+const ProfileName = "gpu-workload-scheduler"
+
+// LoadProfile decodes a KubeSchedulerConfiguration as kube-scheduler does
+// (defaults and validation included) and returns the profile the
+// Deployment's pods use, with the configuration's node sampling.
+func LoadProfile(data []byte, source string) (*schedconfig.KubeSchedulerProfile, *int32, error) {
+	obj, _, err := scheme.Codecs.UniversalDecoder().Decode(data, nil, nil)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", source, err)
+	}
+	cfg, ok := obj.(*schedconfig.KubeSchedulerConfiguration)
+	if !ok {
+		return nil, nil, fmt.Errorf("%s: a %T is not a KubeSchedulerConfiguration", source, obj)
+	}
+	if err := validation.ValidateKubeSchedulerConfiguration(cfg); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", source, err)
+	}
+	for i := range cfg.Profiles {
+		if p := &cfg.Profiles[i]; p.SchedulerName == ProfileName {
+			percentage := p.PercentageOfNodesToScore
+			if percentage == nil {
+				percentage = cfg.PercentageOfNodesToScore
+			}
+			return p, percentage, nil
+		}
+	}
+	return nil, nil, fmt.Errorf("%s: profiles: no profile has schedulerName %s", source, ProfileName)
+}
+
+// engine is one scheduler: a framework built from a profile, with its own
+// cache and snapshot, driven one pod at a time.
+type engine struct {
+	framework  framework.Framework
+	cache      internalcache.Cache
+	snapshot   *internalcache.Snapshot
+	tracker    *clusterstate.Tracker
+	percentage *int32
+	// nextStart rotates where filtering starts, as kube-scheduler does.
+	nextStart int
+	feasible  []fwk.NodeInfo
+}
+
+// newEngine builds the framework as kube-scheduler would. The framework's
+// client and informers hold no objects: plugins that list volumes, claims or
+// namespaces find none, which is what the simulated pods use.
+func newEngine(ctx context.Context, profile *schedconfig.KubeSchedulerProfile, percentage *int32, extra frameworkruntime.Registry, policy gpuworkload.SandboxPolicy) (*engine, error) {
+	// The cache and framework record kube-scheduler's metrics; Register is idempotent.
+	metrics.Register()
+	e := &engine{
+		cache:      internalcache.New(ctx, nil, false, false),
+		snapshot:   internalcache.NewEmptySnapshot(),
+		percentage: percentage,
+	}
+	registry := plugins.NewInTreeRegistry()
+	ours := frameworkruntime.Registry{
+		gpuworkloadfit.Name: func(ctx context.Context, args runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
+			pl, err := gpuworkloadfit.New(ctx, args, h)
+			if err == nil {
+				e.tracker = pl.(*gpuworkloadfit.GPUWorkloadFit).Tracker()
+			}
+			return pl, err
+		},
+		gpustranding.Name: gpustranding.New,
+	}
+	for _, r := range []frameworkruntime.Registry{ours, extra} {
+		if err := registry.Merge(r); err != nil {
+			return nil, err
+		}
+	}
+	client := fake.NewClientset()
+	informerFactory := informers.NewSharedInformerFactory(client, 0)
+	draManager, err := newDRAManager(ctx, client, informerFactory)
+	if err != nil {
+		return nil, err
+	}
+	f, err := frameworkruntime.NewFramework(ctx, registry, profile,
+		frameworkruntime.WithClientSet(client),
+		frameworkruntime.WithInformerFactory(informerFactory),
+		frameworkruntime.WithSharedDRAManager(draManager),
+		frameworkruntime.WithSharedCSIManager(nodevolumelimits.NewCSIManager(informerFactory.Storage().V1().CSINodes().Lister())),
+		frameworkruntime.WithSnapshotSharedLister(e.snapshot),
+		frameworkruntime.WithParallelism(1),
+	)
+	if err != nil {
+		return nil, fmt.Errorf("build the scheduler framework: %w", err)
+	}
+	informerFactory.Start(ctx.Done())
+	informerFactory.WaitForCacheSync(ctx.Done())
+	if e.tracker == nil {
+		return nil, fmt.Errorf("profile %s does not enable %s", profile.SchedulerName, gpuworkloadfit.Name)
+	}
+	e.tracker.SetPolicy(&policy)
+	e.framework = f
+	return e, nil
+}
+
+// newDRAManager is what kube-scheduler builds when DynamicResourceAllocation
+// is on: the DynamicResources plugin looks up device classes for extended
+// resources through it.
+func newDRAManager(ctx context.Context, client *fake.Clientset, informerFactory informers.SharedInformerFactory) (fwk.SharedDRAManager, error) {
+	if !feature.DefaultFeatureGate.Enabled(features.DynamicResourceAllocation) {
+		return nil, nil
+	}
+	claims := assumecache.NewAssumeCache(klog.FromContext(ctx), informerFactory.Resource().V1().ResourceClaims().Informer(), "ResourceClaim", "", nil)
+	slices, err := resourceslicetracker.StartTracker(ctx, resourceslicetracker.Options{
+		EnableDeviceTaintRules:   feature.DefaultFeatureGate.Enabled(features.DRADeviceTaintRules),
+		EnableConsumableCapacity: feature.DefaultFeatureGate.Enabled(features.DRAConsumableCapacity),
+		SliceInformer:            informerFactory.Resource().V1().ResourceSlices(),
+		TaintInformer:            informerFactory.Resource().V1().DeviceTaintRules(),
+		KubeClient:               client,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("start the resource slice tracker: %w", err)
+	}
+	return dynamicresources.NewDRAManager(ctx, claims, slices, informerFactory), nil
+}
+
+func (e *engine) addNode(logger klog.Logger, node *v1.Node) {
+	e.cache.AddNode(logger, node)
+	e.tracker.UpsertNode(node)
+}
+
+func (e *engine) updateNode(logger klog.Logger, old, node *v1.Node) {
+	e.cache.UpdateNode(logger, old, node)
+	e.tracker.UpsertNode(node)
+}
+
+// schedule runs one scheduling cycle as kube-scheduler's schedulePod does:
+// PreFilter, Filter over a rotating sample of nodes, PreScore, Score, and the
+// highest total. It returns "" when no node fits.
+func (e *engine) schedule(ctx context.Context, pod *v1.Pod) (string, error) {
+	logger := klog.FromContext(ctx)
+	if err := e.cache.UpdateSnapshot(logger, e.snapshot); err != nil {
+		return "", err
+	}
+	all, err := e.snapshot.NodeInfos().List()
+	if err != nil || len(all) == 0 {
+		return "", err
+	}
+	state := framework.NewCycleState()
+	preResult, status, _ := e.framework.RunPreFilterPlugins(ctx, state, pod)
+	if !status.IsSuccess() {
+		if status.IsRejected() {
+			return "", nil
+		}
+		return "", status.AsError()
+	}
+	nodes := all
+	if !preResult.AllNodes() {
+		nodes = slices.DeleteFunc(slices.Clone(all), func(ni fwk.NodeInfo) bool { return !preResult.NodeNames.Has(ni.Node().Name) })
+	}
+	want := e.numFeasibleNodesToFind(len(all))
+	e.feasible = e.feasible[:0]
+	processed := 0
+	for i := 0; i < len(nodes) && len(e.feasible) < want; i++ {
+		ni := nodes[(e.nextStart+i)%len(nodes)]
+		processed++
+		status := e.framework.RunFilterPlugins(ctx, state, pod, ni)
+		if status.IsSuccess() {
+			e.feasible = append(e.feasible, ni)
+		} else if !status.IsRejected() {
+			return "", status.AsError()
+		}
+	}
+	e.nextStart = (e.nextStart + processed) % len(all)
+	switch len(e.feasible) {
+	case 0:
+		return "", nil
+	case 1:
+		return e.feasible[0].Node().Name, nil
+	}
+	if status := e.framework.RunPreScorePlugins(ctx, state, pod, e.feasible); !status.IsSuccess() {
+		return "", status.AsError()
+	}
+	scores, status := e.framework.RunScorePlugins(ctx, state, pod, e.feasible)
+	if !status.IsSuccess() {
+		return "", status.AsError()
+	}
+	return framework.NewSortedScoredNodes(scores).Pop().Name, nil
+}
+
+// numFeasibleNodesToFind is kube-scheduler's adaptive node sampling.
+func (e *engine) numFeasibleNodesToFind(all int) int {
+	const minNodes, minPercentage = 100, 5
+	if all < minNodes {
+		return all
+	}
+	percentage := 0
+	if e.percentage != nil {
+		percentage = int(*e.percentage)
+	}
+	if percentage == 0 {
+		percentage = max(50-all/125, minPercentage)
+	}
+	return max(all*percentage/100, minNodes)
+}
+
+func (e *engine) bind(logger klog.Logger, pod *v1.Pod, node string) error {
+	pod.Spec.NodeName = node
+	return e.cache.AddPod(logger, pod)
+}
+
+func (e *engine) remove(logger klog.Logger, pod *v1.Pod) error {
+	return e.cache.RemovePod(logger, pod)
+}

@@ -1,0 +1,381 @@
+package sim
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"sigs.k8s.io/yaml"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+)
+
+// NodeSpec is one node of a cluster description.
+type NodeSpec struct {
+	Name      string
+	MilliCPU  int64
+	Memory    int64
+	Mode      gpuworkload.Mode
+	Inventory gpuworkload.GPUInventory
+}
+
+// PodSpec is one pod of a workload: when it arrives, how long it runs once
+// placed, and what it requests.
+type PodSpec struct {
+	Name     string
+	Arrival  time.Duration
+	Duration time.Duration // 0: runs until the end
+	MilliCPU int64
+	Memory   int64
+	// GPU is the requested extended resource, empty for a pod without GPUs.
+	GPU      v1.ResourceName
+	GPUCount int64
+	// VM marks a virt-launcher pod: one VM per pod.
+	VM bool
+	// Node, when set, places the pod there on arrival without scheduling it:
+	// a pod already running in a cluster snapshot.
+	Node string
+}
+
+// A node described without cpu or memory gets these: a typical GPU server.
+const (
+	DefaultNodeCPU    = "64"
+	DefaultNodeMemory = "512Gi"
+)
+
+var (
+	nodeColumns = []string{"name", "count", "cpu", "memory", "gpus", "model", "mode", "profile"}
+	podColumns  = []string{"name", "count", "arrival", "departure", "cpu", "memory", "gpu", "gpus", "mode", "model", "profile", "node"}
+)
+
+// record is one row or list entry with where it came from, for errors.
+type record struct {
+	where  string
+	fields map[string]string
+}
+
+func (r record) errorf(field, format string, args ...any) error {
+	return fmt.Errorf("%s: %s: %s", r.where, field, fmt.Sprintf(format, args...))
+}
+
+// readRecords reads a CSV file with a header row, or a YAML file holding a
+// list under key, into records with only the given columns.
+func readRecords(path, key string, columns []string) ([]record, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".csv":
+		return csvRecords(path, data, columns)
+	case ".yaml", ".yml", ".json":
+		return yamlRecords(path, data, key, columns)
+	}
+	return nil, fmt.Errorf("%s: unknown format: name the file .csv, .yaml or .json", path)
+}
+
+func csvRecords(path string, data []byte, columns []string) ([]record, error) {
+	r := csv.NewReader(strings.NewReader(string(data)))
+	r.Comment = '#'
+	r.TrimLeadingSpace = true
+	header, err := r.Read()
+	if err != nil {
+		return nil, fmt.Errorf("%s: want a header row naming columns from %s: %w", path, strings.Join(columns, ","), err)
+	}
+	for i, h := range header {
+		header[i] = strings.ToLower(strings.TrimSpace(h))
+		if !slices.Contains(columns, header[i]) {
+			return nil, fmt.Errorf("%s: header column %d %q is unknown; valid columns are %s", path, i+1, h, strings.Join(columns, ","))
+		}
+	}
+	r.FieldsPerRecord = len(header)
+	var out []record
+	for {
+		row, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			return out, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		line, _ := r.FieldPos(0)
+		rec := record{where: fmt.Sprintf("%s:%d", path, line), fields: map[string]string{}}
+		for i, v := range row {
+			if v = strings.TrimSpace(v); v != "" {
+				rec.fields[header[i]] = v
+			}
+		}
+		out = append(out, rec)
+	}
+}
+
+func yamlRecords(path string, data []byte, key string, columns []string) ([]record, error) {
+	var doc map[string][]map[string]any
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("%s: want a YAML map with a list under %q: %w", path, key, err)
+	}
+	for k := range doc {
+		if k != key {
+			return nil, fmt.Errorf("%s: key %q is unknown; want the list under %q", path, k, key)
+		}
+	}
+	out := make([]record, 0, len(doc[key]))
+	for i, entry := range doc[key] {
+		rec := record{where: fmt.Sprintf("%s: %s[%d]", path, key, i), fields: map[string]string{}}
+		for k, v := range entry {
+			if !slices.Contains(columns, k) {
+				return nil, fmt.Errorf("%s: field %q is unknown; valid fields are %s", rec.where, k, strings.Join(columns, ", "))
+			}
+			if v != nil {
+				rec.fields[k] = fmt.Sprint(v)
+			}
+		}
+		out = append(out, rec)
+	}
+	return out, nil
+}
+
+// LoadNodes reads a cluster description. See docs/simulation.md.
+func LoadNodes(path string) ([]NodeSpec, error) {
+	records, err := readRecords(path, "nodes", nodeColumns)
+	if err != nil {
+		return nil, err
+	}
+	var nodes []NodeSpec
+	seen := map[string]string{}
+	for _, rec := range records {
+		specs, err := nodeSpecs(rec)
+		if err != nil {
+			return nil, err
+		}
+		for _, n := range specs {
+			if first, dup := seen[n.Name]; dup {
+				return nil, rec.errorf("name", "node %q is already described at %s; names must be unique", n.Name, first)
+			}
+			seen[n.Name] = rec.where
+		}
+		nodes = append(nodes, specs...)
+	}
+	if len(nodes) == 0 {
+		return nil, fmt.Errorf("%s: no nodes", path)
+	}
+	return nodes, nil
+}
+
+func nodeSpecs(rec record) ([]NodeSpec, error) {
+	name := rec.fields["name"]
+	if name == "" {
+		return nil, rec.errorf("name", "required")
+	}
+	count, err := positiveInt(rec, "count", 1)
+	if err != nil {
+		return nil, err
+	}
+	cpu, err := quantity(rec, "cpu", DefaultNodeCPU)
+	if err != nil {
+		return nil, err
+	}
+	memory, err := quantity(rec, "memory", DefaultNodeMemory)
+	if err != nil {
+		return nil, err
+	}
+	gpus, err := positiveInt(rec, "gpus", 0)
+	if err != nil {
+		return nil, err
+	}
+	mode := gpuworkload.ModeContainer
+	if v, ok := rec.fields["mode"]; ok {
+		if mode, err = gpuworkload.ParseMode(v); err != nil {
+			return nil, rec.errorf("mode", "%v", err)
+		}
+	}
+	inv, err := gpuworkload.NewGPUInventory(gpus, rec.fields["model"], rec.fields["profile"])
+	if err != nil {
+		return nil, rec.errorf("model/profile", "%v", err)
+	}
+	if gpus > 0 {
+		if _, _, err := inv.Advertisement(mode); err != nil {
+			return nil, rec.errorf("model", "%v", err)
+		}
+	}
+	base := NodeSpec{Name: name, MilliCPU: cpu.MilliValue(), Memory: memory.Value(), Mode: mode, Inventory: inv}
+	if count == 1 {
+		return []NodeSpec{base}, nil
+	}
+	out := make([]NodeSpec, count)
+	for i := range out {
+		out[i] = base
+		out[i].Name = fmt.Sprintf("%s-%04d", name, i+1)
+	}
+	return out, nil
+}
+
+// LoadPods reads a timed workload. See docs/simulation.md.
+func LoadPods(path string) ([]PodSpec, error) {
+	records, err := readRecords(path, "pods", podColumns)
+	if err != nil {
+		return nil, err
+	}
+	var pods []PodSpec
+	seen := map[string]string{}
+	for _, rec := range records {
+		specs, err := podSpecs(rec)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range specs {
+			if first, dup := seen[p.Name]; dup {
+				return nil, rec.errorf("name", "pod %q is already described at %s; names must be unique", p.Name, first)
+			}
+			seen[p.Name] = rec.where
+		}
+		pods = append(pods, specs...)
+	}
+	if len(pods) == 0 {
+		return nil, fmt.Errorf("%s: no pods", path)
+	}
+	slices.SortStableFunc(pods, func(a, b PodSpec) int { return int(a.Arrival - b.Arrival) })
+	return pods, nil
+}
+
+func podSpecs(rec record) ([]PodSpec, error) {
+	name := rec.fields["name"]
+	if name == "" {
+		return nil, rec.errorf("name", "required")
+	}
+	count, err := positiveInt(rec, "count", 1)
+	if err != nil {
+		return nil, err
+	}
+	arrival, err := seconds(rec, "arrival", 0)
+	if err != nil {
+		return nil, err
+	}
+	var duration time.Duration
+	if _, ok := rec.fields["departure"]; ok {
+		departure, err := seconds(rec, "departure", 0)
+		if err != nil {
+			return nil, err
+		}
+		if departure <= arrival {
+			return nil, rec.errorf("departure", "%s is not after arrival %s", departure, arrival)
+		}
+		duration = departure - arrival
+	}
+	cpu, err := quantity(rec, "cpu", "0")
+	if err != nil {
+		return nil, err
+	}
+	memory, err := quantity(rec, "memory", "0")
+	if err != nil {
+		return nil, err
+	}
+	p := PodSpec{Name: name, Arrival: arrival, Duration: duration, MilliCPU: cpu.MilliValue(), Memory: memory.Value(), Node: rec.fields["node"]}
+	if err := gpuRequest(rec, &p); err != nil {
+		return nil, err
+	}
+	if count == 1 {
+		return []PodSpec{p}, nil
+	}
+	out := make([]PodSpec, count)
+	for i := range out {
+		out[i] = p
+		out[i].Name = fmt.Sprintf("%s-%04d", name, i+1)
+	}
+	return out, nil
+}
+
+// gpuRequest reads the GPU request: a resource name (gpu) with a count
+// (gpus), or a mode with the model or profile that names the resource.
+func gpuRequest(rec record, p *PodSpec) error {
+	count, err := positiveInt(rec, "gpus", 0)
+	if err != nil {
+		return err
+	}
+	name, byName := rec.fields["gpu"]
+	modeValue, byMode := rec.fields["mode"]
+	if count == 0 {
+		if byName || byMode {
+			return rec.errorf("gpus", "required with gpu or mode: how many units the pod requests")
+		}
+		return nil
+	}
+	p.GPUCount = count
+	if byName && byMode {
+		return rec.errorf("gpu", "give the GPU request as a resource name (gpu) or as mode/model/profile, not both")
+	}
+	if byName {
+		if !strings.HasPrefix(name, gpuworkload.ResourceDomain) {
+			return rec.errorf("gpu", "%q is not an NVIDIA resource; want e.g. nvidia.com/gpu or nvidia.com/GA102GL_A10", name)
+		}
+		p.GPU = v1.ResourceName(name)
+		p.VM = name != string(gpuworkload.ResourceGPU)
+		return nil
+	}
+	mode := gpuworkload.ModeContainer
+	if byMode {
+		if mode, err = gpuworkload.ParseMode(modeValue); err != nil {
+			return rec.errorf("mode", "%v", err)
+		}
+	}
+	inv, err := gpuworkload.NewGPUInventory(count, rec.fields["model"], rec.fields["profile"])
+	if err != nil {
+		return rec.errorf("model/profile", "%v", err)
+	}
+	resourceName, _, err := inv.Advertisement(mode)
+	if err != nil {
+		return rec.errorf("model/profile", "%v", err)
+	}
+	p.GPU = resourceName
+	p.VM = mode.IsSandbox()
+	return nil
+}
+
+func positiveInt(rec record, field string, fallback int64) (int64, error) {
+	v, ok := rec.fields[field]
+	if !ok {
+		return fallback, nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < 0 || (field == "count" && n == 0) {
+		return 0, rec.errorf(field, "%q is not a whole number %s", v, map[bool]string{true: "of at least 1", false: "of at least 0"}[field == "count"])
+	}
+	return n, nil
+}
+
+func quantity(rec record, field string, fallback string) (resource.Quantity, error) {
+	v, ok := rec.fields[field]
+	if !ok {
+		v = fallback
+	}
+	q, err := resource.ParseQuantity(v)
+	if err != nil || q.Sign() < 0 {
+		return q, rec.errorf(field, "%q is not a non-negative Kubernetes quantity, e.g. %s", v, map[string]string{"cpu": "500m or 4", "memory": "16Gi"}[field])
+	}
+	return q, nil
+}
+
+// seconds reads a time as seconds (90, 1.5) or a Go duration (90s, 2h).
+func seconds(rec record, field string, fallback time.Duration) (time.Duration, error) {
+	v, ok := rec.fields[field]
+	if !ok {
+		return fallback, nil
+	}
+	if f, err := strconv.ParseFloat(v, 64); err == nil && f >= 0 {
+		return time.Duration(f * float64(time.Second)), nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 {
+		return 0, rec.errorf(field, "%q is not seconds from the start; want e.g. 90 or 1h30m", v)
+	}
+	return d, nil
+}

@@ -1,0 +1,250 @@
+package sim
+
+import (
+	"slices"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/advisor"
+)
+
+// StrandedKind is why free GPU units cannot serve the demand that waits.
+type StrandedKind int
+
+const (
+	// StrandedMode: no pending pod asks for the node's resource while GPU pods of another resource wait.
+	StrandedMode StrandedKind = iota
+	// StrandedCPUMemory: a pending pod wants the resource and the units would do, but the node's CPU or memory would not.
+	StrandedCPUMemory
+	// StrandedFragmentation: pending pods want the resource, but each wants more units than the node has free.
+	StrandedFragmentation
+	numStrandedKinds
+)
+
+// StrandedKinds names the kinds in order, as reports print them.
+var StrandedKinds = [numStrandedKinds]string{"mode", "cpu-memory", "fragmentation"}
+
+// Sample is the cluster after the events at Time.
+type Sample struct {
+	Time          time.Duration
+	Stranded      [numStrandedKinds]int64
+	EmptyGPUNodes int
+	PendingPods   int
+	UsedUnits     int64
+}
+
+// StrandedTotal sums the kinds.
+func (s Sample) StrandedTotal() int64 {
+	var sum int64
+	for _, v := range s.Stranded {
+		sum += v
+	}
+	return sum
+}
+
+// Summary is a run's metrics. Units are units of the advertised resources:
+// a GPU, or a vGPU instance.
+type Summary struct {
+	GPUUnitsRequested int64   `json:"gpuUnitsRequested"`
+	GPUUnitsPlaced    int64   `json:"gpuUnitsPlaced"`
+	PlacedShare       float64 `json:"placedShare"`
+	// StrandedAverage is the time average of stranded units by kind, and in total.
+	StrandedAverage      map[string]float64 `json:"strandedAverage"`
+	StrandedAverageTotal float64            `json:"strandedAverageTotal"`
+	EmptyGPUNodesAverage float64            `json:"emptyGPUNodesAverage"`
+	PendingPodsAverage   float64            `json:"pendingPodsAverage"`
+	WaitMeanSeconds      float64            `json:"waitMeanSeconds"`
+	WaitP95Seconds       float64            `json:"waitP95Seconds"`
+	WaitMaxSeconds       float64            `json:"waitMaxSeconds"`
+	UnplacedPods         int                `json:"unplacedPods"`
+	UnplacedGPUPods      int                `json:"unplacedGPUPods"`
+	// AllocationAtFirstFailure is the share of GPU units in use when a GPU
+	// pod first could not be placed; absent when every GPU pod was placed at once.
+	AllocationAtFirstFailure *float64 `json:"allocationAtFirstFailure,omitempty"`
+	SimulatedSeconds         float64  `json:"simulatedSeconds"`
+}
+
+// Result is one policy's run.
+type Result struct {
+	Policy   string            `json:"policy"`
+	Summary  Summary           `json:"summary"`
+	Relabels []advisor.Relabel `json:"relabels,omitempty"`
+	Series   []Sample          `json:"-"`
+	WallTime time.Duration     `json:"-"`
+}
+
+// metricsRecorder follows pending demand and samples the cluster after each event time.
+type metricsRecorder struct {
+	// pendingByResource counts pending GPU pods by resource and shape.
+	pendingByResource map[v1.ResourceName]map[shape]int
+	pendingGPU        int
+	pendingPods       int
+	samples           []Sample
+	firstFailureShare *float64
+}
+
+func newMetricsRecorder() *metricsRecorder {
+	return &metricsRecorder{pendingByResource: map[v1.ResourceName]map[shape]int{}}
+}
+
+func (m *metricsRecorder) addPending(p *simPod) {
+	m.pendingPods++
+	if p.spec.GPU == "" {
+		return
+	}
+	m.pendingGPU++
+	shapes := m.pendingByResource[p.spec.GPU]
+	if shapes == nil {
+		shapes = map[shape]int{}
+		m.pendingByResource[p.spec.GPU] = shapes
+	}
+	shapes[shapeOf(p.spec)]++
+}
+
+func (m *metricsRecorder) removePending(p *simPod) {
+	m.pendingPods--
+	if p.spec.GPU == "" {
+		return
+	}
+	m.pendingGPU--
+	shapes := m.pendingByResource[p.spec.GPU]
+	s := shapeOf(p.spec)
+	if shapes[s]--; shapes[s] == 0 {
+		delete(shapes, s)
+	}
+	if len(shapes) == 0 {
+		delete(m.pendingByResource, p.spec.GPU)
+	}
+}
+
+func (m *metricsRecorder) firstFailure(nodes []*simNode) {
+	if m.firstFailureShare != nil {
+		return
+	}
+	var used, total int64
+	for _, n := range nodes {
+		used += n.usedUnits
+		total += n.units
+	}
+	share := 0.0
+	if total > 0 {
+		share = float64(used) / float64(total)
+	}
+	m.firstFailureShare = &share
+}
+
+func (m *metricsRecorder) sample(now time.Duration, nodes []*simNode) {
+	s := Sample{Time: now, PendingPods: m.pendingPods}
+	for _, n := range nodes {
+		if n.spec.Inventory.GPUs > 0 && n.usedUnits == 0 && !n.converting {
+			s.EmptyGPUNodes++
+		}
+		s.UsedUnits += n.usedUnits
+		if kind, ok := m.stranded(n); ok {
+			s.Stranded[kind] += n.free()
+		}
+	}
+	if last := len(m.samples) - 1; last >= 0 && m.samples[last].Time == now {
+		m.samples[last] = s
+		return
+	}
+	m.samples = append(m.samples, s)
+}
+
+// stranded classifies a node's free units against the GPU pods that wait.
+func (m *metricsRecorder) stranded(n *simNode) (StrandedKind, bool) {
+	if m.pendingGPU == 0 || n.resource == "" || n.free() <= 0 {
+		return 0, false
+	}
+	shapes := m.pendingByResource[n.resource]
+	if len(shapes) == 0 {
+		return StrandedMode, true
+	}
+	unitsWould := false
+	for s := range shapes {
+		if s.count > n.free() {
+			continue
+		}
+		if s.milliCPU <= n.spec.MilliCPU-n.usedCPU && s.memory <= n.spec.Memory-n.usedMemory {
+			return 0, false
+		}
+		unitsWould = true
+	}
+	if unitsWould {
+		return StrandedCPUMemory, true
+	}
+	return StrandedFragmentation, true
+}
+
+func (m *metricsRecorder) result(pods []*simPod) *Result {
+	var sum Summary
+	end := time.Duration(0)
+	if len(m.samples) > 0 {
+		end = m.samples[len(m.samples)-1].Time
+	}
+	sum.SimulatedSeconds = end.Seconds()
+	var waits []float64
+	for _, p := range pods {
+		if p.spec.GPU != "" {
+			sum.GPUUnitsRequested += p.spec.GPUCount
+		}
+		if p.node == nil {
+			sum.UnplacedPods++
+			if p.spec.GPU != "" {
+				sum.UnplacedGPUPods++
+			}
+			left := end
+			if p.gaveUp {
+				left = p.departure
+			}
+			waits = append(waits, (left - p.spec.Arrival).Seconds())
+			continue
+		}
+		if p.spec.GPU != "" {
+			sum.GPUUnitsPlaced += p.spec.GPUCount
+		}
+		waits = append(waits, (p.placedAt - p.spec.Arrival).Seconds())
+	}
+	if sum.GPUUnitsRequested > 0 {
+		sum.PlacedShare = float64(sum.GPUUnitsPlaced) / float64(sum.GPUUnitsRequested)
+	}
+	if len(waits) > 0 {
+		slices.Sort(waits)
+		total := 0.0
+		for _, w := range waits {
+			total += w
+		}
+		sum.WaitMeanSeconds = total / float64(len(waits))
+		sum.WaitP95Seconds = waits[(len(waits)*95-1)/100]
+		sum.WaitMaxSeconds = waits[len(waits)-1]
+	}
+	var stranded [numStrandedKinds]float64
+	var empty, pending float64
+	average := func(value func(Sample) float64) float64 {
+		if len(m.samples) == 1 || end == 0 {
+			return value(m.samples[len(m.samples)-1])
+		}
+		area := 0.0
+		for i := 0; i+1 < len(m.samples); i++ {
+			area += value(m.samples[i]) * (m.samples[i+1].Time - m.samples[i].Time).Seconds()
+		}
+		return area / end.Seconds()
+	}
+	if len(m.samples) > 0 {
+		for k := range stranded {
+			stranded[k] = average(func(s Sample) float64 { return float64(s.Stranded[k]) })
+		}
+		empty = average(func(s Sample) float64 { return float64(s.EmptyGPUNodes) })
+		pending = average(func(s Sample) float64 { return float64(s.PendingPods) })
+	}
+	sum.StrandedAverage = map[string]float64{}
+	for k, v := range stranded {
+		sum.StrandedAverage[StrandedKinds[k]] = v
+		sum.StrandedAverageTotal += v
+	}
+	sum.EmptyGPUNodesAverage = empty
+	sum.PendingPodsAverage = pending
+	sum.AllocationAtFirstFailure = m.firstFailureShare
+	return &Result{Summary: sum, Series: m.samples}
+}

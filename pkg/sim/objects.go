@@ -1,0 +1,75 @@
+package sim
+
+import (
+	"strconv"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+)
+
+// Namespace holds every simulated pod.
+const Namespace = "sim"
+
+const podsPerNode = 1000
+
+// nodeObject is the node as the GPU Operator and the device plugins leave it
+// in a mode: labels, and the mode's resource in capacity and allocatable.
+// converting leaves the resource out, as while operands are replaced.
+func nodeObject(spec NodeSpec, mode gpuworkload.Mode, converting bool, version int) *v1.Node {
+	labels := map[string]string{v1.LabelHostname: spec.Name}
+	if spec.Inventory.GPUs > 0 {
+		labels[gpuworkload.LabelGPUPresent] = "true"
+		labels[gpuworkload.LabelGPUCount] = strconv.FormatInt(spec.Inventory.GPUs, 10)
+		labels[gpuworkload.LabelWorkloadConfig] = string(mode)
+		if spec.Inventory.Card != "" {
+			labels[gpuworkload.LabelGPUProduct] = "NVIDIA-" + spec.Inventory.Card
+		}
+		if mode == gpuworkload.ModeVGPU && spec.Inventory.VGPU.Card != "" {
+			labels[gpuworkload.LabelVGPUConfig] = spec.Inventory.VGPU.Name()
+		}
+	}
+	list := v1.ResourceList{
+		v1.ResourceCPU:    *resource.NewMilliQuantity(spec.MilliCPU, resource.DecimalSI),
+		v1.ResourceMemory: *resource.NewQuantity(spec.Memory, resource.BinarySI),
+		v1.ResourcePods:   *resource.NewQuantity(podsPerNode, resource.DecimalSI),
+	}
+	if name, count, err := spec.Inventory.Advertisement(mode); err == nil && count > 0 && !converting {
+		list[name] = *resource.NewQuantity(count, resource.DecimalSI)
+	}
+	return &v1.Node{
+		ObjectMeta: metav1.ObjectMeta{Name: spec.Name, UID: types.UID("node-" + spec.Name), Labels: labels, ResourceVersion: strconv.Itoa(version)},
+		Status:     v1.NodeStatus{Capacity: list, Allocatable: list.DeepCopy()},
+	}
+}
+
+// podObject is the pod the workload describes; a VM is a virt-launcher pod.
+func podObject(spec PodSpec, schedulerName string) *v1.Pod {
+	requests := v1.ResourceList{}
+	if spec.MilliCPU > 0 {
+		requests[v1.ResourceCPU] = *resource.NewMilliQuantity(spec.MilliCPU, resource.DecimalSI)
+	}
+	if spec.Memory > 0 {
+		requests[v1.ResourceMemory] = *resource.NewQuantity(spec.Memory, resource.BinarySI)
+	}
+	var limits v1.ResourceList
+	if spec.GPU != "" {
+		requests[spec.GPU] = *resource.NewQuantity(spec.GPUCount, resource.DecimalSI)
+		limits = v1.ResourceList{spec.GPU: requests[spec.GPU]}
+	}
+	pod := &v1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: spec.Name, Namespace: Namespace, UID: types.UID("pod-" + spec.Name)},
+		Spec: v1.PodSpec{
+			SchedulerName: schedulerName,
+			Containers:    []v1.Container{{Name: "compute", Resources: v1.ResourceRequirements{Requests: requests, Limits: limits}}},
+		},
+	}
+	if spec.VM {
+		pod.Labels = map[string]string{"kubevirt.io": "virt-launcher", "kubevirt.io/created-by": "vmi-" + spec.Name}
+		pod.Annotations = map[string]string{"kubevirt.io/domain": spec.Name}
+	}
+	return pod
+}

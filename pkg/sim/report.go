@@ -1,0 +1,150 @@
+package sim
+
+import (
+	"context"
+	"fmt"
+	"html"
+	"io"
+	"math"
+	"strings"
+	"sync"
+	"text/tabwriter"
+	"time"
+)
+
+// Compare runs every policy on the scenario, concurrently, and returns the
+// results in the policies' order.
+func Compare(ctx context.Context, scenario *Scenario, policies []Policy, opts Options) ([]*Result, error) {
+	results := make([]*Result, len(policies))
+	errs := make([]error, len(policies))
+	var wg sync.WaitGroup
+	for i, p := range policies {
+		wg.Go(func() { results[i], errs[i] = Run(ctx, scenario, p, opts) })
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return results, nil
+}
+
+// WriteTable prints one row per policy.
+func WriteTable(w io.Writer, scenario *Scenario, results []*Result) error {
+	fmt.Fprintf(w, "scenario %s: %d nodes, %d pods\n", scenario.Name, len(scenario.Nodes), len(scenario.Pods))
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "POLICY\tPLACED GPU UNITS\tSTRANDED AVG\tMODE\tCPU-MEMORY\tFRAGMENTATION\tEMPTY GPU NODES AVG\tPENDING AVG\tWAIT MEAN/P95 (s)\tUNPLACED GPU PODS\tALLOC AT 1ST FAILURE\tRELABELS\tWALL")
+	for _, r := range results {
+		s := r.Summary
+		first := "-"
+		if s.AllocationAtFirstFailure != nil {
+			first = fmt.Sprintf("%.1f%%", 100**s.AllocationAtFirstFailure)
+		}
+		fmt.Fprintf(tw, "%s\t%d/%d (%.1f%%)\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t%.0f/%.0f\t%d\t%s\t%d\t%s\n",
+			r.Policy, s.GPUUnitsPlaced, s.GPUUnitsRequested, 100*s.PlacedShare, s.StrandedAverageTotal,
+			s.StrandedAverage[StrandedKinds[StrandedMode]], s.StrandedAverage[StrandedKinds[StrandedCPUMemory]], s.StrandedAverage[StrandedKinds[StrandedFragmentation]],
+			s.EmptyGPUNodesAverage, s.PendingPodsAverage, s.WaitMeanSeconds, s.WaitP95Seconds, s.UnplacedGPUPods, first, len(r.Relabels), r.WallTime.Round(time.Millisecond))
+	}
+	return tw.Flush()
+}
+
+// Report is the JSON form of a comparison.
+type Report struct {
+	Schema      string    `json:"schema"`
+	Scenario    string    `json:"scenario"`
+	Nodes       int       `json:"nodes"`
+	Pods        int       `json:"pods"`
+	Results     []*Result `json:"results"`
+	Description string    `json:"description,omitempty"`
+}
+
+// ReportSchema versions the JSON report.
+const ReportSchema = "gpu-workload-sim/v1"
+
+// NewReport wraps results for JSON output.
+func NewReport(scenario *Scenario, results []*Result) Report {
+	return Report{Schema: ReportSchema, Scenario: scenario.Name, Description: scenario.Description, Nodes: len(scenario.Nodes), Pods: len(scenario.Pods), Results: results}
+}
+
+// plotColors distinguish up to eight policies.
+var plotColors = []string{"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"}
+
+// WriteSVG plots stranded units over time, one step line per policy.
+func WriteSVG(w io.Writer, scenario *Scenario, results []*Result) error {
+	const width, height, left, right, top, bottom = 900.0, 420.0, 70.0, 180.0, 40.0, 50.0
+	plotW, plotH := width-left-right, height-top-bottom
+	var end time.Duration
+	var peak int64 = 1
+	for _, r := range results {
+		for _, s := range r.Series {
+			end = max(end, s.Time)
+			peak = max(peak, s.StrandedTotal())
+		}
+	}
+	if end == 0 {
+		end = time.Second
+	}
+	yMax := niceCeiling(float64(peak))
+	x := func(t time.Duration) float64 { return left + plotW*t.Seconds()/end.Seconds() }
+	y := func(v float64) float64 { return top + plotH - plotH*v/yMax }
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" font-family="sans-serif" font-size="12">`+"\n", width, height, width, height)
+	fmt.Fprintf(&b, `<rect width="100%%" height="100%%" fill="white"/>`+"\n")
+	fmt.Fprintf(&b, `<text x="%.0f" y="22" font-size="15">%s: stranded GPU units over time</text>`+"\n", left, html.EscapeString(scenario.Name))
+	for i := 0; i <= 4; i++ {
+		v := yMax * float64(i) / 4
+		fmt.Fprintf(&b, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" stroke="#ddd"/><text x="%.1f" y="%.1f" text-anchor="end">%.0f</text>`+"\n", left, left+plotW, y(v), y(v), left-6, y(v)+4, v)
+		t := time.Duration(float64(end) * float64(i) / 4)
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`+"\n", x(t), top+plotH+18, formatClock(t))
+	}
+	fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">simulated time</text>`+"\n", left+plotW/2, height-8)
+	fmt.Fprintf(&b, `<text transform="translate(16 %.1f) rotate(-90)" text-anchor="middle">stranded units</text>`+"\n", top+plotH/2)
+	fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="none" stroke="#333"/>`+"\n", left, top, plotW, plotH)
+	for i, r := range results {
+		color := plotColors[i%len(plotColors)]
+		fmt.Fprintf(&b, `<polyline fill="none" stroke="%s" stroke-width="1.5" points="%s"/>`+"\n", color, stepPoints(r.Series, x, y))
+		ly := top + 16 + float64(i)*18
+		fmt.Fprintf(&b, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" stroke="%s" stroke-width="3"/><text x="%.1f" y="%.1f">%s (avg %.1f)</text>`+"\n",
+			left+plotW+12, left+plotW+32, ly, ly, color, left+plotW+38, ly+4, html.EscapeString(r.Policy), r.Summary.StrandedAverageTotal)
+	}
+	b.WriteString("</svg>\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// stepPoints draws the series as a step function, at most one vertex pair
+// per horizontal pixel so that long runs stay small.
+func stepPoints(series []Sample, x func(time.Duration) float64, y func(float64) float64) string {
+	var b strings.Builder
+	lastX, lastY := math.NaN(), math.NaN()
+	for _, s := range series {
+		px, py := math.Round(x(s.Time)*2)/2, y(float64(s.StrandedTotal()))
+		if px == lastX {
+			lastY = py
+			continue
+		}
+		if !math.IsNaN(lastY) {
+			fmt.Fprintf(&b, "%.1f,%.1f ", px, lastY)
+		}
+		fmt.Fprintf(&b, "%.1f,%.1f ", px, py)
+		lastX, lastY = px, py
+	}
+	return strings.TrimSpace(b.String())
+}
+
+func niceCeiling(v float64) float64 {
+	magnitude := math.Pow(10, math.Floor(math.Log10(v)))
+	for _, step := range []float64{1, 2, 2.5, 5, 10} {
+		if step*magnitude >= v {
+			return step * magnitude
+		}
+	}
+	return 10 * magnitude
+}
+
+func formatClock(d time.Duration) string {
+	h := int(d.Hours())
+	m := int(d.Minutes()) % 60
+	return fmt.Sprintf("%dh%02d", h, m)
+}

@@ -1,0 +1,85 @@
+package sim
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/yaml"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+)
+
+// scenarioFile is scenario.yaml; see docs/simulation.md.
+type scenarioFile struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	Nodes       string `json:"nodes"`
+	Pods        string `json:"pods"`
+	// SandboxWorkloads is the ClusterPolicy's; enabled unless it says otherwise.
+	SandboxWorkloads *struct {
+		Enabled         bool   `json:"enabled"`
+		DefaultWorkload string `json:"defaultWorkload"`
+	} `json:"sandboxWorkloads,omitempty"`
+	Advisor *struct {
+		Interval   metav1.Duration `json:"interval"`
+		Conversion metav1.Duration `json:"conversion"`
+	} `json:"advisor,omitempty"`
+}
+
+// LoadScenario reads a scenario.yaml and the node and pod files it names,
+// relative to it. The advisor options are nil unless the file sets them.
+func LoadScenario(path string) (*Scenario, *AdvisorOptions, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	var f scenarioFile
+	if err := yaml.UnmarshalStrict(data, &f); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if f.Nodes == "" || f.Pods == "" {
+		return nil, nil, fmt.Errorf("%s: nodes and pods are required: the node and pod files, relative to the scenario", path)
+	}
+	dir := filepath.Dir(path)
+	s := &Scenario{Name: f.Name, Description: f.Description, Policy: gpuworkload.SandboxPolicy{Enabled: true, DefaultWorkload: gpuworkload.ModeContainer, Runtime: gpuworkload.RuntimeKubeVirt}}
+	if s.Name == "" {
+		s.Name = filepath.Base(dir)
+	}
+	if sw := f.SandboxWorkloads; sw != nil {
+		s.Policy.Enabled = sw.Enabled
+		if sw.DefaultWorkload != "" {
+			if s.Policy.DefaultWorkload, err = gpuworkload.ParseMode(sw.DefaultWorkload); err != nil {
+				return nil, nil, fmt.Errorf("%s: sandboxWorkloads.defaultWorkload: %w", path, err)
+			}
+		}
+	}
+	if s.Nodes, err = LoadNodes(filepath.Join(dir, f.Nodes)); err != nil {
+		return nil, nil, err
+	}
+	if s.Pods, err = LoadPods(filepath.Join(dir, f.Pods)); err != nil {
+		return nil, nil, err
+	}
+	var advisor *AdvisorOptions
+	if a := f.Advisor; a != nil {
+		if a.Interval.Duration <= 0 || a.Conversion.Duration < 0 {
+			return nil, nil, fmt.Errorf("%s: advisor.interval must be positive and advisor.conversion not negative, e.g. interval: 5m, conversion: 10m", path)
+		}
+		advisor = &AdvisorOptions{Interval: a.Interval.Duration, Conversion: a.Conversion.Duration}
+	}
+	return s, advisor, nil
+}
+
+// NewScenario is a scenario from node and pod files, with sandbox workloads enabled.
+func NewScenario(name, nodesPath, podsPath string) (*Scenario, error) {
+	nodes, err := LoadNodes(nodesPath)
+	if err != nil {
+		return nil, err
+	}
+	pods, err := LoadPods(podsPath)
+	if err != nil {
+		return nil, err
+	}
+	return &Scenario{Name: name, Nodes: nodes, Pods: pods, Policy: gpuworkload.SandboxPolicy{Enabled: true, DefaultWorkload: gpuworkload.ModeContainer, Runtime: gpuworkload.RuntimeKubeVirt}}, nil
+}

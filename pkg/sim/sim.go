@@ -1,0 +1,407 @@
+// Package sim replays a timed workload through the real scheduler framework,
+// with our plugins and the default ones built from the shipped
+// KubeSchedulerConfiguration, without an API server, and measures how much
+// GPU inventory each scoring policy strands. See docs/simulation.md.
+package sim
+
+import (
+	"container/heap"
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/klog/v2"
+	schedconfig "k8s.io/kubernetes/pkg/scheduler/apis/config"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/advisor"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+)
+
+// Scenario is a cluster and a timed workload.
+type Scenario struct {
+	Name        string
+	Description string
+	Nodes       []NodeSpec
+	Pods        []PodSpec
+	// Policy is the ClusterPolicy's sandboxWorkloads the cluster runs with.
+	Policy gpuworkload.SandboxPolicy
+}
+
+// AdvisorOptions run the mode advisor during a simulation.
+type AdvisorOptions struct {
+	// Interval is how often the advisor looks at pending demand.
+	Interval time.Duration
+	// Conversion is how long a relabelled node advertises nothing while the
+	// GPU Operator replaces its operands.
+	Conversion time.Duration
+}
+
+// Options configure a run.
+type Options struct {
+	// Profile and Percentage come from LoadProfile.
+	Profile    *schedconfig.KubeSchedulerProfile
+	Percentage *int32
+	// Advisor, when set, relabels nodes as the mode advisor proposes.
+	Advisor *AdvisorOptions
+}
+
+// simNode is a node's state during a run.
+type simNode struct {
+	spec       NodeSpec
+	obj        *v1.Node
+	mode       gpuworkload.Mode
+	resource   v1.ResourceName // advertised GPU resource, "" while converting or without GPUs
+	units      int64
+	usedUnits  int64
+	usedCPU    int64
+	usedMemory int64
+	gpuPods    int
+	vms        int
+	converting bool
+	version    int
+}
+
+func (n *simNode) free() int64 { return n.units - n.usedUnits }
+
+type simPod struct {
+	spec     PodSpec
+	obj      *v1.Pod
+	node     *simNode
+	placedAt time.Duration
+	// departure is when the pod leaves: placed, after its duration; pending,
+	// at the departure the workload gives it. Pods without one never leave.
+	departure time.Duration
+	gaveUp    bool
+	tried     bool
+}
+
+// shape is what decides whether a pod fits a node: pods of one shape fit
+// the same nodes, so one failure stands for all until capacity is freed.
+type shape struct {
+	gpu              v1.ResourceName
+	count            int64
+	milliCPU, memory int64
+	vm               bool
+	node             string
+}
+
+func shapeOf(s PodSpec) shape {
+	return shape{gpu: s.GPU, count: s.GPUCount, milliCPU: s.MilliCPU, memory: s.Memory, vm: s.VM, node: s.Node}
+}
+
+type run struct {
+	ctx      context.Context
+	logger   klog.Logger
+	engine   *engine
+	opts     Options
+	nodes    []*simNode
+	byName   map[string]*simNode
+	pods     []*simPod
+	pending  []*simPod
+	leaving  departureQueue
+	ready    []conversion // sorted by time
+	metrics  *metricsRecorder
+	relabels []advisor.Relabel
+}
+
+type conversion struct {
+	at   time.Duration
+	node *simNode
+}
+
+// Run replays the scenario under one policy.
+func Run(ctx context.Context, scenario *Scenario, policy Policy, opts Options) (*Result, error) {
+	started := time.Now()
+	profile, registry, err := policy.profile(opts.Profile, scenario)
+	if err != nil {
+		return nil, err
+	}
+	e, err := newEngine(ctx, profile, opts.Percentage, registry, scenario.Policy)
+	if err != nil {
+		return nil, fmt.Errorf("policy %s: %w", policy.Name, err)
+	}
+	r := &run{ctx: ctx, logger: klog.FromContext(ctx), engine: e, opts: opts, byName: map[string]*simNode{}}
+	for _, spec := range scenario.Nodes {
+		n := &simNode{spec: spec, mode: spec.Mode}
+		r.advertise(n, false)
+		r.nodes = append(r.nodes, n)
+		r.byName[spec.Name] = n
+		e.addNode(r.logger, n.obj)
+	}
+	r.metrics = newMetricsRecorder()
+	for _, spec := range scenario.Pods {
+		if spec.Node != "" && r.byName[spec.Node] == nil {
+			return nil, fmt.Errorf("pod %s: node %q is not in the cluster description", spec.Name, spec.Node)
+		}
+		r.pods = append(r.pods, &simPod{spec: spec, obj: podObject(spec, profile.SchedulerName)})
+	}
+	if err := r.loop(); err != nil {
+		return nil, fmt.Errorf("policy %s: %w", policy.Name, err)
+	}
+	res := r.metrics.result(r.pods)
+	res.Policy = policy.Name
+	res.Relabels = r.relabels
+	res.WallTime = time.Since(started)
+	return res, nil
+}
+
+// advertise sets the node object for its mode and conversion state.
+func (r *run) advertise(n *simNode, converting bool) {
+	n.converting = converting
+	n.version++
+	n.obj = nodeObject(n.spec, n.mode, converting, n.version)
+	n.resource, n.units = "", 0
+	if name, count, err := n.spec.Inventory.Advertisement(n.mode); err == nil && count > 0 && !converting {
+		n.resource, n.units = name, count
+	}
+}
+
+func (r *run) loop() error {
+	next := 0 // next arrival
+	var now, nextAdvice time.Duration
+	for {
+		var ok bool
+		if now, ok = r.nextEventTime(now, next, nextAdvice); !ok {
+			break
+		}
+		freed := false
+		for r.leaving.Len() > 0 && r.leaving[0].at == now {
+			leave := heap.Pop(&r.leaving).(departure)
+			switch p := leave.pod; {
+			case p.departure != now:
+				// Stale: the pod was placed after it was queued to give up.
+			case p.node == nil:
+				r.giveUp(p)
+			default:
+				if err := r.depart(p); err != nil {
+					return err
+				}
+				freed = true
+			}
+		}
+		for len(r.ready) > 0 && r.ready[0].at == now {
+			if err := r.finishConversion(r.ready[0].node); err != nil {
+				return err
+			}
+			r.ready = r.ready[1:]
+			freed = true
+		}
+		if freed {
+			if err := r.retryPending(now); err != nil {
+				return err
+			}
+		}
+		for next < len(r.pods) && r.pods[next].spec.Arrival == now {
+			if err := r.arrive(r.pods[next], now); err != nil {
+				return err
+			}
+			next++
+		}
+		if r.opts.Advisor != nil && now >= nextAdvice && r.metrics.pendingGPU > 0 {
+			if err := r.advise(now); err != nil {
+				return err
+			}
+			nextAdvice = now + r.opts.Advisor.Interval
+		}
+		r.metrics.sample(now, r.nodes)
+	}
+	return nil
+}
+
+// nextEventTime is the earliest event after now. The advisor's next look is
+// an event only while GPU pods are pending and other events remain, so that
+// a run always ends.
+func (r *run) nextEventTime(now time.Duration, nextArrival int, nextAdvice time.Duration) (time.Duration, bool) {
+	var times []time.Duration
+	if nextArrival < len(r.pods) {
+		times = append(times, r.pods[nextArrival].spec.Arrival)
+	}
+	if r.leaving.Len() > 0 {
+		times = append(times, r.leaving[0].at)
+	}
+	if len(r.ready) > 0 {
+		times = append(times, r.ready[0].at)
+	}
+	if len(times) == 0 {
+		return 0, false
+	}
+	if r.opts.Advisor != nil && r.metrics.pendingGPU > 0 && nextAdvice > now {
+		times = append(times, nextAdvice)
+	}
+	return slices.Min(times), true
+}
+
+func (r *run) arrive(p *simPod, now time.Duration) error {
+	placed, err := r.place(p, now)
+	if err != nil || placed {
+		return err
+	}
+	r.pending = append(r.pending, p)
+	r.metrics.addPending(p)
+	if p.spec.Duration > 0 {
+		r.leaveAt(p, p.spec.Arrival+p.spec.Duration)
+	}
+	return nil
+}
+
+// giveUp drops a pod still pending at its departure: its demand has passed.
+func (r *run) giveUp(p *simPod) {
+	p.gaveUp = true
+	r.pending = slices.DeleteFunc(r.pending, func(q *simPod) bool { return q == p })
+	r.metrics.removePending(p)
+}
+
+func (r *run) leaveAt(p *simPod, at time.Duration) {
+	p.departure = at
+	heap.Push(&r.leaving, departure{at: at, pod: p})
+}
+
+// retryPending tries pending pods oldest first, as the scheduling queue does
+// after capacity is freed. A shape that fails keeps failing until more is freed.
+func (r *run) retryPending(now time.Duration) error {
+	failed := map[shape]bool{}
+	kept := r.pending[:0]
+	for _, p := range r.pending {
+		s := shapeOf(p.spec)
+		if failed[s] {
+			kept = append(kept, p)
+			continue
+		}
+		placed, err := r.place(p, now)
+		if err != nil {
+			return err
+		}
+		if placed {
+			r.metrics.removePending(p)
+			continue
+		}
+		failed[s] = true
+		kept = append(kept, p)
+	}
+	clear(r.pending[len(kept):])
+	r.pending = kept
+	return nil
+}
+
+// place schedules the pod (or binds it to its given node) and accounts for it.
+func (r *run) place(p *simPod, now time.Duration) (bool, error) {
+	node := p.spec.Node
+	if node == "" {
+		var err error
+		if node, err = r.engine.schedule(r.ctx, p.obj); err != nil {
+			return false, fmt.Errorf("schedule pod %s: %w", p.spec.Name, err)
+		}
+	}
+	if !p.tried {
+		p.tried = true
+		if node == "" && p.spec.GPU != "" {
+			r.metrics.firstFailure(r.nodes)
+		}
+	}
+	if node == "" {
+		return false, nil
+	}
+	if err := r.engine.bind(r.logger, p.obj, node); err != nil {
+		return false, err
+	}
+	n := r.byName[node]
+	p.node, p.placedAt = n, now
+	n.usedCPU += p.spec.MilliCPU
+	n.usedMemory += p.spec.Memory
+	if p.spec.GPU != "" {
+		n.usedUnits += p.spec.GPUCount
+		n.gpuPods++
+	}
+	if p.spec.VM {
+		n.vms++
+	}
+	if p.spec.Duration > 0 {
+		r.leaveAt(p, now+p.spec.Duration)
+	}
+	return true, nil
+}
+
+func (r *run) depart(p *simPod) error {
+	if err := r.engine.remove(r.logger, p.obj); err != nil {
+		return fmt.Errorf("remove pod %s: %w", p.spec.Name, err)
+	}
+	n := p.node
+	n.usedCPU -= p.spec.MilliCPU
+	n.usedMemory -= p.spec.Memory
+	if p.spec.GPU != "" {
+		n.usedUnits -= p.spec.GPUCount
+		n.gpuPods--
+	}
+	if p.spec.VM {
+		n.vms--
+	}
+	return nil
+}
+
+// advise relabels the nodes the mode advisor proposes; each advertises
+// nothing until its conversion is done.
+func (r *run) advise(now time.Duration) error {
+	plan := advisor.Advise(r.advisorInput())
+	for _, relabel := range plan.Relabels {
+		n := r.byName[relabel.Node]
+		old := n.obj
+		n.mode = relabel.To
+		r.advertise(n, true)
+		r.engine.updateNode(r.logger, old, n.obj)
+		r.ready = append(r.ready, conversion{at: now + r.opts.Advisor.Conversion, node: n})
+		relabel.At = now
+		r.relabels = append(r.relabels, relabel)
+	}
+	slices.SortStableFunc(r.ready, func(a, b conversion) int { return int(a.at - b.at) })
+	return nil
+}
+
+func (r *run) finishConversion(n *simNode) error {
+	old := n.obj
+	r.advertise(n, false)
+	r.engine.updateNode(r.logger, old, n.obj)
+	return nil
+}
+
+func (r *run) advisorInput() advisor.Input {
+	in := advisor.Input{Policy: gpuworkload.SandboxPolicy{Enabled: true}}
+	for _, n := range r.nodes {
+		in.Nodes = append(in.Nodes, advisor.Node{
+			Name: n.spec.Name, Mode: n.mode, Inventory: n.spec.Inventory,
+			Resource: n.resource, Units: n.units, UsedUnits: n.usedUnits,
+			GPUPods: n.gpuPods, VMs: n.vms, Converting: n.converting,
+		})
+	}
+	for _, p := range r.pending {
+		if p.spec.GPU != "" {
+			in.Pending = append(in.Pending, advisor.PendingPod{Name: p.spec.Name, Resource: p.spec.GPU, Count: p.spec.GPUCount})
+		}
+	}
+	return in
+}
+
+type departure struct {
+	at  time.Duration
+	pod *simPod
+}
+
+// departureQueue orders departures by time, then by pod name for determinism.
+type departureQueue []departure
+
+func (q departureQueue) Len() int { return len(q) }
+func (q departureQueue) Less(i, j int) bool {
+	if q[i].at != q[j].at {
+		return q[i].at < q[j].at
+	}
+	return q[i].pod.spec.Name < q[j].pod.spec.Name
+}
+func (q departureQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *departureQueue) Push(x any)   { *q = append(*q, x.(departure)) }
+func (q *departureQueue) Pop() any {
+	old := *q
+	d := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return d
+}
