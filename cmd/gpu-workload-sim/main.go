@@ -53,7 +53,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fs.StringVar(&o.pods, "pods", "", "timed workload (CSV or YAML), with --nodes")
 	fs.StringVar(&o.config, "config", "", "ConfigMap or KubeSchedulerConfiguration to run (default: the shipped "+install.ConfigMapFile+")")
 	fs.StringVar(&o.policies, "policies", "", "comma-separated policies to compare (default: all)")
-	fs.StringVar(&o.advisor, "advisor", "", "run the mode advisor: off, on, or both (each policy with and without); default: both when the scenario configures it, else off")
+	fs.StringVar(&o.advisor, "advisor", "", "run the mode advisor: off, on, or both (each policy with and without); default: on when the scenario configures it, else off")
 	fs.DurationVar(&o.interval, "advisor-interval", 5*time.Minute, "how often the advisor looks, unless the scenario says")
 	fs.DurationVar(&o.conversion, "advisor-conversion", 10*time.Minute, "how long a relabelled node advertises nothing, unless the scenario says")
 	fs.StringVar(&o.output, "o", "table", "output: table or json")
@@ -190,7 +190,7 @@ func advisorRuns(o options, fromScenario *sim.AdvisorOptions) ([]*sim.AdvisorOpt
 	if mode == "" {
 		mode = "off"
 		if fromScenario != nil {
-			mode = "both"
+			mode = "on"
 		}
 	}
 	switch mode {

@@ -50,6 +50,8 @@ type Tracker struct {
 	// unrecognised are nvidia.com/ names the naming rules do not place; a new
 	// one triggers a classifier rebuild so that node-mode evidence can place it.
 	unrecognised map[v1.ResourceName]bool
+
+	demand *DemandModel
 }
 
 // ModeMismatchReasons builds the reason a node in one mode gives a pod that
@@ -67,10 +69,14 @@ func NewTracker(argsPolicy gpuworkload.SandboxPolicy, configured map[v1.Resource
 		entries:       map[string]*NodeEntry{},
 		advertisedBy:  map[v1.ResourceName]int{},
 		unrecognised:  map[v1.ResourceName]bool{},
+		demand:        NewDemandModel(),
 	}
 	t.rebuildLocked()
 	return t
 }
+
+// Demand is the GPU demand recent scheduling attempts carried.
+func (t *Tracker) Demand() *DemandModel { return t.demand }
 
 // Policy is the sandbox policy in force.
 func (t *Tracker) Policy() gpuworkload.SandboxPolicy {

@@ -6,14 +6,15 @@ package gpustranding
 import (
 	"context"
 	"fmt"
+	"math"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	resourcehelper "k8s.io/component-helpers/resource"
 	fwk "k8s.io/kube-scheduler/framework"
-	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/helper"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/apis/config"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpuworkloadfit"
 )
 
@@ -24,8 +25,8 @@ const preScoreStateKey fwk.StateKey = Name
 
 // GPUStranding scores nodes to keep GPU inventory usable.
 type GPUStranding struct {
-	emptyNodeFactor  int64 // percent of the score kept on an empty GPU node
-	gpuNodeNonGPUMax int64
+	emptyNodePenalty int64 // percent of an empty node's units a GPU pod's placement there costs
+	nonGPUPodCost    int64 // percent of the free units a non-GPU pod's share of a GPU node costs
 }
 
 var (
@@ -42,8 +43,8 @@ func New(_ context.Context, obj runtime.Object, _ fwk.Handle) (fwk.Plugin, error
 		return nil, err
 	}
 	return &GPUStranding{
-		emptyNodeFactor:  100 - *args.EmptyNodePenalty,
-		gpuNodeNonGPUMax: *args.GPUNodeScoreForNonGPUPods,
+		emptyNodePenalty: *args.EmptyNodePenalty,
+		nonGPUPodCost:    100 - *args.GPUNodeScoreForNonGPUPods,
 	}, nil
 }
 
@@ -51,26 +52,35 @@ func New(_ context.Context, obj runtime.Object, _ fwk.Handle) (fwk.Plugin, error
 func (pl *GPUStranding) Name() string { return Name }
 
 type preScoreState struct {
-	gpu *gpuworkloadfit.CycleData
+	gpu    *gpuworkloadfit.CycleData
+	demand clusterstate.Demand
 	// milliCPU and memory are the pod's effective requests.
 	milliCPU, memory int64
 }
 
 func (s *preScoreState) Clone() fwk.StateData { return s }
 
-// PreScore reads the pod's GPU demand from GPUWorkloadFit and computes its
-// CPU and memory requests once for all nodes.
+// PreScore reads the pod's GPU demand from GPUWorkloadFit, and the demand
+// the scheduler has recently seen, once for all nodes.
 func (pl *GPUStranding) PreScore(_ context.Context, state fwk.CycleState, pod *v1.Pod, _ []fwk.NodeInfo) *fwk.Status {
 	gpu, err := gpuworkloadfit.ReadCycleData(state)
 	if err != nil {
 		return fwk.AsStatus(fmt.Errorf("%s needs %s in the same profile: %w", Name, gpuworkloadfit.Name, err))
 	}
-	requests := resourcehelper.PodRequests(pod, resourcehelper.PodResourcesOptions{})
-	state.Write(preScoreStateKey, &preScoreState{gpu: gpu, milliCPU: requests.Cpu().MilliValue(), memory: requests.Memory().Value()})
+	s := &preScoreState{gpu: gpu, demand: gpu.Tracker.Demand().Current(), milliCPU: gpu.MilliCPU, memory: gpu.Memory}
+	if !gpu.Demand.IsGPU() {
+		requests := resourcehelper.PodRequests(pod, resourcehelper.PodResourcesOptions{})
+		s.milliCPU, s.memory = requests.Cpu().MilliValue(), requests.Memory().Value()
+	}
+	state.Write(preScoreStateKey, s)
 	return nil
 }
 
-// Score: see docs/scoring.md.
+// costScale keeps three decimals of a cost in units in the integer score.
+const costScale = 1000
+
+// Score is the negated cost of the placement in GPU units, scaled; see
+// docs/scoring.md. NormalizeScore maps it onto 0-100.
 func (pl *GPUStranding) Score(_ context.Context, state fwk.CycleState, _ *v1.Pod, nodeInfo fwk.NodeInfo) (int64, *fwk.Status) {
 	data, err := state.Read(preScoreStateKey)
 	if err != nil {
@@ -86,81 +96,107 @@ func (pl *GPUStranding) Score(_ context.Context, state fwk.CycleState, _ *v1.Pod
 	return pl.scoreNonGPUPod(s, nodeInfo), nil
 }
 
-// scoreGPUPod packs within a mode: the more of the requested resource is in
-// use after placing the pod, the higher; a node none of whose GPUs is in use
-// is penalised so that it stays free to change mode.
+// scoreGPUPod: the cost is the growth of the node's unusable units, plus a
+// share of an empty node's units, because an empty node can change mode.
+// Among equal costs, the node the pod fills most wins.
 func (pl *GPUStranding) scoreGPUPod(s *preScoreState, nodeInfo fwk.NodeInfo) int64 {
-	allocatable := nodeInfo.GetAllocatable().GetScalarResources()
-	requested := nodeInfo.GetRequested().GetScalarResources()
-	var sum int64
+	allocatable, requested := nodeInfo.GetAllocatable(), nodeInfo.GetRequested()
+	freeCPU := allocatable.GetMilliCPU() - requested.GetMilliCPU()
+	freeMemory := allocatable.GetMemory() - requested.GetMemory()
+	var cost, fill float64
+	empty := true
 	for _, r := range s.gpu.Demand.Requests {
-		total := allocatable[r.Name]
+		total := allocatable.GetScalarResources()[r.Name]
+		used := requested.GetScalarResources()[r.Name]
 		if total <= 0 {
-			return 0
+			return math.MinInt32
 		}
-		sum += min(requested[r.Name]+r.Count, total) * fwk.MaxNodeScore / total
+		empty = empty && used == 0
+		classes := s.demand[r.Name]
+		free := total - used
+		cost += unusable(classes, free-r.Count, freeCPU-s.milliCPU, freeMemory-s.memory) - unusable(classes, free, freeCPU, freeMemory)
+		fill += float64(used+r.Count) / float64(total)
+		if empty {
+			cost += float64(pl.emptyNodePenalty*total) / 100
+		}
 	}
-	score := sum / int64(len(s.gpu.Demand.Requests))
-	if pl.gpuUnitsInUse(s, nodeInfo) == 0 {
-		score = score * pl.emptyNodeFactor / 100
-	}
-	return score
+	return int64(math.Round((fill/float64(len(s.gpu.Demand.Requests)) - cost) * costScale))
 }
 
-func (pl *GPUStranding) gpuUnitsInUse(s *preScoreState, nodeInfo fwk.NodeInfo) int64 {
-	requested := nodeInfo.GetRequested().GetScalarResources()
-	var used int64
-	for _, r := range s.gpu.Tracker.Entry(nodeInfo.Node()).State.Resources {
-		used += requested[r.Name]
-	}
-	return used
-}
-
-// scoreNonGPUPod keeps CPU-only work off GPU nodes whose GPUs are still free,
-// and on such nodes prefers the one where the pod leaves most CPU and memory
-// for GPU pods to come.
+// scoreNonGPUPod: on a GPU node with free units, the cost is the growth of
+// its unusable units as the pod takes CPU and memory, plus nonGPUPodCost
+// percent of the free units in proportion to the share of the node the pod
+// takes. Elsewhere the pod costs nothing.
 func (pl *GPUStranding) scoreNonGPUPod(s *preScoreState, nodeInfo fwk.NodeInfo) int64 {
 	entry := s.gpu.Tracker.Entry(nodeInfo.Node())
-	if !entry.State.GPUNode || len(entry.State.Resources) == 0 {
-		return fwk.MaxNodeScore
+	if !entry.State.GPUNode {
+		return 0
 	}
-	allocatable := nodeInfo.GetAllocatable()
-	requested := nodeInfo.GetRequested()
-	freeGPUs := false
+	allocatable, requested := nodeInfo.GetAllocatable(), nodeInfo.GetRequested()
+	freeCPU := allocatable.GetMilliCPU() - requested.GetMilliCPU()
+	freeMemory := allocatable.GetMemory() - requested.GetMemory()
+	taken := max(fraction(s.milliCPU, allocatable.GetMilliCPU()), fraction(s.memory, allocatable.GetMemory()))
+	var cost float64
 	for _, r := range entry.State.Resources {
-		if allocatable.GetScalarResources()[r.Name] > requested.GetScalarResources()[r.Name] {
-			freeGPUs = true
-			break
+		free := allocatable.GetScalarResources()[r.Name] - requested.GetScalarResources()[r.Name]
+		if free <= 0 {
+			continue
 		}
+		classes := s.demand[r.Name]
+		cost += unusable(classes, free, freeCPU-s.milliCPU, freeMemory-s.memory) - unusable(classes, free, freeCPU, freeMemory)
+		cost += float64(pl.nonGPUPodCost) / 100 * taken * float64(free)
 	}
-	if !freeGPUs {
-		return fwk.MaxNodeScore
-	}
-	used := max(share(requested.GetMilliCPU()+s.milliCPU, allocatable.GetMilliCPU()),
-		share(requested.GetMemory()+s.memory, allocatable.GetMemory()))
-	return pl.gpuNodeNonGPUMax * (fwk.MaxNodeScore - used) / fwk.MaxNodeScore
+	return int64(math.Round(-cost * costScale))
 }
 
-// share is used/total on the 0-100 scale, 100 when total is unknown.
-func share(used, total int64) int64 {
-	if total <= 0 {
-		return fwk.MaxNodeScore
+// unusable is the expected number of free units that recent demand could
+// not use: for each request class, the units left over once the node holds
+// as many of its pods as its free units, CPU and memory allow, weighted by
+// the class's share.
+func unusable(classes []clusterstate.DemandClass, units, milliCPU, memory int64) float64 {
+	if units <= 0 {
+		return 0
 	}
-	return min(used*fwk.MaxNodeScore/total, fwk.MaxNodeScore)
+	var sum float64
+	for _, c := range classes {
+		fit := units / c.Units
+		if c.MilliCPU > 0 {
+			fit = min(fit, int64(max(float64(milliCPU), 0)/c.MilliCPU))
+		}
+		if c.Memory > 0 {
+			fit = min(fit, int64(max(float64(memory), 0)/c.Memory))
+		}
+		sum += c.Share * float64(units-fit*c.Units)
+	}
+	return sum
+}
+
+func fraction(part, total int64) float64 {
+	if total <= 0 {
+		return 1
+	}
+	return min(float64(part)/float64(total), 1)
 }
 
 // ScoreExtensions returns the plugin itself for NormalizeScore.
 func (pl *GPUStranding) ScoreExtensions() fwk.ScoreExtensions { return pl }
 
-// NormalizeScore stretches GPU pods' scores so that the best-packed node
-// gets the maximum; non-GPU pods' scores are already absolute.
-func (pl *GPUStranding) NormalizeScore(_ context.Context, state fwk.CycleState, _ *v1.Pod, scores fwk.NodeScoreList) *fwk.Status {
-	data, err := state.Read(preScoreStateKey)
-	if err != nil {
-		return fwk.AsStatus(err)
+// NormalizeScore maps the costs onto 0-100: the cheapest node gets 100,
+// the dearest 0; equal costs leave every node at 0, so other plugins decide.
+func (pl *GPUStranding) NormalizeScore(_ context.Context, _ fwk.CycleState, _ *v1.Pod, scores fwk.NodeScoreList) *fwk.Status {
+	if len(scores) == 0 {
+		return nil
 	}
-	if s, ok := data.(*preScoreState); ok && s.gpu.Demand.IsGPU() {
-		return helper.DefaultNormalizeScore(fwk.MaxNodeScore, false, scores)
+	lowest, highest := scores[0].Score, scores[0].Score
+	for _, s := range scores {
+		lowest, highest = min(lowest, s.Score), max(highest, s.Score)
+	}
+	for i := range scores {
+		if highest == lowest {
+			scores[i].Score = 0
+			continue
+		}
+		scores[i].Score = (scores[i].Score - lowest) * fwk.MaxNodeScore / (highest - lowest)
 	}
 	return nil
 }

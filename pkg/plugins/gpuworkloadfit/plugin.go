@@ -12,6 +12,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
+	resourcehelper "k8s.io/component-helpers/resource"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 
@@ -80,6 +81,8 @@ func (pl *GPUWorkloadFit) Tracker() *clusterstate.Tracker { return pl.tracker }
 type CycleData struct {
 	Demand  gpuworkload.PodDemand
 	Tracker *clusterstate.Tracker
+	// MilliCPU and Memory are a GPU pod's effective requests; zero for other pods.
+	MilliCPU, Memory int64
 	// modeIndex is the pod mode's index in gpuworkload.Modes.
 	modeIndex int
 	// Per request, the reasons Filter returns, built once per cycle.
@@ -129,6 +132,11 @@ func (pl *GPUWorkloadFit) PreFilter(ctx context.Context, state fwk.CycleState, p
 			logger.V(4).Info("No node advertises the requested GPU resource", "pod", klog.KObj(pod), "resource", r.Name)
 			return nil, fwk.NewStatus(fwk.UnschedulableAndUnresolvable, notAdvertisedReason(demand, r.Name, advertisedByClass(nodes, pl.tracker.Classifier())))
 		}
+	}
+	requests := resourcehelper.PodRequests(pod, resourcehelper.PodResourcesOptions{})
+	data.MilliCPU, data.Memory = requests.Cpu().MilliValue(), requests.Memory().Value()
+	for _, r := range demand.Requests {
+		pl.tracker.Demand().Observe(r.Name, r.Count, data.MilliCPU, data.Memory)
 	}
 	data.modeIndex = slices.Index(gpuworkload.Modes, mode)
 	data.otherResource = make([]string, len(demand.Requests))

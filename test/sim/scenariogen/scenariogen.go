@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 )
 
 // NodeGroup is one row of nodes.csv: count identical nodes.
@@ -41,6 +43,9 @@ type Spec struct {
 	Classes           []PodClass
 	Pods              int
 	Horizon           time.Duration
+	// Load is the offered GPU load: GPU unit-hours requested over GPU
+	// unit-hours available. Durations are scaled to reach it.
+	Load float64
 	// Advisor adds an advisor block to scenario.yaml.
 	Advisor bool
 	Seed    uint64
@@ -72,7 +77,7 @@ func Shipped() []Spec {
 				{Prefix: "vm-vgpu", Weight: rising(0.05, 0.4), CPU: "4", Memory: "16Gi", GPUs: 1, Mode: "vm-vgpu", Profile: "A10-12Q", MeanDuration: 2 * time.Hour},
 				{Prefix: "web", Weight: constant(0.15), CPU: "4", Memory: "8Gi", MeanDuration: time.Hour},
 			},
-			Pods: 3000, Horizon: 12 * time.Hour, Advisor: true, Seed: 1,
+			Pods: 3000, Horizon: 12 * time.Hour, Advisor: true, Load: 0.9, Seed: 1,
 		},
 		{
 			Name:        "multi-gpu",
@@ -88,7 +93,7 @@ func Shipped() []Spec {
 				{Prefix: "g8", Weight: constant(0.1), CPU: "64", Memory: "512Gi", GPUs: 8, MeanDuration: 3 * time.Hour},
 				{Prefix: "etl", Weight: constant(0.1), CPU: "8", Memory: "32Gi", MeanDuration: time.Hour},
 			},
-			Pods: 3000, Horizon: 12 * time.Hour, Seed: 2,
+			Pods: 3000, Horizon: 12 * time.Hour, Load: 0.9, Seed: 2,
 		},
 		{
 			Name:        "cpu-heavy",
@@ -98,29 +103,31 @@ func Shipped() []Spec {
 				{Name: "cpu", Count: 30, CPU: "96", Memory: "384Gi"},
 			},
 			Classes: []PodClass{
-				{Prefix: "batch", Weight: constant(0.45), CPU: "24", Memory: "64Gi", MeanDuration: 90 * time.Minute},
+				{Prefix: "batch", Weight: constant(0.45), CPU: "24", Memory: "64Gi", MeanDuration: 80 * time.Minute},
 				{Prefix: "g1", Weight: constant(0.3), CPU: "10", Memory: "64Gi", GPUs: 1, MeanDuration: 90 * time.Minute},
 				{Prefix: "g2", Weight: constant(0.25), CPU: "20", Memory: "128Gi", GPUs: 2, MeanDuration: 2 * time.Hour},
 			},
-			Pods: 4000, Horizon: 12 * time.Hour, Seed: 3,
+			Pods: 4000, Horizon: 12 * time.Hour, Load: 0.9, Seed: 3,
 		},
 		{
 			Name:        "vgpu-profiles",
-			Description: "vGPU VMs of several profiles on A10 and L40S nodes, with a passthrough pool.",
+			Description: "VMs with vGPUs of several profiles on A10 and L40S nodes, and an L40S passthrough pool; the advisor may move L40S nodes between passthrough and vGPU.",
 			Nodes: []NodeGroup{
-				{Name: "a10-4q", Count: 15, CPU: "64", Memory: "512Gi", GPUs: 4, Model: "A10", Mode: "vm-vgpu", Profile: "A10-4Q"},
-				{Name: "a10-12q", Count: 20, CPU: "64", Memory: "512Gi", GPUs: 4, Model: "A10", Mode: "vm-vgpu", Profile: "A10-12Q"},
-				{Name: "l40s-12q", Count: 15, CPU: "96", Memory: "768Gi", GPUs: 4, Model: "L40S", Mode: "vm-vgpu", Profile: "L40S-12Q"},
-				{Name: "l40s-pt", Count: 10, CPU: "96", Memory: "768Gi", GPUs: 4, Model: "L40S", Mode: "vm-passthrough"},
+				{Name: "a10-4q", Count: 7, CPU: "64", Memory: "512Gi", GPUs: 4, Model: "A10", Mode: "vm-vgpu", Profile: "A10-4Q"},
+				{Name: "a10-12q", Count: 22, CPU: "64", Memory: "512Gi", GPUs: 4, Model: "A10", Mode: "vm-vgpu", Profile: "A10-12Q"},
+				{Name: "l40s-12q", Count: 12, CPU: "96", Memory: "768Gi", GPUs: 4, Model: "L40S", Mode: "vm-vgpu", Profile: "L40S-12Q"},
+				{Name: "l40s-pt", Count: 19, CPU: "96", Memory: "768Gi", GPUs: 4, Model: "L40S", Mode: "vm-passthrough"},
 			},
 			Classes: []PodClass{
 				{Prefix: "vdi-4q", Weight: constant(0.35), CPU: "2", Memory: "8Gi", GPUs: 1, Mode: "vm-vgpu", Profile: "A10-4Q", MeanDuration: 2 * time.Hour},
-				{Prefix: "cad-12q", Weight: constant(0.2), CPU: "4", Memory: "32Gi", GPUs: 1, Mode: "vm-vgpu", Profile: "A10-12Q", MeanDuration: 2 * time.Hour},
+				{Prefix: "cad-12q", Weight: constant(0.15), CPU: "4", Memory: "32Gi", GPUs: 1, Mode: "vm-vgpu", Profile: "A10-12Q", MeanDuration: 2 * time.Hour},
 				{Prefix: "cad-12q-x2", Weight: constant(0.1), CPU: "8", Memory: "64Gi", GPUs: 2, Mode: "vm-vgpu", Profile: "A10-12Q", MeanDuration: 2 * time.Hour},
-				{Prefix: "sim-l40s", Weight: constant(0.2), CPU: "6", Memory: "48Gi", GPUs: 1, Mode: "vm-vgpu", Profile: "L40S-12Q", MeanDuration: 3 * time.Hour},
-				{Prefix: "render-pt", Weight: constant(0.15), CPU: "16", Memory: "128Gi", GPUs: 2, Mode: "vm-passthrough", Model: "L40S", MeanDuration: 3 * time.Hour},
+				{Prefix: "sim-l40s", Weight: constant(0.15), CPU: "6", Memory: "48Gi", GPUs: 1, Mode: "vm-vgpu", Profile: "L40S-12Q", MeanDuration: 3 * time.Hour},
+				{Prefix: "sim-l40s-x2", Weight: constant(0.05), CPU: "12", Memory: "96Gi", GPUs: 2, Mode: "vm-vgpu", Profile: "L40S-12Q", MeanDuration: 3 * time.Hour},
+				{Prefix: "render-pt", Weight: constant(0.1), CPU: "16", Memory: "128Gi", GPUs: 2, Mode: "vm-passthrough", Model: "L40S", MeanDuration: time.Hour},
+				{Prefix: "render-pt1", Weight: constant(0.1), CPU: "8", Memory: "64Gi", GPUs: 1, Mode: "vm-passthrough", Model: "L40S", MeanDuration: time.Hour},
 			},
-			Pods: 3000, Horizon: 12 * time.Hour, Seed: 4,
+			Pods: 3000, Horizon: 12 * time.Hour, Load: 0.9, Advisor: true, Seed: 4,
 		},
 	}
 }
@@ -188,6 +195,12 @@ func nodesCSV(s Spec) string {
 	return b.String()
 }
 
+type podRow struct {
+	class    PodClass
+	arrival  int64
+	duration float64
+}
+
 func podsCSV(s Spec) string {
 	rng := rand.New(rand.NewPCG(s.Seed, 0x6770752d73696d))
 	arrivals := make([]int64, s.Pods)
@@ -195,10 +208,9 @@ func podsCSV(s Spec) string {
 		arrivals[i] = rng.Int64N(int64(s.Horizon / time.Second))
 	}
 	slices.Sort(arrivals)
-	var b strings.Builder
-	b.WriteString(generated)
-	b.WriteString("name,arrival,departure,cpu,memory,gpus,mode,model,profile\n")
+	rows := make([]podRow, len(arrivals))
 	weights := make([]float64, len(s.Classes))
+	offered := 0.0
 	for i, at := range arrivals {
 		progress := float64(at) / s.Horizon.Seconds()
 		total := 0.0
@@ -212,13 +224,47 @@ func podsCSV(s Spec) string {
 			pick++
 		}
 		c := s.Classes[pick]
-		mean := c.MeanDuration.Seconds()
-		duration := int64(math.Min(math.Max(rng.ExpFloat64()*mean, 300), 4*mean))
+		rows[i] = podRow{class: c, arrival: at, duration: math.Min(rng.ExpFloat64(), 4) * c.MeanDuration.Seconds()}
+		offered += float64(c.GPUs) * rows[i].duration / float64(unitsPerGPU(c))
+	}
+	scale := s.Load * float64(capacityGPUs(s)) * s.Horizon.Seconds() / offered
+	var b strings.Builder
+	b.WriteString(generated)
+	b.WriteString("name,arrival,departure,cpu,memory,gpus,mode,model,profile\n")
+	for i, r := range rows {
+		c := r.class
+		duration := int64(math.Max(r.duration*scale, 300))
 		gpus := ""
 		if c.GPUs > 0 {
 			gpus = fmt.Sprint(c.GPUs)
 		}
-		fmt.Fprintf(&b, "%s-%05d,%d,%d,%s,%s,%s,%s,%s,%s\n", c.Prefix, i+1, at, at+duration, c.CPU, c.Memory, gpus, c.Mode, c.Model, c.Profile)
+		fmt.Fprintf(&b, "%s-%05d,%d,%d,%s,%s,%s,%s,%s,%s\n", c.Prefix, i+1, r.arrival, r.arrival+duration, c.CPU, c.Memory, gpus, c.Mode, c.Model, c.Profile)
 	}
 	return b.String()
+}
+
+// capacityGPUs counts physical GPUs.
+func capacityGPUs(s Spec) int {
+	total := 0
+	for _, n := range s.Nodes {
+		total += n.Count * n.GPUs
+	}
+	return total
+}
+
+// unitsPerGPU is how many of the class's units one GPU holds: vGPU
+// instances of its profile, else 1.
+func unitsPerGPU(c PodClass) int {
+	if c.Profile == "" {
+		return 1
+	}
+	p, err := gpuworkload.ParseVGPUConfig(c.Profile)
+	if err != nil {
+		panic(fmt.Sprintf("class %s: %v", c.Prefix, err))
+	}
+	n, ok := p.MaxPerGPU()
+	if !ok {
+		panic(fmt.Sprintf("class %s: profile %s is not in the vGPU table", c.Prefix, c.Profile))
+	}
+	return n
 }

@@ -1,0 +1,86 @@
+package clusterstate
+
+import (
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	v1 "k8s.io/api/core/v1"
+)
+
+// DemandClass is one request size of a GPU resource as the scheduler has
+// recently seen it: how often, and with how much CPU and memory.
+type DemandClass struct {
+	Units int64
+	// Share is the class's part of the resource's recent requests; shares sum to 1.
+	Share    float64
+	MilliCPU float64
+	Memory   float64
+}
+
+// Demand maps each GPU resource to its request classes, by size.
+type Demand map[v1.ResourceName][]DemandClass
+
+// demandDecay is how much an observation weighs less with each later one of
+// the same resource: the model remembers about the last 200 requests.
+const demandDecay = 0.995
+
+// DemandModel learns the GPU requests scheduling attempts carry. A pod that
+// waits is seen at each attempt, so demand that waits weighs more.
+type DemandModel struct {
+	mu      sync.Mutex
+	weights map[v1.ResourceName][]DemandClass // Share holds the decayed count
+	current atomic.Pointer[Demand]
+}
+
+// NewDemandModel starts with no demand known.
+func NewDemandModel() *DemandModel {
+	m := &DemandModel{weights: map[v1.ResourceName][]DemandClass{}}
+	m.current.Store(&Demand{})
+	return m
+}
+
+// Observe records one request of units of a resource with the pod's CPU and memory.
+func (m *DemandModel) Observe(name v1.ResourceName, units, milliCPU, memory int64) {
+	if units <= 0 {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	classes := m.weights[name]
+	i := slices.IndexFunc(classes, func(c DemandClass) bool { return c.Units == units })
+	if i < 0 {
+		classes = append(classes, DemandClass{Units: units})
+		slices.SortFunc(classes, func(a, b DemandClass) int { return int(a.Units - b.Units) })
+		i = slices.IndexFunc(classes, func(c DemandClass) bool { return c.Units == units })
+	}
+	for j := range classes {
+		classes[j].Share *= demandDecay
+	}
+	c := &classes[i]
+	c.MilliCPU = (c.MilliCPU*c.Share + float64(milliCPU)) / (c.Share + 1)
+	c.Memory = (c.Memory*c.Share + float64(memory)) / (c.Share + 1)
+	c.Share++
+	m.weights[name] = classes
+	m.publishLocked()
+}
+
+// publishLocked replaces the readers' copy, so that scoring reads without locks.
+func (m *DemandModel) publishLocked() {
+	next := make(Demand, len(m.weights))
+	for name, classes := range m.weights {
+		total := 0.0
+		for _, c := range classes {
+			total += c.Share
+		}
+		out := slices.Clone(classes)
+		for i := range out {
+			out[i].Share /= total
+		}
+		next[name] = out
+	}
+	m.current.Store(&next)
+}
+
+// Current is the latest demand; callers must not modify it.
+func (m *DemandModel) Current() Demand { return *m.current.Load() }
