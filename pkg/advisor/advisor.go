@@ -97,9 +97,6 @@ func Advise(in Input) Plan {
 	if len(demands) == 0 {
 		return plan
 	}
-	if !in.Policy.Enabled {
-		plan.Prerequisite = gpuworkload.EnableSandboxFix(in.Policy)
-	}
 	supply := map[v1.ResourceName]int64{}
 	for _, d := range demands {
 		supply[d.resource] = usableFree(in.Nodes, d)
@@ -118,6 +115,9 @@ func Advise(in Input) Plan {
 			continue
 		}
 		mode, ok := classMode(d.resource, in.Nodes)
+		if ok && mode.IsSandbox() && !in.Policy.Enabled {
+			plan.Prerequisite = gpuworkload.EnableSandboxFix(in.Policy)
+		}
 		if !ok {
 			plan.Unserved = append(plan.Unserved, Shortfall{Resource: d.resource, Units: short})
 			continue
@@ -239,6 +239,6 @@ func candidates(nodes []Node, r v1.ResourceName, mode gpuworkload.Mode) []Node {
 func drainFirst(n Node, r v1.ResourceName) DrainFirst {
 	return DrainFirst{
 		Node: n.Name, Resource: r, GPUPods: n.GPUPods, VMs: n.VMs,
-		Advice: fmt.Sprintf("runs %d GPU pods (%d VMs): drain it first (kubectl drain %s --ignore-daemonsets), then relabel", n.GPUPods, n.VMs, n.Name),
+		Advice: fmt.Sprintf("runs %d GPU pod(s), %d of them VMs: drain it first (kubectl drain %s --ignore-daemonsets), then relabel", n.GPUPods, n.VMs, n.Name),
 	}
 }

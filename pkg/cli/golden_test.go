@@ -136,3 +136,15 @@ func TestExplainGolden(t *testing.T) {
 	golden(t, "explain-vm-l40s", nil, "explain", "-f", pod("vm-l40s.yaml"), "--nodes", nodes, "--cluster-policy", enabled)
 	golden(t, "explain-cuda-json", nil, "explain", "-f", pod("cuda.yaml"), "--nodes", nodes, "--cluster-policy", enabled, "-o", "json")
 }
+
+func TestAdviseGolden(t *testing.T) {
+	data := func(name string) string { return filepath.Join(testdata, "advise", name) }
+	enabled := checkData("clusterpolicy-enabled.yaml")
+	golden(t, "advise-relabel", nil, "advise", "--nodes", data("nodes.json"), "--pods", data("pods.json"), "--cluster-policy", enabled)
+	golden(t, "advise-relabel-json", nil, "advise", "--nodes", data("nodes.json"), "--pods", data("pods.json"), "--cluster-policy", enabled, "-o", "json")
+	golden(t, "advise-drain-first", nil, "advise", "--nodes", data("nodes.json"), "--pods", data("pods-more-than-empty-nodes.json"), "--cluster-policy", enabled)
+	golden(t, "advise-sandbox-disabled", nil, "advise", "--nodes", data("nodes.json"), "--pods", data("pods.json"), "--cluster-policy", checkData("clusterpolicy-disabled.yaml"))
+	golden(t, "advise-nothing-pending", nil, "advise", "--nodes", data("nodes.json"), "--pods", data("pods-running.json"), "--cluster-policy", enabled)
+	golden(t, "advise-container-demand-served", nil, "advise", "--nodes", data("nodes.json"), "--pods", filepath.Join(testdata, "explain", "cuda.yaml"))
+	golden(t, "advise-pods-without-nodes", nil, "advise", "--pods", data("pods.json"))
+}

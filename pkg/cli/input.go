@@ -105,6 +105,30 @@ func readNodes(path string, stdin io.Reader) ([]*v1.Node, error) {
 	return nodes, nil
 }
 
+// readPods reads a pod dump.
+func readPods(path string, stdin io.Reader) ([]*v1.Pod, error) {
+	data, err := readInput(path, stdin)
+	if err != nil {
+		return nil, err
+	}
+	objs, err := decodeObjects(data, path, podsWanted)
+	if err != nil {
+		return nil, err
+	}
+	if err := requireKind(objs, "Pod", path, podsWanted); err != nil {
+		return nil, err
+	}
+	pods := make([]*v1.Pod, len(objs))
+	for i, o := range objs {
+		pod := &v1.Pod{}
+		if err := convert(o, pod); err != nil {
+			return nil, usageErrorf("%s: pod %q: %v; want %s", displayName(path), o.GetName(), err, podsWanted)
+		}
+		pods[i] = pod
+	}
+	return pods, nil
+}
+
 const podWanted = "one Pod manifest, as JSON or YAML"
 
 // readPod reads one pod manifest.

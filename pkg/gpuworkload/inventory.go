@@ -2,6 +2,7 @@ package gpuworkload
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	v1 "k8s.io/api/core/v1"
@@ -108,4 +109,62 @@ func (inv GPUInventory) Advertisement(mode Mode) (v1.ResourceName, int64, error)
 		return v1.ResourceName(ResourceDomain + inv.VGPU.TypeName()), inv.GPUs * int64(perGPU), nil
 	}
 	return "", 0, fmt.Errorf("invalid GPU workload mode %q: valid values are %s", mode, validModes())
+}
+
+// InventoryOf reads a node's GPUs from its labels and advertisement: the GPU
+// count and product labels gpu-feature-discovery sets in container mode, and
+// the device or vGPU type name a sandbox node advertises.
+func InventoryOf(node *v1.Node, state *NodeState) GPUInventory {
+	var inv GPUInventory
+	inv.Card = cardOfProduct(node.Labels[LabelGPUProduct])
+	for _, r := range state.Resources {
+		bare := strings.TrimPrefix(string(r.Name), ResourceDomain)
+		switch r.Class {
+		case ClassContainerGPU:
+			inv.GPUs = r.Capacity
+		case ClassPassthroughGPU:
+			inv.GPUs = r.Capacity
+			inv.PassthroughName = bare
+			if card, _ := cardAndPassthroughName(bare); card != "" && inv.Card == "" {
+				inv.Card = card
+			}
+		case ClassVGPUProfile:
+			if p, err := ParseVGPUTypeName(bare); err == nil {
+				inv.VGPU = p
+				if perGPU, ok := p.MaxPerGPU(); ok {
+					inv.GPUs = r.Capacity / int64(perGPU)
+				}
+				if inv.Card == "" {
+					inv.Card = p.Card
+				}
+			}
+		}
+	}
+	if n, err := strconv.ParseInt(node.Labels[LabelGPUCount], 10, 64); err == nil && n > 0 {
+		inv.GPUs = n
+	}
+	if inv.PassthroughName == "" {
+		inv.PassthroughName = passthroughNames[inv.Card]
+	}
+	if inv.VGPU.Card == "" && inv.Card != "" {
+		if p, err := ParseVGPUConfig(node.Labels[LabelVGPUConfig]); err == nil && p.Card == inv.Card {
+			inv.VGPU = p
+		} else {
+			inv.VGPU, _ = DefaultVGPUProfile(inv.Card)
+		}
+		if inv.VGPU.Card != "" {
+			inv.VGPU.Prefix = "NVIDIA"
+		}
+	}
+	return inv
+}
+
+// cardOfProduct reads the card from gpu-feature-discovery's product label:
+// NVIDIA-A10 is A10, Tesla-T4 is T4, NVIDIA-A100-SXM4-80GB is A100.
+func cardOfProduct(product string) string {
+	for _, vendor := range []string{"NVIDIA-", "Tesla-"} {
+		product = strings.TrimPrefix(product, vendor)
+	}
+	card, _, _ := strings.Cut(product, "-")
+	return card
 }

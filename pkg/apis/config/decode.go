@@ -89,8 +89,8 @@ func SetDefaultsGPUWorkloadFitArgs(args *GPUWorkloadFitArgs) {
 
 // Defaults of GPUStrandingArgs.
 const (
-	DefaultEmptyNodePenalty          int64 = 50
-	DefaultGPUNodeScoreForNonGPUPods int64 = 50
+	DefaultEmptyNodePenalty          int64 = 100
+	DefaultNonGPUPodPenalty int64 = 50
 )
 
 // SetDefaultsGPUStrandingArgs fills unset scores.
@@ -99,9 +99,9 @@ func SetDefaultsGPUStrandingArgs(args *GPUStrandingArgs) {
 		v := DefaultEmptyNodePenalty
 		args.EmptyNodePenalty = &v
 	}
-	if args.GPUNodeScoreForNonGPUPods == nil {
-		v := DefaultGPUNodeScoreForNonGPUPods
-		args.GPUNodeScoreForNonGPUPods = &v
+	if args.NonGPUPodPenalty == nil {
+		v := DefaultNonGPUPodPenalty
+		args.NonGPUPodPenalty = &v
 	}
 }
 
@@ -136,7 +136,7 @@ func ValidateGPUStrandingArgs(args *GPUStrandingArgs) field.ErrorList {
 		value int64
 	}{
 		{"emptyNodePenalty", *args.EmptyNodePenalty},
-		{"gpuNodeScoreForNonGPUPods", *args.GPUNodeScoreForNonGPUPods},
+		{"nonGPUPodPenalty", *args.NonGPUPodPenalty},
 	} {
 		if f.value < 0 || f.value > 100 {
 			errs = append(errs, field.Invalid(field.NewPath(f.name), f.value, "must be between 0 and 100"))

@@ -92,15 +92,15 @@ resourceClasses: {nvidia.com/hostdev_gpu: passthrough-gpu}
 
 func TestDecodeGPUStrandingArgs(t *testing.T) {
 	args, err := DecodeGPUStrandingArgs(nil)
-	if err != nil || *args.EmptyNodePenalty != DefaultEmptyNodePenalty || *args.GPUNodeScoreForNonGPUPods != DefaultGPUNodeScoreForNonGPUPods {
+	if err != nil || *args.EmptyNodePenalty != DefaultEmptyNodePenalty || *args.NonGPUPodPenalty != DefaultNonGPUPodPenalty {
 		t.Fatalf("defaults: %+v, %v", args, err)
 	}
-	args, err = DecodeGPUStrandingArgs(raw(`{"emptyNodePenalty":0,"gpuNodeScoreForNonGPUPods":100}`))
-	if err != nil || *args.EmptyNodePenalty != 0 || *args.GPUNodeScoreForNonGPUPods != 100 {
+	args, err = DecodeGPUStrandingArgs(raw(`{"emptyNodePenalty":0,"nonGPUPodPenalty":100}`))
+	if err != nil || *args.EmptyNodePenalty != 0 || *args.NonGPUPodPenalty != 100 {
 		t.Fatalf("explicit: %+v, %v", args, err)
 	}
-	_, err = DecodeGPUStrandingArgs(raw(`{"emptyNodePenalty":-1,"gpuNodeScoreForNonGPUPods":101}`))
-	want := "GPUStrandingArgs: [emptyNodePenalty: Invalid value: -1: must be between 0 and 100, gpuNodeScoreForNonGPUPods: Invalid value: 101: must be between 0 and 100]"
+	_, err = DecodeGPUStrandingArgs(raw(`{"emptyNodePenalty":-1,"nonGPUPodPenalty":101}`))
+	want := "GPUStrandingArgs: [emptyNodePenalty: Invalid value: -1: must be between 0 and 100, nonGPUPodPenalty: Invalid value: 101: must be between 0 and 100]"
 	if err == nil || err.Error() != want {
 		t.Fatalf("error\n%v\nwant\n%s", err, want)
 	}

@@ -38,13 +38,13 @@ type SandboxWorkloadsArgs struct {
 type GPUStrandingArgs struct {
 	metav1.TypeMeta `json:",inline"`
 
-	// EmptyNodePenalty is the percentage taken off a GPU pod's score on a
-	// node where none of the requested resource is in use yet, so that empty
-	// GPU nodes stay empty and convertible between modes. Default 50.
+	// EmptyNodePenalty is the percentage of an empty GPU node's units that
+	// placing a GPU pod there costs, so that empty GPU nodes stay empty and
+	// convertible between modes. Default 100.
 	EmptyNodePenalty *int64 `json:"emptyNodePenalty,omitempty"`
 
-	// GPUNodeScoreForNonGPUPods is the highest score a pod without GPU
-	// requests gets on a node with free GPUs; nodes without GPUs score 100.
-	// Default 50.
-	GPUNodeScoreForNonGPUPods *int64 `json:"gpuNodeScoreForNonGPUPods,omitempty"`
+	// NonGPUPodPenalty is the percentage of a GPU node's free units that a pod
+	// without GPU requests costs there, in proportion to the share of the
+	// node's CPU or memory it takes. Default 50.
+	NonGPUPodPenalty *int64 `json:"nonGPUPodPenalty,omitempty"`
 }

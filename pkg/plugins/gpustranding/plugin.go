@@ -25,8 +25,8 @@ const preScoreStateKey fwk.StateKey = Name
 
 // GPUStranding scores nodes to keep GPU inventory usable.
 type GPUStranding struct {
-	emptyNodePenalty int64 // percent of an empty node's units a GPU pod's placement there costs
-	nonGPUPodCost    int64 // percent of the free units a non-GPU pod's share of a GPU node costs
+	emptyNodePenalty int64
+	nonGPUPodPenalty int64
 }
 
 var (
@@ -44,7 +44,7 @@ func New(_ context.Context, obj runtime.Object, _ fwk.Handle) (fwk.Plugin, error
 	}
 	return &GPUStranding{
 		emptyNodePenalty: *args.EmptyNodePenalty,
-		nonGPUPodCost:    100 - *args.GPUNodeScoreForNonGPUPods,
+		nonGPUPodPenalty: *args.NonGPUPodPenalty,
 	}, nil
 }
 
@@ -124,9 +124,9 @@ func (pl *GPUStranding) scoreGPUPod(s *preScoreState, nodeInfo fwk.NodeInfo) int
 }
 
 // scoreNonGPUPod: on a GPU node with free units, the cost is the growth of
-// its unusable units as the pod takes CPU and memory, plus nonGPUPodCost
+// its unusable units as the pod takes CPU and memory, plus nonGPUPodPenalty
 // percent of the free units in proportion to the share of the node the pod
-// takes. Elsewhere the pod costs nothing.
+// takes (nonGPUPodPenalty). Elsewhere the pod costs nothing.
 func (pl *GPUStranding) scoreNonGPUPod(s *preScoreState, nodeInfo fwk.NodeInfo) int64 {
 	entry := s.gpu.Tracker.Entry(nodeInfo.Node())
 	if !entry.State.GPUNode {
@@ -144,7 +144,7 @@ func (pl *GPUStranding) scoreNonGPUPod(s *preScoreState, nodeInfo fwk.NodeInfo) 
 		}
 		classes := s.demand[r.Name]
 		cost += unusable(classes, free, freeCPU-s.milliCPU, freeMemory-s.memory) - unusable(classes, free, freeCPU, freeMemory)
-		cost += float64(pl.nonGPUPodCost) / 100 * taken * float64(free)
+		cost += float64(pl.nonGPUPodPenalty) / 100 * taken * float64(free)
 	}
 	return int64(math.Round(-cost * costScale))
 }

@@ -6,11 +6,13 @@ import (
 	"testing"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/runtime"
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 	st "k8s.io/kubernetes/pkg/scheduler/testing"
 
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpuworkloadfit"
 )
 
@@ -41,21 +43,32 @@ func nodeInfo(n *v1.Node, pods ...*v1.Pod) fwk.NodeInfo {
 	return ni
 }
 
+// observed is a request the scheduler saw before the cycle under test.
+type observed struct {
+	name            v1.ResourceName
+	units, milliCPU int64
+	times           int
+}
+
 // scores runs GPUWorkloadFit's PreFilter, then GPUStranding's PreScore,
-// Score and NormalizeScore over the nodes, as one scheduling cycle does.
-func scores(t *testing.T, args runtime.Object, p *v1.Pod, infos []fwk.NodeInfo) (raw, normalized []int64) {
+// Score and NormalizeScore over the nodes, as one scheduling cycle does,
+// after the tracker has seen the given requests.
+func scores(t *testing.T, args runtime.Object, p *v1.Pod, infos []fwk.NodeInfo, history ...observed) (raw, normalized []int64) {
 	t.Helper()
 	ctx := context.Background()
-	nodes := make([]*v1.Node, len(infos))
-	for i, ni := range infos {
-		nodes[i] = ni.Node()
-	}
 	fit, err := gpuworkloadfit.New(ctx, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, n := range nodes {
-		fit.(*gpuworkloadfit.GPUWorkloadFit).Tracker().UpsertNode(n)
+	tracker := fit.(*gpuworkloadfit.GPUWorkloadFit).Tracker()
+	tracker.SetPolicy(&gpuworkload.SandboxPolicy{Enabled: true, DefaultWorkload: gpuworkload.ModeContainer})
+	for _, ni := range infos {
+		tracker.UpsertNode(ni.Node())
+	}
+	for _, h := range history {
+		for range h.times {
+			tracker.Demand().Observe(h.name, h.units, h.milliCPU, 0)
+		}
 	}
 	plugin, err := New(ctx, args, nil)
 	if err != nil {
@@ -85,29 +98,72 @@ func scores(t *testing.T, args runtime.Object, p *v1.Pod, infos []fwk.NodeInfo) 
 	return raw, normalized
 }
 
-func TestScoreGPUPods(t *testing.T) {
-	busy := pod("busy", map[v1.ResourceName]string{a10: "1"})
-	busy3 := pod("busy3", map[v1.ResourceName]string{a10: "3"})
-	infos := []fwk.NodeInfo{
-		nodeInfo(node("empty", "vm-passthrough", map[v1.ResourceName]string{a10: "4"})),
-		nodeInfo(node("quarter-used", "vm-passthrough", map[v1.ResourceName]string{a10: "4"}), busy),
-		nodeInfo(node("one-left", "vm-passthrough", map[v1.ResourceName]string{a10: "4"}), busy3),
-	}
-	raw, normalized := scores(t, nil, pod("vm", map[v1.ResourceName]string{a10: "1"}), infos)
-	// (used+1)/4 on the 0-100 scale; the empty node keeps half.
-	if want := []int64{12, 50, 100}; !slices.Equal(raw, want) {
-		t.Fatalf("raw scores %v, want %v", raw, want)
-	}
-	if want := []int64{12, 50, 100}; !slices.Equal(normalized, want) {
-		t.Fatalf("normalized %v, want %v", normalized, want)
-	}
+func a10Node(name string, cpu string, pods ...*v1.Pod) fwk.NodeInfo {
+	n := node(name, "vm-passthrough", map[v1.ResourceName]string{a10: "4"})
+	n.Status.Capacity[v1.ResourceCPU] = resource.MustParse(cpu)
+	n.Status.Allocatable = n.Status.Capacity
+	return nodeInfo(n, pods...)
+}
 
-	raw, normalized = scores(t, runtimeArgs(`{"emptyNodePenalty":0}`), pod("vm", map[v1.ResourceName]string{a10: "1"}), infos[:2])
-	if want := []int64{25, 50}; !slices.Equal(raw, want) {
-		t.Fatalf("without penalty: raw %v, want %v", raw, want)
-	}
-	if want := []int64{50, 100}; !slices.Equal(normalized, want) {
-		t.Fatalf("without penalty: normalized %v, want %v", normalized, want)
+func vmPod(name string, units, cpu string) *v1.Pod {
+	return pod(name, map[v1.ResourceName]string{a10: units, v1.ResourceCPU: cpu})
+}
+
+func TestScoreGPUPods(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		args     runtime.Object
+		pod      *v1.Pod
+		nodes    []fwk.NodeInfo
+		history  []observed
+		wantRaw  []int64
+		wantNorm []int64
+	}{
+		{
+			// Only one-unit requests: no unit is ever unusable, so the empty
+			// node costs its 4 units and the fuller node wins: (fill - cost) * 1000.
+			name:     "packs and keeps the empty node",
+			pod:      vmPod("vm", "1", "1"),
+			nodes:    []fwk.NodeInfo{a10Node("empty", "32"), a10Node("quarter-used", "32", vmPod("a", "1", "1")), a10Node("one-left", "32", vmPod("b", "3", "1"))},
+			wantRaw:  []int64{250 - 4000, 500, 1000},
+			wantNorm: []int64{0, 89, 100},
+		},
+		{
+			name:     "emptyNodePenalty 0 leaves only the fill",
+			args:     runtimeArgs(`{"emptyNodePenalty":0}`),
+			pod:      vmPod("vm", "1", "1"),
+			nodes:    []fwk.NodeInfo{a10Node("empty", "32"), a10Node("quarter-used", "32", vmPod("a", "1", "1"))},
+			wantRaw:  []int64{250, 500},
+			wantNorm: []int64{0, 100},
+		},
+		{
+			// Two-unit requests are common: taking one of three free units
+			// leaves two that fit one; taking one of two leaves one nobody uses.
+			name:     "keeps free units in sizes the demand uses",
+			pod:      vmPod("vm", "1", "1"),
+			nodes:    []fwk.NodeInfo{a10Node("three-free", "32", vmPod("a", "1", "1")), a10Node("two-free", "32", vmPod("b", "2", "1"))},
+			history:  []observed{{name: a10, units: 2, milliCPU: 1000, times: 1000}},
+			wantNorm: []int64{100, 0},
+		},
+		{
+			// Pods want 8 CPUs per unit; this one wants 16. On the node with
+			// 24 CPUs free it would leave one of the two other units without CPU.
+			name:     "does not strand units behind used-up CPU",
+			pod:      vmPod("vm", "1", "16"),
+			nodes:    []fwk.NodeInfo{a10Node("cpu-rich", "64", vmPod("a", "1", "8")), a10Node("cpu-poor", "32", vmPod("b", "1", "8"))},
+			history:  []observed{{name: a10, units: 1, milliCPU: 8000, times: 1000}},
+			wantNorm: []int64{100, 0},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			raw, normalized := scores(t, tc.args, tc.pod, tc.nodes, tc.history...)
+			if tc.wantRaw != nil && !slices.Equal(raw, tc.wantRaw) {
+				t.Errorf("raw scores %v, want %v", raw, tc.wantRaw)
+			}
+			if !slices.Equal(normalized, tc.wantNorm) {
+				t.Errorf("normalized %v (raw %v), want %v", normalized, raw, tc.wantNorm)
+			}
+		})
 	}
 }
 
@@ -119,13 +175,20 @@ func TestScoreNonGPUPods(t *testing.T) {
 		nodeInfo(node("gpu-free-busy-cpu", "container", map[v1.ResourceName]string{gpu: "2"}), pod("cpu-hog", map[v1.ResourceName]string{v1.ResourceCPU: "16"})),
 		nodeInfo(node("gpu-all-used", "container", map[v1.ResourceName]string{gpu: "2"}), allGPUsUsed),
 	}
-	raw, normalized := scores(t, nil, pod("web", map[v1.ResourceName]string{v1.ResourceCPU: "8"}), infos)
-	// GPU nodes with free GPUs: 50 * (1 - CPU share after placement).
-	if want := []int64{100, 37, 12, 100}; !slices.Equal(raw, want) {
+	web := pod("web", map[v1.ResourceName]string{v1.ResourceCPU: "8"})
+	// The pod takes a quarter of a GPU node's 32 CPUs: 50% of a quarter of 2 free units.
+	raw, normalized := scores(t, nil, web, infos)
+	if want := []int64{0, -250, -250, 0}; !slices.Equal(raw, want) {
 		t.Fatalf("raw scores %v, want %v", raw, want)
 	}
-	if !slices.Equal(normalized, raw) {
-		t.Fatalf("non-GPU scores were normalized: %v", normalized)
+	if want := []int64{100, 0, 0, 100}; !slices.Equal(normalized, want) {
+		t.Fatalf("normalized %v, want %v", normalized, want)
+	}
+	// GPU pods have wanted 8 CPUs per GPU: on the busy node the pod's CPUs
+	// would leave one of the two free GPUs without CPU.
+	raw, _ = scores(t, nil, web, infos, observed{name: gpu, units: 1, milliCPU: 8000, times: 1000})
+	if want := []int64{0, -250, -1250, 0}; !slices.Equal(raw, want) {
+		t.Fatalf("with learned CPU per GPU: raw scores %v, want %v", raw, want)
 	}
 }
 

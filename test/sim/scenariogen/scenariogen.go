@@ -113,13 +113,14 @@ func Shipped() []Spec {
 			Name:        "vgpu-profiles",
 			Description: "VMs with vGPUs of several profiles on A10 and L40S nodes, and an L40S passthrough pool; the advisor may move L40S nodes between passthrough and vGPU.",
 			Nodes: []NodeGroup{
-				{Name: "a10-4q", Count: 7, CPU: "64", Memory: "512Gi", GPUs: 4, Model: "A10", Mode: "vm-vgpu", Profile: "A10-4Q"},
+				{Name: "a10-4q", Count: 7, CPU: "96", Memory: "384Gi", GPUs: 4, Model: "A10", Mode: "vm-vgpu", Profile: "A10-4Q"},
 				{Name: "a10-12q", Count: 22, CPU: "64", Memory: "512Gi", GPUs: 4, Model: "A10", Mode: "vm-vgpu", Profile: "A10-12Q"},
 				{Name: "l40s-12q", Count: 12, CPU: "96", Memory: "768Gi", GPUs: 4, Model: "L40S", Mode: "vm-vgpu", Profile: "L40S-12Q"},
 				{Name: "l40s-pt", Count: 19, CPU: "96", Memory: "768Gi", GPUs: 4, Model: "L40S", Mode: "vm-passthrough"},
 			},
 			Classes: []PodClass{
-				{Prefix: "vdi-4q", Weight: constant(0.35), CPU: "2", Memory: "8Gi", GPUs: 1, Mode: "vm-vgpu", Profile: "A10-4Q", MeanDuration: 2 * time.Hour},
+				{Prefix: "vdi-4q", Weight: constant(0.25), CPU: "2", Memory: "8Gi", GPUs: 1, Mode: "vm-vgpu", Profile: "A10-4Q", MeanDuration: 2 * time.Hour},
+				{Prefix: "vdi-4q-large", Weight: constant(0.1), CPU: "8", Memory: "32Gi", GPUs: 1, Mode: "vm-vgpu", Profile: "A10-4Q", MeanDuration: 2 * time.Hour},
 				{Prefix: "cad-12q", Weight: constant(0.15), CPU: "4", Memory: "32Gi", GPUs: 1, Mode: "vm-vgpu", Profile: "A10-12Q", MeanDuration: 2 * time.Hour},
 				{Prefix: "cad-12q-x2", Weight: constant(0.1), CPU: "8", Memory: "64Gi", GPUs: 2, Mode: "vm-vgpu", Profile: "A10-12Q", MeanDuration: 2 * time.Hour},
 				{Prefix: "sim-l40s", Weight: constant(0.15), CPU: "6", Memory: "48Gi", GPUs: 1, Mode: "vm-vgpu", Profile: "L40S-12Q", MeanDuration: 3 * time.Hour},

@@ -1,0 +1,293 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/go-logr/logr"
+	"github.com/spf13/cobra"
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	resourcehelper "k8s.io/component-helpers/resource"
+	"k8s.io/klog/v2"
+
+	"github.com/gpu-workload-scheduler/scheduler/manifests/install"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/advisor"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/sim"
+)
+
+// AdviseReport is the output of advise.
+type AdviseReport struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Policy     string `json:"policy"`
+	advisor.Plan
+	// Gain is the plan's effect on the pending GPU pods, simulated.
+	Gain    *SimulatedGain `json:"simulatedGain,omitempty"`
+	Summary string         `json:"summary"`
+}
+
+// SimulatedGain compares placing the pending GPU pods on the cluster as it
+// is and as the plan would leave it, with the shipped scheduler profile.
+type SimulatedGain struct {
+	PendingGPUPods    int   `json:"pendingGPUPods"`
+	PlacedBefore      int   `json:"placedBefore"`
+	PlacedAfter       int   `json:"placedAfter"`
+	UnitsPlacedBefore int64 `json:"unitsPlacedBefore"`
+	UnitsPlacedAfter  int64 `json:"unitsPlacedAfter"`
+}
+
+const podsWanted = "the output of 'kubectl get pods -A -o json' (a PodList, a List of Pods, or one Pod), as JSON or YAML"
+
+func newAdviseCommand(o *rootOptions) *cobra.Command {
+	var src sourceFlags
+	var podsFile string
+	cmd := &cobra.Command{
+		Use:   "advise [--nodes NODES --pods PODS [--cluster-policy CP]]",
+		Short: "Propose which empty GPU nodes to relabel so that pending GPU pods can run, with the commands and the simulated gain",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkOutputFormat(o.output); err != nil {
+				return err
+			}
+			var c *cluster
+			var pods []*v1.Pod
+			var err error
+			switch {
+			case src.nodes != "" && podsFile != "":
+				if c, err = loadOffline(src, cmd.InOrStdin()); err != nil {
+					return err
+				}
+				pods, err = readPods(podsFile, cmd.InOrStdin())
+			case src.nodes == "" && podsFile == "" && src.clusterPolicy == "":
+				if c, err = loadLive(cmd.Context(), o.config, false); err != nil {
+					return err
+				}
+				pods, err = listPods(cmd.Context(), c)
+			default:
+				return usageErrorf("give --nodes and --pods (and optionally --cluster-policy) together, or none to read the live cluster")
+			}
+			if err != nil {
+				return err
+			}
+			report, err := advise(cmd.Context(), c, pods)
+			if err != nil {
+				return err
+			}
+			return printAdviseReport(o.out, o.output, report)
+		},
+	}
+	cmd.Flags().StringVar(&src.nodes, "nodes", "", "node dump instead of the live cluster: "+nodesWanted)
+	cmd.Flags().StringVar(&podsFile, "pods", "", "pod dump with --nodes: "+podsWanted)
+	cmd.Flags().StringVar(&src.clusterPolicy, "cluster-policy", "", "ClusterPolicy dump with --nodes; without it the GPU Operator's defaults apply")
+	return cmd
+}
+
+func listPods(ctx context.Context, c *cluster) ([]*v1.Pod, error) {
+	list, err := c.client.CoreV1().Pods("").List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("list pods: %w", err)
+	}
+	out := make([]*v1.Pod, len(list.Items))
+	for i := range list.Items {
+		out[i] = &list.Items[i]
+	}
+	return out, nil
+}
+
+// advise builds the advisor's view of the cluster, asks for a plan and
+// simulates it.
+func advise(ctx context.Context, c *cluster, pods []*v1.Pod) (*AdviseReport, error) {
+	states, classifier := c.states()
+	byName := map[string]*v1.Node{}
+	for _, n := range c.nodes {
+		byName[n.Name] = n
+	}
+	in := advisor.Input{Policy: c.policy}
+	views := map[string]*advisor.Node{}
+	for _, s := range states {
+		if !s.GPUNode {
+			continue
+		}
+		view := advisor.Node{Name: s.Name, Mode: s.Mode.Mode, Inventory: gpuworkload.InventoryOf(byName[s.Name], s), Converting: s.Converting()}
+		if len(s.Resources) > 0 {
+			view.Resource, view.Units = s.Resources[0].Name, s.Resources[0].Allocatable
+		}
+		in.Nodes = append(in.Nodes, view)
+	}
+	for i := range in.Nodes {
+		views[in.Nodes[i].Name] = &in.Nodes[i]
+	}
+	var running, pending []*v1.Pod
+	for _, p := range pods {
+		if p.Status.Phase == v1.PodSucceeded || p.Status.Phase == v1.PodFailed {
+			continue
+		}
+		demand := gpuworkload.NewPodDemand(p, classifier)
+		if p.Spec.NodeName != "" {
+			running = append(running, p)
+			if view := views[p.Spec.NodeName]; view != nil && demand.IsGPU() {
+				view.GPUPods++
+				for _, r := range demand.Requests {
+					if r.Name == view.Resource {
+						view.UsedUnits += r.Count
+					}
+				}
+				if gpuworkload.VMIOf(p) != nil {
+					view.VMs++
+				}
+			}
+			continue
+		}
+		if demand.IsGPU() && !demand.Conflict() {
+			pending = append(pending, p)
+			in.Pending = append(in.Pending, advisor.PendingPod{Name: p.Namespace + "/" + p.Name, Resource: demand.Requests[0].Name, Count: demand.Requests[0].Count})
+		}
+	}
+	plan := advisor.Advise(in)
+	report := &AdviseReport{APIVersion: ReportAPIVersion, Kind: "AdviseReport", Policy: describePolicy(c.policy), Plan: plan}
+	if len(plan.Relabels) > 0 && plan.Prerequisite == "" {
+		gain, err := simulateGain(ctx, c, running, pending, plan)
+		if err != nil {
+			return nil, err
+		}
+		report.Gain = gain
+	}
+	report.Summary = adviseSummary(len(in.Pending), report)
+	return report, nil
+}
+
+// simulateGain places the pending pods with the shipped profile on the
+// cluster as it is and as relabelled; running pods stay where they are.
+func simulateGain(ctx context.Context, c *cluster, running, pending []*v1.Pod, plan advisor.Plan) (*SimulatedGain, error) {
+	data, err := install.SchedulerConfiguration()
+	if err != nil {
+		return nil, err
+	}
+	profile, percentage, err := sim.LoadProfile(data, install.ConfigMapFile)
+	if err != nil {
+		return nil, err
+	}
+	policies, err := sim.PoliciesByName("gpu-stranding")
+	if err != nil {
+		return nil, err
+	}
+	states, _ := c.states()
+	byName := map[string]*v1.Node{}
+	for _, n := range c.nodes {
+		byName[n.Name] = n
+	}
+	before := &sim.Scenario{Name: "now", Policy: c.policy}
+	for _, s := range states {
+		node := byName[s.Name]
+		before.Nodes = append(before.Nodes, sim.NodeSpec{
+			Name: s.Name, MilliCPU: node.Status.Allocatable.Cpu().MilliValue(), Memory: node.Status.Allocatable.Memory().Value(),
+			Mode: s.Mode.Mode, Inventory: gpuworkload.InventoryOf(node, s),
+		})
+	}
+	var runningGPUUnits int64
+	for _, p := range running {
+		spec := podSpecOf(p, p.Spec.NodeName)
+		runningGPUUnits += spec.GPUCount
+		before.Pods = append(before.Pods, spec)
+	}
+	for _, p := range pending {
+		before.Pods = append(before.Pods, podSpecOf(p, ""))
+	}
+	after := *before
+	after.Name = "relabelled"
+	after.Nodes = slices.Clone(before.Nodes)
+	for i := range after.Nodes {
+		for _, r := range plan.Relabels {
+			if after.Nodes[i].Name == r.Node {
+				after.Nodes[i].Mode = r.To
+			}
+		}
+	}
+	ctx = klog.NewContext(ctx, logr.Discard())
+	simulate := func(scenario *sim.Scenario) (placed int, units int64, err error) {
+		res, err := sim.Run(ctx, scenario, policies[0], sim.Options{Profile: profile, Percentage: percentage})
+		if err != nil {
+			return 0, 0, fmt.Errorf("simulate the plan: %w", err)
+		}
+		return len(pending) - res.Summary.UnplacedGPUPods, res.Summary.GPUUnitsPlaced - runningGPUUnits, nil
+	}
+	gain := &SimulatedGain{PendingGPUPods: len(pending)}
+	if gain.PlacedBefore, gain.UnitsPlacedBefore, err = simulate(before); err != nil {
+		return nil, err
+	}
+	if gain.PlacedAfter, gain.UnitsPlacedAfter, err = simulate(&after); err != nil {
+		return nil, err
+	}
+	return gain, nil
+}
+
+// podSpecOf is the pod as the simulator replays it: its effective requests,
+// its first GPU request, and node when it already runs.
+func podSpecOf(p *v1.Pod, node string) sim.PodSpec {
+	requests := resourcehelper.PodRequests(p, resourcehelper.PodResourcesOptions{})
+	spec := sim.PodSpec{
+		Name: p.Namespace + "." + p.Name, MilliCPU: requests.Cpu().MilliValue(), Memory: requests.Memory().Value(),
+		VM: gpuworkload.VMIOf(p) != nil, Node: node,
+	}
+	for name, q := range requests {
+		if strings.HasPrefix(string(name), gpuworkload.ResourceDomain) && q.Value() > 0 {
+			spec.GPU, spec.GPUCount = name, q.Value()
+			break
+		}
+	}
+	return spec
+}
+
+func adviseSummary(pending int, r *AdviseReport) string {
+	switch {
+	case pending == 0:
+		return "No GPU pod is pending: nothing to relabel."
+	case r.Prerequisite != "":
+		return "Relabelling has no effect until sandbox workloads are enabled: do that first."
+	case len(r.Relabels) == 0 && len(r.DrainFirst) == 0 && len(r.Unserved) == 0:
+		return fmt.Sprintf("%d GPU pod(s) pending, and free units of the resources they request already cover them: no relabel needed; kubectl gpu-workload explain pod NAME tells why one still waits.", pending)
+	case len(r.Relabels) == 0 && len(r.DrainFirst) > 0:
+		return fmt.Sprintf("%d GPU pod(s) pending; no empty node can serve them. The nodes below could after a drain.", pending)
+	case len(r.Relabels) == 0:
+		return fmt.Sprintf("%d GPU pod(s) pending; no node could serve them after a relabel.", pending)
+	}
+	s := fmt.Sprintf("%d GPU pod(s) pending; relabel %d empty node(s).", pending, len(r.Relabels))
+	if g := r.Gain; g != nil {
+		s += fmt.Sprintf(" Simulated with the shipped profile: %d of %d pending GPU pods placed now, %d after the relabels (GPU units %d -> %d).",
+			g.PlacedBefore, g.PendingGPUPods, g.PlacedAfter, g.UnitsPlacedBefore, g.UnitsPlacedAfter)
+	}
+	return s
+}
+
+func printAdviseReport(out io.Writer, format string, r *AdviseReport) error {
+	if format != "table" {
+		return printStructured(out, format, r)
+	}
+	if r.Prerequisite != "" {
+		fmt.Fprintf(out, "First: %s\n\n", r.Prerequisite)
+	}
+	if len(r.Relabels) > 0 {
+		w := newTable(out)
+		w.row("NODE", "FROM", "TO", "ADVERTISES", "COMMAND")
+		for _, x := range r.Relabels {
+			w.row(x.Node, string(x.From), string(x.To), fmt.Sprintf("%d %s", x.Units, x.Resource), x.Command)
+		}
+		if err := w.flush(); err != nil {
+			return err
+		}
+		fmt.Fprintln(out)
+	}
+	for _, d := range r.DrainFirst {
+		fmt.Fprintf(out, "Not proposed: %s %s\n", d.Node, d.Advice)
+	}
+	for _, u := range r.Unserved {
+		fmt.Fprintf(out, "Still short: %d unit(s) of %s\n", u.Units, u.Resource)
+	}
+	_, err := fmt.Fprintln(out, r.Summary)
+	return err
+}

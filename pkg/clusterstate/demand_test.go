@@ -1,0 +1,40 @@
+package clusterstate
+
+import (
+	"math"
+	"testing"
+)
+
+func TestDemandModelLearnsRecentRequests(t *testing.T) {
+	m := NewDemandModel()
+	if got := m.Current(); len(got) != 0 {
+		t.Fatalf("a new model knows %v", got)
+	}
+	m.Observe("nvidia.com/gpu", 0, 1000, 0)
+	if got := m.Current(); len(got) != 0 {
+		t.Fatalf("a request of 0 units was learned: %v", got)
+	}
+	for range 100 {
+		m.Observe("nvidia.com/gpu", 1, 8000, 32<<30)
+	}
+	for range 100 {
+		m.Observe("nvidia.com/gpu", 4, 32000, 128<<30)
+	}
+	classes := m.Current()["nvidia.com/gpu"]
+	if len(classes) != 2 || classes[0].Units != 1 || classes[1].Units != 4 {
+		t.Fatalf("classes %+v, want sizes 1 and 4 in order", classes)
+	}
+	if sum := classes[0].Share + classes[1].Share; math.Abs(sum-1) > 1e-9 {
+		t.Errorf("shares sum to %v, want 1", sum)
+	}
+	// The 4-unit requests came last: decay makes them weigh more.
+	if classes[1].Share <= classes[0].Share {
+		t.Errorf("shares %v and %v: the recent class should weigh more", classes[0].Share, classes[1].Share)
+	}
+	if math.Abs(classes[0].MilliCPU-8000) > 1e-6 || math.Abs(classes[1].Memory-128<<30) > 1 {
+		t.Errorf("averages %+v, want 8000m CPU for size 1 and 128Gi for size 4", classes)
+	}
+	if _, ok := m.Current()["nvidia.com/GA102GL_A10"]; ok {
+		t.Error("a resource never requested has classes")
+	}
+}
