@@ -85,7 +85,9 @@ func cardAndPassthroughName(model string) (card, passthroughName string) {
 	if _, ok := vgpuCards.Cards[bare]; ok {
 		return bare, ""
 	}
-	if isPCIDeviceName(bare) {
+	// Device names join the chip and the board with '_' (GA102GL_A10);
+	// anything else is a card the tables do not know.
+	if strings.Contains(bare, "_") && isPCIDeviceName(bare) {
 		return "", bare
 	}
 	return bare, ""

@@ -1,0 +1,115 @@
+package advisor
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	v1 "k8s.io/api/core/v1"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+)
+
+const a10 v1.ResourceName = "nvidia.com/GA102GL_A10"
+
+func a10Node(name string, mode gpuworkload.Mode, used int64, gpuPods, vms int) Node {
+	inv, err := gpuworkload.NewGPUInventory(4, "A10", "")
+	if err != nil {
+		panic(err)
+	}
+	resource, units, _ := inv.Advertisement(mode)
+	return Node{Name: name, Mode: mode, Inventory: inv, Resource: resource, Units: units, UsedUnits: used, GPUPods: gpuPods, VMs: vms}
+}
+
+func vms(n int, count int64) []PendingPod {
+	out := make([]PendingPod, n)
+	for i := range out {
+		out[i] = PendingPod{Name: "vm", Resource: a10, Count: count}
+	}
+	return out
+}
+
+func TestAdvise(t *testing.T) {
+	on := gpuworkload.SandboxPolicy{Enabled: true, DefaultWorkload: gpuworkload.ModeContainer}
+	full := a10Node("pt-full", gpuworkload.ModePassthrough, 4, 2, 2)
+	converting := a10Node("converting", gpuworkload.ModePassthrough, 0, 0, 0)
+	converting.Converting, converting.Resource, converting.Units = true, "", 0
+	for _, tc := range []struct {
+		name       string
+		policy     gpuworkload.SandboxPolicy
+		nodes      []Node
+		pending    []PendingPod
+		relabels   []string
+		drainFirst []string
+		unserved   int64
+		prereq     bool
+	}{
+		{name: "nothing pending", policy: on, nodes: []Node{full, a10Node("c1", gpuworkload.ModeContainer, 0, 0, 0)}},
+		{
+			name: "an empty container node for waiting VMs", policy: on,
+			nodes:    []Node{full, a10Node("c1", gpuworkload.ModeContainer, 0, 0, 0), a10Node("c2", gpuworkload.ModeContainer, 0, 0, 0)},
+			pending:  vms(2, 2),
+			relabels: []string{"c1"},
+		},
+		{
+			name: "never a node with running VMs or GPU pods", policy: on,
+			nodes:      []Node{full, a10Node("c-busy", gpuworkload.ModeContainer, 1, 1, 0), a10Node("v-vms", gpuworkload.ModeVGPU, 2, 2, 2)},
+			pending:    vms(1, 4),
+			drainFirst: []string{"c-busy", "v-vms"},
+			unserved:   4,
+		},
+		{
+			name: "not a node its own mode's waiting pods need", policy: on,
+			nodes:    []Node{full, a10Node("c1", gpuworkload.ModeContainer, 0, 0, 0)},
+			pending:  append(vms(1, 4), PendingPod{Name: "train", Resource: gpuworkload.ResourceGPU, Count: 4}),
+			unserved: 4,
+		},
+		{
+			name: "a conversion under way already covers the demand", policy: on,
+			nodes:   []Node{full, converting, a10Node("c1", gpuworkload.ModeContainer, 0, 0, 0)},
+			pending: vms(2, 2),
+		},
+		{
+			name: "free units that fit cover the demand", policy: on,
+			nodes:   []Node{a10Node("pt", gpuworkload.ModePassthrough, 2, 1, 1), a10Node("c1", gpuworkload.ModeContainer, 0, 0, 0)},
+			pending: vms(1, 2),
+		},
+		{
+			name: "sandbox workloads disabled", policy: gpuworkload.DefaultPolicy(),
+			nodes:    []Node{full, a10Node("c1", gpuworkload.ModeContainer, 0, 0, 0)},
+			pending:  vms(1, 1),
+			relabels: []string{"c1"},
+			prereq:   true,
+		},
+		{
+			name: "a resource no node can advertise", policy: on,
+			nodes:    []Node{a10Node("c1", gpuworkload.ModeContainer, 0, 0, 0)},
+			pending:  []PendingPod{{Name: "vm", Resource: "nvidia.com/GB100_B200", Count: 1}},
+			unserved: 1,
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			plan := Advise(Input{Policy: tc.policy, Nodes: tc.nodes, Pending: tc.pending})
+			var relabels, drain []string
+			for _, r := range plan.Relabels {
+				relabels = append(relabels, r.Node)
+				if !strings.HasPrefix(r.Command, "kubectl label node "+r.Node+" nvidia.com/gpu.workload.config=") {
+					t.Errorf("command %q does not relabel %s", r.Command, r.Node)
+				}
+			}
+			for _, d := range plan.DrainFirst {
+				drain = append(drain, d.Node)
+				if !strings.Contains(d.Advice, "kubectl drain "+d.Node) {
+					t.Errorf("advice %q does not say how to drain", d.Advice)
+				}
+			}
+			var unserved int64
+			for _, u := range plan.Unserved {
+				unserved += u.Units
+			}
+			if !slices.Equal(relabels, tc.relabels) || !slices.Equal(drain, tc.drainFirst) || unserved != tc.unserved || (plan.Prerequisite != "") != tc.prereq {
+				t.Fatalf("plan %+v: want relabels %v, drain first %v, %d units unserved, prerequisite %v", plan, tc.relabels, tc.drainFirst, tc.unserved, tc.prereq)
+			}
+		})
+	}
+}

@@ -1,0 +1,81 @@
+package gpuworkload
+
+import (
+	"strings"
+	"testing"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+func TestGPUInventoryAdvertisement(t *testing.T) {
+	for _, tc := range []struct {
+		model, profile string
+		mode           Mode
+		want           v1.ResourceName
+		count          int64
+		err            string
+	}{
+		{model: "A10", mode: ModeContainer, want: "nvidia.com/gpu", count: 2},
+		{model: "A10", mode: ModePassthrough, want: "nvidia.com/GA102GL_A10", count: 2},
+		{model: "GA102GL_A10", mode: ModePassthrough, want: "nvidia.com/GA102GL_A10", count: 2},
+		{model: "GH100_H100_PCIE", mode: ModePassthrough, want: "nvidia.com/GH100_H100_PCIE", count: 2},
+		// The card's default profile: two half-framebuffer Q instances per GPU.
+		{model: "A10", mode: ModeVGPU, want: "nvidia.com/NVIDIA_A10-12Q", count: 4},
+		{model: "A10", profile: "A10-4Q", mode: ModeVGPU, want: "nvidia.com/NVIDIA_A10-4Q", count: 12},
+		{model: "T4", profile: "GRID_T4-2Q", mode: ModeVGPU, want: "nvidia.com/GRID_T4-2Q", count: 16},
+		{profile: "L40S-24Q", mode: ModeVGPU, want: "nvidia.com/NVIDIA_L40S-24Q", count: 4},
+		{model: "B200", mode: ModePassthrough, err: `the passthrough device name of model "B200" is unknown`},
+		{model: "GH100_H100_PCIE", mode: ModeVGPU, err: "the vGPU profile of model \"\" is unknown"},
+		{model: "A10", profile: "A10-5Q", mode: ModeVGPU, err: "the profile table does not know how many fit one GPU"},
+	} {
+		t.Run(tc.model+"/"+tc.profile+"/"+string(tc.mode), func(t *testing.T) {
+			inv, err := NewGPUInventory(2, tc.model, tc.profile)
+			var name v1.ResourceName
+			var count int64
+			if err == nil {
+				name, count, err = inv.Advertisement(tc.mode)
+			}
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("error %v, want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil || name != tc.want || count != tc.count {
+				t.Fatalf("got %d %s (%v), want %d %s", count, name, err, tc.count, tc.want)
+			}
+		})
+	}
+}
+
+func TestInventoryOfLiveNodes(t *testing.T) {
+	node := func(labels map[string]string, name v1.ResourceName, count int64) *v1.Node {
+		q := v1.ResourceList{name: *resource.NewQuantity(count, resource.DecimalSI)}
+		return &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: "n", Labels: labels}, Status: v1.NodeStatus{Capacity: q, Allocatable: q}}
+	}
+	policy := SandboxPolicy{Enabled: true, DefaultWorkload: ModeContainer}
+	for _, tc := range []struct {
+		name string
+		node *v1.Node
+		// what the node would advertise after a relabel
+		mode  Mode
+		want  v1.ResourceName
+		count int64
+	}{
+		{"container A10 to passthrough", node(map[string]string{LabelGPUProduct: "NVIDIA-A10", LabelGPUCount: "4"}, ResourceGPU, 4), ModePassthrough, "nvidia.com/GA102GL_A10", 4},
+		{"container A10 to vGPU by its vgpu.config", node(map[string]string{LabelGPUProduct: "NVIDIA-A10", LabelGPUCount: "4", LabelVGPUConfig: "A10-4Q"}, ResourceGPU, 4), ModeVGPU, "nvidia.com/NVIDIA_A10-4Q", 24},
+		{"passthrough node without labels to container", node(map[string]string{LabelWorkloadConfig: "vm-passthrough"}, "nvidia.com/GA102GL_A10", 2), ModeContainer, ResourceGPU, 2},
+		{"vGPU node counts GPUs from instances", node(map[string]string{LabelWorkloadConfig: "vm-vgpu"}, "nvidia.com/NVIDIA_L40S-12Q", 8), ModePassthrough, "nvidia.com/AD102GL_L40S", 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			classifier := NewClassifier(ClassifierConfig{}, policy, []*v1.Node{tc.node})
+			inv := InventoryOf(tc.node, NewNodeState(tc.node, policy, classifier))
+			name, count, err := inv.Advertisement(tc.mode)
+			if err != nil || name != tc.want || count != tc.count {
+				t.Fatalf("inventory %+v advertises %d %s (%v) in %s, want %d %s", inv, count, name, err, tc.mode, tc.count, tc.want)
+			}
+		})
+	}
+}

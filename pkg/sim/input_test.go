@@ -1,0 +1,112 @@
+package sim
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+)
+
+func writeFile(t *testing.T, name, content string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestLoadSimpleForm(t *testing.T) {
+	nodes, err := LoadNodes(writeFile(t, "nodes.csv", "name,gpus,model\ngpu-node,4,A10\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := nodes[0]
+	if n.Mode != gpuworkload.ModeContainer || n.Inventory.GPUs != 4 || n.MilliCPU != 64000 {
+		t.Fatalf("node %+v: want a container node with 4 GPUs and the default 64 CPUs", n)
+	}
+	pods, err := LoadPods(writeFile(t, "pods.csv", "name,gpus\ntrain,2\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := pods[0]; p.GPU != gpuworkload.ResourceGPU || p.GPUCount != 2 || p.Arrival != 0 || p.Duration != 0 || p.VM {
+		t.Fatalf("pod %+v: want 2 x nvidia.com/gpu arriving at 0 and running to the end", p)
+	}
+}
+
+func TestLoadFullForm(t *testing.T) {
+	nodes, err := LoadNodes(writeFile(t, "nodes.yaml", `nodes:
+- {name: pt, count: 2, cpu: "32", memory: 256Gi, gpus: 4, model: A10, mode: vm-passthrough}
+- {name: vgpu, gpus: 2, model: A10, mode: vm-vgpu, profile: A10-4Q}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(nodes) != 3 || nodes[0].Name != "pt-0001" || nodes[1].Name != "pt-0002" {
+		t.Fatalf("nodes %v: want pt-0001, pt-0002, vgpu", nodes)
+	}
+	if name, count, _ := nodes[2].Inventory.Advertisement(nodes[2].Mode); name != "nvidia.com/NVIDIA_A10-4Q" || count != 12 {
+		t.Fatalf("vGPU node advertises %d %s, want 12 nvidia.com/NVIDIA_A10-4Q", count, name)
+	}
+	pods, err := LoadPods(writeFile(t, "pods.csv", `name,arrival,departure,cpu,memory,gpu,gpus,mode,model,profile
+by-name,90,1h30m,4,16Gi,nvidia.com/GA102GL_A10,1,,,
+by-model,60,120,,,,2,vm-passthrough,A10,
+by-profile,30,90,,,,1,vm-vgpu,,A10-4Q
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		name     string
+		gpu      string
+		arrival  time.Duration
+		duration time.Duration
+	}{
+		{"by-profile", "nvidia.com/NVIDIA_A10-4Q", 30 * time.Second, time.Minute},
+		{"by-model", "nvidia.com/GA102GL_A10", time.Minute, time.Minute},
+		{"by-name", "nvidia.com/GA102GL_A10", 90 * time.Second, 88*time.Minute + 30*time.Second},
+	}
+	for i, w := range want {
+		p := pods[i]
+		if p.Name != w.name || string(p.GPU) != w.gpu || p.Arrival != w.arrival || p.Duration != w.duration || !p.VM {
+			t.Errorf("pod %d: %+v, want %+v as a VM (pods sorted by arrival)", i, p, w)
+		}
+	}
+}
+
+func TestLoadRejectsBadInput(t *testing.T) {
+	for _, tc := range []struct {
+		name, file, content, want string
+		pods                       bool
+	}{
+		{"unknown column", "n.csv", "name,gpu_count\nx,1\n", `header column 2 "gpu_count" is unknown; valid columns are name,count,cpu,memory,gpus,model,mode,profile`, false},
+		{"bad mode", "n.csv", "name,gpus,model,mode\nx,4,A10,vm\n", `n.csv:2: mode: invalid GPU workload mode "vm": valid values are "container", "vm-passthrough", "vm-vgpu"`, false},
+		{"passthrough without known device", "n.csv", "name,gpus,model,mode\nx,4,B200,vm-passthrough\n", `n.csv:2: model: the passthrough device name of model "B200" is unknown: give the PCI device name, e.g. GA102GL_A10`, false},
+		{"profile for another card", "n.csv", "name,gpus,model,mode,profile\nx,4,A10,vm-vgpu,L4-12Q\n", `model/profile: vGPU profile "L4-12Q" is for card L4, not A10`, false},
+		{"duplicate node", "n.csv", "name,gpus\nx,1\nx,2\n", `n.csv:3: name: node "x" is already described at`, false},
+		{"bad quantity", "n.csv", "name,cpu\nx,lots\n", `n.csv:2: cpu: "lots" is not a non-negative Kubernetes quantity, e.g. 500m or 4`, false},
+		{"unknown yaml field", "n.yaml", "nodes:\n- {name: x, gpu: 4}\n", `n.yaml: nodes[0]: field "gpu" is unknown`, false},
+		{"unknown format", "n.txt", "x", "unknown format: name the file .csv, .yaml or .json", false},
+		{"departure before arrival", "p.csv", "name,arrival,departure,gpus\np,100,50,1\n", "p.csv:2: departure: 50s is not after arrival 1m40s", true},
+		{"both request forms", "p.csv", "name,gpu,gpus,mode\np,nvidia.com/gpu,1,container\n", "give the GPU request as a resource name (gpu) or as mode/model/profile, not both", true},
+		{"not an NVIDIA resource", "p.csv", "name,gpu,gpus\np,amd.com/gpu,1\n", `p.csv:2: gpu: "amd.com/gpu" is not an NVIDIA resource`, true},
+		{"count without units", "p.csv", "name,mode\np,vm-passthrough\n", "p.csv:2: gpus: required with gpu or mode", true},
+		{"bad time", "p.csv", "name,arrival\np,soon\n", `p.csv:2: arrival: "soon" is not seconds from the start; want e.g. 90 or 1h30m`, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := writeFile(t, tc.file, tc.content)
+			var err error
+			if tc.pods {
+				_, err = LoadPods(path)
+			} else {
+				_, err = LoadNodes(path)
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want it to contain %q", err, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,237 @@
+package sim
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-logr/logr"
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/klog/v2"
+
+	"github.com/gpu-workload-scheduler/scheduler/manifests/install"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+)
+
+func shippedOptions(t *testing.T) Options {
+	t.Helper()
+	data, err := install.SchedulerConfiguration()
+	if err != nil {
+		t.Fatal(err)
+	}
+	profile, percentage, err := LoadProfile(data, install.ConfigMapFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Options{Profile: profile, Percentage: percentage}
+}
+
+func quietContext(t *testing.T) context.Context {
+	return klog.NewContext(t.Context(), logr.Discard())
+}
+
+func a10Node(t *testing.T, name string, mode gpuworkload.Mode, cpu string) NodeSpec {
+	t.Helper()
+	inv, err := gpuworkload.NewGPUInventory(4, "A10", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := NodeSpec{Name: name, MilliCPU: 64000, Memory: 256 << 30, Mode: mode, Inventory: inv}
+	if cpu != "" {
+		n.MilliCPU = mustMilli(cpu)
+	}
+	return n
+}
+
+func mustMilli(cpu string) int64 {
+	var n int64
+	for _, c := range cpu {
+		n = n*10 + int64(c-'0')
+	}
+	return n * 1000
+}
+
+const a10 = "nvidia.com/GA102GL_A10"
+
+func gpuPod(name string, arrival, departure time.Duration, gpu string, count, cpu int64) PodSpec {
+	return PodSpec{Name: name, Arrival: arrival, Duration: departure - arrival, GPU: v1.ResourceName(gpu), GPUCount: count, MilliCPU: cpu * 1000, VM: gpu != "nvidia.com/gpu"}
+}
+
+func runOne(t *testing.T, s *Scenario, policy string, opts Options) *Result {
+	t.Helper()
+	policies, err := PoliciesByName(policy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(quietContext(t), s, policies[0], opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func enabled() gpuworkload.SandboxPolicy {
+	return gpuworkload.SandboxPolicy{Enabled: true, DefaultWorkload: gpuworkload.ModeContainer}
+}
+
+// TestStrandedKinds builds each kind of stranding on purpose and checks the
+// time average: a second pod waits from 10 s to 100 s, the run ends at 200 s.
+func TestStrandedKinds(t *testing.T) {
+	opts := shippedOptions(t)
+	for _, tc := range []struct {
+		name  string
+		nodes []NodeSpec
+		pods  []PodSpec
+		kind  StrandedKind
+		units int64
+	}{
+		{
+			name:  "mode: container GPUs free while a VM waits",
+			nodes: []NodeSpec{a10Node(t, "pt", gpuworkload.ModePassthrough, ""), a10Node(t, "c", gpuworkload.ModeContainer, "")},
+			pods:  []PodSpec{gpuPod("vm-1", 0, 100*time.Second, a10, 4, 1), gpuPod("vm-2", 10*time.Second, 110*time.Second, a10, 4, 1)},
+			kind:  StrandedMode, units: 4,
+		},
+		{
+			name:  "fragmentation: one GPU free, two wanted",
+			nodes: []NodeSpec{a10Node(t, "c", gpuworkload.ModeContainer, "")},
+			pods:  []PodSpec{gpuPod("big", 0, 100*time.Second, "nvidia.com/gpu", 3, 1), gpuPod("pair", 10*time.Second, 110*time.Second, "nvidia.com/gpu", 2, 1)},
+			kind:  StrandedFragmentation, units: 1,
+		},
+		{
+			name:  "cpu-memory: three GPUs free, no CPU left",
+			nodes: []NodeSpec{a10Node(t, "c", gpuworkload.ModeContainer, "16")},
+			pods:  []PodSpec{gpuPod("hog", 0, 100*time.Second, "nvidia.com/gpu", 1, 16), gpuPod("small", 10*time.Second, 110*time.Second, "nvidia.com/gpu", 1, 1)},
+			kind:  StrandedCPUMemory, units: 3,
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := runOne(t, &Scenario{Name: "t", Nodes: tc.nodes, Pods: tc.pods, Policy: enabled()}, "gpu-stranding", opts)
+			s := res.Summary
+			want := float64(tc.units) * 90 / 200
+			for k, name := range StrandedKinds {
+				got := s.StrandedAverage[name]
+				if StrandedKind(k) == tc.kind && got != want || StrandedKind(k) != tc.kind && got != 0 {
+					t.Errorf("%s stranded average %v; want %v of kind %s only", name, got, want, StrandedKinds[tc.kind])
+				}
+			}
+			if s.SimulatedSeconds != 200 || s.UnplacedGPUPods != 0 || s.WaitMaxSeconds != 90 {
+				t.Errorf("summary %+v: want a 200 s run, every pod placed, the longest wait 90 s", s)
+			}
+			if s.AllocationAtFirstFailure == nil || *s.AllocationAtFirstFailure == 0 {
+				t.Errorf("allocation at first failure %v, want the share in use at 10 s", s.AllocationAtFirstFailure)
+			}
+		})
+	}
+}
+
+func TestPendingPodGivesUpAtDeparture(t *testing.T) {
+	s := &Scenario{Name: "t", Policy: enabled(),
+		Nodes: []NodeSpec{a10Node(t, "c", gpuworkload.ModeContainer, "")},
+		Pods:  []PodSpec{gpuPod("long", 0, 1000*time.Second, "nvidia.com/gpu", 4, 1), gpuPod("short", 10*time.Second, 60*time.Second, "nvidia.com/gpu", 1, 1)},
+	}
+	res := runOne(t, s, "default", shippedOptions(t))
+	if got := res.Summary; got.UnplacedGPUPods != 1 || got.GPUUnitsPlaced != 4 || got.GPUUnitsRequested != 5 || got.WaitMaxSeconds != 50 {
+		t.Fatalf("summary %+v: want the short pod to give up after waiting 50 s, 4 of 5 units placed", got)
+	}
+}
+
+func TestAdvisorRelabelsAnEmptyNodeForWaitingVMs(t *testing.T) {
+	s := &Scenario{Name: "t", Policy: enabled(),
+		Nodes: []NodeSpec{a10Node(t, "pt", gpuworkload.ModePassthrough, ""), a10Node(t, "c", gpuworkload.ModeContainer, "")},
+		Pods:  []PodSpec{gpuPod("vm-1", 0, 10000*time.Second, a10, 4, 1), gpuPod("vm-2", 10*time.Second, 10000*time.Second, a10, 2, 1)},
+	}
+	opts := shippedOptions(t)
+	opts.Advisor = &AdvisorOptions{Interval: 60 * time.Second, Conversion: 120 * time.Second}
+	res := runOne(t, s, "gpu-stranding", opts)
+	if len(res.Relabels) != 1 || res.Relabels[0].Node != "c" || res.Relabels[0].To != gpuworkload.ModePassthrough || res.Relabels[0].At != 10*time.Second {
+		t.Fatalf("relabels %+v: want node c to vm-passthrough when vm-2 starts waiting at 10 s", res.Relabels)
+	}
+	// Placed when the conversion is done, 120 s later.
+	if res.Summary.UnplacedGPUPods != 0 || res.Summary.WaitMaxSeconds != 120 {
+		t.Fatalf("summary %+v: want vm-2 placed after waiting 120 s", res.Summary)
+	}
+	without := runOne(t, s, "gpu-stranding", shippedOptions(t))
+	if without.Summary.UnplacedGPUPods != 1 {
+		t.Fatalf("without the advisor %d GPU pods unplaced, want 1", without.Summary.UnplacedGPUPods)
+	}
+}
+
+func TestPoliciesPlaceDifferently(t *testing.T) {
+	// A 1-GPU pod on a node with 1 free or one with 4 free: packing policies
+	// take the first, the default spreads to the second.
+	used := gpuPod("used", 0, 1000*time.Second, "nvidia.com/gpu", 3, 1)
+	used.Node = "busy"
+	s := &Scenario{Name: "t", Policy: enabled(),
+		Nodes: []NodeSpec{a10Node(t, "busy", gpuworkload.ModeContainer, ""), a10Node(t, "idle", gpuworkload.ModeContainer, "")},
+		Pods:  []PodSpec{used, gpuPod("one", 10*time.Second, 1000*time.Second, "nvidia.com/gpu", 1, 1), gpuPod("four", 20*time.Second, 1000*time.Second, "nvidia.com/gpu", 4, 1)},
+	}
+	opts := shippedOptions(t)
+	for policy, unplaced := range map[string]int{"default": 1, "most-allocated": 0, "fgd": 0, "gpu-stranding": 0} {
+		if got := runOne(t, s, policy, opts).Summary.UnplacedGPUPods; got != unplaced {
+			t.Errorf("%s: %d GPU pods unplaced, want %d", policy, got, unplaced)
+		}
+	}
+}
+
+func TestFragmentation(t *testing.T) {
+	pl := &fragmentationGradient{classes: []taskClass{
+		{gpu: "nvidia.com/gpu", count: 2, milliCPU: 8000, popularity: 0.5},
+		{gpu: "nvidia.com/gpu", count: 1, milliCPU: 1000, popularity: 0.25},
+		{popularity: 0.25}, // a pod without GPUs
+	}}
+	for _, tc := range []struct {
+		node nodeFree
+		want float64
+	}{
+		{nodeFree{gpu: "nvidia.com/gpu", units: 4, milliCPU: 64000}, 1},         // only the non-GPU class leaves the 4 units
+		{nodeFree{gpu: "nvidia.com/gpu", units: 1, milliCPU: 64000}, 0.75},      // the 2-unit class cannot fit
+		{nodeFree{gpu: "nvidia.com/gpu", units: 4, milliCPU: 4000}, 3},          // CPU too low for the 2-unit class
+		{nodeFree{gpu: "nvidia.com/GA102GL_A10", units: 2, milliCPU: 64000}, 2}, // no class wants this resource
+		{nodeFree{gpu: "nvidia.com/gpu", units: 0, milliCPU: 64000}, 0},         // nothing free, nothing fragmented
+	} {
+		if got := pl.fragmentation(tc.node); got != tc.want {
+			t.Errorf("fragmentation(%+v) = %v, want %v", tc.node, got, tc.want)
+		}
+	}
+}
+
+func TestReports(t *testing.T) {
+	s := &Scenario{Name: "tiny", Policy: enabled(),
+		Nodes: []NodeSpec{a10Node(t, "pt", gpuworkload.ModePassthrough, ""), a10Node(t, "c", gpuworkload.ModeContainer, "")},
+		Pods:  []PodSpec{gpuPod("vm-1", 0, 100*time.Second, a10, 4, 1), gpuPod("vm-2", 10*time.Second, 110*time.Second, a10, 4, 1)},
+	}
+	results, err := Compare(quietContext(t), s, Policies, shippedOptions(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var table, svg bytes.Buffer
+	if err := WriteTable(&table, s, results); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteSVG(&svg, s, results); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range Policies {
+		if !strings.Contains(table.String(), "\n"+p.Name+" ") || !strings.Contains(svg.String(), ">"+p.Name+" (avg 1.8)<") {
+			t.Errorf("policy %s missing from the table or the plot legend:\n%s\n%s", p.Name, table.String(), svg.String())
+		}
+	}
+	if got := strings.Count(svg.String(), "<polyline"); got != len(Policies) {
+		t.Errorf("%d lines in the plot, want one per policy", got)
+	}
+}
+
+func TestPoliciesByName(t *testing.T) {
+	if _, err := PoliciesByName("default,best"); err == nil || !strings.Contains(err.Error(), `unknown policy "best"; valid policies are default, most-allocated, fgd, gpu-stranding`) {
+		t.Fatalf("error %v", err)
+	}
+}
+
+func TestLoadProfileNamesTheProblem(t *testing.T) {
+	_, _, err := LoadProfile([]byte("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- schedulerName: other\n"), "my-config.yaml")
+	if err == nil || err.Error() != "my-config.yaml: profiles: no profile has schedulerName gpu-workload-scheduler" {
+		t.Fatalf("error %v", err)
+	}
+}
