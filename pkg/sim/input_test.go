@@ -80,7 +80,7 @@ by-profile,30,90,,,,1,vm-vgpu,,A10-4Q
 func TestLoadRejectsBadInput(t *testing.T) {
 	for _, tc := range []struct {
 		name, file, content, want string
-		pods                       bool
+		pods                      bool
 	}{
 		{"unknown column", "n.csv", "name,gpu_count\nx,1\n", `header column 2 "gpu_count" is unknown; valid columns are name,count,cpu,memory,gpus,model,mode,profile`, false},
 		{"bad mode", "n.csv", "name,gpus,model,mode\nx,4,A10,vm\n", `n.csv:2: mode: invalid GPU workload mode "vm": valid values are "container", "vm-passthrough", "vm-vgpu"`, false},

@@ -89,7 +89,7 @@ func SetDefaultsGPUWorkloadFitArgs(args *GPUWorkloadFitArgs) {
 
 // Defaults of GPUStrandingArgs.
 const (
-	DefaultEmptyNodePenalty          int64 = 100
+	DefaultEmptyNodePenalty int64 = 100
 	DefaultNonGPUPodPenalty int64 = 50
 )
 
