@@ -18,13 +18,16 @@ LAB_SCENARIO ?= $(CURDIR)/manifests/examples/lab
 # install-plugin puts kubectl-gpu_workload here; it must be on PATH for kubectl to find it.
 PLUGIN_DIR ?= $(HOME)/.local/bin
 
-.PHONY: help build tools test test-unit test-integration verify vendor lab lab-down perf install-plugin clean
+# make sim writes the shipped scenarios' comparison here (docs/simulation.md).
+SIM_OUT ?= $(CURDIR)/docs/simulation
+
+.PHONY: help build tools test test-unit test-integration verify vendor lab lab-down perf sim install-plugin clean
 
 help: ## List the targets with one line each
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-17s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
-build: ## Build bin/gpu-workload-scheduler and bin/kubectl-gpu_workload
-	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN)/ ./cmd/gpu-workload-scheduler ./cmd/kubectl-gpu_workload
+build: ## Build bin/gpu-workload-scheduler, bin/kubectl-gpu_workload and bin/gpu-workload-sim
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN)/ ./cmd/gpu-workload-scheduler ./cmd/kubectl-gpu_workload ./cmd/gpu-workload-sim
 
 tools: $(BIN)/etcd $(BIN)/kube-apiserver $(BIN)/kubectl ## Build bin/etcd, bin/kube-apiserver and bin/kubectl from vendor/
 
@@ -75,6 +78,10 @@ perf: tools ## Run the 5,000-node scheduler_perf workloads against the baseline;
 	  -perf-scheduling-label-filter performance -data-items-dir "$(CURDIR)/$(PERF_RESULTS)" 2>&1 | tee $(BIN)/perf.log \
 	  | grep -E '^(goos|goarch|pkg|cpu|Benchmark|PASS|ok)' | tee "$(CURDIR)/$(PERF_RESULTS)/benchstat.txt"
 	$(GO) run ./test/perf/compare $$(ls -t $(PERF_RESULTS)/BenchmarkPerfScheduling_*.json | head -1) | tee $(PERF_RESULTS)/compare.txt
+
+sim: build ## Compare the scoring policies on the shipped scenarios; table, JSON and plots in SIM_OUT (docs/simulation)
+	@mkdir -p "$(SIM_OUT)"
+	$(BIN)/gpu-workload-sim --plot-dir "$(SIM_OUT)" --json "$(SIM_OUT)/results.json" test/sim/scenarios/*/scenario.yaml | tee "$(SIM_OUT)/results.txt"
 
 install-plugin: build ## Install kubectl-gpu_workload into PLUGIN_DIR (default ~/.local/bin) for `kubectl gpu-workload`
 	install -d $(PLUGIN_DIR)

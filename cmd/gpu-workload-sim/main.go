@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/go-logr/logr"
@@ -43,6 +44,7 @@ type options struct {
 	interval    time.Duration
 	conversion  time.Duration
 	output      string
+	jsonFile    string
 	plotDir     string
 }
 
@@ -57,6 +59,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fs.DurationVar(&o.interval, "advisor-interval", 5*time.Minute, "how often the advisor looks, unless the scenario says")
 	fs.DurationVar(&o.conversion, "advisor-conversion", 10*time.Minute, "how long a relabelled node advertises nothing, unless the scenario says")
 	fs.StringVar(&o.output, "o", "table", "output: table or json")
+	fs.StringVar(&o.jsonFile, "json", "", "also write the JSON report to this file")
 	fs.StringVar(&o.plotDir, "plot-dir", "", "write <scenario>.svg, stranded units over time per policy, to this directory")
 	showVersion := fs.Bool("version", false, "print the version")
 	verbose := fs.Bool("log", false, "log the scheduler framework's messages to standard error")
@@ -77,6 +80,9 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if (o.nodes == "") != (o.pods == "") || (o.nodes != "") == (fs.NArg() > 0) {
 		fs.Usage()
 		return fmt.Errorf("%w: give scenario files, or --nodes and --pods", errUsage)
+	}
+	if !slices.Contains([]string{"", "off", "on", "both"}, o.advisor) {
+		return fmt.Errorf("%w: --advisor %q: want off, on or both", errUsage, o.advisor)
 	}
 	policies, err := sim.PoliciesByName(o.policies)
 	if err != nil {
@@ -101,20 +107,11 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
-		runs, err := advisorRuns(o, advisor)
-		if err != nil {
-			return err
-		}
 		var results []*sim.Result
-		for _, advisorOpts := range runs {
+		for _, advisorOpts := range advisorRuns(o, advisor) {
 			rs, err := sim.Compare(ctx, scenario, policies, sim.Options{Profile: profile, Percentage: percentage, Advisor: advisorOpts})
 			if err != nil {
 				return fmt.Errorf("scenario %s: %w", scenario.Name, err)
-			}
-			if advisorOpts != nil {
-				for _, r := range rs {
-					r.Policy += "+advisor"
-				}
 			}
 			results = append(results, rs...)
 		}
@@ -131,12 +128,29 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		}
 		reports = append(reports, sim.NewReport(scenario, results))
 	}
+	if o.jsonFile != "" {
+		f, err := os.Create(o.jsonFile)
+		if err != nil {
+			return err
+		}
+		if err := writeJSON(f, reports); err != nil {
+			f.Close()
+			return err
+		}
+		if err := f.Close(); err != nil {
+			return err
+		}
+	}
 	if o.output == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(reports)
+		return writeJSON(stdout, reports)
 	}
 	return nil
+}
+
+func writeJSON(w io.Writer, reports []sim.Report) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(reports)
 }
 
 // schedulerConfiguration reads --config: a ConfigMap holding config.yaml, or
@@ -181,7 +195,7 @@ func scenarioInputs(o options, paths []string) []scenarioLoader {
 
 // advisorRuns lists the advisor settings to run each policy with: nil is
 // without the advisor.
-func advisorRuns(o options, fromScenario *sim.AdvisorOptions) ([]*sim.AdvisorOptions, error) {
+func advisorRuns(o options, fromScenario *sim.AdvisorOptions) []*sim.AdvisorOptions {
 	opts := fromScenario
 	if opts == nil {
 		opts = &sim.AdvisorOptions{Interval: o.interval, Conversion: o.conversion}
@@ -194,14 +208,12 @@ func advisorRuns(o options, fromScenario *sim.AdvisorOptions) ([]*sim.AdvisorOpt
 		}
 	}
 	switch mode {
-	case "off":
-		return []*sim.AdvisorOptions{nil}, nil
 	case "on":
-		return []*sim.AdvisorOptions{opts}, nil
+		return []*sim.AdvisorOptions{opts}
 	case "both":
-		return []*sim.AdvisorOptions{nil, opts}, nil
+		return []*sim.AdvisorOptions{nil, opts}
 	}
-	return nil, fmt.Errorf("%w: --advisor %q: want off, on or both", errUsage, o.advisor)
+	return []*sim.AdvisorOptions{nil}
 }
 
 func writePlot(dir string, scenario *sim.Scenario, results []*sim.Result) error {

@@ -113,24 +113,29 @@ func WriteSVG(w io.Writer, scenario *Scenario, results []*Result) error {
 	return err
 }
 
-// stepPoints draws the series as a step function, at most one vertex pair
-// per horizontal pixel so that long runs stay small.
+// stepPoints draws the series as a step function: a vertex pair where the
+// value changes, at most one per pixel, so that long runs stay small.
 func stepPoints(series []Sample, x func(time.Duration) float64, y func(float64) float64) string {
 	var b strings.Builder
 	lastX, lastY := math.NaN(), math.NaN()
 	for _, s := range series {
-		px, py := math.Round(x(s.Time)*2)/2, y(float64(s.StrandedTotal()))
-		if px == lastX {
-			lastY = py
+		px, py := math.Round(x(s.Time)), y(float64(s.StrandedTotal()))
+		switch {
+		case math.IsNaN(lastY):
+			fmt.Fprintf(&b, "%.1f,%.1f", px, py)
+		case py == lastY:
 			continue
+		case px == lastX:
+			fmt.Fprintf(&b, " %.1f,%.1f", px, py)
+		default:
+			fmt.Fprintf(&b, " %.1f,%.1f %.1f,%.1f", px, lastY, px, py)
 		}
-		if !math.IsNaN(lastY) {
-			fmt.Fprintf(&b, "%.1f,%.1f ", px, lastY)
-		}
-		fmt.Fprintf(&b, "%.1f,%.1f ", px, py)
 		lastX, lastY = px, py
 	}
-	return strings.TrimSpace(b.String())
+	if n := len(series); n > 0 {
+		fmt.Fprintf(&b, " %.1f,%.1f", x(series[n-1].Time), lastY)
+	}
+	return b.String()
 }
 
 func niceCeiling(v float64) float64 {

@@ -142,6 +142,9 @@ func Run(ctx context.Context, scenario *Scenario, policy Policy, opts Options) (
 	}
 	res := r.metrics.result(r.pods)
 	res.Policy = policy.Name
+	if opts.Advisor != nil {
+		res.Policy += "+advisor"
+	}
 	res.Relabels = r.relabels
 	res.WallTime = time.Since(started)
 	return res, nil

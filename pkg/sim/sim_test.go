@@ -3,6 +3,7 @@ package sim
 import (
 	"bytes"
 	"context"
+	"encoding/xml"
 	"strings"
 	"testing"
 	"time"
@@ -217,6 +218,9 @@ func TestReports(t *testing.T) {
 		if !strings.Contains(table.String(), "\n"+p.Name+" ") || !strings.Contains(svg.String(), ">"+p.Name+" (avg 1.8)<") {
 			t.Errorf("policy %s missing from the table or the plot legend:\n%s\n%s", p.Name, table.String(), svg.String())
 		}
+	}
+	if err := xml.Unmarshal(svg.Bytes(), new(struct{})); err != nil {
+		t.Errorf("the plot is not well-formed XML: %v", err)
 	}
 	if got := strings.Count(svg.String(), "<polyline"); got != len(Policies) {
 		t.Errorf("%d lines in the plot, want one per policy", got)

@@ -3,11 +3,13 @@ package sim_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/go-logr/logr"
 	"k8s.io/klog/v2"
 
 	"github.com/gpu-workload-scheduler/scheduler/manifests/install"
@@ -56,5 +58,68 @@ func shippedProfile(t testing.TB) sim.Options {
 }
 
 func testContext(t testing.TB) context.Context {
-	return klog.NewContext(t.Context(), klog.Background())
+	return klog.NewContext(t.Context(), logr.Discard())
+}
+
+// BenchmarkSimulate1000Nodes10000Pods replays the drift scenario at the size
+// the simulator must handle in under a minute, with each policy.
+func BenchmarkSimulate1000Nodes10000Pods(b *testing.B) {
+	dir := b.TempDir()
+	spec := scenariogen.Scale()
+	if err := scenariogen.Write(dir, spec); err != nil {
+		b.Fatal(err)
+	}
+	scenario, _, err := sim.LoadScenario(filepath.Join(dir, spec.Name, "scenario.yaml"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	opts := shippedProfile(b)
+	for _, policy := range sim.Policies {
+		b.Run(policy.Name, func(b *testing.B) {
+			for b.Loop() {
+				res, err := sim.Run(testContext(b), scenario, policy, opts)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ReportMetric(res.Summary.StrandedAverageTotal, "stranded-units")
+			}
+		})
+	}
+}
+
+const documentedResults = "../../docs/simulation/results.json"
+
+// TestDocumentedResults replays the shipped scenarios as make sim does and
+// compares with the results docs/simulation.md quotes: the simulation is
+// deterministic, so any change to the scheduler's placements shows here.
+func TestDocumentedResults(t *testing.T) {
+	opts := shippedProfile(t)
+	var reports []sim.Report
+	paths, err := filepath.Glob(filepath.Join(scenariosDir, "*", "scenario.yaml"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no scenarios in %s: %v", scenariosDir, err)
+	}
+	for _, path := range paths {
+		scenario, advisor, err := sim.LoadScenario(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts.Advisor = advisor
+		results, err := sim.Compare(testContext(t), scenario, sim.Policies, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		reports = append(reports, sim.NewReport(scenario, results))
+	}
+	got, err := json.MarshalIndent(reports, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(documentedResults)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(append(got, '\n'), want) {
+		t.Errorf("the shipped scenarios no longer give %s: run make sim and update docs/simulation.md", documentedResults)
+	}
 }

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/sim"
+)
+
+func TestUsageErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "give scenario files, or --nodes and --pods"},
+		{[]string{"--nodes", "n.csv"}, "give scenario files, or --nodes and --pods"},
+		{[]string{"-o", "xml", "s.yaml"}, `-o "xml": want table or json`},
+		{[]string{"--policies", "best", "s.yaml"}, `unknown policy "best"`},
+		{[]string{"--advisor", "sometimes", "--nodes", "n.csv", "--pods", "p.csv"}, `--advisor "sometimes": want off, on or both`},
+	} {
+		err := run(context.Background(), tc.args, new(bytes.Buffer))
+		if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: error %v, want a usage error containing %q", tc.args, err, tc.want)
+		}
+	}
+}
+
+func TestSimpleFormEndToEnd(t *testing.T) {
+	dir := t.TempDir()
+	nodes := filepath.Join(dir, "nodes.csv")
+	pods := filepath.Join(dir, "pods.csv")
+	if err := os.WriteFile(nodes, []byte("name,gpus,model\ngpu-1,4,A10\ngpu-2,4,A10\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(pods, []byte("name,arrival,departure,gpus\na,0,100,3\nb,10,100,2\nc,20,100,1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	plots := filepath.Join(dir, "plots")
+	if err := run(context.Background(), []string{"-o", "json", "--plot-dir", plots, "--nodes", nodes, "--pods", pods}, &out); err != nil {
+		t.Fatal(err)
+	}
+	var reports []sim.Report
+	if err := json.Unmarshal(out.Bytes(), &reports); err != nil {
+		t.Fatalf("output is not the JSON report: %v\n%s", err, out.String())
+	}
+	if len(reports) != 1 || reports[0].Schema != sim.ReportSchema || len(reports[0].Results) != len(sim.Policies) {
+		t.Fatalf("reports %+v: want one %s report with every policy", reports, sim.ReportSchema)
+	}
+	for _, r := range reports[0].Results {
+		if r.Summary.GPUUnitsRequested != 6 || r.Summary.GPUUnitsPlaced != 6 {
+			t.Errorf("%s placed %d of %d units, want 6 of 6", r.Policy, r.Summary.GPUUnitsPlaced, r.Summary.GPUUnitsRequested)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(plots, "pods.csv.svg")); err != nil {
+		t.Errorf("no plot: %v", err)
+	}
+}
+
+func TestBadInputIsNotAUsageError(t *testing.T) {
+	err := run(context.Background(), []string{filepath.Join(t.TempDir(), "missing.yaml")}, new(bytes.Buffer))
+	if err == nil || errors.Is(err, errUsage) || !strings.Contains(err.Error(), "missing.yaml") {
+		t.Fatalf("error %v, want one naming the missing file", err)
+	}
+}
