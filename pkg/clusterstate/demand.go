@@ -18,8 +18,12 @@ type DemandClass struct {
 	Memory   float64
 }
 
-// Demand maps each GPU resource to its request classes, by size.
-type Demand map[v1.ResourceName][]DemandClass
+// Demand maps each GPU resource to its request classes, by size, and to
+// its share of all recent GPU requests.
+type Demand struct {
+	Classes map[v1.ResourceName][]DemandClass
+	Shares  map[v1.ResourceName]float64
+}
 
 // demandDecay is how much an observation weighs less with each later one of
 // the same resource: the model remembers about the last 200 requests.
@@ -30,12 +34,14 @@ const demandDecay = 0.995
 type DemandModel struct {
 	mu      sync.Mutex
 	weights map[v1.ResourceName][]DemandClass // Share holds the decayed count
-	current atomic.Pointer[Demand]
+	// resources holds each resource's decayed count over all requests.
+	resources map[v1.ResourceName]float64
+	current   atomic.Pointer[Demand]
 }
 
 // NewDemandModel starts with no demand known.
 func NewDemandModel() *DemandModel {
-	m := &DemandModel{weights: map[v1.ResourceName][]DemandClass{}}
+	m := &DemandModel{weights: map[v1.ResourceName][]DemandClass{}, resources: map[v1.ResourceName]float64{}}
 	m.current.Store(&Demand{})
 	return m
 }
@@ -62,12 +68,23 @@ func (m *DemandModel) Observe(name v1.ResourceName, units, milliCPU, memory int6
 	c.Memory = (c.Memory*c.Share + float64(memory)) / (c.Share + 1)
 	c.Share++
 	m.weights[name] = classes
+	for r := range m.resources {
+		m.resources[r] *= demandDecay
+	}
+	m.resources[name]++
 	m.publishLocked()
 }
 
 // publishLocked replaces the readers' copy, so that scoring reads without locks.
 func (m *DemandModel) publishLocked() {
-	next := make(Demand, len(m.weights))
+	next := Demand{Classes: make(map[v1.ResourceName][]DemandClass, len(m.weights)), Shares: make(map[v1.ResourceName]float64, len(m.resources))}
+	all := 0.0
+	for _, w := range m.resources {
+		all += w
+	}
+	for name, w := range m.resources {
+		next.Shares[name] = w / all
+	}
 	for name, classes := range m.weights {
 		total := 0.0
 		for _, c := range classes {
@@ -77,7 +94,7 @@ func (m *DemandModel) publishLocked() {
 		for i := range out {
 			out[i].Share /= total
 		}
-		next[name] = out
+		next.Classes[name] = out
 	}
 	m.current.Store(&next)
 }

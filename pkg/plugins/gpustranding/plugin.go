@@ -97,8 +97,8 @@ func (pl *GPUStranding) Score(_ context.Context, state fwk.CycleState, _ *v1.Pod
 }
 
 // scoreGPUPod: the cost is the growth of the node's unusable units, plus a
-// share of an empty node's units, because an empty node can change mode.
-// Among equal costs, the node the pod fills most wins.
+// share of an empty node's units; among equal costs the node the pod fills
+// most wins. Both packing pressures are weighed by packWeight.
 func (pl *GPUStranding) scoreGPUPod(s *preScoreState, nodeInfo fwk.NodeInfo) int64 {
 	allocatable, requested := nodeInfo.GetAllocatable(), nodeInfo.GetRequested()
 	freeCPU := allocatable.GetMilliCPU() - requested.GetMilliCPU()
@@ -112,15 +112,44 @@ func (pl *GPUStranding) scoreGPUPod(s *preScoreState, nodeInfo fwk.NodeInfo) int
 			return math.MinInt32
 		}
 		empty = empty && used == 0
-		classes := s.demand[r.Name]
+		classes := s.demand.Classes[r.Name]
+		elsewhere := 1 - s.demand.Shares[r.Name]
 		free := total - used
-		cost += unusable(classes, free-r.Count, freeCPU-s.milliCPU, freeMemory-s.memory) - unusable(classes, free, freeCPU, freeMemory)
-		fill += float64(used+r.Count) / float64(total)
+		after := free - r.Count
+		cost += unusable(classes, after, freeCPU-s.milliCPU, freeMemory-s.memory) - unusable(classes, free, freeCPU, freeMemory)
+		fill += packWeight(classes, elsewhere, after, freeCPU-s.milliCPU, freeMemory-s.memory) * float64(used+r.Count) / float64(total)
 		if empty {
-			cost += float64(pl.emptyNodePenalty*total) / 100
+			cost += packWeight(classes, elsewhere, free, freeCPU, freeMemory) * float64(pl.emptyNodePenalty*total) / 100
 		}
 	}
 	return int64(math.Round((fill/float64(len(s.gpu.Demand.Requests)) - cost) * costScale))
+}
+
+// packWeight (0-1) is how much packing on the GPU axis is worth on a node
+// with these free units, CPU and memory. Packing keeps free units together
+// and lets nodes drain, but where the node's CPU or memory barely covers
+// what its free units need, it concentrates GPU pods on CPU that pods
+// without GPUs then lack elsewhere: the weight is the node's slack, the
+// share of CPU and memory beyond what the free units need (0 with none, 1
+// with twice as much), unless requests for other resources (elsewhere, their
+// share of recent demand) make draining nodes for a relabel worth more.
+func packWeight(classes []clusterstate.DemandClass, elsewhere float64, units, milliCPU, memory int64) float64 {
+	if units <= 0 {
+		return 1
+	}
+	var cpuPerUnit, memoryPerUnit float64
+	for _, c := range classes {
+		cpuPerUnit += c.Share * c.MilliCPU / float64(c.Units)
+		memoryPerUnit += c.Share * c.Memory / float64(c.Units)
+	}
+	cover := math.Inf(1)
+	if cpuPerUnit > 0 {
+		cover = float64(milliCPU) / (float64(units) * cpuPerUnit)
+	}
+	if memoryPerUnit > 0 {
+		cover = min(cover, float64(memory)/(float64(units)*memoryPerUnit))
+	}
+	return max(min(max(cover-1, 0), 1), elsewhere)
 }
 
 // scoreNonGPUPod: on a GPU node with free units, the cost is the growth of
@@ -142,7 +171,7 @@ func (pl *GPUStranding) scoreNonGPUPod(s *preScoreState, nodeInfo fwk.NodeInfo) 
 		if free <= 0 {
 			continue
 		}
-		classes := s.demand[r.Name]
+		classes := s.demand.Classes[r.Name]
 		cost += unusable(classes, free, freeCPU-s.milliCPU, freeMemory-s.memory) - unusable(classes, free, freeCPU, freeMemory)
 		cost += float64(pl.nonGPUPodPenalty) / 100 * taken * float64(free)
 	}

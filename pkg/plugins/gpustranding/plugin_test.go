@@ -2,6 +2,7 @@ package gpustranding
 
 import (
 	"context"
+	"math"
 	"slices"
 	"testing"
 
@@ -12,6 +13,7 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 	st "k8s.io/kubernetes/pkg/scheduler/testing"
 
+	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpuworkloadfit"
 )
@@ -211,4 +213,32 @@ func TestNewRejectsInvalidArgs(t *testing.T) {
 
 func runtimeArgs(s string) runtime.Object {
 	return &runtime.Unknown{Raw: []byte(s), ContentType: runtime.ContentTypeJSON}
+}
+
+func TestPackWeight(t *testing.T) {
+	// Pods have wanted 10 CPUs and 64 GiB per unit.
+	classes := []clusterstate.DemandClass{{Units: 1, Share: 0.5, MilliCPU: 10000, Memory: 64 << 30}, {Units: 2, Share: 0.5, MilliCPU: 20000, Memory: 128 << 30}}
+	for _, tc := range []struct {
+		name            string
+		elsewhere       float64
+		units, milliCPU int64
+		memory          int64
+		want            float64
+	}{
+		{"no free units", 0, 0, 0, 0, 1},
+		{"twice the CPU and memory the units need", 0, 4, 80000, 512 << 30, 1},
+		{"half again the CPU", 0, 4, 60000, 512 << 30, 0.5},
+		{"memory is the tighter", 0, 4, 80000, 320 << 30, 0.25},
+		{"less CPU than the units need", 0, 4, 30000, 512 << 30, 0},
+		{"other resources wanted", 0.7, 4, 30000, 512 << 30, 0.7},
+		{"nothing learned yet", 0, 4, 0, 0, 1},
+	} {
+		learned := classes
+		if tc.name == "nothing learned yet" {
+			learned = nil
+		}
+		if got := packWeight(learned, tc.elsewhere, tc.units, tc.milliCPU, tc.memory); math.Abs(got-tc.want) > 1e-9 {
+			t.Errorf("%s: packWeight = %v, want %v", tc.name, got, tc.want)
+		}
+	}
 }
