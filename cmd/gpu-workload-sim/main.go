@@ -25,7 +25,7 @@ import (
 )
 
 func main() {
-	if err := run(context.Background(), os.Args[1:], os.Stdout); err != nil {
+	if err := run(context.Background(), os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "gpu-workload-sim:", err)
 		if errors.Is(err, errUsage) {
 			os.Exit(2)
@@ -48,7 +48,7 @@ type options struct {
 	plotDir     string
 }
 
-func run(ctx context.Context, args []string, stdout io.Writer) error {
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("gpu-workload-sim", flag.ContinueOnError)
 	var o options
 	fs.StringVar(&o.nodes, "nodes", "", "cluster description (CSV or YAML), instead of a scenario file")
@@ -107,6 +107,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
+		started := time.Now()
 		var results []*sim.Result
 		for _, advisorOpts := range advisorRuns(o, advisor) {
 			rs, err := sim.Compare(ctx, scenario, policies, sim.Options{Profile: profile, Percentage: percentage, Advisor: advisorOpts})
@@ -115,6 +116,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 			}
 			results = append(results, rs...)
 		}
+		fmt.Fprintf(stderr, "scenario %s: %d nodes, %d pods, %d runs in %s\n", scenario.Name, len(scenario.Nodes), len(scenario.Pods), len(results), time.Since(started).Round(time.Millisecond))
 		if o.plotDir != "" {
 			if err := writePlot(o.plotDir, scenario, results); err != nil {
 				return err

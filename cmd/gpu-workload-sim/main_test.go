@@ -24,7 +24,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--policies", "best", "s.yaml"}, `unknown policy "best"`},
 		{[]string{"--advisor", "sometimes", "--nodes", "n.csv", "--pods", "p.csv"}, `--advisor "sometimes": want off, on or both`},
 	} {
-		err := run(context.Background(), tc.args, new(bytes.Buffer))
+		err := run(context.Background(), tc.args, new(bytes.Buffer), new(bytes.Buffer))
 		if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: error %v, want a usage error containing %q", tc.args, err, tc.want)
 		}
@@ -43,7 +43,7 @@ func TestSimpleFormEndToEnd(t *testing.T) {
 	}
 	var out bytes.Buffer
 	plots := filepath.Join(dir, "plots")
-	if err := run(context.Background(), []string{"-o", "json", "--plot-dir", plots, "--nodes", nodes, "--pods", pods}, &out); err != nil {
+	if err := run(context.Background(), []string{"-o", "json", "--plot-dir", plots, "--nodes", nodes, "--pods", pods}, &out, new(bytes.Buffer)); err != nil {
 		t.Fatal(err)
 	}
 	var reports []sim.Report
@@ -64,7 +64,7 @@ func TestSimpleFormEndToEnd(t *testing.T) {
 }
 
 func TestBadInputIsNotAUsageError(t *testing.T) {
-	err := run(context.Background(), []string{filepath.Join(t.TempDir(), "missing.yaml")}, new(bytes.Buffer))
+	err := run(context.Background(), []string{filepath.Join(t.TempDir(), "missing.yaml")}, new(bytes.Buffer), new(bytes.Buffer))
 	if err == nil || errors.Is(err, errUsage) || !strings.Contains(err.Error(), "missing.yaml") {
 		t.Fatalf("error %v, want one naming the missing file", err)
 	}

@@ -71,7 +71,6 @@ type Result struct {
 	Summary  Summary           `json:"summary"`
 	Relabels []advisor.Relabel `json:"relabels,omitempty"`
 	Series   []Sample          `json:"-"`
-	WallTime time.Duration     `json:"-"`
 }
 
 // metricsRecorder follows pending demand and samples the cluster after each event time.

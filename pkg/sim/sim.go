@@ -113,7 +113,6 @@ type conversion struct {
 
 // Run replays the scenario under one policy.
 func Run(ctx context.Context, scenario *Scenario, policy Policy, opts Options) (*Result, error) {
-	started := time.Now()
 	profile, registry, err := policy.profile(opts.Profile, scenario)
 	if err != nil {
 		return nil, err
@@ -146,7 +145,6 @@ func Run(ctx context.Context, scenario *Scenario, policy Policy, opts Options) (
 		res.Policy += "+advisor"
 	}
 	res.Relabels = r.relabels
-	res.WallTime = time.Since(started)
 	return res, nil
 }
 
