@@ -83,50 +83,35 @@ const nodesWanted = "the output of 'kubectl get nodes -o json' (a NodeList, a Li
 
 // readNodes reads a node dump.
 func readNodes(path string, stdin io.Reader) ([]*v1.Node, error) {
-	data, err := readInput(path, stdin)
-	if err != nil {
-		return nil, err
-	}
-	objs, err := decodeObjects(data, path, nodesWanted)
-	if err != nil {
-		return nil, err
-	}
-	if err := requireKind(objs, "Node", path, nodesWanted); err != nil {
-		return nil, err
-	}
-	nodes := make([]*v1.Node, len(objs))
-	for i, o := range objs {
-		node := &v1.Node{}
-		if err := convert(o, node); err != nil {
-			return nil, usageErrorf("%s: node %q: %v; want %s", displayName(path), o.GetName(), err, nodesWanted)
-		}
-		nodes[i] = node
-	}
-	return nodes, nil
+	return readTyped[v1.Node](path, "Node", nodesWanted, stdin)
 }
 
 // readPods reads a pod dump.
 func readPods(path string, stdin io.Reader) ([]*v1.Pod, error) {
+	return readTyped[v1.Pod](path, "Pod", podsWanted, stdin)
+}
+
+// readTyped reads a dump of one kind: one object or a List.
+func readTyped[T any](path, kind, want string, stdin io.Reader) ([]*T, error) {
 	data, err := readInput(path, stdin)
 	if err != nil {
 		return nil, err
 	}
-	objs, err := decodeObjects(data, path, podsWanted)
+	objs, err := decodeObjects(data, path, want)
 	if err != nil {
 		return nil, err
 	}
-	if err := requireKind(objs, "Pod", path, podsWanted); err != nil {
+	if err := requireKind(objs, kind, path, want); err != nil {
 		return nil, err
 	}
-	pods := make([]*v1.Pod, len(objs))
+	out := make([]*T, len(objs))
 	for i, o := range objs {
-		pod := &v1.Pod{}
-		if err := convert(o, pod); err != nil {
-			return nil, usageErrorf("%s: pod %q: %v; want %s", displayName(path), o.GetName(), err, podsWanted)
+		out[i] = new(T)
+		if err := convert(o, out[i]); err != nil {
+			return nil, usageErrorf("%s: %s %q: %v; want %s", displayName(path), strings.ToLower(kind), o.GetName(), err, want)
 		}
-		pods[i] = pod
 	}
-	return pods, nil
+	return out, nil
 }
 
 const podWanted = "one Pod manifest, as JSON or YAML"

@@ -11,6 +11,7 @@ import (
 	fwk "k8s.io/kube-scheduler/framework"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 
+	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpustranding"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpuworkloadfit"
 )
 
@@ -149,19 +150,6 @@ func (pl *fragmentationGradient) ScoreExtensions() fwk.ScoreExtensions { return 
 
 // NormalizeScore maps the deltas onto 0-100, the least fragmenting node highest.
 func (pl *fragmentationGradient) NormalizeScore(_ context.Context, _ fwk.CycleState, _ *v1.Pod, scores fwk.NodeScoreList) *fwk.Status {
-	if len(scores) == 0 {
-		return nil
-	}
-	lowest, highest := scores[0].Score, scores[0].Score
-	for _, s := range scores {
-		lowest, highest = min(lowest, s.Score), max(highest, s.Score)
-	}
-	for i := range scores {
-		if highest == lowest {
-			scores[i].Score = 0
-			continue
-		}
-		scores[i].Score = (scores[i].Score - lowest) * fwk.MaxNodeScore / (highest - lowest)
-	}
+	gpustranding.NormalizeMinMax(scores)
 	return nil
 }

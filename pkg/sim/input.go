@@ -146,29 +146,47 @@ func yamlRecords(path string, data []byte, key string, columns []string) ([]reco
 
 // LoadNodes reads a cluster description. See docs/simulation.md.
 func LoadNodes(path string) ([]NodeSpec, error) {
-	records, err := readRecords(path, "nodes", nodeColumns)
+	return load(path, "nodes", "node", nodeColumns, nodeSpecs, func(n NodeSpec) string { return n.Name })
+}
+
+// load reads records and turns each into one or more specs with unique names.
+func load[T any](path, key, kind string, columns []string, parse func(record) ([]T, error), name func(T) string) ([]T, error) {
+	records, err := readRecords(path, key, columns)
 	if err != nil {
 		return nil, err
 	}
-	var nodes []NodeSpec
+	var out []T
 	seen := map[string]string{}
 	for _, rec := range records {
-		specs, err := nodeSpecs(rec)
+		specs, err := parse(rec)
 		if err != nil {
 			return nil, err
 		}
-		for _, n := range specs {
-			if first, dup := seen[n.Name]; dup {
-				return nil, rec.errorf("name", "node %q is already described at %s; names must be unique", n.Name, first)
+		for _, spec := range specs {
+			if first, dup := seen[name(spec)]; dup {
+				return nil, rec.errorf("name", "%s %q is already described at %s; names must be unique", kind, name(spec), first)
 			}
-			seen[n.Name] = rec.where
+			seen[name(spec)] = rec.where
 		}
-		nodes = append(nodes, specs...)
+		out = append(out, specs...)
 	}
-	if len(nodes) == 0 {
-		return nil, fmt.Errorf("%s: no nodes", path)
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no %s", path, key)
 	}
-	return nodes, nil
+	return out, nil
+}
+
+// replicate names count copies of a spec name-0001, name-0002, ...
+func replicate[T any](spec T, count int64, name string, rename func(*T, string)) []T {
+	if count == 1 {
+		return []T{spec}
+	}
+	out := make([]T, count)
+	for i := range out {
+		out[i] = spec
+		rename(&out[i], fmt.Sprintf("%s-%04d", name, i+1))
+	}
+	return out
 }
 
 func nodeSpecs(rec record) ([]NodeSpec, error) {
@@ -208,40 +226,14 @@ func nodeSpecs(rec record) ([]NodeSpec, error) {
 		}
 	}
 	base := NodeSpec{Name: name, MilliCPU: cpu.MilliValue(), Memory: memory.Value(), Mode: mode, Inventory: inv}
-	if count == 1 {
-		return []NodeSpec{base}, nil
-	}
-	out := make([]NodeSpec, count)
-	for i := range out {
-		out[i] = base
-		out[i].Name = fmt.Sprintf("%s-%04d", name, i+1)
-	}
-	return out, nil
+	return replicate(base, count, name, func(n *NodeSpec, name string) { n.Name = name }), nil
 }
 
-// LoadPods reads a timed workload. See docs/simulation.md.
+// LoadPods reads a timed workload, sorted by arrival. See docs/simulation.md.
 func LoadPods(path string) ([]PodSpec, error) {
-	records, err := readRecords(path, "pods", podColumns)
+	pods, err := load(path, "pods", "pod", podColumns, podSpecs, func(p PodSpec) string { return p.Name })
 	if err != nil {
 		return nil, err
-	}
-	var pods []PodSpec
-	seen := map[string]string{}
-	for _, rec := range records {
-		specs, err := podSpecs(rec)
-		if err != nil {
-			return nil, err
-		}
-		for _, p := range specs {
-			if first, dup := seen[p.Name]; dup {
-				return nil, rec.errorf("name", "pod %q is already described at %s; names must be unique", p.Name, first)
-			}
-			seen[p.Name] = rec.where
-		}
-		pods = append(pods, specs...)
-	}
-	if len(pods) == 0 {
-		return nil, fmt.Errorf("%s: no pods", path)
 	}
 	slices.SortStableFunc(pods, func(a, b PodSpec) int { return int(a.Arrival - b.Arrival) })
 	return pods, nil
@@ -283,15 +275,7 @@ func podSpecs(rec record) ([]PodSpec, error) {
 	if err := gpuRequest(rec, &p); err != nil {
 		return nil, err
 	}
-	if count == 1 {
-		return []PodSpec{p}, nil
-	}
-	out := make([]PodSpec, count)
-	for i := range out {
-		out[i] = p
-		out[i].Name = fmt.Sprintf("%s-%04d", name, i+1)
-	}
-	return out, nil
+	return replicate(p, count, name, func(p *PodSpec, name string) { p.Name = name }), nil
 }
 
 // gpuRequest reads the GPU request: a resource name (gpu) with a count

@@ -213,8 +213,15 @@ func (pl *GPUStranding) ScoreExtensions() fwk.ScoreExtensions { return pl }
 // NormalizeScore maps the costs onto 0-100: the cheapest node gets 100,
 // the dearest 0; equal costs leave every node at 0, so other plugins decide.
 func (pl *GPUStranding) NormalizeScore(_ context.Context, _ fwk.CycleState, _ *v1.Pod, scores fwk.NodeScoreList) *fwk.Status {
+	NormalizeMinMax(scores)
+	return nil
+}
+
+// NormalizeMinMax maps scores linearly onto 0-100, the lowest to 0 and the
+// highest to 100; all to 0 when they are equal.
+func NormalizeMinMax(scores fwk.NodeScoreList) {
 	if len(scores) == 0 {
-		return nil
+		return
 	}
 	lowest, highest := scores[0].Score, scores[0].Score
 	for _, s := range scores {
@@ -227,7 +234,6 @@ func (pl *GPUStranding) NormalizeScore(_ context.Context, _ fwk.CycleState, _ *v
 		}
 		scores[i].Score = (scores[i].Score - lowest) * fwk.MaxNodeScore / (highest - lowest)
 	}
-	return nil
 }
 
 // SignPod: the score depends on the pod's resource requests only.
