@@ -97,10 +97,6 @@ func Advise(in Input) Plan {
 	if len(demands) == 0 {
 		return plan
 	}
-	supply := map[v1.ResourceName]int64{}
-	for _, d := range demands {
-		supply[d.resource] = usableFree(in.Nodes, d)
-	}
 	wanted := map[v1.ResourceName]int64{}
 	for _, d := range demands {
 		wanted[d.resource] = d.units
@@ -108,9 +104,9 @@ func Advise(in Input) Plan {
 	// leaving counts the units of relabelled nodes, which their old pool loses.
 	leaving := map[v1.ResourceName]int64{}
 	surplus := func(r v1.ResourceName) int64 { return supplyOf(in.Nodes, r) - wanted[r] - leaving[r] }
-	taken := map[string]bool{}
+	taken := map[string]bool{} // proposed, or listed under DrainFirst
 	for _, d := range demands {
-		short := d.units - supply[d.resource]
+		short := d.units - usableFree(in.Nodes, d)
 		if short <= 0 {
 			continue
 		}
@@ -131,6 +127,7 @@ func Advise(in Input) Plan {
 			}
 			name, units, _ := n.Inventory.Advertisement(mode)
 			if n.GPUPods > 0 || n.VMs > 0 {
+				taken[n.Name] = true
 				plan.DrainFirst = append(plan.DrainFirst, drainFirst(n, name))
 				continue
 			}
@@ -152,27 +149,24 @@ func Advise(in Input) Plan {
 	return plan
 }
 
+// pendingDemand sums the pending pods by resource, largest demand first.
 func pendingDemand(pending []PendingPod) []demand {
-	byResource := map[v1.ResourceName]*demand{}
-	var out []*demand
+	index := map[v1.ResourceName]int{}
+	var out []demand
 	for _, p := range pending {
-		d := byResource[p.Resource]
-		if d == nil {
-			d = &demand{resource: p.Resource, smallest: p.Count}
-			byResource[p.Resource] = d
-			out = append(out, d)
+		i, ok := index[p.Resource]
+		if !ok {
+			i = len(out)
+			index[p.Resource] = i
+			out = append(out, demand{resource: p.Resource, smallest: p.Count})
 		}
-		d.units += p.Count
-		d.smallest = min(d.smallest, p.Count)
+		out[i].units += p.Count
+		out[i].smallest = min(out[i].smallest, p.Count)
 	}
-	slices.SortStableFunc(out, func(a, b *demand) int {
+	slices.SortStableFunc(out, func(a, b demand) int {
 		return cmp.Or(cmp.Compare(b.units, a.units), cmp.Compare(a.resource, b.resource))
 	})
-	result := make([]demand, len(out))
-	for i, d := range out {
-		result[i] = *d
-	}
-	return result
+	return out
 }
 
 // usableFree counts free units of the resource on nodes where at least the

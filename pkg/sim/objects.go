@@ -16,10 +16,10 @@ const Namespace = "sim"
 
 const podsPerNode = 1000
 
-// nodeObject is the node as the GPU Operator and the device plugins leave it
-// in a mode: labels, and the mode's resource in capacity and allocatable.
-// converting leaves the resource out, as while operands are replaced.
-func nodeObject(spec NodeSpec, mode gpuworkload.Mode, converting bool, version int) *v1.Node {
+// nodeObject is the node as the GPU Operator and the device plugins leave it:
+// its mode label, and the advertised GPU resource (none while converting) in
+// capacity and allocatable.
+func nodeObject(spec NodeSpec, mode gpuworkload.Mode, advertised v1.ResourceName, units int64, version int) *v1.Node {
 	labels := map[string]string{v1.LabelHostname: spec.Name}
 	if spec.Inventory.GPUs > 0 {
 		labels[gpuworkload.LabelGPUPresent] = "true"
@@ -37,8 +37,8 @@ func nodeObject(spec NodeSpec, mode gpuworkload.Mode, converting bool, version i
 		v1.ResourceMemory: *resource.NewQuantity(spec.Memory, resource.BinarySI),
 		v1.ResourcePods:   *resource.NewQuantity(podsPerNode, resource.DecimalSI),
 	}
-	if name, count, err := spec.Inventory.Advertisement(mode); err == nil && count > 0 && !converting {
-		list[name] = *resource.NewQuantity(count, resource.DecimalSI)
+	if units > 0 {
+		list[advertised] = *resource.NewQuantity(units, resource.DecimalSI)
 	}
 	return &v1.Node{
 		ObjectMeta: metav1.ObjectMeta{Name: spec.Name, UID: types.UID("node-" + spec.Name), Labels: labels, ResourceVersion: strconv.Itoa(version)},

@@ -96,6 +96,7 @@ type run struct {
 	logger   klog.Logger
 	engine   *engine
 	opts     Options
+	policy   gpuworkload.SandboxPolicy
 	nodes    []*simNode
 	byName   map[string]*simNode
 	pods     []*simPod
@@ -121,7 +122,7 @@ func Run(ctx context.Context, scenario *Scenario, policy Policy, opts Options) (
 	if err != nil {
 		return nil, fmt.Errorf("policy %s: %w", policy.Name, err)
 	}
-	r := &run{ctx: ctx, logger: klog.FromContext(ctx), engine: e, opts: opts, byName: map[string]*simNode{}}
+	r := &run{ctx: ctx, logger: klog.FromContext(ctx), engine: e, opts: opts, policy: scenario.Policy, byName: map[string]*simNode{}}
 	for _, spec := range scenario.Nodes {
 		n := &simNode{spec: spec, mode: spec.Mode}
 		r.advertise(n, false)
@@ -148,15 +149,21 @@ func Run(ctx context.Context, scenario *Scenario, policy Policy, opts Options) (
 	return res, nil
 }
 
-// advertise sets the node object for its mode and conversion state.
+// advertise sets the node object for its mode label and conversion state.
+// The node advertises what its effective mode does: with sandbox workloads
+// disabled the GPU Operator ignores the label and prepares containers.
 func (r *run) advertise(n *simNode, converting bool) {
 	n.converting = converting
 	n.version++
-	n.obj = nodeObject(n.spec, n.mode, converting, n.version)
 	n.resource, n.units = "", 0
-	if name, count, err := n.spec.Inventory.Advertisement(n.mode); err == nil && count > 0 && !converting {
+	if name, count, err := n.spec.Inventory.Advertisement(r.effectiveMode(n)); err == nil && count > 0 && !converting {
 		n.resource, n.units = name, count
 	}
+	n.obj = nodeObject(n.spec, n.mode, n.resource, n.units, n.version)
+}
+
+func (r *run) effectiveMode(n *simNode) gpuworkload.Mode {
+	return r.policy.EffectiveMode(map[string]string{gpuworkload.LabelWorkloadConfig: string(n.mode)}).Mode
 }
 
 func (r *run) loop() error {
@@ -183,9 +190,7 @@ func (r *run) loop() error {
 			}
 		}
 		for len(r.ready) > 0 && r.ready[0].at == now {
-			if err := r.finishConversion(r.ready[0].node); err != nil {
-				return err
-			}
+			r.relabel(r.ready[0].node, r.ready[0].node.mode, false)
 			r.ready = r.ready[1:]
 			freed = true
 		}
@@ -201,9 +206,7 @@ func (r *run) loop() error {
 			next++
 		}
 		if r.opts.Advisor != nil && now >= nextAdvice && r.metrics.pendingGPU > 0 {
-			if err := r.advise(now); err != nil {
-				return err
-			}
+			r.advise(now)
 			nextAdvice = now + r.opts.Advisor.Interval
 		}
 		r.metrics.sample(now, r.nodes)
@@ -342,35 +345,36 @@ func (r *run) depart(p *simPod) error {
 }
 
 // advise relabels the nodes the mode advisor proposes; each advertises
-// nothing until its conversion is done.
-func (r *run) advise(now time.Duration) error {
+// nothing until its conversion is done. A plan with a prerequisite (sandbox
+// workloads disabled) would change nothing, so it is not applied.
+func (r *run) advise(now time.Duration) {
 	plan := advisor.Advise(r.advisorInput())
+	if plan.Prerequisite != "" {
+		return
+	}
 	for _, relabel := range plan.Relabels {
 		n := r.byName[relabel.Node]
-		old := n.obj
-		n.mode = relabel.To
-		r.advertise(n, true)
-		r.engine.updateNode(r.logger, old, n.obj)
+		r.relabel(n, relabel.To, true)
 		r.ready = append(r.ready, conversion{at: now + r.opts.Advisor.Conversion, node: n})
 		relabel.At = now
 		r.relabels = append(r.relabels, relabel)
 	}
 	slices.SortStableFunc(r.ready, func(a, b conversion) int { return int(a.at - b.at) })
-	return nil
 }
 
-func (r *run) finishConversion(n *simNode) error {
+// relabel gives the node a mode label and tells the scheduler.
+func (r *run) relabel(n *simNode, mode gpuworkload.Mode, converting bool) {
 	old := n.obj
-	r.advertise(n, false)
+	n.mode = mode
+	r.advertise(n, converting)
 	r.engine.updateNode(r.logger, old, n.obj)
-	return nil
 }
 
 func (r *run) advisorInput() advisor.Input {
-	in := advisor.Input{Policy: gpuworkload.SandboxPolicy{Enabled: true}}
+	in := advisor.Input{Policy: r.policy}
 	for _, n := range r.nodes {
 		in.Nodes = append(in.Nodes, advisor.Node{
-			Name: n.spec.Name, Mode: n.mode, Inventory: n.spec.Inventory,
+			Name: n.spec.Name, Mode: r.effectiveMode(n), Inventory: n.spec.Inventory,
 			Resource: n.resource, Units: n.units, UsedUnits: n.usedUnits,
 			GPUPods: n.gpuPods, VMs: n.vms, Converting: n.converting,
 		})

@@ -239,3 +239,19 @@ func TestLoadProfileNamesTheProblem(t *testing.T) {
 		t.Fatalf("error %v", err)
 	}
 }
+
+func TestSandboxDisabledNodesRunContainers(t *testing.T) {
+	s := &Scenario{Name: "t", Policy: gpuworkload.DefaultPolicy(),
+		Nodes: []NodeSpec{a10Node(t, "pt", gpuworkload.ModePassthrough, ""), a10Node(t, "c", gpuworkload.ModeContainer, "")},
+		Pods:  []PodSpec{gpuPod("vm", 0, 100*time.Second, a10, 1, 1), gpuPod("train-1", 0, 100*time.Second, "nvidia.com/gpu", 4, 1), gpuPod("train-2", 0, 100*time.Second, "nvidia.com/gpu", 4, 1)},
+	}
+	opts := shippedOptions(t)
+	opts.Advisor = &AdvisorOptions{Interval: time.Second, Conversion: time.Second}
+	res := runOne(t, s, "gpu-stranding", opts)
+	// The operator ignores the passthrough label: both nodes advertise
+	// nvidia.com/gpu and take a 4-GPU pod each; the VM fits nowhere, and
+	// relabelling would not help.
+	if got := res.Summary; got.GPUUnitsPlaced != 8 || got.UnplacedGPUPods != 1 || len(res.Relabels) != 0 {
+		t.Fatalf("summary %+v, relabels %v: want both training pods placed, the VM not, no relabel", got, res.Relabels)
+	}
+}

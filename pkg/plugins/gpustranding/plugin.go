@@ -236,7 +236,9 @@ func NormalizeMinMax(scores fwk.NodeScoreList) {
 	}
 }
 
-// SignPod: the score depends on the pod's resource requests only.
+// SignPod: of the pod, the score depends on its resource requests only; the
+// learned demand it also reads changes by a 200th per request, so pods of one
+// signature scheduled in a batch see nearly the same costs.
 func (pl *GPUStranding) SignPod(_ context.Context, pod *v1.Pod) ([]fwk.SignFragment, *fwk.Status) {
 	requests := resourcehelper.PodRequests(pod, resourcehelper.PodResourcesOptions{})
 	return []fwk.SignFragment{{Key: SignerName, Value: requests}}, nil
