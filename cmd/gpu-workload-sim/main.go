@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/go-logr/logr"
@@ -54,7 +55,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&o.nodes, "nodes", "", "cluster description (CSV or YAML), instead of a scenario file")
 	fs.StringVar(&o.pods, "pods", "", "timed workload (CSV or YAML), with --nodes")
 	fs.StringVar(&o.config, "config", "", "ConfigMap or KubeSchedulerConfiguration to run (default: the shipped "+install.ConfigMapFile+")")
-	fs.StringVar(&o.policies, "policies", "", "comma-separated policies to compare (default: all)")
+	fs.StringVar(&o.policies, "policies", "", "comma-separated policies to compare (default: all):"+policyList())
 	fs.StringVar(&o.advisor, "advisor", "", "run the mode advisor: off, on, or both (each policy with and without); default: on when the scenario configures it, else off")
 	fs.DurationVar(&o.interval, "advisor-interval", 5*time.Minute, "how often the advisor looks, unless the scenario says")
 	fs.DurationVar(&o.conversion, "advisor-conversion", 10*time.Minute, "how long a relabelled node advertises nothing, unless the scenario says")
@@ -67,7 +68,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(fs.Output(), "usage: gpu-workload-sim [flags] SCENARIO.yaml...\n       gpu-workload-sim [flags] --nodes NODES --pods PODS\n\n")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
+		return nil
+	} else if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	if *showVersion {
@@ -153,6 +156,14 @@ func writeJSON(w io.Writer, reports []sim.Report) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(reports)
+}
+
+func policyList() string {
+	var b strings.Builder
+	for _, p := range sim.Policies {
+		fmt.Fprintf(&b, "\n  %s: %s", p.Name, p.Description)
+	}
+	return b.String()
 }
 
 // schedulerConfiguration reads --config: a ConfigMap holding config.yaml, or
