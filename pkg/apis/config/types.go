@@ -40,7 +40,8 @@ type GPUStrandingArgs struct {
 
 	// EmptyNodePenalty is the percentage of an empty GPU node's units that
 	// placing a GPU pod there costs, so that empty GPU nodes stay empty and
-	// convertible between modes. Default 100.
+	// convertible between modes; on a node with n GPU pods, 1/(n+1) of it,
+	// the delay the pod adds to the node's draining. Default 100.
 	EmptyNodePenalty *int64 `json:"emptyNodePenalty,omitempty"`
 
 	// NonGPUPodPenalty is the percentage of a GPU node's free units that a pod

@@ -96,33 +96,45 @@ func (pl *GPUStranding) Score(_ context.Context, state fwk.CycleState, _ *v1.Pod
 	return pl.scoreNonGPUPod(s, nodeInfo), nil
 }
 
-// scoreGPUPod: the cost is the growth of the node's unusable units, plus a
-// share of an empty node's units; among equal costs the node the pod fills
-// most wins. Both packing pressures are weighed by packWeight.
+// scoreGPUPod: the cost is the growth of the node's unusable units, plus the
+// delay the pod adds to the node's draining; among equal costs the node the
+// pod fills most wins. Both packing pressures are weighed by packWeight.
 func (pl *GPUStranding) scoreGPUPod(s *preScoreState, nodeInfo fwk.NodeInfo) int64 {
 	allocatable, requested := nodeInfo.GetAllocatable(), nodeInfo.GetRequested()
 	freeCPU := allocatable.GetMilliCPU() - requested.GetMilliCPU()
 	freeMemory := allocatable.GetMemory() - requested.GetMemory()
 	var cost, fill float64
-	empty := true
 	for _, r := range s.gpu.Demand.Requests {
 		total := allocatable.GetScalarResources()[r.Name]
 		used := requested.GetScalarResources()[r.Name]
 		if total <= 0 {
 			return math.MinInt32
 		}
-		empty = empty && used == 0
 		classes := s.demand.Classes[r.Name]
 		elsewhere := 1 - s.demand.Shares[r.Name]
 		free := total - used
 		after := free - r.Count
 		cost += unusable(classes, after, freeCPU-s.milliCPU, freeMemory-s.memory) - unusable(classes, free, freeCPU, freeMemory)
+		cost += packWeight(classes, elsewhere, free, freeCPU, freeMemory) * float64(pl.emptyNodePenalty*total) / 100 / (1 + podsOf(classes, used))
 		fill += packWeight(classes, elsewhere, after, freeCPU-s.milliCPU, freeMemory-s.memory) * float64(used+r.Count) / float64(total)
-		if empty {
-			cost += packWeight(classes, elsewhere, free, freeCPU, freeMemory) * float64(pl.emptyNodePenalty*total) / 100
-		}
 	}
 	return int64(math.Round((fill/float64(len(s.gpu.Demand.Requests)) - cost) * costScale))
+}
+
+// podsOf estimates the pods holding used units from the mean request size.
+// A node's units can change mode once all its pods are gone: with n pods of
+// similar, memoryless run times, one more pod delays that by 1/(n+1) of a
+// run time, so the drain cost of a placement is the node's units over n+1:
+// all of them on an empty node, less the busier the node already is.
+func podsOf(classes []clusterstate.DemandClass, used int64) float64 {
+	var mean float64
+	for _, c := range classes {
+		mean += c.Share * float64(c.Units)
+	}
+	if mean <= 0 {
+		return 0
+	}
+	return float64(used) / mean
 }
 
 // packWeight (0-1) is how much packing on the GPU axis is worth on a node

@@ -122,13 +122,13 @@ func TestScoreGPUPods(t *testing.T) {
 		wantNorm []int64
 	}{
 		{
-			// Only one-unit requests: no unit is ever unusable, so the empty
-			// node costs its 4 units and the fuller node wins: (fill - cost) * 1000.
+			// Only one-unit requests: no unit is ever unusable. Draining costs
+			// the node's 4 units over 1 + its pods (0, 1, 3): (fill - cost) * 1000.
 			name:     "packs and keeps the empty node",
 			pod:      vmPod("vm", "1", "1"),
 			nodes:    []fwk.NodeInfo{a10Node("empty", "32"), a10Node("quarter-used", "32", vmPod("a", "1", "1")), a10Node("one-left", "32", vmPod("b", "3", "1"))},
-			wantRaw:  []int64{250 - 4000, 500, 1000},
-			wantNorm: []int64{0, 89, 100},
+			wantRaw:  []int64{250 - 4000, 500 - 2000, 1000 - 1000},
+			wantNorm: []int64{0, 60, 100},
 		},
 		{
 			name:     "emptyNodePenalty 0 leaves only the fill",
@@ -148,12 +148,14 @@ func TestScoreGPUPods(t *testing.T) {
 			wantNorm: []int64{100, 0},
 		},
 		{
-			// Pods want 8 CPUs per unit; this one wants 16. On the node with
-			// 24 CPUs free it would leave one of the two other units without CPU.
+			// Pods want 8 CPUs per unit; this one wants 24. On the node with
+			// 32 CPUs free it would leave one of the two other units without
+			// CPU. Most demand is for another resource, so both nodes are worth
+			// draining alike.
 			name:     "does not strand units behind used-up CPU",
-			pod:      vmPod("vm", "1", "16"),
-			nodes:    []fwk.NodeInfo{a10Node("cpu-rich", "64", vmPod("a", "1", "8")), a10Node("cpu-poor", "32", vmPod("b", "1", "8"))},
-			history:  []observed{{name: a10, units: 1, milliCPU: 8000, times: 1000}},
+			pod:      vmPod("vm", "1", "24"),
+			nodes:    []fwk.NodeInfo{a10Node("cpu-rich", "64", vmPod("a", "1", "8")), a10Node("cpu-poor", "40", vmPod("b", "1", "8"))},
+			history:  []observed{{name: a10, units: 1, milliCPU: 8000, times: 1000}, {name: gpu, units: 1, milliCPU: 8000, times: 3000}},
 			wantNorm: []int64{100, 0},
 		},
 	} {
