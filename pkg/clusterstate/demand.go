@@ -1,6 +1,7 @@
 package clusterstate
 
 import (
+	"maps"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -78,9 +79,11 @@ func (m *DemandModel) Observe(name v1.ResourceName, units, milliCPU, memory int6
 // publishLocked replaces the readers' copy, so that scoring reads without locks.
 func (m *DemandModel) publishLocked() {
 	next := Demand{Classes: make(map[v1.ResourceName][]DemandClass, len(m.weights)), Shares: make(map[v1.ResourceName]float64, len(m.resources))}
+	// Summed in name order: float addition in map order would make scores,
+	// and so placements, differ between runs.
 	all := 0.0
-	for _, w := range m.resources {
-		all += w
+	for _, name := range slices.Sorted(maps.Keys(m.resources)) {
+		all += m.resources[name]
 	}
 	for name, w := range m.resources {
 		next.Shares[name] = w / all
