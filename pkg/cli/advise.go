@@ -107,13 +107,20 @@ func advise(ctx context.Context, c *cluster, pods []*v1.Pod) (*AdviseReport, err
 	for _, n := range c.nodes {
 		byName[n.Name] = n
 	}
+	// Every node as the simulator replays it; the GPU nodes also as the advisor sees them.
+	nodes := make([]sim.NodeSpec, len(states))
 	in := advisor.Input{Policy: c.policy}
 	views := map[string]*advisor.Node{}
-	for _, s := range states {
+	for i, s := range states {
+		node := byName[s.Name]
+		nodes[i] = sim.NodeSpec{
+			Name: s.Name, MilliCPU: node.Status.Allocatable.Cpu().MilliValue(), Memory: node.Status.Allocatable.Memory().Value(),
+			Mode: s.Mode.Mode, Inventory: gpuworkload.InventoryOf(node, s),
+		}
 		if !s.GPUNode {
 			continue
 		}
-		view := advisor.Node{Name: s.Name, Mode: s.Mode.Mode, Inventory: gpuworkload.InventoryOf(byName[s.Name], s), Converting: s.Converting()}
+		view := advisor.Node{Name: s.Name, Mode: s.Mode.Mode, Inventory: nodes[i].Inventory, Converting: s.Converting()}
 		if len(s.Resources) > 0 {
 			view.Resource, view.Units = s.Resources[0].Name, s.Resources[0].Allocatable
 		}
@@ -151,7 +158,7 @@ func advise(ctx context.Context, c *cluster, pods []*v1.Pod) (*AdviseReport, err
 	plan := advisor.Advise(in)
 	report := &AdviseReport{APIVersion: ReportAPIVersion, Kind: "AdviseReport", Policy: describePolicy(c.policy), Plan: plan}
 	if len(plan.Relabels) > 0 && plan.Prerequisite == "" {
-		gain, err := simulateGain(ctx, c, running, pending, plan)
+		gain, err := simulateGain(ctx, c.policy, nodes, running, pending, plan)
 		if err != nil {
 			return nil, err
 		}
@@ -163,7 +170,7 @@ func advise(ctx context.Context, c *cluster, pods []*v1.Pod) (*AdviseReport, err
 
 // simulateGain places the pending pods with the shipped profile on the
 // cluster as it is and as relabelled; running pods stay where they are.
-func simulateGain(ctx context.Context, c *cluster, running, pending []*v1.Pod, plan advisor.Plan) (*SimulatedGain, error) {
+func simulateGain(ctx context.Context, policy gpuworkload.SandboxPolicy, nodes []sim.NodeSpec, running, pending []*v1.Pod, plan advisor.Plan) (*SimulatedGain, error) {
 	data, err := install.SchedulerConfiguration()
 	if err != nil {
 		return nil, err
@@ -176,19 +183,7 @@ func simulateGain(ctx context.Context, c *cluster, running, pending []*v1.Pod, p
 	if err != nil {
 		return nil, err
 	}
-	states, _ := c.states()
-	byName := map[string]*v1.Node{}
-	for _, n := range c.nodes {
-		byName[n.Name] = n
-	}
-	before := &sim.Scenario{Name: "now", Policy: c.policy}
-	for _, s := range states {
-		node := byName[s.Name]
-		before.Nodes = append(before.Nodes, sim.NodeSpec{
-			Name: s.Name, MilliCPU: node.Status.Allocatable.Cpu().MilliValue(), Memory: node.Status.Allocatable.Memory().Value(),
-			Mode: s.Mode.Mode, Inventory: gpuworkload.InventoryOf(node, s),
-		})
-	}
+	before := &sim.Scenario{Name: "now", Policy: policy, Nodes: nodes}
 	var runningGPUUnits int64
 	for _, p := range running {
 		spec := podSpecOf(p, p.Spec.NodeName)

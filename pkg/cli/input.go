@@ -93,15 +93,8 @@ func readPods(path string, stdin io.Reader) ([]*v1.Pod, error) {
 
 // readTyped reads a dump of one kind: one object or a List.
 func readTyped[T any](path, kind, want string, stdin io.Reader) ([]*T, error) {
-	data, err := readInput(path, stdin)
+	objs, err := readKind(path, kind, want, stdin)
 	if err != nil {
-		return nil, err
-	}
-	objs, err := decodeObjects(data, path, want)
-	if err != nil {
-		return nil, err
-	}
-	if err := requireKind(objs, kind, path, want); err != nil {
 		return nil, err
 	}
 	out := make([]*T, len(objs))
@@ -145,6 +138,12 @@ func readPod(path string, stdin io.Reader) (*v1.Pod, error) {
 // readObjectsOfKind reads a ClusterPolicy or KubeVirt dump: one object or a List.
 func readObjectsOfKind(path, kind string, stdin io.Reader) ([]*unstructured.Unstructured, error) {
 	want := fmt.Sprintf("a %s object or a List of them ('kubectl get %s -o json'), as JSON or YAML", kind, strings.ToLower(kind)+"s")
+	return readKind(path, kind, want, stdin)
+}
+
+// readKind reads one object or a List, all of the kind; want describes the
+// expected input for errors.
+func readKind(path, kind, want string, stdin io.Reader) ([]*unstructured.Unstructured, error) {
 	data, err := readInput(path, stdin)
 	if err != nil {
 		return nil, err

@@ -19,11 +19,29 @@ type DemandClass struct {
 	Memory   float64
 }
 
-// Demand maps each GPU resource to its request classes, by size, and to
-// its share of all recent GPU requests.
-type Demand struct {
-	Classes map[v1.ResourceName][]DemandClass
-	Shares  map[v1.ResourceName]float64
+// Demand is the recent demand for each GPU resource.
+type Demand map[v1.ResourceName]ResourceDemand
+
+// ResourceDemand is the recent demand for one GPU resource, with what
+// scoring derives from it computed once per request rather than per node.
+type ResourceDemand struct {
+	// Classes are the request sizes, smallest first.
+	Classes []DemandClass
+	// Share is the resource's part of all recent GPU requests.
+	Share float64
+	// MilliCPUPerUnit, MemoryPerUnit and MeanUnits average the classes by share.
+	MilliCPUPerUnit, MemoryPerUnit, MeanUnits float64
+}
+
+// NewResourceDemand derives the averages of classes whose shares sum to 1.
+func NewResourceDemand(classes []DemandClass, share float64) ResourceDemand {
+	d := ResourceDemand{Classes: classes, Share: share}
+	for _, c := range classes {
+		d.MilliCPUPerUnit += c.Share * c.MilliCPU / float64(c.Units)
+		d.MemoryPerUnit += c.Share * c.Memory / float64(c.Units)
+		d.MeanUnits += c.Share * float64(c.Units)
+	}
+	return d
 }
 
 // demandDecay is how much an observation weighs less with each later one of
@@ -78,15 +96,12 @@ func (m *DemandModel) Observe(name v1.ResourceName, units, milliCPU, memory int6
 
 // publishLocked replaces the readers' copy, so that scoring reads without locks.
 func (m *DemandModel) publishLocked() {
-	next := Demand{Classes: make(map[v1.ResourceName][]DemandClass, len(m.weights)), Shares: make(map[v1.ResourceName]float64, len(m.resources))}
+	next := make(Demand, len(m.weights))
 	// Summed in name order: float addition in map order would make scores,
 	// and so placements, differ between runs.
 	all := 0.0
 	for _, name := range slices.Sorted(maps.Keys(m.resources)) {
 		all += m.resources[name]
-	}
-	for name, w := range m.resources {
-		next.Shares[name] = w / all
 	}
 	for name, classes := range m.weights {
 		total := 0.0
@@ -97,7 +112,7 @@ func (m *DemandModel) publishLocked() {
 		for i := range out {
 			out[i].Share /= total
 		}
-		next.Classes[name] = out
+		next[name] = NewResourceDemand(out, m.resources[name]/all)
 	}
 	m.current.Store(&next)
 }

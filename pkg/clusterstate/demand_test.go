@@ -7,11 +7,11 @@ import (
 
 func TestDemandModelLearnsRecentRequests(t *testing.T) {
 	m := NewDemandModel()
-	if got := m.Current(); len(got.Classes) != 0 {
+	if got := m.Current(); len(got) != 0 {
 		t.Fatalf("a new model knows %v", got)
 	}
 	m.Observe("nvidia.com/gpu", 0, 1000, 0)
-	if got := m.Current(); len(got.Classes) != 0 {
+	if got := m.Current(); len(got) != 0 {
 		t.Fatalf("a request of 0 units was learned: %v", got)
 	}
 	for range 100 {
@@ -20,7 +20,7 @@ func TestDemandModelLearnsRecentRequests(t *testing.T) {
 	for range 100 {
 		m.Observe("nvidia.com/gpu", 4, 32000, 128<<30)
 	}
-	classes := m.Current().Classes["nvidia.com/gpu"]
+	classes := m.Current()["nvidia.com/gpu"].Classes
 	if len(classes) != 2 || classes[0].Units != 1 || classes[1].Units != 4 {
 		t.Fatalf("classes %+v, want sizes 1 and 4 in order", classes)
 	}
@@ -34,13 +34,14 @@ func TestDemandModelLearnsRecentRequests(t *testing.T) {
 	if math.Abs(classes[0].MilliCPU-8000) > 1e-6 || math.Abs(classes[1].Memory-128<<30) > 1 {
 		t.Errorf("averages %+v, want 8000m CPU for size 1 and 128Gi for size 4", classes)
 	}
-	if _, ok := m.Current().Classes["nvidia.com/GA102GL_A10"]; ok {
+	if _, ok := m.Current()["nvidia.com/GA102GL_A10"]; ok {
 		t.Error("a resource never requested has classes")
 	}
 	for range 100 {
 		m.Observe("nvidia.com/GA102GL_A10", 1, 8000, 0)
 	}
-	shares := m.Current().Shares
+	demand := m.Current()
+	shares := map[string]float64{"nvidia.com/GA102GL_A10": demand["nvidia.com/GA102GL_A10"].Share, "nvidia.com/gpu": demand["nvidia.com/gpu"].Share}
 	if a10, gpu := shares["nvidia.com/GA102GL_A10"], shares["nvidia.com/gpu"]; math.Abs(a10+gpu-1) > 1e-9 || a10 <= 0.5 || a10 >= 1 {
 		t.Errorf("resource shares %v: want the recent A10 requests to weigh more than half, together 1", shares)
 	}

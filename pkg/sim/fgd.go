@@ -7,7 +7,6 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	resourcehelper "k8s.io/component-helpers/resource"
 	fwk "k8s.io/kube-scheduler/framework"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 
@@ -88,8 +87,9 @@ func (pl *fragmentationGradient) PreScore(_ context.Context, state fwk.CycleStat
 	if err != nil {
 		return fwk.AsStatus(err)
 	}
-	requests := resourcehelper.PodRequests(pod, resourcehelper.PodResourcesOptions{})
-	state.Write(fgdStateKey, &fgdState{gpu: gpu, milliCPU: requests.Cpu().MilliValue(), memory: requests.Memory().Value()})
+	s := &fgdState{gpu: gpu}
+	s.milliCPU, s.memory = gpu.CPUAndMemory(pod)
+	state.Write(fgdStateKey, s)
 	return nil
 }
 

@@ -189,12 +189,19 @@ func replicate[T any](spec T, count int64, name string, rename func(*T, string))
 	return out
 }
 
-func nodeSpecs(rec record) ([]NodeSpec, error) {
+// nameAndCount reads the columns every record has: the name, and how many
+// copies (named name-0001...) it stands for.
+func nameAndCount(rec record) (string, int64, error) {
 	name := rec.fields["name"]
 	if name == "" {
-		return nil, rec.errorf("name", "required")
+		return "", 0, rec.errorf("name", "required")
 	}
 	count, err := positiveInt(rec, "count", 1)
+	return name, count, err
+}
+
+func nodeSpecs(rec record) ([]NodeSpec, error) {
+	name, count, err := nameAndCount(rec)
 	if err != nil {
 		return nil, err
 	}
@@ -240,11 +247,7 @@ func LoadPods(path string) ([]PodSpec, error) {
 }
 
 func podSpecs(rec record) ([]PodSpec, error) {
-	name := rec.fields["name"]
-	if name == "" {
-		return nil, rec.errorf("name", "required")
-	}
-	count, err := positiveInt(rec, "count", 1)
+	name, count, err := nameAndCount(rec)
 	if err != nil {
 		return nil, err
 	}

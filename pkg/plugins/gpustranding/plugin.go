@@ -67,11 +67,8 @@ func (pl *GPUStranding) PreScore(_ context.Context, state fwk.CycleState, pod *v
 	if err != nil {
 		return fwk.AsStatus(fmt.Errorf("%s needs %s in the same profile: %w", Name, gpuworkloadfit.Name, err))
 	}
-	s := &preScoreState{gpu: gpu, demand: gpu.Tracker.Demand().Current(), milliCPU: gpu.MilliCPU, memory: gpu.Memory}
-	if !gpu.Demand.IsGPU() {
-		requests := resourcehelper.PodRequests(pod, resourcehelper.PodResourcesOptions{})
-		s.milliCPU, s.memory = requests.Cpu().MilliValue(), requests.Memory().Value()
-	}
+	s := &preScoreState{gpu: gpu, demand: gpu.Tracker.Demand().Current()}
+	s.milliCPU, s.memory = gpu.CPUAndMemory(pod)
 	state.Write(preScoreStateKey, s)
 	return nil
 }
@@ -110,13 +107,12 @@ func (pl *GPUStranding) scoreGPUPod(s *preScoreState, nodeInfo fwk.NodeInfo) int
 		if total <= 0 {
 			return math.MinInt32
 		}
-		classes := s.demand.Classes[r.Name]
-		elsewhere := 1 - s.demand.Shares[r.Name]
+		demand := s.demand[r.Name]
 		free := total - used
 		after := free - r.Count
-		cost += unusable(classes, after, freeCPU-s.milliCPU, freeMemory-s.memory) - unusable(classes, free, freeCPU, freeMemory)
-		cost += packWeight(classes, elsewhere, free, freeCPU, freeMemory) * float64(pl.emptyNodePenalty*total) / 100 / (1 + podsOf(classes, used))
-		fill += packWeight(classes, elsewhere, after, freeCPU-s.milliCPU, freeMemory-s.memory) * float64(used+r.Count) / float64(total)
+		cost += unusable(demand.Classes, after, freeCPU-s.milliCPU, freeMemory-s.memory) - unusable(demand.Classes, free, freeCPU, freeMemory)
+		cost += packWeight(demand, free, freeCPU, freeMemory) * float64(pl.emptyNodePenalty*total) / 100 / (1 + podsOf(demand, used))
+		fill += packWeight(demand, after, freeCPU-s.milliCPU, freeMemory-s.memory) * float64(used+r.Count) / float64(total)
 	}
 	return int64(math.Round((fill/float64(len(s.gpu.Demand.Requests)) - cost) * costScale))
 }
@@ -126,15 +122,11 @@ func (pl *GPUStranding) scoreGPUPod(s *preScoreState, nodeInfo fwk.NodeInfo) int
 // similar, memoryless run times, one more pod delays that by 1/(n+1) of a
 // run time, so the drain cost of a placement is the node's units over n+1:
 // all of them on an empty node, less the busier the node already is.
-func podsOf(classes []clusterstate.DemandClass, used int64) float64 {
-	var mean float64
-	for _, c := range classes {
-		mean += c.Share * float64(c.Units)
-	}
-	if mean <= 0 {
+func podsOf(demand clusterstate.ResourceDemand, used int64) float64 {
+	if demand.MeanUnits <= 0 {
 		return 0
 	}
-	return float64(used) / mean
+	return float64(used) / demand.MeanUnits
 }
 
 // packWeight (0-1) is how much packing on the GPU axis is worth on a node
@@ -143,31 +135,26 @@ func podsOf(classes []clusterstate.DemandClass, used int64) float64 {
 // what its free units need, it concentrates GPU pods on CPU that pods
 // without GPUs then lack elsewhere: the weight is the node's slack, the
 // share of CPU and memory beyond what the free units need (0 with none, 1
-// with twice as much), unless requests for other resources (elsewhere, their
-// share of recent demand) make draining nodes for a relabel worth more.
-func packWeight(classes []clusterstate.DemandClass, elsewhere float64, units, milliCPU, memory int64) float64 {
+// with twice as much), unless requests for other resources (their share of
+// recent demand) make draining nodes for a relabel worth more.
+func packWeight(demand clusterstate.ResourceDemand, units, milliCPU, memory int64) float64 {
 	if units <= 0 {
 		return 1
 	}
-	var cpuPerUnit, memoryPerUnit float64
-	for _, c := range classes {
-		cpuPerUnit += c.Share * c.MilliCPU / float64(c.Units)
-		memoryPerUnit += c.Share * c.Memory / float64(c.Units)
-	}
 	cover := math.Inf(1)
-	if cpuPerUnit > 0 {
-		cover = float64(milliCPU) / (float64(units) * cpuPerUnit)
+	if demand.MilliCPUPerUnit > 0 {
+		cover = float64(milliCPU) / (float64(units) * demand.MilliCPUPerUnit)
 	}
-	if memoryPerUnit > 0 {
-		cover = min(cover, float64(memory)/(float64(units)*memoryPerUnit))
+	if demand.MemoryPerUnit > 0 {
+		cover = min(cover, float64(memory)/(float64(units)*demand.MemoryPerUnit))
 	}
-	return max(min(max(cover-1, 0), 1), elsewhere)
+	return max(min(max(cover-1, 0), 1), 1-demand.Share)
 }
 
 // scoreNonGPUPod: on a GPU node with free units, the cost is the growth of
 // its unusable units as the pod takes CPU and memory, plus nonGPUPodPenalty
 // percent of the free units in proportion to the share of the node the pod
-// takes (nonGPUPodPenalty). Elsewhere the pod costs nothing.
+// takes. Elsewhere the pod costs nothing.
 func (pl *GPUStranding) scoreNonGPUPod(s *preScoreState, nodeInfo fwk.NodeInfo) int64 {
 	entry := s.gpu.Tracker.Entry(nodeInfo.Node())
 	if !entry.State.GPUNode {
@@ -183,7 +170,7 @@ func (pl *GPUStranding) scoreNonGPUPod(s *preScoreState, nodeInfo fwk.NodeInfo) 
 		if free <= 0 {
 			continue
 		}
-		classes := s.demand.Classes[r.Name]
+		classes := s.demand[r.Name].Classes
 		cost += unusable(classes, free, freeCPU-s.milliCPU, freeMemory-s.memory) - unusable(classes, free, freeCPU, freeMemory)
 		cost += float64(pl.nonGPUPodPenalty) / 100 * taken * float64(free)
 	}

@@ -239,7 +239,8 @@ func TestPackWeight(t *testing.T) {
 		if tc.name == "nothing learned yet" {
 			learned = nil
 		}
-		if got := packWeight(learned, tc.elsewhere, tc.units, tc.milliCPU, tc.memory); math.Abs(got-tc.want) > 1e-9 {
+		demand := clusterstate.NewResourceDemand(learned, 1-tc.elsewhere)
+		if got := packWeight(demand, tc.units, tc.milliCPU, tc.memory); math.Abs(got-tc.want) > 1e-9 {
 			t.Errorf("%s: packWeight = %v, want %v", tc.name, got, tc.want)
 		}
 	}

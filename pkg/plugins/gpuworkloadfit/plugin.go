@@ -93,6 +93,16 @@ type CycleData struct {
 // Clone shares the data: nothing changes it after PreFilter.
 func (d *CycleData) Clone() fwk.StateData { return d }
 
+// CPUAndMemory is the pod's effective CPU and memory requests: kept from
+// PreFilter for a GPU pod, computed for another.
+func (d *CycleData) CPUAndMemory(pod *v1.Pod) (milliCPU, memory int64) {
+	if d.Demand.IsGPU() {
+		return d.MilliCPU, d.Memory
+	}
+	requests := resourcehelper.PodRequests(pod, resourcehelper.PodResourcesOptions{})
+	return requests.Cpu().MilliValue(), requests.Memory().Value()
+}
+
 // ReadCycleData returns what GPUWorkloadFit's PreFilter wrote in this cycle.
 func ReadCycleData(state fwk.CycleState) (*CycleData, error) {
 	data, err := state.Read(cycleStateKey)
