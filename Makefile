@@ -21,7 +21,7 @@ PLUGIN_DIR ?= $(HOME)/.local/bin
 # make sim writes the shipped scenarios' comparison here (docs/simulation.md).
 SIM_OUT ?= $(CURDIR)/docs/simulation
 
-.PHONY: help build tools test test-unit test-integration verify vendor lab lab-down perf sim install-plugin clean
+.PHONY: help build tools test test-unit test-integration verify vendor lab lab-down perf sim sim-traces install-plugin clean
 
 help: ## List the targets with one line each
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-17s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -82,6 +82,10 @@ perf: tools ## Run the 5,000-node scheduler_perf workloads against the baseline;
 sim: build ## Compare the scoring policies on the shipped scenarios; table, JSON and plots in SIM_OUT (docs/simulation)
 	@mkdir -p "$(SIM_OUT)"
 	$(BIN)/gpu-workload-sim --plot-dir "$(SIM_OUT)" --json "$(SIM_OUT)/results.json" test/sim/scenarios/*/scenario.yaml | tee "$(SIM_OUT)/results.txt"
+
+sim-traces: ## Compare the policies on each shipped scenario and 8 more traces of it: means and wins per trace in SIM_OUT/traces.txt (about 90 s)
+	@mkdir -p "$(SIM_OUT)"
+	$(GO) run ./test/sim/traces | tee "$(SIM_OUT)/traces.txt"
 
 install-plugin: build ## Install kubectl-gpu_workload into PLUGIN_DIR (default ~/.local/bin) for `kubectl gpu-workload`
 	install -d $(PLUGIN_DIR)

@@ -45,12 +45,16 @@ type Input struct {
 
 // Relabel is one proposed mode change.
 type Relabel struct {
-	Node     string           `json:"node"`
-	From     gpuworkload.Mode `json:"from"`
-	To       gpuworkload.Mode `json:"to"`
-	Resource v1.ResourceName  `json:"resource"`
-	Units    int64            `json:"units"`
-	Command  string           `json:"command"`
+	Node string           `json:"node"`
+	From gpuworkload.Mode `json:"from"`
+	To   gpuworkload.Mode `json:"to"`
+	// Profile is the nvidia.com/vgpu.config value the node needs for the
+	// resource, when it differs from the node's: a profile change, within
+	// vm-vgpu mode or with the relabel.
+	Profile  string          `json:"profile,omitempty"`
+	Resource v1.ResourceName `json:"resource"`
+	Units    int64           `json:"units"`
+	Command  string          `json:"command"`
 	// At is when a simulation applied it.
 	At time.Duration `json:"at,omitempty"`
 }
@@ -118,28 +122,26 @@ func Advise(in Input) Plan {
 			plan.Unserved = append(plan.Unserved, Shortfall{Resource: d.resource, Units: short})
 			continue
 		}
-		for _, n := range candidates(in.Nodes, d.resource, mode) {
+		for _, c := range candidates(in.Nodes, d.resource) {
 			if short <= 0 {
 				break
 			}
+			n := c.node
 			if taken[n.Name] {
 				continue
 			}
-			name, units, _ := n.Inventory.Advertisement(mode)
 			if n.GPUPods > 0 || n.VMs > 0 {
 				taken[n.Name] = true
-				plan.DrainFirst = append(plan.DrainFirst, drainFirst(n, name))
+				plan.DrainFirst = append(plan.DrainFirst, drainFirst(n, d.resource))
 				continue
 			}
 			if n.Resource != "" && surplus(n.Resource) < n.Units {
 				continue
 			}
 			taken[n.Name] = true
+			_, units, _ := c.served.Advertisement(mode)
 			short -= units
-			plan.Relabels = append(plan.Relabels, Relabel{
-				Node: n.Name, From: n.Mode, To: mode, Resource: name, Units: units,
-				Command: gpuworkload.RelabelCommand(n.Name, mode),
-			})
+			plan.Relabels = append(plan.Relabels, relabel(n, mode, c.served, d.resource, units))
 			leaving[n.Resource] += n.Units
 		}
 		if short > 0 {
@@ -198,35 +200,48 @@ func supplyOf(nodes []Node, r v1.ResourceName) int64 {
 	return free
 }
 
-// classMode is the mode whose nodes advertise the resource: the resource name
-// rules, or any node that would advertise it in some mode.
+// classMode is the mode in which some node would advertise the resource.
 func classMode(r v1.ResourceName, nodes []Node) (gpuworkload.Mode, bool) {
 	for _, n := range nodes {
-		for _, mode := range gpuworkload.Modes {
-			if name, _, err := n.Inventory.Advertisement(mode); err == nil && name == r {
-				return mode, true
-			}
+		if mode, _, ok := n.Inventory.Serving(r); ok {
+			return mode, true
 		}
 	}
 	return "", false
 }
 
-// candidates are the nodes in another mode that would advertise r in mode,
-// empty ones first, then by fewest GPU pods, then by name.
-func candidates(nodes []Node, r v1.ResourceName, mode gpuworkload.Mode) []Node {
-	var out []Node
+// candidate is a node that would advertise a resource with a relabel or a
+// vGPU profile change, and the inventory it would then have.
+type candidate struct {
+	node   Node
+	served gpuworkload.GPUInventory
+}
+
+// candidates are the nodes that do not advertise r but would in another mode
+// or with another vGPU profile, fewest GPU pods and VMs first.
+func candidates(nodes []Node, r v1.ResourceName) []candidate {
+	var out []candidate
 	for _, n := range nodes {
-		if n.Mode == mode || n.Converting || n.Inventory.GPUs == 0 {
+		if n.Converting || n.Resource == r {
 			continue
 		}
-		if name, _, err := n.Inventory.Advertisement(mode); err != nil || name != r {
-			continue
+		if mode, served, ok := n.Inventory.Serving(r); ok && (mode != n.Mode || !served.VGPU.SameProfile(n.Inventory.VGPU)) {
+			out = append(out, candidate{node: n, served: served})
 		}
-		out = append(out, n)
 	}
-	slices.SortStableFunc(out, func(a, b Node) int {
-		return cmp.Or(cmp.Compare(a.GPUPods+a.VMs, b.GPUPods+b.VMs), cmp.Compare(a.Name, b.Name))
+	slices.SortStableFunc(out, func(a, b candidate) int {
+		return cmp.Or(cmp.Compare(a.node.GPUPods+a.node.VMs, b.node.GPUPods+b.node.VMs), cmp.Compare(a.node.Name, b.node.Name))
 	})
+	return out
+}
+
+// relabel proposes the node's new mode, and its vGPU profile when that changes.
+func relabel(n Node, mode gpuworkload.Mode, served gpuworkload.GPUInventory, r v1.ResourceName, units int64) Relabel {
+	out := Relabel{Node: n.Name, From: n.Mode, To: mode, Resource: r, Units: units, Command: gpuworkload.RelabelCommand(n.Name, mode)}
+	if mode == gpuworkload.ModeVGPU && !served.VGPU.SameProfile(n.Inventory.VGPU) {
+		out.Profile = served.VGPU.Name()
+		out.Command = gpuworkload.VGPUConfigCommand(n.Name, served.VGPU)
+	}
 	return out
 }
 

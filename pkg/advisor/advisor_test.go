@@ -13,7 +13,11 @@ import (
 const a10 v1.ResourceName = "nvidia.com/GA102GL_A10"
 
 func a10Node(name string, mode gpuworkload.Mode, used int64, gpuPods, vms int) Node {
-	inv, err := gpuworkload.NewGPUInventory(4, "A10", "")
+	return a10NodeWithProfile(name, mode, "", used, gpuPods, vms)
+}
+
+func a10NodeWithProfile(name string, mode gpuworkload.Mode, profile string, used int64, gpuPods, vms int) Node {
+	inv, err := gpuworkload.NewGPUInventory(4, "A10", profile)
 	if err != nil {
 		panic(err)
 	}
@@ -29,17 +33,27 @@ func vms(n int, count int64) []PendingPod {
 	return out
 }
 
+func desktops(n int) []PendingPod {
+	out := make([]PendingPod, n)
+	for i := range out {
+		out[i] = PendingPod{Name: "vdi", Resource: "nvidia.com/NVIDIA_A10-4Q", Count: 1}
+	}
+	return out
+}
+
 func TestAdvise(t *testing.T) {
 	on := gpuworkload.SandboxPolicy{Enabled: true, DefaultWorkload: gpuworkload.ModeContainer}
 	full := a10Node("pt-full", gpuworkload.ModePassthrough, 4, 2, 2)
 	converting := a10Node("converting", gpuworkload.ModePassthrough, 0, 0, 0)
 	converting.Converting, converting.Resource, converting.Units = true, "", 0
 	for _, tc := range []struct {
-		name       string
-		policy     gpuworkload.SandboxPolicy
-		nodes      []Node
-		pending    []PendingPod
-		relabels   []string
+		name     string
+		policy   gpuworkload.SandboxPolicy
+		nodes    []Node
+		pending  []PendingPod
+		relabels []string
+		// profiles are the relabels' vgpu.config values, "" for none.
+		profiles   []string
 		drainFirst []string
 		unserved   int64
 		prereq     bool
@@ -82,6 +96,36 @@ func TestAdvise(t *testing.T) {
 			prereq:   true,
 		},
 		{
+			name: "an empty vGPU node of another profile of the card", policy: on,
+			nodes:    []Node{a10NodeWithProfile("v12", gpuworkload.ModeVGPU, "A10-12Q", 0, 0, 0)},
+			pending:  desktops(3),
+			relabels: []string{"v12"}, profiles: []string{"A10-4Q"},
+		},
+		{
+			name: "a passthrough node relabelled with the profile", policy: on,
+			nodes:    []Node{a10Node("pt", gpuworkload.ModePassthrough, 0, 0, 0)},
+			pending:  desktops(1),
+			relabels: []string{"pt"}, profiles: []string{"A10-4Q"},
+		},
+		{
+			name: "never a profile change under running VMs", policy: on,
+			nodes:      []Node{a10NodeWithProfile("v12", gpuworkload.ModeVGPU, "A10-12Q", 1, 1, 1)},
+			pending:    desktops(1),
+			drainFirst: []string{"v12"},
+			unserved:   1,
+		},
+		{
+			name: "a node already of the profile is not a candidate", policy: on,
+			nodes:   []Node{a10NodeWithProfile("v4", gpuworkload.ModeVGPU, "A10-4Q", 24, 24, 24)},
+			pending: desktops(1), unserved: 1,
+		},
+		{
+			name: "a profile of another card", policy: on,
+			nodes:    []Node{a10NodeWithProfile("v12", gpuworkload.ModeVGPU, "A10-12Q", 0, 0, 0)},
+			pending:  []PendingPod{{Name: "vm", Resource: "nvidia.com/NVIDIA_L40S-12Q", Count: 1}},
+			unserved: 1,
+		},
+		{
 			name: "a resource no node can advertise", policy: on,
 			nodes:    []Node{a10Node("c1", gpuworkload.ModeContainer, 0, 0, 0)},
 			pending:  []PendingPod{{Name: "vm", Resource: "nvidia.com/GB100_B200", Count: 1}},
@@ -90,12 +134,20 @@ func TestAdvise(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			plan := Advise(Input{Policy: tc.policy, Nodes: tc.nodes, Pending: tc.pending})
-			var relabels, drain []string
+			var relabels, profiles, drain []string
 			for _, r := range plan.Relabels {
 				relabels = append(relabels, r.Node)
-				if !strings.HasPrefix(r.Command, "kubectl label node "+r.Node+" nvidia.com/gpu.workload.config=") {
-					t.Errorf("command %q does not relabel %s", r.Command, r.Node)
+				profiles = append(profiles, r.Profile)
+				want := "kubectl label node " + r.Node + " nvidia.com/gpu.workload.config=" + string(r.To)
+				if r.Profile != "" {
+					want += " nvidia.com/vgpu.config=" + r.Profile
 				}
+				if r.Command != want+" --overwrite" {
+					t.Errorf("command %q, want %q", r.Command, want+" --overwrite")
+				}
+			}
+			if tc.profiles == nil {
+				tc.profiles = make([]string, len(tc.relabels))
 			}
 			for _, d := range plan.DrainFirst {
 				drain = append(drain, d.Node)
@@ -107,8 +159,8 @@ func TestAdvise(t *testing.T) {
 			for _, u := range plan.Unserved {
 				unserved += u.Units
 			}
-			if !slices.Equal(relabels, tc.relabels) || !slices.Equal(drain, tc.drainFirst) || unserved != tc.unserved || (plan.Prerequisite != "") != tc.prereq {
-				t.Fatalf("plan %+v: want relabels %v, drain first %v, %d units unserved, prerequisite %v", plan, tc.relabels, tc.drainFirst, tc.unserved, tc.prereq)
+			if !slices.Equal(relabels, tc.relabels) || !slices.Equal(profiles, tc.profiles) || !slices.Equal(drain, tc.drainFirst) || unserved != tc.unserved || (plan.Prerequisite != "") != tc.prereq {
+				t.Fatalf("plan %+v: want relabels %v with profiles %q, drain first %v, %d units unserved, prerequisite %v", plan, tc.relabels, tc.profiles, tc.drainFirst, tc.unserved, tc.prereq)
 			}
 		})
 	}

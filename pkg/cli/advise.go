@@ -199,7 +199,7 @@ func simulateGain(ctx context.Context, policy gpuworkload.SandboxPolicy, nodes [
 	for i := range after.Nodes {
 		for _, r := range plan.Relabels {
 			if after.Nodes[i].Name == r.Node {
-				after.Nodes[i].Mode = r.To
+				after.Nodes[i].Apply(r)
 			}
 		}
 	}
@@ -270,7 +270,11 @@ func printAdviseReport(out io.Writer, format string, r *AdviseReport) error {
 		w := newTable(out)
 		w.row("NODE", "FROM", "TO", "ADVERTISES", "COMMAND")
 		for _, x := range r.Relabels {
-			w.row(x.Node, string(x.From), string(x.To), fmt.Sprintf("%d %s", x.Units, x.Resource), x.Command)
+			to := string(x.To)
+			if x.Profile != "" {
+				to += " (" + x.Profile + ")"
+			}
+			w.row(x.Node, string(x.From), to, fmt.Sprintf("%d %s", x.Units, x.Resource), x.Command)
 		}
 		if err := w.flush(); err != nil {
 			return err

@@ -142,6 +142,7 @@ func TestAdviseGolden(t *testing.T) {
 	enabled := checkData("clusterpolicy-enabled.yaml")
 	golden(t, "advise-relabel", nil, "advise", "--nodes", data("nodes.json"), "--pods", data("pods.json"), "--cluster-policy", enabled)
 	golden(t, "advise-relabel-json", nil, "advise", "--nodes", data("nodes.json"), "--pods", data("pods.json"), "--cluster-policy", enabled, "-o", "json")
+	golden(t, "advise-vgpu-profile", nil, "advise", "--nodes", data("nodes.json"), "--pods", data("pods-vgpu-profile.json"), "--cluster-policy", enabled)
 	golden(t, "advise-drain-first", nil, "advise", "--nodes", data("nodes.json"), "--pods", data("pods-more-than-empty-nodes.json"), "--cluster-policy", enabled)
 	golden(t, "advise-sandbox-disabled", nil, "advise", "--nodes", data("nodes.json"), "--pods", data("pods.json"), "--cluster-policy", checkData("clusterpolicy-disabled.yaml"))
 	golden(t, "advise-nothing-pending", nil, "advise", "--nodes", data("nodes.json"), "--pods", data("pods-running.json"), "--cluster-policy", enabled)

@@ -113,6 +113,33 @@ func (inv GPUInventory) Advertisement(mode Mode) (v1.ResourceName, int64, error)
 	return "", 0, fmt.Errorf("invalid GPU workload mode %q: valid values are %s", mode, validModes())
 }
 
+// Serving is the mode in which the node's GPUs would advertise r, and the
+// inventory they would then have: a vGPU type of another profile of the same
+// card is served by changing nvidia.com/vgpu.config, which the returned
+// inventory carries. ok is false when no mode or profile of these GPUs
+// advertises r.
+func (inv GPUInventory) Serving(r v1.ResourceName) (mode Mode, served GPUInventory, ok bool) {
+	if inv.GPUs <= 0 {
+		return "", inv, false
+	}
+	switch {
+	case r == ResourceGPU:
+		return ModeContainer, inv, true
+	case inv.PassthroughName != "" && r == v1.ResourceName(ResourceDomain+inv.PassthroughName):
+		return ModePassthrough, inv, true
+	}
+	p, err := ParseVGPUTypeName(string(r))
+	if err != nil || p.Card != inv.Card {
+		return "", inv, false
+	}
+	if _, known := p.MaxPerGPU(); !known {
+		return "", inv, false
+	}
+	served = inv
+	served.VGPU = p
+	return ModeVGPU, served, true
+}
+
 // InventoryOf reads a node's GPUs from its labels and advertisement: the GPU
 // count and product labels gpu-feature-discovery sets in container mode, and
 // the device or vGPU type name a sandbox node advertises.

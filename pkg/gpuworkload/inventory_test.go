@@ -50,6 +50,47 @@ func TestGPUInventoryAdvertisement(t *testing.T) {
 	}
 }
 
+func TestGPUInventoryServing(t *testing.T) {
+	for _, tc := range []struct {
+		model, profile string
+		resource       v1.ResourceName
+		mode           Mode
+		// advertises is what the node advertises in mode, with the profile changed as served.
+		advertises v1.ResourceName
+		count      int64
+		ok         bool
+	}{
+		{model: "A10", resource: "nvidia.com/gpu", mode: ModeContainer, advertises: "nvidia.com/gpu", count: 2, ok: true},
+		{model: "A10", resource: "nvidia.com/GA102GL_A10", mode: ModePassthrough, advertises: "nvidia.com/GA102GL_A10", count: 2, ok: true},
+		{model: "A10", profile: "A10-12Q", resource: "nvidia.com/NVIDIA_A10-12Q", mode: ModeVGPU, advertises: "nvidia.com/NVIDIA_A10-12Q", count: 4, ok: true},
+		// Another profile of the card: vgpu.config changes with the mode.
+		{model: "A10", profile: "A10-12Q", resource: "nvidia.com/NVIDIA_A10-4Q", mode: ModeVGPU, advertises: "nvidia.com/NVIDIA_A10-4Q", count: 12, ok: true},
+		{model: "L40S", resource: "nvidia.com/NVIDIA_L40S-12Q", mode: ModeVGPU, advertises: "nvidia.com/NVIDIA_L40S-12Q", count: 8, ok: true},
+		{model: "A10", resource: "nvidia.com/NVIDIA_L40S-12Q"},
+		{model: "A10", resource: "nvidia.com/NVIDIA_A10-5Q"},
+		{model: "A10", resource: "nvidia.com/AD102GL_L40S"},
+		{model: "GH100_H100_PCIE", resource: "nvidia.com/NVIDIA_H100-10C"},
+	} {
+		t.Run(tc.model+"/"+tc.profile+"/"+string(tc.resource), func(t *testing.T) {
+			inv, err := NewGPUInventory(2, tc.model, tc.profile)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mode, served, ok := inv.Serving(tc.resource)
+			if ok != tc.ok || mode != tc.mode {
+				t.Fatalf("Serving(%s) = %q, %v; want %q, %v", tc.resource, mode, ok, tc.mode, tc.ok)
+			}
+			if !ok {
+				return
+			}
+			name, count, err := served.Advertisement(mode)
+			if err != nil || name != tc.advertises || count != tc.count {
+				t.Errorf("served inventory advertises %d %s (%v), want %d %s", count, name, err, tc.count, tc.advertises)
+			}
+		})
+	}
+}
+
 func TestInventoryOfLiveNodes(t *testing.T) {
 	node := func(labels map[string]string, name v1.ResourceName, count int64) *v1.Node {
 		q := v1.ResourceList{name: *resource.NewQuantity(count, resource.DecimalSI)}

@@ -205,6 +205,12 @@ func RelabelCommand(node string, mode Mode) string {
 	return fmt.Sprintf("kubectl label node %s %s=%s --overwrite", node, LabelWorkloadConfig, mode)
 }
 
+// VGPUConfigCommand puts a node in vm-vgpu mode with a vGPU profile; the vGPU
+// device manager then recreates the node's vGPUs.
+func VGPUConfigCommand(node string, profile VGPUProfile) string {
+	return fmt.Sprintf("kubectl label node %s %s=%s %s=%s --overwrite", node, LabelWorkloadConfig, ModeVGPU, LabelVGPUConfig, profile.Name())
+}
+
 // EnableSandboxFix says how to turn sandbox workloads on: the exact command
 // when the policy comes from a ClusterPolicy, the field to set otherwise.
 func EnableSandboxFix(policy SandboxPolicy) string {

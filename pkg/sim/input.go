@@ -16,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	"sigs.k8s.io/yaml"
 
+	"github.com/gpu-workload-scheduler/scheduler/pkg/advisor"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 )
 
@@ -26,6 +27,14 @@ type NodeSpec struct {
 	Memory    int64
 	Mode      gpuworkload.Mode
 	Inventory gpuworkload.GPUInventory
+}
+
+// Apply gives the node the mode, and the vGPU profile, that a relabel proposes.
+func (s *NodeSpec) Apply(r advisor.Relabel) {
+	s.Mode = r.To
+	if _, served, ok := s.Inventory.Serving(r.Resource); ok {
+		s.Inventory = served
+	}
 }
 
 // PodSpec is one pod of a workload: when it arrives, how long it runs once

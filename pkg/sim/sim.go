@@ -354,6 +354,7 @@ func (r *run) advise(now time.Duration) {
 	}
 	for _, relabel := range plan.Relabels {
 		n := r.byName[relabel.Node]
+		n.spec.Apply(relabel)
 		r.relabel(n, relabel.To, true)
 		r.ready = append(r.ready, conversion{at: now + r.opts.Advisor.Conversion, node: n})
 		relabel.At = now

@@ -159,6 +159,23 @@ func TestAdvisorRelabelsAnEmptyNodeForWaitingVMs(t *testing.T) {
 	}
 }
 
+func TestAdvisorChangesTheVGPUProfile(t *testing.T) {
+	const desktop = "nvidia.com/NVIDIA_A10-4Q"
+	s := &Scenario{Name: "t", Policy: enabled(),
+		Nodes: []NodeSpec{a10Node(t, "v12", gpuworkload.ModeVGPU, "")}, // the A10 default profile, A10-12Q
+		Pods:  []PodSpec{gpuPod("vdi", 0, 10000*time.Second, desktop, 1, 1)},
+	}
+	opts := shippedOptions(t)
+	opts.Advisor = &AdvisorOptions{Interval: 60 * time.Second, Conversion: 120 * time.Second}
+	res := runOne(t, s, "gpu-stranding", opts)
+	if len(res.Relabels) != 1 || res.Relabels[0].Profile != "A10-4Q" || string(res.Relabels[0].Resource) != desktop {
+		t.Fatalf("relabels %+v: want node v12 given vgpu.config A10-4Q", res.Relabels)
+	}
+	if res.Summary.UnplacedGPUPods != 0 || res.Summary.WaitMaxSeconds != 120 {
+		t.Fatalf("summary %+v: want the desktop placed once the profile change is done, after 120 s", res.Summary)
+	}
+}
+
 func TestPoliciesPlaceDifferently(t *testing.T) {
 	// A 1-GPU pod on a node with 1 free or one with 4 free: packing policies
 	// take the first, the default spreads to the second.

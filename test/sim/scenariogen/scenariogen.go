@@ -133,6 +133,14 @@ func Shipped() []Spec {
 	}
 }
 
+// WithSeed is the scenario with another trace: the same nodes and pod
+// classes, arrivals and durations drawn from another seed, named <name>-s<seed>.
+func (s Spec) WithSeed(seed uint64) Spec {
+	s.Seed = seed*100 + s.Seed
+	s.Name = fmt.Sprintf("%s-s%d", s.Name, seed)
+	return s
+}
+
 // Scale is the drift scenario at the size the simulator must handle in
 // under a minute: 1,000 nodes and 10,000 pods.
 func Scale() Spec {

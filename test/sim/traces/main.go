@@ -1,0 +1,142 @@
+// Command traces compares the scoring policies over more than the shipped
+// traces: each shipped scenario replayed with its own trace and with traces
+// drawn from other seeds, reported as means and as the number of traces each
+// policy wins alone. One trace is one sample of a chaotic process (which node
+// happens to drain first decides a relabel); docs/simulation.md explains
+// why the comparison rests on the means.
+//
+//	go run ./test/sim/traces [-seeds 11,12,13,14,15,16,17,18] [-dir DIR]
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/go-logr/logr"
+	"k8s.io/klog/v2"
+
+	"github.com/gpu-workload-scheduler/scheduler/manifests/install"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/sim"
+	"github.com/gpu-workload-scheduler/scheduler/test/sim/scenariogen"
+)
+
+func main() {
+	seeds := flag.String("seeds", "11,12,13,14,15,16,17,18", "comma-separated seeds of the extra traces")
+	dir := flag.String("dir", "", "directory to keep the extra traces in, as <scenario>-s<seed>/ (default: a temporary directory, removed)")
+	shipped := flag.String("shipped", "test/sim/scenarios", "directory of the shipped scenarios")
+	flag.Parse()
+	if err := run(os.Stdout, *seeds, *dir, *shipped); err != nil {
+		fmt.Fprintln(os.Stderr, "traces:", err)
+		os.Exit(1)
+	}
+}
+
+func run(out io.Writer, seedList, dir, shipped string) error {
+	var seeds []uint64
+	for _, field := range strings.Split(seedList, ",") {
+		seed, err := strconv.ParseUint(strings.TrimSpace(field), 10, 64)
+		if err != nil {
+			return fmt.Errorf("-seeds: %q is not a whole number", field)
+		}
+		seeds = append(seeds, seed)
+	}
+	if dir == "" {
+		tmp, err := os.MkdirTemp("", "traces")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp)
+		dir = tmp
+	}
+	config, err := install.SchedulerConfiguration()
+	if err != nil {
+		return err
+	}
+	profile, percentage, err := sim.LoadProfile(config, install.ConfigMapFile)
+	if err != nil {
+		return err
+	}
+	ctx := klog.NewContext(context.Background(), logr.Discard())
+	for _, spec := range scenariogen.Shipped() {
+		paths := []string{filepath.Join(shipped, spec.Name, "scenario.yaml")}
+		for _, seed := range seeds {
+			trace := spec.WithSeed(seed)
+			if err := scenariogen.Write(dir, trace); err != nil {
+				return err
+			}
+			paths = append(paths, filepath.Join(dir, trace.Name, "scenario.yaml"))
+		}
+		var runs [][]*sim.Result
+		for _, path := range paths {
+			scenario, advisor, err := sim.LoadScenario(path)
+			if err != nil {
+				return err
+			}
+			results, err := sim.Compare(ctx, scenario, sim.Policies, sim.Options{Profile: profile, Percentage: percentage, Advisor: advisor})
+			if err != nil {
+				return fmt.Errorf("%s: %w", path, err)
+			}
+			runs = append(runs, results)
+		}
+		if err := writeTable(out, spec.Name, seeds, runs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeTable prints, per policy, the means over the traces and the number
+// of traces in which the policy alone strands fewest units or places most.
+func writeTable(out io.Writer, name string, seeds []uint64, runs [][]*sim.Result) error {
+	fmt.Fprintf(out, "scenario %s: %d traces (the shipped one and seeds %s)\n", name, len(runs), joinSeeds(seeds))
+	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "POLICY\tSTRANDED AVG (MEAN)\tPLACED GPU UNITS (MEAN)\tFEWEST STRANDED\tMOST PLACED")
+	for i, r := range runs[0] {
+		var stranded, placed, share float64
+		var fewest, most int
+		for _, results := range runs {
+			s := results[i].Summary
+			stranded += s.StrandedAverageTotal
+			placed += float64(s.GPUUnitsPlaced)
+			share += s.PlacedShare
+			if alone(results, i, func(a, b sim.Summary) bool { return a.StrandedAverageTotal < b.StrandedAverageTotal }) {
+				fewest++
+			}
+			if alone(results, i, func(a, b sim.Summary) bool { return a.GPUUnitsPlaced > b.GPUUnitsPlaced }) {
+				most++
+			}
+		}
+		n := float64(len(runs))
+		fmt.Fprintf(tw, "%s\t%.2f\t%.1f (%.2f%%)\t%d/%d\t%d/%d\n", r.Policy, stranded/n, placed/n, 100*share/n, fewest, len(runs), most, len(runs))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintln(out)
+	return err
+}
+
+// alone reports whether result i beats every other result by better.
+func alone(results []*sim.Result, i int, better func(a, b sim.Summary) bool) bool {
+	for j, r := range results {
+		if j != i && !better(results[i].Summary, r.Summary) {
+			return false
+		}
+	}
+	return true
+}
+
+func joinSeeds(seeds []uint64) string {
+	out := make([]string, len(seeds))
+	for i, s := range seeds {
+		out[i] = strconv.FormatUint(s, 10)
+	}
+	return strings.Join(out, ", ")
+}
