@@ -7,6 +7,7 @@ package advisor
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"time"
 
@@ -135,7 +136,7 @@ func Advise(in Input) Plan {
 				plan.DrainFirst = append(plan.DrainFirst, drainFirst(n, d.resource))
 				continue
 			}
-			if n.Resource != "" && surplus(n.Resource) < n.Units {
+			if n.Resource != "" && surplus(n.Resource) < n.Units+reserve(in.Nodes, n.Resource) {
 				continue
 			}
 			taken[n.Name] = true
@@ -198,6 +199,21 @@ func supplyOf(nodes []Node, r v1.ResourceName) int64 {
 		}
 	}
 	return free
+}
+
+// reserve is how many free units a resource keeps beyond what waits for it
+// when one of its nodes is relabelled: half the square root of its units in
+// use, the safety margin of square-root staffing. Without it a relabel made
+// for one resource's burst leaves the node's own resource short when its next
+// arrivals come, and the node, busy again, cannot come back for hours.
+func reserve(nodes []Node, r v1.ResourceName) int64 {
+	var used int64
+	for _, n := range nodes {
+		if n.Resource == r {
+			used += n.UsedUnits
+		}
+	}
+	return int64(math.Ceil(math.Sqrt(float64(used)) / 2))
 }
 
 // classMode is the mode in which some node would advertise the resource.

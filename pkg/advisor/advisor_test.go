@@ -79,6 +79,28 @@ func TestAdvise(t *testing.T) {
 			unserved: 4,
 		},
 		{
+			// 16 units in use keep ceil(sqrt(16)/2) = 2 free: one empty node's 4 are too few to give away.
+			name: "a reserve for the node's own resource", policy: on,
+			nodes: []Node{
+				a10Node("c1", gpuworkload.ModeContainer, 0, 0, 0),
+				a10Node("c2", gpuworkload.ModeContainer, 4, 4, 0), a10Node("c3", gpuworkload.ModeContainer, 4, 4, 0),
+				a10Node("c4", gpuworkload.ModeContainer, 4, 4, 0), a10Node("c5", gpuworkload.ModeContainer, 4, 4, 0),
+			},
+			pending:    vms(1, 4),
+			drainFirst: []string{"c2", "c3", "c4", "c5"},
+			unserved:   4,
+		},
+		{
+			name: "with two empty nodes one can go", policy: on,
+			nodes: []Node{
+				a10Node("c1", gpuworkload.ModeContainer, 0, 0, 0), a10Node("c2", gpuworkload.ModeContainer, 0, 0, 0),
+				a10Node("c3", gpuworkload.ModeContainer, 4, 4, 0), a10Node("c4", gpuworkload.ModeContainer, 4, 4, 0),
+				a10Node("c5", gpuworkload.ModeContainer, 4, 4, 0), a10Node("c6", gpuworkload.ModeContainer, 4, 4, 0),
+			},
+			pending:  vms(1, 4),
+			relabels: []string{"c1"},
+		},
+		{
 			name: "a conversion under way already covers the demand", policy: on,
 			nodes:   []Node{full, converting, a10Node("c1", gpuworkload.ModeContainer, 0, 0, 0)},
 			pending: vms(2, 2),
