@@ -1,7 +1,7 @@
-// Package advisor proposes which GPU nodes to relabel so that pending GPU
-// demand can be served: from pending demand per resource and the nodes that
-// are empty in a mode nobody is waiting for. The kubectl plugin prints its
-// plan; the simulator applies it.
+// Package advisor proposes which GPU nodes to relabel, or to give another
+// vGPU profile, so that pending GPU demand can be served: from pending demand
+// per resource and the nodes that are empty in a mode or profile nobody is
+// waiting for. The kubectl plugin prints its plan; the simulator applies it.
 package advisor
 
 import (
@@ -44,7 +44,7 @@ type Input struct {
 	Pending []PendingPod
 }
 
-// Relabel is one proposed mode change.
+// Relabel is one proposed change of a node's mode, vGPU profile, or both.
 type Relabel struct {
 	Node string           `json:"node"`
 	From gpuworkload.Mode `json:"from"`

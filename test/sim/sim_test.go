@@ -7,6 +7,8 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/go-logr/logr"
@@ -121,5 +123,29 @@ func TestDocumentedResults(t *testing.T) {
 	}
 	if !bytes.Equal(append(got, '\n'), want) {
 		t.Errorf("the shipped scenarios no longer give %s: run make sim and update docs/simulation.md", documentedResults)
+	}
+	for _, r := range reports {
+		checkStrandsLeast(t, r)
+	}
+}
+
+// checkStrandsLeast holds the claim docs/simulation.md makes for each shipped
+// scenario: GPUStranding strands fewer units than every other policy and
+// places at least as many.
+func checkStrandsLeast(t *testing.T, r sim.Report) {
+	t.Helper()
+	i := slices.IndexFunc(r.Results, func(res *sim.Result) bool { return strings.HasPrefix(res.Policy, "gpu-stranding") })
+	if i < 0 {
+		t.Fatalf("scenario %s: no gpu-stranding result", r.Scenario)
+	}
+	ours := r.Results[i].Summary
+	for _, other := range r.Results {
+		if other == r.Results[i] {
+			continue
+		}
+		if ours.StrandedAverageTotal >= other.Summary.StrandedAverageTotal || ours.GPUUnitsPlaced < other.Summary.GPUUnitsPlaced {
+			t.Errorf("scenario %s: gpu-stranding strands %.2f units and places %d, %s %.2f and %d: want fewer stranded and at least as many placed",
+				r.Scenario, ours.StrandedAverageTotal, ours.GPUUnitsPlaced, other.Policy, other.Summary.StrandedAverageTotal, other.Summary.GPUUnitsPlaced)
+		}
 	}
 }

@@ -156,11 +156,16 @@ func packWeight(demand clusterstate.ResourceDemand, units, milliCPU, memory int6
 // percent of the free units in proportion to the share of the node the pod
 // takes. Elsewhere the pod costs nothing.
 func (pl *GPUStranding) scoreNonGPUPod(s *preScoreState, nodeInfo fwk.NodeInfo) int64 {
+	allocatable := nodeInfo.GetAllocatable()
+	if len(allocatable.GetScalarResources()) == 0 {
+		// Without extended resources there are no free units to strand: skip the tracker's lookup.
+		return 0
+	}
 	entry := s.gpu.Tracker.Entry(nodeInfo.Node())
 	if !entry.State.GPUNode {
 		return 0
 	}
-	allocatable, requested := nodeInfo.GetAllocatable(), nodeInfo.GetRequested()
+	requested := nodeInfo.GetRequested()
 	freeCPU := allocatable.GetMilliCPU() - requested.GetMilliCPU()
 	freeMemory := allocatable.GetMemory() - requested.GetMemory()
 	taken := max(fraction(s.milliCPU, allocatable.GetMilliCPU()), fraction(s.memory, allocatable.GetMemory()))
