@@ -13,8 +13,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -119,8 +121,54 @@ func writeTable(out io.Writer, name string, seeds []uint64, runs [][]*sim.Result
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	return writeDifferences(out, runs)
+}
+
+// writeDifferences prints, against each other policy, GPUStranding's mean
+// difference per trace with its standard error: a difference within about
+// two standard errors of zero is not one the traces can tell.
+func writeDifferences(out io.Writer, runs [][]*sim.Result) error {
+	ours := slices.IndexFunc(runs[0], func(r *sim.Result) bool { return strings.HasPrefix(r.Policy, "gpu-stranding") })
+	if ours < 0 {
+		_, err := fmt.Fprintln(out)
+		return err
+	}
+	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "GPU-STRANDING MINUS	STRANDED (MEAN ± SE)	PLACED UNITS (MEAN ± SE)")
+	for i, r := range runs[0] {
+		if i == ours {
+			continue
+		}
+		stranded := make([]float64, len(runs))
+		placed := make([]float64, len(runs))
+		for t, results := range runs {
+			stranded[t] = results[ours].Summary.StrandedAverageTotal - results[i].Summary.StrandedAverageTotal
+			placed[t] = float64(results[ours].Summary.GPUUnitsPlaced - results[i].Summary.GPUUnitsPlaced)
+		}
+		sm, se := meanAndStandardError(stranded)
+		pm, pe := meanAndStandardError(placed)
+		fmt.Fprintf(tw, "%s	%+.2f ± %.2f	%+.1f ± %.1f\n", r.Policy, sm, se, pm, pe)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
 	_, err := fmt.Fprintln(out)
 	return err
+}
+
+func meanAndStandardError(xs []float64) (mean, standardError float64) {
+	for _, x := range xs {
+		mean += x
+	}
+	mean /= float64(len(xs))
+	if len(xs) < 2 {
+		return mean, 0
+	}
+	var squares float64
+	for _, x := range xs {
+		squares += (x - mean) * (x - mean)
+	}
+	return mean, math.Sqrt(squares/float64(len(xs)-1)) / math.Sqrt(float64(len(xs)))
 }
 
 // alone reports whether result i beats every other result by better.
