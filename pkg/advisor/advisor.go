@@ -140,9 +140,9 @@ func Advise(in Input) Plan {
 				continue
 			}
 			taken[n.Name] = true
-			_, units, _ := c.served.Advertisement(mode)
-			short -= units
-			plan.Relabels = append(plan.Relabels, relabel(n, mode, c.served, d.resource, units))
+			r := relabel(n, mode, c.served, d.resource)
+			short -= r.Units
+			plan.Relabels = append(plan.Relabels, r)
 			leaving[n.Resource] += n.Units
 		}
 		if short > 0 {
@@ -252,7 +252,8 @@ func candidates(nodes []Node, r v1.ResourceName) []candidate {
 }
 
 // relabel proposes the node's new mode, and its vGPU profile when that changes.
-func relabel(n Node, mode gpuworkload.Mode, served gpuworkload.GPUInventory, r v1.ResourceName, units int64) Relabel {
+func relabel(n Node, mode gpuworkload.Mode, served gpuworkload.GPUInventory, r v1.ResourceName) Relabel {
+	_, units, _ := served.Advertisement(mode)
 	out := Relabel{Node: n.Name, From: n.Mode, To: mode, Resource: r, Units: units, Command: gpuworkload.RelabelCommand(n.Name, mode)}
 	if mode == gpuworkload.ModeVGPU && !served.VGPU.SameProfile(n.Inventory.VGPU) {
 		out.Profile = served.VGPU.Name()
