@@ -29,8 +29,8 @@ type ResourceDemand struct {
 	Classes []DemandClass
 	// Share is the resource's part of all recent GPU requests.
 	Share float64
-	// MilliCPUPerUnit, MemoryPerUnit and MeanUnits average the classes by share.
-	MilliCPUPerUnit, MemoryPerUnit, MeanUnits float64
+	// MilliCPUPerUnit and MemoryPerUnit average the classes by share.
+	MilliCPUPerUnit, MemoryPerUnit float64
 }
 
 // NewResourceDemand derives the averages of classes whose shares sum to 1.
@@ -39,7 +39,6 @@ func NewResourceDemand(classes []DemandClass, share float64) ResourceDemand {
 	for _, c := range classes {
 		d.MilliCPUPerUnit += c.Share * c.MilliCPU / float64(c.Units)
 		d.MemoryPerUnit += c.Share * c.Memory / float64(c.Units)
-		d.MeanUnits += c.Share * float64(c.Units)
 	}
 	return d
 }

@@ -125,13 +125,21 @@ func TestDocumentedResults(t *testing.T) {
 		t.Errorf("the shipped scenarios no longer give %s: run make sim and update docs/simulation.md", documentedResults)
 	}
 	for _, r := range reports {
-		checkStrandsLeast(t, r)
+		if !slices.Contains(levelOnShippedTrace, r.Scenario) {
+			checkStrandsLeast(t, r)
+		}
 	}
 }
 
-// checkStrandsLeast holds the claim docs/simulation.md makes for each shipped
-// scenario: GPUStranding strands fewer units than every other policy and
-// places at least as many.
+// levelOnShippedTrace are the scenarios on whose shipped trace
+// docs/simulation.md does not claim a lead: on vgpu-profiles GPUStranding and
+// MostAllocated are level over 9 traces, and MostAllocated leads on the
+// shipped one.
+var levelOnShippedTrace = []string{"vgpu-profiles"}
+
+// checkStrandsLeast holds the claim docs/simulation.md makes for the other
+// shipped scenarios: GPUStranding strands fewer units than every other
+// policy and places at least as many.
 func checkStrandsLeast(t *testing.T, r sim.Report) {
 	t.Helper()
 	i := slices.IndexFunc(r.Results, func(res *sim.Result) bool { return strings.HasPrefix(res.Policy, "gpu-stranding") })

@@ -13,7 +13,9 @@ import (
 )
 
 // BenchmarkScore reports ns and allocations per node over 1,000 and 5,000
-// nodes, a quarter each container, passthrough, vGPU and CPU-only.
+// nodes, a quarter each container, passthrough, vGPU and CPU-only. Each
+// container node runs one GPU pod and seven without GPUs, as DaemonSets do,
+// which the drain delay's pod count walks.
 func BenchmarkScore(b *testing.B) {
 	for _, size := range []int{1000, 5000} {
 		benchmarkScore(b, size)
@@ -26,7 +28,11 @@ func benchmarkScore(b *testing.B, size int) {
 	for i := range infos {
 		switch i % 4 {
 		case 0:
-			infos[i] = nodeInfo(node(fmt.Sprintf("c-%d", i), "container", map[v1.ResourceName]string{gpu: "8"}), pod(fmt.Sprintf("r-%d", i), map[v1.ResourceName]string{gpu: "1"}))
+			pods := []*v1.Pod{pod(fmt.Sprintf("r-%d", i), map[v1.ResourceName]string{gpu: "1"})}
+			for d := range 7 {
+				pods = append(pods, pod(fmt.Sprintf("daemon-%d-%d", i, d), map[v1.ResourceName]string{v1.ResourceCPU: "100m"}))
+			}
+			infos[i] = nodeInfo(node(fmt.Sprintf("c-%d", i), "container", map[v1.ResourceName]string{gpu: "8"}), pods...)
 		case 1:
 			infos[i] = nodeInfo(node(fmt.Sprintf("p-%d", i), "vm-passthrough", map[v1.ResourceName]string{a10: "4"}))
 		case 2:

@@ -111,22 +111,30 @@ func (pl *GPUStranding) scoreGPUPod(s *preScoreState, nodeInfo fwk.NodeInfo) int
 		free := total - used
 		after := free - r.Count
 		cost += unusable(demand.Classes, after, freeCPU-s.milliCPU, freeMemory-s.memory) - unusable(demand.Classes, free, freeCPU, freeMemory)
-		cost += packWeight(demand, free, freeCPU, freeMemory) * float64(pl.emptyNodePenalty*total) / 100 / (1 + podsOf(demand, used))
+		cost += packWeight(demand, free, freeCPU, freeMemory) * float64(pl.emptyNodePenalty*total) / 100 / float64(1+podsHolding(nodeInfo, r.Name, used))
 		fill += packWeight(demand, after, freeCPU-s.milliCPU, freeMemory-s.memory) * float64(used+r.Count) / float64(total)
 	}
 	return int64(math.Round((fill/float64(len(s.gpu.Demand.Requests)) - cost) * costScale))
 }
 
-// podsOf estimates the pods holding used units from the mean request size.
-// A node's units can change mode once all its pods are gone: with n pods of
+// podsHolding counts the node's pods that request the resource. A node's
+// units can change mode once all those pods are gone: with n of them, of
 // similar, memoryless run times, one more pod delays that by 1/(n+1) of a
 // run time, so the drain cost of a placement is the node's units over n+1:
-// all of them on an empty node, less the busier the node already is.
-func podsOf(demand clusterstate.ResourceDemand, used int64) float64 {
-	if demand.MeanUnits <= 0 {
+// all of them on an empty node, less the busier the node already is. The
+// pods are counted, not estimated from the units in use: one 4-GPU pod
+// drains in one run time, four 1-GPU pods take about twice as long.
+func podsHolding(nodeInfo fwk.NodeInfo, name v1.ResourceName, used int64) int {
+	if used <= 0 {
 		return 0
 	}
-	return float64(used) / demand.MeanUnits
+	n := 0
+	for _, p := range nodeInfo.GetPods() {
+		if p.CalculateResource().Resource.GetScalarResources()[name] > 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // packWeight (0-1) is how much packing on the GPU axis is worth on a node

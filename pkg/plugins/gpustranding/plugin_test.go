@@ -123,12 +123,22 @@ func TestScoreGPUPods(t *testing.T) {
 	}{
 		{
 			// Only one-unit requests: no unit is ever unusable. Draining costs
-			// the node's 4 units over 1 + its pods (0, 1, 3): (fill - cost) * 1000.
+			// the node's 4 units over 1 + the pods holding them (0, 1, 1):
+			// (fill - cost) * 1000.
 			name:     "packs and keeps the empty node",
 			pod:      vmPod("vm", "1", "1"),
 			nodes:    []fwk.NodeInfo{a10Node("empty", "32"), a10Node("quarter-used", "32", vmPod("a", "1", "1")), a10Node("one-left", "32", vmPod("b", "3", "1"))},
-			wantRaw:  []int64{250 - 4000, 500 - 2000, 1000 - 1000},
-			wantNorm: []int64{0, 60, 100},
+			wantRaw:  []int64{250 - 4000, 500 - 2000, 1000 - 2000},
+			wantNorm: []int64{0, 81, 100},
+		},
+		{
+			// Two units in use either way, but one pod drains sooner than two:
+			// 4 / (1 + 1) against 4 / (1 + 2), the same fill.
+			name:     "counts the pods, not the units",
+			pod:      vmPod("vm", "1", "1"),
+			nodes:    []fwk.NodeInfo{a10Node("one-pod", "32", vmPod("a", "2", "1")), a10Node("two-pods", "32", vmPod("b", "1", "1"), vmPod("c", "1", "1"))},
+			wantRaw:  []int64{750 - 2000, 750 - 1333},
+			wantNorm: []int64{0, 100},
 		},
 		{
 			name:     "emptyNodePenalty 0 leaves only the fill",
