@@ -108,7 +108,8 @@ func Advise(in Input) Plan {
 	}
 	// leaving counts the units of relabelled nodes, which their old pool loses.
 	leaving := map[v1.ResourceName]int64{}
-	surplus := func(r v1.ResourceName) int64 { return supplyOf(in.Nodes, r) - wanted[r] - leaving[r] }
+	pools := poolsOf(in.Nodes)
+	surplus := func(r v1.ResourceName) int64 { return pools[r].free - wanted[r] - leaving[r] }
 	taken := map[string]bool{} // proposed, or listed under DrainFirst
 	for _, d := range demands {
 		short := d.units - usableFree(in.Nodes, d)
@@ -136,7 +137,7 @@ func Advise(in Input) Plan {
 				plan.DrainFirst = append(plan.DrainFirst, drainFirst(n, d.resource))
 				continue
 			}
-			if n.Resource != "" && surplus(n.Resource) < n.Units+reserve(in.Nodes, n.Resource) {
+			if n.Resource != "" && surplus(n.Resource) < n.Units+pools[n.Resource].reserve() {
 				continue
 			}
 			taken[n.Name] = true
@@ -190,15 +191,22 @@ func usableFree(nodes []Node, d demand) int64 {
 	return free
 }
 
-// supplyOf is the free units of a resource.
-func supplyOf(nodes []Node, r v1.ResourceName) int64 {
-	var free int64
+// pool is the units of one resource across the nodes advertising it.
+type pool struct{ free, used int64 }
+
+// poolsOf sums the free and used units of each advertised resource.
+func poolsOf(nodes []Node) map[v1.ResourceName]pool {
+	out := map[v1.ResourceName]pool{}
 	for _, n := range nodes {
-		if n.Resource == r {
-			free += n.Units - n.UsedUnits
+		if n.Resource == "" {
+			continue
 		}
+		p := out[n.Resource]
+		p.free += n.Units - n.UsedUnits
+		p.used += n.UsedUnits
+		out[n.Resource] = p
 	}
-	return free
+	return out
 }
 
 // reserve is how many free units a resource keeps beyond what waits for it
@@ -206,14 +214,8 @@ func supplyOf(nodes []Node, r v1.ResourceName) int64 {
 // use, the safety margin of square-root staffing. Without it a relabel made
 // for one resource's burst leaves the node's own resource short when its next
 // arrivals come, and the node, busy again, cannot come back for hours.
-func reserve(nodes []Node, r v1.ResourceName) int64 {
-	var used int64
-	for _, n := range nodes {
-		if n.Resource == r {
-			used += n.UsedUnits
-		}
-	}
-	return int64(math.Ceil(math.Sqrt(float64(used)) / 2))
+func (p pool) reserve() int64 {
+	return int64(math.Ceil(math.Sqrt(float64(p.used)) / 2))
 }
 
 // classMode is the mode in which some node would advertise the resource.
