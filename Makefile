@@ -83,7 +83,7 @@ sim: build ## Compare the scoring policies on the shipped scenarios; table, JSON
 	@mkdir -p "$(SIM_OUT)"
 	$(BIN)/gpu-workload-sim --plot-dir "$(SIM_OUT)" --json "$(SIM_OUT)/results.json" test/sim/scenarios/*/scenario.yaml | tee "$(SIM_OUT)/results.txt"
 
-sim-traces: ## Compare the policies on each shipped scenario and 8 more traces of it: means and wins per trace in SIM_OUT/traces.txt (about 90 s)
+sim-traces: ## Compare the policies on each shipped scenario and 40 more traces of it: means, wins and differences per trace in SIM_OUT/traces.txt (about 8 min)
 	@mkdir -p "$(SIM_OUT)"
 	$(GO) run ./test/sim/traces | tee "$(SIM_OUT)/traces.txt"
 

@@ -179,7 +179,7 @@ func simulateGain(ctx context.Context, policy gpuworkload.SandboxPolicy, nodes [
 	if err != nil {
 		return nil, err
 	}
-	policies, err := sim.PoliciesByName("gpu-stranding")
+	policies, err := sim.PoliciesByName(sim.GPUStrandingPolicy)
 	if err != nil {
 		return nil, err
 	}

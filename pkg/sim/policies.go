@@ -43,12 +43,23 @@ var Policies = []Policy{
 		profile:     fgdProfile,
 	},
 	{
-		Name:        "gpu-stranding",
+		Name:        GPUStrandingPolicy,
 		Description: "the shipped profile: GPUStranding",
 		profile: func(base *schedconfig.KubeSchedulerProfile, _ *Scenario) (*schedconfig.KubeSchedulerProfile, frameworkruntime.Registry, error) {
 			return base.DeepCopy(), nil, nil
 		},
 	},
+}
+
+// GPUStrandingPolicy is the shipped profile's policy: the one the others are measured against.
+const GPUStrandingPolicy = "gpu-stranding"
+
+// IndexOfPolicy is the index of the policy's result, run with or without the
+// advisor, or -1.
+func IndexOfPolicy(results []*Result, policy string) int {
+	return slices.IndexFunc(results, func(r *Result) bool {
+		return r.Policy == policy || r.Policy == policy+advisorSuffix
+	})
 }
 
 // PoliciesByName resolves a comma-separated list; empty means all.

@@ -29,6 +29,9 @@ type Scenario struct {
 	Policy gpuworkload.SandboxPolicy
 }
 
+// advisorSuffix marks the result of a policy run with the advisor.
+const advisorSuffix = "+advisor"
+
 // AdvisorOptions run the mode advisor during a simulation.
 type AdvisorOptions struct {
 	// Interval is how often the advisor looks at pending demand.
@@ -143,7 +146,7 @@ func Run(ctx context.Context, scenario *Scenario, policy Policy, opts Options) (
 	res := r.metrics.result(r.pods)
 	res.Policy = policy.Name
 	if opts.Advisor != nil {
-		res.Policy += "+advisor"
+		res.Policy += advisorSuffix
 	}
 	res.Relabels = r.relabels
 	return res, nil

@@ -5,7 +5,7 @@
 // happens to drain first decides a relabel); docs/simulation.md explains
 // why the comparison rests on the means.
 //
-//	go run ./test/sim/traces [-seeds 11,12,13,14,15,16,17,18] [-dir DIR]
+//	go run ./test/sim/traces [-seeds 11-50] [-dir DIR]
 package main
 
 import (
@@ -16,7 +16,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -30,7 +29,7 @@ import (
 )
 
 func main() {
-	seeds := flag.String("seeds", "11,12,13,14,15,16,17,18", "comma-separated seeds of the extra traces")
+	seeds := flag.String("seeds", "11-50", "seeds of the extra traces: comma-separated numbers or ranges (11-50)")
 	dir := flag.String("dir", "", "directory to keep the extra traces in, as <scenario>-s<seed>/ (default: a temporary directory, removed)")
 	shipped := flag.String("shipped", "test/sim/scenarios", "directory of the shipped scenarios")
 	flag.Parse()
@@ -41,13 +40,9 @@ func main() {
 }
 
 func run(out io.Writer, seedList, dir, shipped string) error {
-	var seeds []uint64
-	for _, field := range strings.Split(seedList, ",") {
-		seed, err := strconv.ParseUint(strings.TrimSpace(field), 10, 64)
-		if err != nil {
-			return fmt.Errorf("-seeds: %q is not a whole number", field)
-		}
-		seeds = append(seeds, seed)
+	seeds, err := parseSeeds(seedList)
+	if err != nil {
+		return err
 	}
 	if dir == "" {
 		tmp, err := os.MkdirTemp("", "traces")
@@ -94,6 +89,26 @@ func run(out io.Writer, seedList, dir, shipped string) error {
 	return nil
 }
 
+// parseSeeds reads comma-separated seeds and inclusive ranges: "11-14,20".
+func parseSeeds(list string) ([]uint64, error) {
+	var seeds []uint64
+	for _, field := range strings.Split(list, ",") {
+		first, last, isRange := strings.Cut(strings.TrimSpace(field), "-")
+		from, err := strconv.ParseUint(first, 10, 64)
+		to := from
+		if err == nil && isRange {
+			to, err = strconv.ParseUint(last, 10, 64)
+		}
+		if err != nil || to < from {
+			return nil, fmt.Errorf("-seeds: %q is neither a whole number nor a range like 11-50", field)
+		}
+		for seed := from; seed <= to; seed++ {
+			seeds = append(seeds, seed)
+		}
+	}
+	return seeds, nil
+}
+
 // writeTable prints, per policy, the means over the traces and the number
 // of traces in which the policy alone strands fewest units or places most.
 func writeTable(out io.Writer, name string, seeds []uint64, runs [][]*sim.Result) error {
@@ -128,7 +143,7 @@ func writeTable(out io.Writer, name string, seeds []uint64, runs [][]*sim.Result
 // difference per trace with its standard error: a difference within about
 // two standard errors of zero is not one the traces can tell.
 func writeDifferences(out io.Writer, runs [][]*sim.Result) error {
-	ours := slices.IndexFunc(runs[0], func(r *sim.Result) bool { return strings.HasPrefix(r.Policy, "gpu-stranding") })
+	ours := sim.IndexOfPolicy(runs[0], sim.GPUStrandingPolicy)
 	if ours < 0 {
 		_, err := fmt.Fprintln(out)
 		return err
