@@ -55,6 +55,11 @@ type DemandModel struct {
 	// resources holds each resource's decayed count over all requests.
 	resources map[v1.ResourceName]float64
 	current   atomic.Pointer[Demand]
+	// stale says current misses observations. The copy is made when it is
+	// read, once per scoring cycle, rather than at every observation: a pod
+	// that fails Filter, as waiting pods do at each attempt, is observed but
+	// never scored.
+	stale atomic.Bool
 }
 
 // NewDemandModel starts with no demand known.
@@ -90,7 +95,7 @@ func (m *DemandModel) Observe(name v1.ResourceName, units, milliCPU, memory int6
 		m.resources[r] *= demandDecay
 	}
 	m.resources[name]++
-	m.publishLocked()
+	m.stale.Store(true)
 }
 
 // publishLocked replaces the readers' copy, so that scoring reads without locks.
@@ -117,4 +122,14 @@ func (m *DemandModel) publishLocked() {
 }
 
 // Current is the latest demand; callers must not modify it.
-func (m *DemandModel) Current() Demand { return *m.current.Load() }
+func (m *DemandModel) Current() Demand {
+	if m.stale.Load() {
+		m.mu.Lock()
+		if m.stale.Load() {
+			m.publishLocked()
+			m.stale.Store(false)
+		}
+		m.mu.Unlock()
+	}
+	return *m.current.Load()
+}

@@ -2,6 +2,7 @@ package clusterstate
 
 import (
 	"math"
+	"sync"
 	"testing"
 )
 
@@ -44,5 +45,33 @@ func TestDemandModelLearnsRecentRequests(t *testing.T) {
 	shares := map[string]float64{"nvidia.com/GA102GL_A10": demand["nvidia.com/GA102GL_A10"].Share, "nvidia.com/gpu": demand["nvidia.com/gpu"].Share}
 	if a10, gpu := shares["nvidia.com/GA102GL_A10"], shares["nvidia.com/gpu"]; math.Abs(a10+gpu-1) > 1e-9 || a10 <= 0.5 || a10 >= 1 {
 		t.Errorf("resource shares %v: want the recent A10 requests to weigh more than half, together 1", shares)
+	}
+}
+
+// Scoring reads the demand while PreFilter observes: a copy it holds does not
+// change, and a read after the observations sees all of them.
+func TestDemandModelCopiesForReaders(t *testing.T) {
+	m := NewDemandModel()
+	m.Observe("nvidia.com/gpu", 1, 1000, 0)
+	held := m.Current()
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			for range 200 {
+				m.Observe("nvidia.com/gpu", 2, 1000, 0)
+				if d := m.Current()["nvidia.com/gpu"]; len(d.Classes) == 0 {
+					t.Error("a read during observations found no classes")
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if classes := held["nvidia.com/gpu"].Classes; len(classes) != 1 || classes[0].Share != 1 {
+		t.Errorf("the copy read before the observations changed: %+v", classes)
+	}
+	classes := m.Current()["nvidia.com/gpu"].Classes
+	if len(classes) != 2 || classes[1].Units != 2 || classes[1].Share < 0.99 {
+		t.Errorf("after 800 observations of 2 units: %+v, want the 2-unit class at nearly all of the share", classes)
 	}
 }

@@ -227,6 +227,23 @@ func (t *Tracker) AdvertisedBy(name v1.ResourceName) int {
 	return t.advertisedBy[name]
 }
 
+// AdvertisedByClass lists the GPU resources nodes advertise, by class, each
+// list sorted: what a rejection message offers instead of a missing resource,
+// without a walk over the nodes.
+func (t *Tracker) AdvertisedByClass() map[gpuworkload.ResourceClass][]v1.ResourceName {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	out := map[gpuworkload.ResourceClass][]v1.ResourceName{}
+	for name := range t.advertisedBy {
+		class := t.classifier.Classify(name).Class
+		out[class] = append(out[class], name)
+	}
+	for _, names := range out {
+		slices.Sort(names)
+	}
+	return out
+}
+
 // LabelledNodes counts the nodes whose mode label names the mode, honoured or
 // not. It is O(nodes), for rejection messages only.
 func (t *Tracker) LabelledNodes(mode gpuworkload.Mode) int {

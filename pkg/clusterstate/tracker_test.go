@@ -1,6 +1,8 @@
 package clusterstate
 
 import (
+	"maps"
+	"slices"
 	"testing"
 	"time"
 
@@ -76,6 +78,25 @@ func TestTrackerFollowsPolicyAndNodes(t *testing.T) {
 	}
 	if !tr.SetPolicy(nil) || tr.Policy().Source.Kind != gpuworkload.SourcePluginArgs {
 		t.Fatal("SetPolicy(nil) must return to the args policy")
+	}
+}
+
+func TestTrackerAdvertisedByClass(t *testing.T) {
+	tr := NewTracker(argsPolicy(), nil, reasonOf)
+	tr.UpsertNode(node("c1", "1", "container", map[string]string{"nvidia.com/gpu": "4", "cpu": "8"}))
+	tr.UpsertNode(node("pt1", "1", "vm-passthrough", map[string]string{"nvidia.com/GH100_H100_PCIE": "2"}))
+	tr.UpsertNode(node("pt2", "1", "vm-passthrough", map[string]string{"nvidia.com/GA102GL_A10": "2", "nvidia.com/hostdev": "1"}))
+	tr.UpsertNode(node("v1", "1", "vm-vgpu", map[string]string{"nvidia.com/NVIDIA_A10-12Q": "0"}))
+	want := map[gpuworkload.ResourceClass][]v1.ResourceName{
+		gpuworkload.ClassContainerGPU:   {"nvidia.com/gpu"},
+		gpuworkload.ClassPassthroughGPU: {"nvidia.com/GA102GL_A10", "nvidia.com/GH100_H100_PCIE"},
+	}
+	if got := tr.AdvertisedByClass(); !maps.EqualFunc(got, want, slices.Equal) {
+		t.Fatalf("got %v, want %v: GPU resources only, sorted, none for a zero quantity", got, want)
+	}
+	tr.DeleteNode("c1")
+	if got := tr.AdvertisedByClass(); got[gpuworkload.ClassContainerGPU] != nil {
+		t.Fatalf("after the only container node left: %v", got)
 	}
 }
 

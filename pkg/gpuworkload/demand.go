@@ -24,6 +24,9 @@ type PodDemand struct {
 	Modes []Mode
 	// VMI is set for virt-launcher pods.
 	VMI *VMIRef
+	// MilliCPU and Memory are the effective requests of a pod that names an
+	// nvidia.com/ resource, computed with the GPU requests; zero for others.
+	MilliCPU, Memory int64
 }
 
 // IsGPU reports whether the pod requests any GPU resource.
@@ -48,6 +51,7 @@ func NewPodDemand(pod *v1.Pod, classifier *Classifier) PodDemand {
 		return d
 	}
 	requests := resourcehelper.PodRequests(withExtendedRequestsDefaulted(pod), resourcehelper.PodResourcesOptions{})
+	d.MilliCPU, d.Memory = requests.Cpu().MilliValue(), requests.Memory().Value()
 	for name, q := range requests {
 		if q.IsZero() {
 			continue

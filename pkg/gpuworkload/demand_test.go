@@ -106,6 +106,42 @@ func TestNewPodDemand(t *testing.T) {
 	}
 }
 
+func TestNewPodDemandCPUAndMemory(t *testing.T) {
+	for _, tc := range []struct {
+		name             string
+		spec             v1.PodSpec
+		milliCPU, memory int64
+	}{
+		{
+			name: "GPU pod: effective requests, the init container's if larger",
+			spec: v1.PodSpec{
+				InitContainers: []v1.Container{container(map[string]string{"cpu": "6", "memory": "1Gi"}, nil)},
+				Containers: []v1.Container{
+					container(map[string]string{"nvidia.com/gpu": "1", "cpu": "2", "memory": "8Gi"}, nil),
+					container(map[string]string{"cpu": "500m", "memory": "1Gi"}, nil),
+				},
+			},
+			milliCPU: 6000, memory: 9 << 30,
+		},
+		{
+			name:     "GPU limits only: CPU and memory requests as given",
+			spec:     v1.PodSpec{Containers: []v1.Container{container(map[string]string{"cpu": "3"}, map[string]string{"nvidia.com/GA102GL_A10": "1", "cpu": "4"})}},
+			milliCPU: 3000,
+		},
+		{
+			name: "no nvidia.com resource: not computed",
+			spec: v1.PodSpec{Containers: []v1.Container{container(map[string]string{"cpu": "2", "memory": "1Gi"}, nil)}},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := NewPodDemand(&v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "ns"}, Spec: tc.spec}, nil)
+			if d.MilliCPU != tc.milliCPU || d.Memory != tc.memory {
+				t.Fatalf("got %dm CPU and %d bytes, want %dm and %d", d.MilliCPU, d.Memory, tc.milliCPU, tc.memory)
+			}
+		})
+	}
+}
+
 func TestVMIOf(t *testing.T) {
 	launcher := &v1.Pod{ObjectMeta: metav1.ObjectMeta{
 		Name: "virt-launcher-vm-a10-x7k2p", Namespace: "vms",

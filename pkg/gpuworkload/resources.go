@@ -240,8 +240,15 @@ func isNICResource(bare string) bool {
 }
 
 func isVGPUTypeName(bare string) bool {
-	_, err := ParseVGPUTypeName(bare)
-	return err == nil
+	// Most names have no vGPU prefix: rule them out before the parser, whose
+	// error would be built only to be dropped, at every scheduling attempt.
+	for _, prefix := range vgpuPrefixes {
+		if rest, ok := strings.CutPrefix(bare, prefix); ok && strings.HasPrefix(rest, "_") {
+			_, err := ParseVGPUTypeName(bare)
+			return err == nil
+		}
+	}
+	return false
 }
 
 // isPCIDeviceName matches the sandbox device plugin's names for pci.ids

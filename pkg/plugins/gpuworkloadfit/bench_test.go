@@ -8,6 +8,8 @@ import (
 	v1 "k8s.io/api/core/v1"
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 )
 
 // benchCluster is n nodes, a third in each mode, every one with one GPU pod running.
@@ -98,6 +100,33 @@ func BenchmarkPreFilter(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
 					pl.PreFilter(ctx, framework.NewCycleState(), bc.pod, infos)
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkExplain is PostFilter's work for a pod no node fits: the busy
+// cluster runs a GPU pod on every node, the idle one none, so every node is
+// a candidate for the relabel the explanation proposes.
+func BenchmarkExplain(b *testing.B) {
+	for _, size := range []int{1000, 5000} {
+		busy := benchCluster(size)
+		idle := make([]fwk.NodeInfo, size)
+		for i, ni := range busy {
+			idle[i] = nodeInfo(ni.Node())
+		}
+		pl := newPlugin(b, enabled(), nodesOf(busy))
+		pod := podRequesting("train", map[v1.ResourceName]string{gpu: "16"})
+		data := &CycleData{Demand: gpuworkload.NewPodDemand(pod, pl.tracker.Classifier()), Tracker: pl.tracker}
+		for _, bc := range []struct {
+			name  string
+			nodes []fwk.NodeInfo
+		}{{"busy", busy}, {"idle", idle}} {
+			b.Run(fmt.Sprintf("%s/%d-nodes", bc.name, size), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					Explain(pod, &data.Demand, data.Tracker, bc.nodes)
 				}
 			})
 		}

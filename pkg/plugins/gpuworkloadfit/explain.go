@@ -3,7 +3,6 @@ package gpuworkloadfit
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 
 	v1 "k8s.io/api/core/v1"
@@ -51,8 +50,9 @@ func (pl *GPUWorkloadFit) PostFilter(ctx context.Context, state fwk.CycleState, 
 // modeSummary is what Explain learns about the nodes of one mode.
 type modeSummary struct {
 	nodes, converting int
-	// idle are nodes whose GPU resources are all unused, sorted by name.
-	idle []string
+	// firstIdle is, by name, the first node whose GPU resources are all
+	// unused: the one the fix proposes to relabel.
+	firstIdle string
 }
 
 // resourceSummary is what Explain learns about one requested resource.
@@ -94,8 +94,8 @@ func Explain(pod *v1.Pod, demand *gpuworkload.PodDemand, tracker *clusterstate.T
 				idle = false
 			}
 		}
-		if idle {
-			m.idle = append(m.idle, s.Name)
+		if idle && (m.firstIdle == "" || s.Name < m.firstIdle) {
+			m.firstIdle = s.Name
 		}
 		for i, r := range demand.Requests {
 			if total := allocatable[r.Name]; total > 0 {
@@ -105,10 +105,6 @@ func Explain(pod *v1.Pod, demand *gpuworkload.PodDemand, tracker *clusterstate.T
 			}
 		}
 	}
-	for _, m := range byMode {
-		slices.Sort(m.idle)
-	}
-
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s needs %s", subjectOf(pod, demand), describeRequests(demand))
 	if mode, ok := demand.Mode(); ok {
@@ -170,8 +166,8 @@ func fix(demand *gpuworkload.PodDemand, policy gpuworkload.SandboxPolicy, byMode
 	}
 	idleOther := ""
 	for _, other := range gpuworkload.Modes {
-		if other != mode && len(byMode[other].idle) > 0 {
-			idleOther = byMode[other].idle[0]
+		if other != mode && byMode[other].firstIdle != "" {
+			idleOther = byMode[other].firstIdle
 			break
 		}
 	}

@@ -81,8 +81,6 @@ func (pl *GPUWorkloadFit) Tracker() *clusterstate.Tracker { return pl.tracker }
 type CycleData struct {
 	Demand  gpuworkload.PodDemand
 	Tracker *clusterstate.Tracker
-	// MilliCPU and Memory are a GPU pod's effective requests; zero for other pods.
-	MilliCPU, Memory int64
 	// modeIndex is the pod mode's index in gpuworkload.Modes.
 	modeIndex int
 	// Per request, the reasons Filter returns, built once per cycle.
@@ -97,7 +95,7 @@ func (d *CycleData) Clone() fwk.StateData { return d }
 // PreFilter for a GPU pod, computed for another.
 func (d *CycleData) CPUAndMemory(pod *v1.Pod) (milliCPU, memory int64) {
 	if d.Demand.IsGPU() {
-		return d.MilliCPU, d.Memory
+		return d.Demand.MilliCPU, d.Demand.Memory
 	}
 	requests := resourcehelper.PodRequests(pod, resourcehelper.PodResourcesOptions{})
 	return requests.Cpu().MilliValue(), requests.Memory().Value()
@@ -140,13 +138,11 @@ func (pl *GPUWorkloadFit) PreFilter(ctx context.Context, state fwk.CycleState, p
 		// because the tracker may not have seen the node update that requeued this pod.
 		if pl.tracker.AdvertisedBy(r.Name) == 0 && !advertisedInSnapshot(nodes, r.Name) {
 			logger.V(4).Info("No node advertises the requested GPU resource", "pod", klog.KObj(pod), "resource", r.Name)
-			return nil, fwk.NewStatus(fwk.UnschedulableAndUnresolvable, notAdvertisedReason(demand, r.Name, advertisedByClass(nodes, pl.tracker.Classifier())))
+			return nil, fwk.NewStatus(fwk.UnschedulableAndUnresolvable, notAdvertisedReason(demand, r.Name, pl.tracker.AdvertisedByClass()))
 		}
 	}
-	requests := resourcehelper.PodRequests(pod, resourcehelper.PodResourcesOptions{})
-	data.MilliCPU, data.Memory = requests.Cpu().MilliValue(), requests.Memory().Value()
 	for _, r := range demand.Requests {
-		pl.tracker.Demand().Observe(r.Name, r.Count, data.MilliCPU, data.Memory)
+		pl.tracker.Demand().Observe(r.Name, r.Count, demand.MilliCPU, demand.Memory)
 	}
 	data.modeIndex = slices.Index(gpuworkload.Modes, mode)
 	data.otherResource = make([]string, len(demand.Requests))
@@ -165,29 +161,6 @@ func advertisedInSnapshot(nodes []fwk.NodeInfo, name v1.ResourceName) bool {
 		}
 	}
 	return false
-}
-
-// advertisedByClass lists the GPU resources the snapshot's nodes advertise, by
-// class, sorted. Each distinct name is classified once.
-func advertisedByClass(nodes []fwk.NodeInfo, classifier *gpuworkload.Classifier) map[gpuworkload.ResourceClass][]v1.ResourceName {
-	names := map[v1.ResourceName]bool{}
-	for _, ni := range nodes {
-		for name, q := range ni.GetAllocatable().GetScalarResources() {
-			if q > 0 {
-				names[name] = true
-			}
-		}
-	}
-	out := map[gpuworkload.ResourceClass][]v1.ResourceName{}
-	for name := range names {
-		if class := classifier.Classify(name).Class; class.IsGPU() {
-			out[class] = append(out[class], name)
-		}
-	}
-	for _, list := range out {
-		slices.Sort(list)
-	}
-	return out
 }
 
 // PreFilterExtensions is nil: the filter does not depend on other pods'
