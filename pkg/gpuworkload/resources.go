@@ -239,16 +239,15 @@ func isNICResource(bare string) bool {
 	return false
 }
 
+// isVGPUTypeName parses without building the error a non-vGPU name would
+// get: names are classified at every scheduling attempt.
 func isVGPUTypeName(bare string) bool {
-	// Most names have no vGPU prefix: rule them out before the parser, whose
-	// error would be built only to be dropped, at every scheduling attempt.
-	for _, prefix := range vgpuPrefixes {
-		if rest, ok := strings.CutPrefix(bare, prefix); ok && strings.HasPrefix(rest, "_") {
-			_, err := ParseVGPUTypeName(bare)
-			return err == nil
-		}
+	_, rest, ok := cutVGPUPrefix(bare)
+	if !ok {
+		return false
 	}
-	return false
+	_, err := parseProfile(rest)
+	return err == nil
 }
 
 // isPCIDeviceName matches the sandbox device plugin's names for pci.ids

@@ -31,18 +31,26 @@ var vgpuPrefixes = []string{"NVIDIA", "GRID"}
 // ParseVGPUTypeName parses an advertised vGPU resource name, with or without
 // the nvidia.com/ domain.
 func ParseVGPUTypeName(name string) (VGPUProfile, error) {
-	bare := strings.TrimPrefix(name, ResourceDomain)
+	prefix, rest, ok := cutVGPUPrefix(strings.TrimPrefix(name, ResourceDomain))
+	if !ok {
+		return VGPUProfile{}, fmt.Errorf("vGPU type %q: want NVIDIA_<card>-<profile> or GRID_<card>-<profile>, e.g. NVIDIA_A10-12Q", name)
+	}
+	p, err := parseProfile(rest)
+	if err != nil {
+		return VGPUProfile{}, fmt.Errorf("vGPU type %q: %w", name, err)
+	}
+	p.Prefix = prefix
+	return p, nil
+}
+
+// cutVGPUPrefix splits a bare vGPU type name after its NVIDIA_ or GRID_ prefix.
+func cutVGPUPrefix(bare string) (prefix, rest string, ok bool) {
 	for _, prefix := range vgpuPrefixes {
-		if rest, ok := strings.CutPrefix(bare, prefix+"_"); ok {
-			p, err := parseProfile(rest)
-			if err != nil {
-				return VGPUProfile{}, fmt.Errorf("vGPU type %q: %w", name, err)
-			}
-			p.Prefix = prefix
-			return p, nil
+		if rest, ok := strings.CutPrefix(bare, prefix); ok && strings.HasPrefix(rest, "_") {
+			return prefix, rest[1:], true
 		}
 	}
-	return VGPUProfile{}, fmt.Errorf("vGPU type %q: want NVIDIA_<card>-<profile> or GRID_<card>-<profile>, e.g. NVIDIA_A10-12Q", name)
+	return "", "", false
 }
 
 // ParseVGPUConfig parses a nvidia.com/vgpu.config value naming one profile,

@@ -108,7 +108,7 @@ func TestStrandedKinds(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res := runOne(t, &Scenario{Name: "t", Nodes: tc.nodes, Pods: tc.pods, Policy: enabled()}, "gpu-stranding", opts)
+			res := runOne(t, &Scenario{Name: "t", Nodes: tc.nodes, Pods: tc.pods, Policy: enabled()}, GPUStrandingPolicy, opts)
 			s := res.Summary
 			want := float64(tc.units) * 90 / 200
 			for k, name := range StrandedKinds {
@@ -145,7 +145,7 @@ func TestAdvisorRelabelsAnEmptyNodeForWaitingVMs(t *testing.T) {
 	}
 	opts := shippedOptions(t)
 	opts.Advisor = &AdvisorOptions{Interval: 60 * time.Second, Conversion: 120 * time.Second}
-	res := runOne(t, s, "gpu-stranding", opts)
+	res := runOne(t, s, GPUStrandingPolicy, opts)
 	if len(res.Relabels) != 1 || res.Relabels[0].Node != "c" || res.Relabels[0].To != gpuworkload.ModePassthrough || res.Relabels[0].At != 10*time.Second {
 		t.Fatalf("relabels %+v: want node c to vm-passthrough when vm-2 starts waiting at 10 s", res.Relabels)
 	}
@@ -153,7 +153,7 @@ func TestAdvisorRelabelsAnEmptyNodeForWaitingVMs(t *testing.T) {
 	if res.Summary.UnplacedGPUPods != 0 || res.Summary.WaitMaxSeconds != 120 {
 		t.Fatalf("summary %+v: want vm-2 placed after waiting 120 s", res.Summary)
 	}
-	without := runOne(t, s, "gpu-stranding", shippedOptions(t))
+	without := runOne(t, s, GPUStrandingPolicy, shippedOptions(t))
 	if without.Summary.UnplacedGPUPods != 1 {
 		t.Fatalf("without the advisor %d GPU pods unplaced, want 1", without.Summary.UnplacedGPUPods)
 	}
@@ -167,7 +167,7 @@ func TestAdvisorChangesTheVGPUProfile(t *testing.T) {
 	}
 	opts := shippedOptions(t)
 	opts.Advisor = &AdvisorOptions{Interval: 60 * time.Second, Conversion: 120 * time.Second}
-	res := runOne(t, s, "gpu-stranding", opts)
+	res := runOne(t, s, GPUStrandingPolicy, opts)
 	if len(res.Relabels) != 1 || res.Relabels[0].Profile != "A10-4Q" || string(res.Relabels[0].Resource) != desktop {
 		t.Fatalf("relabels %+v: want node v12 given vgpu.config A10-4Q", res.Relabels)
 	}
@@ -186,7 +186,7 @@ func TestPoliciesPlaceDifferently(t *testing.T) {
 		Pods:  []PodSpec{used, gpuPod("one", 10*time.Second, 1000*time.Second, "nvidia.com/gpu", 1, 1), gpuPod("four", 20*time.Second, 1000*time.Second, "nvidia.com/gpu", 4, 1)},
 	}
 	opts := shippedOptions(t)
-	for policy, unplaced := range map[string]int{"default": 1, "most-allocated": 0, "fgd": 0, "gpu-stranding": 0} {
+	for policy, unplaced := range map[string]int{"default": 1, "most-allocated": 0, "fgd": 0, GPUStrandingPolicy: 0} {
 		if got := runOne(t, s, policy, opts).Summary.UnplacedGPUPods; got != unplaced {
 			t.Errorf("%s: %d GPU pods unplaced, want %d", policy, got, unplaced)
 		}
@@ -264,7 +264,7 @@ func TestSandboxDisabledNodesRunContainers(t *testing.T) {
 	}
 	opts := shippedOptions(t)
 	opts.Advisor = &AdvisorOptions{Interval: time.Second, Conversion: time.Second}
-	res := runOne(t, s, "gpu-stranding", opts)
+	res := runOne(t, s, GPUStrandingPolicy, opts)
 	// The operator ignores the passthrough label: both nodes advertise
 	// nvidia.com/gpu and take a 4-GPU pod each; the VM fits nowhere, and
 	// relabelling would not help.
