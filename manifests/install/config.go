@@ -22,6 +22,16 @@ func SchedulerConfiguration() ([]byte, error) {
 	return SchedulerConfigurationOf(configMap, ConfigMapFile)
 }
 
+// ConfigMapRef is the namespace and name of the shipped ConfigMap: where the
+// installed scheduler's configuration lives.
+func ConfigMapRef() (namespace, name string, err error) {
+	var cm v1.ConfigMap
+	if err := yaml.Unmarshal(configMap, &cm); err != nil {
+		return "", "", fmt.Errorf("%s: %w", ConfigMapFile, err)
+	}
+	return cm.Namespace, cm.Name, nil
+}
+
 // SchedulerConfigurationOf extracts data.config.yaml from a ConfigMap; source
 // names it in errors.
 func SchedulerConfigurationOf(data []byte, source string) ([]byte, error) {

@@ -134,14 +134,14 @@ func Advise(in Input) Plan {
 			}
 			if n.GPUPods > 0 || n.VMs > 0 {
 				taken[n.Name] = true
-				plan.DrainFirst = append(plan.DrainFirst, drainFirst(n, d.resource))
+				plan.DrainFirst = append(plan.DrainFirst, drainFirst(c, d.resource))
 				continue
 			}
 			if n.Resource != "" && surplus(n.Resource) < n.Units+pools[n.Resource].reserve() {
 				continue
 			}
 			taken[n.Name] = true
-			r := relabel(n, mode, c.served, d.resource)
+			r := relabel(c, d.resource)
 			short -= r.Units
 			plan.Relabels = append(plan.Relabels, r)
 			leaving[n.Resource] += n.Units
@@ -228,11 +228,10 @@ func classMode(r v1.ResourceName, nodes []Node) (gpuworkload.Mode, bool) {
 	return "", false
 }
 
-// candidate is a node that would advertise a resource with a relabel or a
-// vGPU profile change, and the inventory it would then have.
+// candidate is a node that would advertise a resource after a conversion.
 type candidate struct {
-	node   Node
-	served gpuworkload.GPUInventory
+	node       Node
+	conversion gpuworkload.Conversion
 }
 
 // candidates are the nodes that do not advertise r but would in another mode
@@ -243,8 +242,8 @@ func candidates(nodes []Node, r v1.ResourceName) []candidate {
 		if n.Converting || n.Resource == r {
 			continue
 		}
-		if mode, served, ok := n.Inventory.Serving(r); ok && (mode != n.Mode || !served.VGPU.SameProfile(n.Inventory.VGPU)) {
-			out = append(out, candidate{node: n, served: served})
+		if c, ok := n.Inventory.ConversionTo(n.Mode, r); ok {
+			out = append(out, candidate{node: n, conversion: c})
 		}
 	}
 	slices.SortStableFunc(out, func(a, b candidate) int {
@@ -254,19 +253,19 @@ func candidates(nodes []Node, r v1.ResourceName) []candidate {
 }
 
 // relabel proposes the node's new mode, and its vGPU profile when that changes.
-func relabel(n Node, mode gpuworkload.Mode, served gpuworkload.GPUInventory, r v1.ResourceName) Relabel {
-	_, units, _ := served.Advertisement(mode)
-	out := Relabel{Node: n.Name, From: n.Mode, To: mode, Resource: r, Units: units, Command: gpuworkload.RelabelCommand(n.Name, mode)}
-	if mode == gpuworkload.ModeVGPU && !served.VGPU.SameProfile(n.Inventory.VGPU) {
-		out.Profile = served.VGPU.Name()
-		out.Command = gpuworkload.VGPUConfigCommand(n.Name, served.VGPU)
+func relabel(c candidate, r v1.ResourceName) Relabel {
+	n := c.node
+	out := Relabel{Node: n.Name, From: n.Mode, To: c.conversion.Mode, Resource: r, Units: c.conversion.Units(), Command: c.conversion.Command(n.Name)}
+	if c.conversion.ProfileChange {
+		out.Profile = c.conversion.Served.VGPU.Name()
 	}
 	return out
 }
 
-func drainFirst(n Node, r v1.ResourceName) DrainFirst {
+func drainFirst(c candidate, r v1.ResourceName) DrainFirst {
+	n := c.node
 	return DrainFirst{
 		Node: n.Name, Resource: r, GPUPods: n.GPUPods, VMs: n.VMs,
-		Advice: fmt.Sprintf("runs %d GPU pod(s), %d of them VMs: drain it first (kubectl drain %s --ignore-daemonsets), then relabel", n.GPUPods, n.VMs, n.Name),
+		Advice: fmt.Sprintf("runs %d GPU pod(s), %d of them VMs: drain it first (kubectl drain %s --ignore-daemonsets), then convert it: %s", n.GPUPods, n.VMs, n.Name, c.conversion.Command(n.Name)),
 	}
 }

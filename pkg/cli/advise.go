@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strings"
 
 	"github.com/go-logr/logr"
 	"github.com/spf13/cobra"
@@ -129,14 +128,14 @@ func advise(ctx context.Context, c *cluster, pods []*v1.Pod) (*AdviseReport, err
 	for i := range in.Nodes {
 		views[in.Nodes[i].Name] = &in.Nodes[i]
 	}
-	var running, pending []*v1.Pod
+	var running, pending []sim.PodSpec
 	for _, p := range pods {
 		if p.Status.Phase == v1.PodSucceeded || p.Status.Phase == v1.PodFailed {
 			continue
 		}
 		demand := gpuworkload.NewPodDemand(p, classifier)
 		if p.Spec.NodeName != "" {
-			running = append(running, p)
+			running = append(running, podSpecOf(p, demand, p.Spec.NodeName))
 			if view := views[p.Spec.NodeName]; view != nil && demand.IsGPU() {
 				view.GPUPods++
 				for _, r := range demand.Requests {
@@ -151,7 +150,7 @@ func advise(ctx context.Context, c *cluster, pods []*v1.Pod) (*AdviseReport, err
 			continue
 		}
 		if demand.IsGPU() && !demand.Conflict() {
-			pending = append(pending, p)
+			pending = append(pending, podSpecOf(p, demand, ""))
 			in.Pending = append(in.Pending, advisor.PendingPod{Name: p.Namespace + "/" + p.Name, Resource: demand.Requests[0].Name, Count: demand.Requests[0].Count})
 		}
 	}
@@ -170,7 +169,7 @@ func advise(ctx context.Context, c *cluster, pods []*v1.Pod) (*AdviseReport, err
 
 // simulateGain places the pending pods with the shipped profile on the
 // cluster as it is and as relabelled; running pods stay where they are.
-func simulateGain(ctx context.Context, policy gpuworkload.SandboxPolicy, nodes []sim.NodeSpec, running, pending []*v1.Pod, plan advisor.Plan) (*SimulatedGain, error) {
+func simulateGain(ctx context.Context, policy gpuworkload.SandboxPolicy, nodes []sim.NodeSpec, running, pending []sim.PodSpec, plan advisor.Plan) (*SimulatedGain, error) {
 	data, err := install.SchedulerConfiguration()
 	if err != nil {
 		return nil, err
@@ -185,14 +184,10 @@ func simulateGain(ctx context.Context, policy gpuworkload.SandboxPolicy, nodes [
 	}
 	before := &sim.Scenario{Name: "now", Policy: policy, Nodes: nodes}
 	var runningGPUUnits int64
-	for _, p := range running {
-		spec := podSpecOf(p, p.Spec.NodeName)
+	for _, spec := range running {
 		runningGPUUnits += spec.GPUCount
-		before.Pods = append(before.Pods, spec)
 	}
-	for _, p := range pending {
-		before.Pods = append(before.Pods, podSpecOf(p, ""))
-	}
+	before.Pods = append(slices.Clone(running), pending...)
 	after := *before
 	after.Name = "relabelled"
 	after.Nodes = slices.Clone(before.Nodes)
@@ -222,18 +217,15 @@ func simulateGain(ctx context.Context, policy gpuworkload.SandboxPolicy, nodes [
 }
 
 // podSpecOf is the pod as the simulator replays it: its effective requests,
-// its first GPU request, and node when it already runs.
-func podSpecOf(p *v1.Pod, node string) sim.PodSpec {
+// its first GPU request by name, and node when it already runs.
+func podSpecOf(p *v1.Pod, demand gpuworkload.PodDemand, node string) sim.PodSpec {
 	requests := resourcehelper.PodRequests(p, resourcehelper.PodResourcesOptions{})
 	spec := sim.PodSpec{
 		Name: p.Namespace + "." + p.Name, MilliCPU: requests.Cpu().MilliValue(), Memory: requests.Memory().Value(),
-		VM: gpuworkload.VMIOf(p) != nil, Node: node,
+		VM: demand.VMI != nil, Node: node,
 	}
-	for name, q := range requests {
-		if strings.HasPrefix(string(name), gpuworkload.ResourceDomain) && q.Value() > 0 {
-			spec.GPU, spec.GPUCount = name, q.Value()
-			break
-		}
+	if demand.IsGPU() {
+		spec.GPU, spec.GPUCount = demand.Requests[0].Name, demand.Requests[0].Count
 	}
 	return spec
 }
@@ -247,7 +239,7 @@ func adviseSummary(pending int, r *AdviseReport) string {
 	case len(r.Relabels) == 0 && len(r.DrainFirst) == 0 && len(r.Unserved) == 0:
 		return fmt.Sprintf("%d GPU pod(s) pending, and free units of the resources they request already cover them: no relabel needed; kubectl gpu-workload explain pod NAME tells why one still waits.", pending)
 	case len(r.Relabels) == 0 && len(r.DrainFirst) > 0:
-		return fmt.Sprintf("%d GPU pod(s) pending; no empty node can serve them. The nodes below could after a drain.", pending)
+		return fmt.Sprintf("%d GPU pod(s) pending; no empty node can serve them; the nodes listed above could after a drain.", pending)
 	case len(r.Relabels) == 0:
 		return fmt.Sprintf("%d GPU pod(s) pending; no node could serve them after a relabel.", pending)
 	}

@@ -22,8 +22,13 @@ import (
 
 // cluster is what check and explain judge: read from a live cluster or from dumps.
 type cluster struct {
-	nodes     []*v1.Node
-	policy    gpuworkload.SandboxPolicy
+	nodes []*v1.Node
+	// clusterPolicies are the ClusterPolicy objects found; policy is the one
+	// in force as the current view reads them.
+	clusterPolicies []*unstructured.Unstructured
+	policy          gpuworkload.SandboxPolicy
+	// classes are the scheduler's configured resource classes, in the scheduler's view.
+	classes   map[v1.ResourceName]gpuworkload.ResourceClass
 	permitted *gpuworkload.PermittedHostDevices
 	// kubeVirt names the KubeVirt CR in use, "" if none.
 	kubeVirt string
@@ -47,15 +52,14 @@ func loadOffline(src sourceFlags, stdin io.Reader) (*cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &cluster{nodes: nodes, policy: gpuworkload.DefaultPolicy()}
+	c := &cluster{nodes: nodes}
 	if src.clusterPolicy != "" {
-		objs, err := readObjectsOfKind(src.clusterPolicy, gpuworkload.ClusterPolicyKind, stdin)
-		if err != nil {
+		if c.clusterPolicies, err = readObjectsOfKind(src.clusterPolicy, gpuworkload.ClusterPolicyKind, stdin); err != nil {
 			return nil, err
 		}
-		if err := c.choosePolicy(objs); err != nil {
-			return nil, usageErrorf("%s: %v", displayName(src.clusterPolicy), err)
-		}
+	}
+	if err := c.readAs(operatorView()); err != nil {
+		return nil, usageErrorf("%s: %v", displayName(src.clusterPolicy), err)
 	}
 	if src.kubeVirt != "" {
 		objs, err := readObjectsOfKind(src.kubeVirt, gpuworkload.KubeVirtKind, stdin)
@@ -69,10 +73,23 @@ func loadOffline(src sourceFlags, stdin io.Reader) (*cluster, error) {
 	return c, nil
 }
 
-// choosePolicy picks the ClusterPolicy the scheduler would follow. An
-// invalid one is an error here: the user asked to judge it.
-func (c *cluster) choosePolicy(objs []*unstructured.Unstructured) error {
-	chosen := clusterstate.ChooseClusterPolicy(clusterstate.OldestFirst(toAny(objs)), "")
+// view is how the cluster's objects are read: as the GPU Operator reads
+// them (check, advise) or as the deployed scheduler does (explain).
+type view struct {
+	// fallback is the policy while no ClusterPolicy is chosen.
+	fallback gpuworkload.SandboxPolicy
+	// clusterPolicyName chooses a ClusterPolicy; "" chooses the oldest.
+	clusterPolicyName string
+	classes           map[v1.ResourceName]gpuworkload.ResourceClass
+}
+
+func operatorView() view { return view{fallback: gpuworkload.DefaultPolicy()} }
+
+// readAs picks the ClusterPolicy the view follows. An invalid one is an
+// error here: the user asked to judge it.
+func (c *cluster) readAs(v view) error {
+	c.policy, c.classes = v.fallback, v.classes
+	chosen := clusterstate.ChooseClusterPolicy(clusterstate.OldestFirst(toAny(c.clusterPolicies)), v.clusterPolicyName)
 	if chosen == nil {
 		return nil
 	}
@@ -125,15 +142,14 @@ func loadLive(ctx context.Context, flags *genericclioptions.ConfigFlags, withVMI
 	if err != nil {
 		return nil, fmt.Errorf("list nodes: %w", err)
 	}
-	c := &cluster{policy: gpuworkload.DefaultPolicy(), live: true, client: client}
+	c := &cluster{live: true, client: client}
 	for i := range nodeList.Items {
 		c.nodes = append(c.nodes, &nodeList.Items[i])
 	}
-	policies, err := listIfServed(ctx, dyn, clusterstate.ClusterPolicyGVR)
-	if err != nil {
+	if c.clusterPolicies, err = listIfServed(ctx, dyn, clusterstate.ClusterPolicyGVR); err != nil {
 		return nil, err
 	}
-	if err := c.choosePolicy(policies); err != nil {
+	if err := c.readAs(operatorView()); err != nil {
 		return nil, err
 	}
 	kubevirts, err := listIfServed(ctx, dyn, clusterstate.KubeVirtGVR)
@@ -177,7 +193,7 @@ func listIfServed(ctx context.Context, dyn dynamic.Interface, gvr schema.GroupVe
 
 // states computes every node's GPU state with the cluster's policy and classifier.
 func (c *cluster) states() ([]*gpuworkload.NodeState, *gpuworkload.Classifier) {
-	classifier := gpuworkload.NewClassifier(gpuworkload.ClassifierConfig{Permitted: c.permitted}, c.policy, c.nodes)
+	classifier := gpuworkload.NewClassifier(gpuworkload.ClassifierConfig{Configured: c.classes, Permitted: c.permitted}, c.policy, c.nodes)
 	states := make([]*gpuworkload.NodeState, len(c.nodes))
 	for i, n := range c.nodes {
 		states[i] = gpuworkload.NewNodeState(n, c.policy, classifier)

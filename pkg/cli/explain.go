@@ -22,6 +22,8 @@ type ExplainReport struct {
 	Kind       string `json:"kind"`
 	Pod        string `json:"pod"`
 	Policy     string `json:"policy"`
+	// SchedulerConfig is where GPUWorkloadFit's args were read.
+	SchedulerConfig string `json:"schedulerConfig"`
 	// PodReason is set when the pod is rejected before any node is looked at.
 	PodReason string        `json:"podReason,omitempty"`
 	Nodes     []ExplainNode `json:"nodes"`
@@ -56,9 +58,9 @@ const (
 
 func newExplainCommand(o *rootOptions) *cobra.Command {
 	var src sourceFlags
-	var podFile string
+	var podFile, schedulerConfig string
 	cmd := &cobra.Command{
-		Use:   "explain (pod NAME [-n NAMESPACE] | -f POD --nodes NODES)",
+		Use:   "explain (pod NAME [-n NAMESPACE] | -f POD --nodes NODES) [--scheduler-config FILE]",
 		Short: "Explain, node by node, whether GPUWorkloadFit lets a pod run there and why; works for pods of any schedulerName",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkOutputFormat(o.output); err != nil {
@@ -95,7 +97,18 @@ func newExplainCommand(o *rootOptions) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			report, err := explainPod(ctx, c, pod)
+			fitArgs, argsSource, err := deployedArgs(ctx, c.client, schedulerConfig, cmd.InOrStdin())
+			if err != nil {
+				return err
+			}
+			if err := c.readAs(schedulerView(fitArgs)); err != nil {
+				return err
+			}
+			report, err := explainPod(ctx, c, pod, gpuworkloadfit.NewOffline(fitArgs))
+			if err != nil {
+				return err
+			}
+			report.SchedulerConfig = argsSource
 			if err != nil {
 				return err
 			}
@@ -112,16 +125,14 @@ func newExplainCommand(o *rootOptions) *cobra.Command {
 	cmd.Flags().StringVar(&src.nodes, "nodes", "", "node dump for -f: "+nodesWanted)
 	cmd.Flags().StringVar(&src.clusterPolicy, "cluster-policy", "", "ClusterPolicy dump for -f; without it the GPU Operator's defaults apply")
 	cmd.Flags().StringVar(&src.kubeVirt, "kubevirt", "", "KubeVirt CR dump for -f")
+	cmd.Flags().StringVar(&schedulerConfig, "scheduler-config", "", "the scheduler's configuration ("+schedulerConfigWanted+
+		"); default: the installed ConfigMap on a live cluster, the shipped one with -f or when none is installed")
 	return cmd
 }
 
-// explainPod runs GPUWorkloadFit itself, the scheduler's code, over the cluster.
-func explainPod(ctx context.Context, c *cluster, pod *v1.Pod) (*ExplainReport, error) {
-	plugin, err := gpuworkloadfit.New(ctx, nil, nil)
-	if err != nil {
-		return nil, err
-	}
-	pl := plugin.(*gpuworkloadfit.GPUWorkloadFit)
+// explainPod runs GPUWorkloadFit itself, the scheduler's code with its
+// deployed args, over the cluster.
+func explainPod(ctx context.Context, c *cluster, pod *v1.Pod, pl *gpuworkloadfit.GPUWorkloadFit) (*ExplainReport, error) {
 	tracker := pl.Tracker()
 	tracker.SetPolicy(&c.policy)
 	tracker.SetPermitted(c.permitted)
@@ -156,8 +167,14 @@ func explainPod(ctx context.Context, c *cluster, pod *v1.Pod) (*ExplainReport, e
 		switch {
 		case preStatus.IsSkip():
 			row.Verdict, row.Reason = VerdictNotFilter, "the pod requests no GPU resource"
-		case !preStatus.IsSuccess():
+		case !preStatus.IsSuccess() && !data.FiltersEachNode():
 			row.Verdict, row.Reason = VerdictRejected, "the pod, for every node (below)"
+		case !preStatus.IsSuccess():
+			// The pod-level reason decides; the node's own verdict says what else stands in the way.
+			row.Verdict, row.Reason = VerdictRejected, "the pod, for every node (below)"
+			if status := pl.Filter(ctx, state, pod, ni); !status.IsSuccess() {
+				row.Reason = status.Message()
+			}
 		default:
 			if status := pl.Filter(ctx, state, pod, ni); status.IsSuccess() {
 				row.Verdict = VerdictFits
@@ -204,7 +221,7 @@ func printExplainReport(out io.Writer, format string, r *ExplainReport) error {
 	if err := w.flush(); err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "\nPolicy: %s.\n", r.Policy)
+	fmt.Fprintf(out, "\nPolicy: %s. Scheduler configuration: %s.\n", r.Policy, r.SchedulerConfig)
 	if r.PodReason != "" {
 		fmt.Fprintf(out, "Rejected for every node: %s\n", r.PodReason)
 	}

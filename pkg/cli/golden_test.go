@@ -134,6 +134,11 @@ func TestExplainGolden(t *testing.T) {
 	golden(t, "explain-vm-a10", nil, "explain", "-f", pod("vm-a10.yaml"), "--nodes", nodes, "--cluster-policy", enabled)
 	golden(t, "explain-vm-a10-sandbox-disabled", nil, "explain", "-f", pod("vm-a10.yaml"), "--nodes", nodes, "--cluster-policy", disabled)
 	golden(t, "explain-vm-l40s", nil, "explain", "-f", pod("vm-l40s.yaml"), "--nodes", nodes, "--cluster-policy", enabled)
+	// The deployed args choose another ClusterPolicy than the oldest.
+	policies := pod("two-clusterpolicies.yaml")
+	golden(t, "explain-vm-a10-shipped-args", nil, "explain", "-f", pod("vm-a10.yaml"), "--nodes", nodes, "--cluster-policy", policies)
+	golden(t, "explain-vm-a10-deployed-args", nil, "explain", "-f", pod("vm-a10.yaml"), "--nodes", nodes, "--cluster-policy", policies,
+		"--scheduler-config", pod("scheduler-config.yaml"))
 	golden(t, "explain-cuda-json", nil, "explain", "-f", pod("cuda.yaml"), "--nodes", nodes, "--cluster-policy", enabled, "-o", "json")
 }
 

@@ -47,9 +47,9 @@ type Tracker struct {
 	entries map[string]*NodeEntry
 	// advertisedBy counts, per GPU resource, the nodes whose allocatable is non-zero.
 	advertisedBy map[v1.ResourceName]int
-	// unrecognised are nvidia.com/ names the naming rules do not place; a new
-	// one triggers a classifier rebuild so that node-mode evidence can place it.
-	unrecognised map[v1.ResourceName]bool
+	// totals counts, per GPU resource, the nodes by their allocatable amount:
+	// its largest key is the largest request one node can take.
+	totals map[v1.ResourceName]map[int64]int
 
 	demand *DemandModel
 }
@@ -68,7 +68,7 @@ func NewTracker(argsPolicy gpuworkload.SandboxPolicy, configured map[v1.Resource
 		nodes:         map[string]*v1.Node{},
 		entries:       map[string]*NodeEntry{},
 		advertisedBy:  map[v1.ResourceName]int{},
-		unrecognised:  map[v1.ResourceName]bool{},
+		totals:        map[v1.ResourceName]map[int64]int{},
 		demand:        NewDemandModel(),
 	}
 	t.rebuildLocked()
@@ -137,6 +137,7 @@ func (t *Tracker) rebuildLocked() {
 	t.classifier = gpuworkload.NewClassifier(gpuworkload.ClassifierConfig{Configured: t.configured, Permitted: t.permitted}, t.policy, nodes)
 	t.epoch++
 	t.advertisedBy = map[v1.ResourceName]int{}
+	t.totals = map[v1.ResourceName]map[int64]int{}
 	for name, n := range t.nodes {
 		t.entries[name] = t.computeLocked(n)
 		t.countLocked(n, 1)
@@ -147,11 +148,14 @@ func (t *Tracker) rebuildLocked() {
 func (t *Tracker) UpsertNode(node *v1.Node) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if old, ok := t.nodes[node.Name]; ok {
+	old, had := t.nodes[node.Name]
+	oldEvidence := ""
+	if had {
 		t.countLocked(old, -1)
+		oldEvidence = t.classEvidenceLocked(old)
 	}
 	t.nodes[node.Name] = node
-	if t.noteUnrecognisedLocked(node) {
+	if t.classEvidenceLocked(node) != oldEvidence {
 		t.rebuildLocked()
 		return
 	}
@@ -163,23 +167,39 @@ func (t *Tracker) UpsertNode(node *v1.Node) {
 func (t *Tracker) DeleteNode(name string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if old, ok := t.nodes[name]; ok {
-		t.countLocked(old, -1)
+	old, ok := t.nodes[name]
+	if !ok {
+		return
 	}
+	t.countLocked(old, -1)
 	delete(t.nodes, name)
 	delete(t.entries, name)
+	if t.classEvidenceLocked(old) != "" {
+		t.rebuildLocked()
+	}
 }
 
-func (t *Tracker) noteUnrecognisedLocked(node *v1.Node) bool {
-	added := false
+// classEvidenceLocked is what the node tells the classifier: its honoured
+// mode and the nvidia.com/ names it advertises that the naming rules do not
+// place; "" when it tells nothing, as almost every node. A change of it, in
+// any order of node events, rebuilds the classifier, so that a name stays
+// classified by node mode exactly while every node advertising it has one mode.
+func (t *Tracker) classEvidenceLocked(node *v1.Node) string {
+	var names []string
 	for name, q := range node.Status.Capacity {
-		if q.IsZero() || t.unrecognised[name] || !strings.HasPrefix(string(name), gpuworkload.ResourceDomain) || gpuworkload.RecognisedName(name) {
-			continue
+		if !q.IsZero() && strings.HasPrefix(string(name), gpuworkload.ResourceDomain) && !gpuworkload.RecognisedName(name) {
+			names = append(names, string(name))
 		}
-		t.unrecognised[name] = true
-		added = true
 	}
-	return added
+	if len(names) == 0 {
+		return ""
+	}
+	decision := t.policy.EffectiveMode(node.Labels)
+	if decision.Reason != gpuworkload.ReasonLabelHonoured {
+		return ""
+	}
+	slices.Sort(names)
+	return string(decision.Mode) + "=" + strings.Join(names, ",")
 }
 
 func (t *Tracker) countLocked(node *v1.Node, delta int) {
@@ -188,6 +208,15 @@ func (t *Tracker) countLocked(node *v1.Node, delta int) {
 			t.advertisedBy[name] += delta
 			if t.advertisedBy[name] <= 0 {
 				delete(t.advertisedBy, name)
+			}
+			byTotal := t.totals[name]
+			if byTotal == nil {
+				byTotal = map[int64]int{}
+				t.totals[name] = byTotal
+			}
+			byTotal[q.Value()] += delta
+			if byTotal[q.Value()] <= 0 {
+				delete(byTotal, q.Value())
 			}
 		}
 	}
@@ -225,6 +254,18 @@ func (t *Tracker) AdvertisedBy(name v1.ResourceName) int {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
 	return t.advertisedBy[name]
+}
+
+// Largest is the largest allocatable amount of the resource on one node; 0
+// when no node advertises it.
+func (t *Tracker) Largest(name v1.ResourceName) int64 {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	var largest int64
+	for total := range t.totals[name] {
+		largest = max(largest, total)
+	}
+	return largest
 }
 
 // AdvertisedByClass lists the GPU resources nodes advertise, by class, each

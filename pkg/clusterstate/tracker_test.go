@@ -1,6 +1,7 @@
 package clusterstate
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 	"testing"
@@ -115,6 +116,77 @@ func TestTrackerLearnsUnrecognisedNamesFromNodeModes(t *testing.T) {
 	if tr.AdvertisedBy(name) != 1 {
 		t.Fatal("the newly classified resource is not counted")
 	}
+}
+
+// An unrecognised name is classified by node mode exactly while all nodes
+// advertising it have one mode, whatever the order of node events.
+func TestTrackerClassifiesUnrecognisedNamesInAnyOrder(t *testing.T) {
+	enabled := argsPolicy()
+	enabled.Enabled = true
+	name := v1.ResourceName("nvidia.com/custom_pgpu")
+	pt := func(n, rv string) *v1.Node {
+		return node(n, rv, "vm-passthrough", map[string]string{string(name): "1"})
+	}
+	container := node("c", "1", "container", map[string]string{string(name): "1"})
+	cpu := node("cpu", "1", "", map[string]string{"cpu": "8"})
+	permutations := func(nodes []*v1.Node) [][]*v1.Node {
+		var out [][]*v1.Node
+		var permute func(int)
+		permute = func(k int) {
+			if k == len(nodes) {
+				out = append(out, slices.Clone(nodes))
+				return
+			}
+			for i := k; i < len(nodes); i++ {
+				nodes[k], nodes[i] = nodes[i], nodes[k]
+				permute(k + 1)
+				nodes[k], nodes[i] = nodes[i], nodes[k]
+			}
+		}
+		permute(0)
+		return out
+	}
+	classOf := func(tr *Tracker) gpuworkload.ResourceClass { return tr.Classifier().Classify(name).Class }
+	for _, order := range permutations([]*v1.Node{pt("pt", "1"), container, cpu}) {
+		tr := NewTracker(enabled, nil, reasonOf)
+		for _, n := range order {
+			tr.UpsertNode(n)
+		}
+		if got := classOf(tr); got != gpuworkload.ClassNotGPU {
+			t.Fatalf("order %s: %s; nodes of two modes advertise it, so nothing places it", names(order), got)
+		}
+		tr.DeleteNode("c")
+		if got := classOf(tr); got != gpuworkload.ClassPassthroughGPU {
+			t.Fatalf("order %s, then the container node left: %s", names(order), got)
+		}
+	}
+	for _, order := range permutations([]*v1.Node{pt("pt1", "1"), pt("pt2", "1"), cpu}) {
+		tr := NewTracker(enabled, nil, reasonOf)
+		for _, n := range order {
+			tr.UpsertNode(n)
+		}
+		if got := classOf(tr); got != gpuworkload.ClassPassthroughGPU {
+			t.Fatalf("order %s: %s", names(order), got)
+		}
+		relabelled := pt("pt2", "2")
+		relabelled.Labels[gpuworkload.LabelWorkloadConfig] = "container"
+		tr.UpsertNode(relabelled)
+		if got := classOf(tr); got != gpuworkload.ClassNotGPU {
+			t.Fatalf("order %s, then pt2 relabelled to container: %s", names(order), got)
+		}
+		tr.UpsertNode(pt("pt2", "3"))
+		if got := classOf(tr); got != gpuworkload.ClassPassthroughGPU {
+			t.Fatalf("order %s, then pt2 relabelled back: %s", names(order), got)
+		}
+	}
+}
+
+func names(nodes []*v1.Node) string {
+	out := make([]string, len(nodes))
+	for i, n := range nodes {
+		out[i] = n.Name
+	}
+	return fmt.Sprint(out)
 }
 
 func TestTrackerPermittedHostDevices(t *testing.T) {

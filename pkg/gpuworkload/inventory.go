@@ -140,6 +140,44 @@ func (inv GPUInventory) Serving(r v1.ResourceName) (mode Mode, served GPUInvento
 	return ModeVGPU, served, true
 }
 
+// Conversion is the label change that makes a node's GPUs advertise a
+// resource they do not advertise now: a relabel, a vGPU profile change, or both.
+type Conversion struct {
+	Mode Mode
+	// Served is the inventory the node has after the change.
+	Served GPUInventory
+	// ProfileChange is set when nvidia.com/vgpu.config must change too.
+	ProfileChange bool
+}
+
+// ConversionTo is the change that makes these GPUs, now in mode current,
+// advertise r. ok is false when no mode or profile of them advertises r, or
+// when they already do.
+func (inv GPUInventory) ConversionTo(current Mode, r v1.ResourceName) (c Conversion, ok bool) {
+	mode, served, ok := inv.Serving(r)
+	if !ok {
+		return c, false
+	}
+	c = Conversion{Mode: mode, Served: served, ProfileChange: mode == ModeVGPU && !served.VGPU.SameProfile(inv.VGPU)}
+	return c, mode != current || c.ProfileChange
+}
+
+// Command is the kubectl command that applies the conversion to node. A
+// conversion to vm-vgpu always names the profile, so that the node does not
+// come up with another one.
+func (c Conversion) Command(node string) string {
+	if c.Mode == ModeVGPU {
+		return VGPUConfigCommand(node, c.Served.VGPU)
+	}
+	return RelabelCommand(node, c.Mode)
+}
+
+// Units is what the node advertises after the conversion.
+func (c Conversion) Units() int64 {
+	_, units, _ := c.Served.Advertisement(c.Mode)
+	return units
+}
+
 // InventoryOf reads a node's GPUs from its labels and advertisement: the GPU
 // count and product labels gpu-feature-discovery sets in container mode, and
 // the device or vGPU type name a sandbox node advertises.

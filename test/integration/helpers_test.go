@@ -203,6 +203,13 @@ func (e *env) waitBound(t *testing.T, name string) string {
 // the message; on timeout it reports the messages seen.
 func (e *env) waitEvent(t *testing.T, podName, reason, want string) {
 	t.Helper()
+	e.waitEventMatching(t, podName, reason, want, func(message string) bool { return message == want })
+}
+
+// waitEventMatching waits for an event of the pod with the reason whose
+// message matches; want describes the match for the failure message.
+func (e *env) waitEventMatching(t *testing.T, podName, reason, want string, matches func(string) bool) {
+	t.Helper()
 	var seen []string
 	err := wait.PollUntilContextTimeout(e.ctx, 100*time.Millisecond, pollTimeout, true, func(ctx context.Context) (bool, error) {
 		list, err := e.client.CoreV1().Events("default").List(ctx, metav1.ListOptions{FieldSelector: "involvedObject.name=" + podName})
@@ -212,7 +219,7 @@ func (e *env) waitEvent(t *testing.T, podName, reason, want string) {
 		seen = seen[:0]
 		for _, ev := range list.Items {
 			if ev.Reason == reason {
-				if ev.Message == want {
+				if matches(ev.Message) {
 					return true, nil
 				}
 				seen = append(seen, ev.Message)

@@ -2,6 +2,8 @@ package integration
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -22,7 +24,7 @@ func TestSandboxDisabledTrap(t *testing.T) {
 
 	e.createPod(t, gpuPod("virt-launcher-vm-a10-x7k2p", "vm-a10", map[string]string{a10: "1"}))
 	e.waitMessage(t, "virt-launcher-vm-a10-x7k2p", "0/2 nodes are available: VirtualMachineInstance/default/vm-a10: pod needs vm-passthrough mode but "+
-		"sandboxWorkloads is disabled in ClusterPolicy cluster-policy: the GPU Operator ignores nvidia.com/gpu.workload.config (set to it on 1 node(s)) "+
+		"sandboxWorkloads is disabled in ClusterPolicy cluster-policy: the GPU Operator ignores nvidia.com/gpu.workload.config=vm-passthrough, set on 1 node(s), "+
 		"and runs every GPU node in container mode.")
 	e.waitEvent(t, "virt-launcher-vm-a10-x7k2p", "GPUWorkloadUnschedulable",
 		"VirtualMachineInstance default/vm-a10 (pod virt-launcher-vm-a10-x7k2p) needs 1 x nvidia.com/GA102GL_A10 (vm-passthrough mode). "+
@@ -47,7 +49,7 @@ func TestClusterPolicyCRDInstalledLater(t *testing.T) {
 
 	e.createPod(t, gpuPod("virt-launcher-vm-a10-x7k2p", "vm-a10", map[string]string{a10: "1"}))
 	e.waitMessage(t, "virt-launcher-vm-a10-x7k2p", "0/1 nodes are available: VirtualMachineInstance/default/vm-a10: pod needs vm-passthrough mode but "+
-		"sandboxWorkloads is disabled in the scheduler's plugin args: the GPU Operator ignores nvidia.com/gpu.workload.config (set to it on 1 node(s)) "+
+		"sandboxWorkloads is disabled in the scheduler's plugin args: the GPU Operator ignores nvidia.com/gpu.workload.config=vm-passthrough, set on 1 node(s), "+
 		"and runs every GPU node in container mode.")
 
 	e.installCRDs(t)
@@ -199,4 +201,22 @@ func TestNonGPUPodsAvoidGPUNodes(t *testing.T) {
 			t.Errorf("%s landed on GPU node %s while CPU nodes fit", name, node)
 		}
 	}
+}
+
+// An explanation longer than the API's 1,024-byte event note is cut, with
+// its fix kept, instead of being rejected by the API server and lost.
+func TestLongExplanationIsTruncated(t *testing.T) {
+	e := newClusterWithPolicy(t, true)
+	e.seedNodes(t)
+	requests := map[string]string{}
+	for i := range 30 {
+		requests[fmt.Sprintf("nvidia.com/GA102GL_MODEL_%02d_WITH_A_LONG_BOARD_NAME", i)] = "1"
+	}
+	e.createPod(t, gpuPod("virt-launcher-vm-many-x7k2p", "vm-many", requests))
+	fix := " Fix: no node advertises nvidia.com/GA102GL_MODEL_00_WITH_A_LONG_BOARD_NAME and none has hardware known to; " +
+		"request a passthrough GPU resource the cluster advertises (nvidia.com/GA102GL_A10), or add a node with this hardware."
+	e.waitEventMatching(t, "virt-launcher-vm-many-x7k2p", "GPUWorkloadUnschedulable", "at most 1024 bytes, cut in the middle, ending with"+fix, func(message string) bool {
+		return len(message) <= 1024 && strings.HasPrefix(message, "VirtualMachineInstance default/vm-many (pod virt-launcher-vm-many-x7k2p) needs 1 x ") &&
+			strings.HasSuffix(message, " ..."+fix)
+	})
 }

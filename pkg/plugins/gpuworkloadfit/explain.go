@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/klog/v2"
@@ -31,7 +32,7 @@ func (pl *GPUWorkloadFit) PostFilter(ctx context.Context, state fwk.CycleState, 
 		logger.Error(err, "Cannot list nodes to explain the unschedulable pod", "pod", klog.KObj(pod))
 		return nil, fwk.NewStatus(fwk.Unschedulable)
 	}
-	message := Explain(pod, &data.Demand, data.Tracker, nodes)
+	message := TruncateNote(Explain(pod, &data.Demand, data.Tracker, nodes))
 	var related *v1.ObjectReference
 	if vmi := data.Demand.VMI; vmi != nil && vmi.Name != "" {
 		related = &v1.ObjectReference{APIVersion: "kubevirt.io/v1", Kind: "VirtualMachineInstance", Namespace: vmi.Namespace, Name: vmi.Name, UID: vmi.UID}
@@ -50,20 +51,39 @@ func (pl *GPUWorkloadFit) PostFilter(ctx context.Context, state fwk.CycleState, 
 // modeSummary is what Explain learns about the nodes of one mode.
 type modeSummary struct {
 	nodes, converting int
-	// firstIdle is, by name, the first node whose GPU resources are all
-	// unused: the one the fix proposes to relabel.
-	firstIdle string
 }
 
 // resourceSummary is what Explain learns about one requested resource.
 type resourceSummary struct {
 	nodes       int
 	free, total int64
+	largest     int64
+	// idle and busy are, by name, the first node that does not advertise the
+	// resource but has the hardware to, with all its GPU units unused or not.
+	idle, busy conversionCandidate
+}
+
+// conversionCandidate is a node a fix can name, with the change it needs.
+type conversionCandidate struct {
+	node       string
+	conversion gpuworkload.Conversion
+	// modeChange is false for a vGPU profile change within vm-vgpu, which
+	// keeps the node's operands and is preferred.
+	modeChange bool
+}
+
+func (c *conversionCandidate) offer(node string, current gpuworkload.Mode, conversion gpuworkload.Conversion) {
+	next := conversionCandidate{node: node, conversion: conversion, modeChange: conversion.Mode != current}
+	if c.node == "" || !next.modeChange && c.modeChange || next.modeChange == c.modeChange && node < c.node {
+		*c = next
+	}
 }
 
 // Explain says, in one message, what the pod needs, what each GPU mode
 // offers, and the concrete fix. It is shared by PostFilter and the kubectl
-// plugin so that both give the same answer.
+// plugin so that both give the same answer. Nodes a fix proposes to convert
+// are taken from their hardware (gpuworkload.GPUInventory), as the advisor
+// takes them.
 func Explain(pod *v1.Pod, demand *gpuworkload.PodDemand, tracker *clusterstate.Tracker, nodes []fwk.NodeInfo) string {
 	policy := tracker.Policy()
 	byMode := map[gpuworkload.Mode]*modeSummary{}
@@ -88,20 +108,35 @@ func Explain(pod *v1.Pod, demand *gpuworkload.PodDemand, tracker *clusterstate.T
 		}
 		allocatable := ni.GetAllocatable().GetScalarResources()
 		requested := ni.GetRequested().GetScalarResources()
-		idle := !entry.Converting && len(s.Resources) > 0
+		idle := true
 		for _, r := range s.Resources {
 			if requested[r.Name] > 0 {
 				idle = false
 			}
 		}
-		if idle && (m.firstIdle == "" || s.Name < m.firstIdle) {
-			m.firstIdle = s.Name
-		}
+		var inventory *gpuworkload.GPUInventory
 		for i, r := range demand.Requests {
+			rs := &perResource[i]
 			if total := allocatable[r.Name]; total > 0 {
-				perResource[i].nodes++
-				perResource[i].total += total
-				perResource[i].free += max(total-requested[r.Name], 0)
+				rs.nodes++
+				rs.total += total
+				rs.free += max(total-requested[r.Name], 0)
+				rs.largest = max(rs.largest, total)
+				continue
+			}
+			if entry.Converting {
+				continue
+			}
+			if inventory == nil {
+				inv := gpuworkload.InventoryOf(ni.Node(), s)
+				inventory = &inv
+			}
+			if conversion, ok := inventory.ConversionTo(s.Mode.Mode, r.Name); ok {
+				if idle {
+					rs.idle.offer(s.Name, s.Mode.Mode, conversion)
+				} else {
+					rs.busy.offer(s.Name, s.Mode.Mode, conversion)
+				}
 			}
 		}
 	}
@@ -133,10 +168,35 @@ func Explain(pod *v1.Pod, demand *gpuworkload.PodDemand, tracker *clusterstate.T
 		}
 		b.WriteString(".")
 	}
-	b.WriteString(" Fix: ")
-	b.WriteString(fix(demand, policy, byMode, perResource))
+	b.WriteString(fixPrefix)
+	b.WriteString(fix(demand, policy, byMode, perResource, tracker.AdvertisedByClass()))
 	return b.String()
 }
+
+// fixPrefix starts the last sentence of an explanation, which truncation keeps.
+const fixPrefix = " Fix: "
+
+// TruncateNote cuts an explanation to what the API accepts as an event note,
+// as the scheduler cuts its FailedScheduling message, but keeps the fix: the
+// per-resource counts in the middle give way first.
+func TruncateNote(message string) string {
+	if len(message) <= noteLengthLimit {
+		return message
+	}
+	const ellipsis = " ..."
+	tail := ""
+	if i := strings.LastIndex(message, fixPrefix); i > 0 && len(message)-i <= noteLengthLimit/2 {
+		tail = message[i:]
+	}
+	head := message[:noteLengthLimit-len(ellipsis)-len(tail)]
+	for len(head) > 0 && !utf8.RuneStart(message[len(head)]) {
+		head = head[:len(head)-1]
+	}
+	return head + ellipsis + tail
+}
+
+// noteLengthLimit is the API server's limit on an event's note (validation.NoteLengthLimit).
+const noteLengthLimit = 1024
 
 func subjectOf(pod *v1.Pod, demand *gpuworkload.PodDemand) string {
 	if vmi := demand.VMI; vmi != nil && vmi.Name != "" {
@@ -153,7 +213,8 @@ func describeRequests(demand *gpuworkload.PodDemand) string {
 	return strings.Join(parts, " and ")
 }
 
-func fix(demand *gpuworkload.PodDemand, policy gpuworkload.SandboxPolicy, byMode map[gpuworkload.Mode]*modeSummary, perResource []resourceSummary) string {
+func fix(demand *gpuworkload.PodDemand, policy gpuworkload.SandboxPolicy, byMode map[gpuworkload.Mode]*modeSummary, perResource []resourceSummary,
+	advertised map[gpuworkload.ResourceClass][]v1.ResourceName) string {
 	if demand.Conflict() {
 		return "request the GPU resources of one mode only; a node runs one mode."
 	}
@@ -164,33 +225,44 @@ func fix(demand *gpuworkload.PodDemand, policy gpuworkload.SandboxPolicy, byMode
 		}
 		return gpuworkload.EnableSandboxFix(policy) + "."
 	}
-	idleOther := ""
-	for _, other := range gpuworkload.Modes {
-		if other != mode && byMode[other].firstIdle != "" {
-			idleOther = byMode[other].firstIdle
-			break
-		}
-	}
-	relabel := func(node string) string { return gpuworkload.RelabelCommand(node, mode) }
 	for i, r := range demand.Requests {
-		if perResource[i].nodes > 0 {
-			continue
-		}
+		rs := perResource[i]
 		switch {
-		case mode == gpuworkload.ModeContainer && idleOther != "":
-			return "convert an idle GPU node to container mode: " + relabel(idleOther)
-		case mode == gpuworkload.ModeVGPU && byMode[mode].nodes > 0:
-			if p, err := gpuworkload.ParseVGPUTypeName(string(r.Name)); err == nil {
-				return fmt.Sprintf("no node offers profile %s; set it on a vGPU node with no running vGPU VM: kubectl label node <node> %s=%s --overwrite", p.Name(), gpuworkload.LabelVGPUConfig, p.Name())
-			}
+		case rs.nodes == 0:
+			return notAdvertisedFix(r, rs, advertised[r.Class])
+		case rs.largest < r.Count:
+			return fmt.Sprintf("no node has %d x %s in total; the largest has %d: split the request, or add a node with more of this hardware.", r.Count, r.Name, rs.largest)
 		}
-		return fmt.Sprintf("no node advertises %s: request a resource the cluster advertises, or put a node with this hardware in %s mode: %s", r.Name, mode, relabel("<node>"))
 	}
 	if m := byMode[mode]; m.nodes > 0 && m.converting == m.nodes {
 		return fmt.Sprintf("wait: all %d %s node(s) are converting their mode or vGPU profile.", m.nodes, mode)
 	}
-	if idleOther != "" {
-		return "free units are used up; let running GPU pods finish, let preemption make room for a higher priority, or convert an idle GPU node that has this hardware: " + relabel(idleOther)
+	for _, rs := range perResource {
+		if c := rs.idle; c.node != "" {
+			return fmt.Sprintf("free units are used up; let running GPU pods finish, let preemption make room for a higher priority, or convert idle node %s, which has this hardware: %s", c.node, c.conversion.Command(c.node))
+		}
 	}
 	return "free units are used up; let running GPU pods finish, or let preemption make room for a higher priority."
+}
+
+// notAdvertisedFix names a node with the hardware for r, or says that none
+// has it and what the pod's kind of workload can request instead.
+func notAdvertisedFix(r gpuworkload.ResourceRequest, rs resourceSummary, sameClass []v1.ResourceName) string {
+	switch {
+	case rs.idle.node != "":
+		return fmt.Sprintf("no node advertises %s; convert idle node %s, which has this hardware: %s", r.Name, rs.idle.node, rs.idle.conversion.Command(rs.idle.node))
+	case rs.busy.node != "":
+		c := rs.busy
+		return fmt.Sprintf("no node advertises %s; node %s has this hardware but runs GPU pods: drain it (kubectl drain %s --ignore-daemonsets), then convert it: %s",
+			r.Name, c.node, c.node, c.conversion.Command(c.node))
+	}
+	kind := r.Class.Describe()
+	if len(sameClass) == 0 {
+		return fmt.Sprintf("no node advertises %s, none has hardware known to, and no node advertises any %s resource: add a node with this hardware.", r.Name, kind)
+	}
+	names := make([]string, len(sameClass))
+	for i, n := range sameClass {
+		names[i] = string(n)
+	}
+	return fmt.Sprintf("no node advertises %s and none has hardware known to; request a %s resource the cluster advertises (%s), or add a node with this hardware.", r.Name, kind, strings.Join(names, ", "))
 }

@@ -47,11 +47,9 @@ func New(ctx context.Context, obj runtime.Object, handle fwk.Handle) (fwk.Plugin
 	if err != nil {
 		return nil, err
 	}
-	pl := &GPUWorkloadFit{
-		handle:  handle,
-		tracker: clusterstate.NewTracker(args.Policy(), args.Classes(), modeMismatchReason),
-	}
-	// Without a cluster (offline explain, unit tests) the tracker is fed by its caller.
+	pl := NewOffline(args)
+	pl.handle = handle
+	// Without a cluster (unit tests) the tracker is fed by its caller.
 	if handle == nil || handle.KubeConfig() == nil || handle.SharedInformerFactory() == nil {
 		return pl, nil
 	}
@@ -70,6 +68,12 @@ func New(ctx context.Context, obj runtime.Object, handle fwk.Handle) (fwk.Plugin
 	return pl, nil
 }
 
+// NewOffline builds the plugin from decoded args for use without a cluster:
+// the kubectl plugin feeds its tracker from what it read.
+func NewOffline(args *config.GPUWorkloadFitArgs) *GPUWorkloadFit {
+	return &GPUWorkloadFit{tracker: clusterstate.NewTracker(args.Policy(), args.Classes(), modeMismatchReason)}
+}
+
 // Name returns the plugin name.
 func (pl *GPUWorkloadFit) Name() string { return Name }
 
@@ -85,6 +89,7 @@ type CycleData struct {
 	modeIndex int
 	// Per request, the reasons Filter returns, built once per cycle.
 	otherResource []string
+	totalTooSmall []string
 	insufficient  []string
 }
 
@@ -129,38 +134,59 @@ func (pl *GPUWorkloadFit) PreFilter(ctx context.Context, state fwk.CycleState, p
 		return nil, fwk.NewStatus(fwk.UnschedulableAndUnresolvable, modeConflictReason(demand))
 	}
 	mode, _ := demand.Mode()
+	data.prepareNodeReasons(mode)
 	if policy := pl.tracker.Policy(); mode.IsSandbox() && !policy.Enabled {
 		logger.V(4).Info("Pod needs a sandbox mode but sandbox workloads are disabled", "pod", klog.KObj(pod), "mode", mode, "policy", policy.Source)
 		return nil, fwk.NewStatus(fwk.UnschedulableAndUnresolvable, sandboxDisabledReason(demand, mode, policy, pl.tracker.LabelledNodes(mode)))
 	}
 	for _, r := range demand.Requests {
-		// The tracker's count is the fast path; the cycle's snapshot decides,
+		// The tracker's totals are the fast path; the cycle's snapshot decides,
 		// because the tracker may not have seen the node update that requeued this pod.
-		if pl.tracker.AdvertisedBy(r.Name) == 0 && !advertisedInSnapshot(nodes, r.Name) {
+		if pl.tracker.Largest(r.Name) >= r.Count {
+			continue
+		}
+		switch largest := largestInSnapshot(nodes, r.Name); {
+		case largest == 0:
 			logger.V(4).Info("No node advertises the requested GPU resource", "pod", klog.KObj(pod), "resource", r.Name)
 			return nil, fwk.NewStatus(fwk.UnschedulableAndUnresolvable, notAdvertisedReason(demand, r.Name, pl.tracker.AdvertisedByClass()))
+		case largest < r.Count:
+			logger.V(4).Info("The GPU request exceeds every node's total", "pod", klog.KObj(pod), "resource", r.Name, "count", r.Count, "largest", largest)
+			return nil, fwk.NewStatus(fwk.UnschedulableAndUnresolvable, largerThanAnyNodeReason(demand, r, largest))
 		}
 	}
 	for _, r := range demand.Requests {
 		pl.tracker.Demand().Observe(r.Name, r.Count, demand.MilliCPU, demand.Memory)
 	}
-	data.modeIndex = slices.Index(gpuworkload.Modes, mode)
-	data.otherResource = make([]string, len(demand.Requests))
-	data.insufficient = make([]string, len(demand.Requests))
-	for i, r := range demand.Requests {
-		data.otherResource[i] = otherResourceReason(r.Class)
-		data.insufficient[i] = fmt.Sprintf(ReasonInsufficient, r.Name)
-	}
 	return nil, nil
 }
 
-func advertisedInSnapshot(nodes []fwk.NodeInfo, name v1.ResourceName) bool {
-	for _, ni := range nodes {
-		if ni.GetAllocatable().GetScalarResources()[name] > 0 {
-			return true
-		}
+// prepareNodeReasons builds, once per cycle, the reasons Filter returns.
+// They are ready before PreFilter can reject the pod, so that the kubectl
+// plugin can still show what each node would say.
+func (d *CycleData) prepareNodeReasons(mode gpuworkload.Mode) {
+	requests := d.Demand.Requests
+	d.modeIndex = slices.Index(gpuworkload.Modes, mode)
+	d.otherResource = make([]string, len(requests))
+	d.totalTooSmall = make([]string, len(requests))
+	d.insufficient = make([]string, len(requests))
+	for i, r := range requests {
+		d.otherResource[i] = otherResourceReason(r.Class)
+		d.totalTooSmall[i] = fmt.Sprintf(ReasonTotalTooSmall, r.Name)
+		d.insufficient[i] = fmt.Sprintf(ReasonInsufficient, r.Name)
 	}
-	return false
+}
+
+// FiltersEachNode reports whether Filter can judge single nodes for the
+// pod, as it can whenever the pod requests GPU resources of one mode, even
+// after PreFilter rejected it.
+func (d *CycleData) FiltersEachNode() bool { return d.modeIndex >= 0 && d.otherResource != nil }
+
+func largestInSnapshot(nodes []fwk.NodeInfo, name v1.ResourceName) int64 {
+	var largest int64
+	for _, ni := range nodes {
+		largest = max(largest, ni.GetAllocatable().GetScalarResources()[name])
+	}
+	return largest
 }
 
 // PreFilterExtensions is nil: the filter does not depend on other pods'
@@ -190,6 +216,9 @@ func (pl *GPUWorkloadFit) Filter(_ context.Context, state fwk.CycleState, _ *v1.
 		total := allocatable[r.Name]
 		if total == 0 {
 			return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, data.otherResource[i])
+		}
+		if total < r.Count {
+			return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, data.totalTooSmall[i])
 		}
 		if total-requested[r.Name] < r.Count {
 			return fwk.NewStatus(fwk.Unschedulable, data.insufficient[i])

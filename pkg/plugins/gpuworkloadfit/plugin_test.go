@@ -2,7 +2,9 @@ package gpuworkloadfit
 
 import (
 	"context"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/tools/events"
@@ -127,7 +129,7 @@ func TestPreFilter(t *testing.T) {
 			name: "the seed's trap: a VM while sandbox workloads are disabled", policy: disabled(),
 			pod:    launcherPod("vm-a10", map[v1.ResourceName]string{a10: "1"}),
 			code:   fwk.UnschedulableAndUnresolvable,
-			reason: "VirtualMachineInstance/vms/vm-a10: pod needs vm-passthrough mode but sandboxWorkloads is disabled in ClusterPolicy cluster-policy: the GPU Operator ignores nvidia.com/gpu.workload.config (set to it on 2 node(s)) and runs every GPU node in container mode",
+			reason: "VirtualMachineInstance/vms/vm-a10: pod needs vm-passthrough mode but sandboxWorkloads is disabled in ClusterPolicy cluster-policy: the GPU Operator ignores nvidia.com/gpu.workload.config=vm-passthrough, set on 2 node(s), and runs every GPU node in container mode",
 		},
 		{
 			name: "model the cluster lacks, from a VM", pod: launcherPod("vm-l40s", map[v1.ResourceName]string{"nvidia.com/AD102GL_L40S": "1"}),
@@ -237,18 +239,19 @@ func TestPostFilterExplains(t *testing.T) {
 				`Fix: enable sandbox workloads: kubectl patch clusterpolicies.nvidia.com cluster-policy --type merge -p '{"spec":{"sandboxWorkloads":{"enabled":true}}}'`,
 		},
 		{
-			name: "passthrough units used up, an idle container node", policy: enabled(), pod: launcherPod("vm-a10", map[v1.ResourceName]string{a10: "1"}),
+			name: "passthrough units used up: the idle node named has A10s, the idle container node has unknown GPUs", policy: enabled(), pod: launcherPod("vm-a10", map[v1.ResourceName]string{a10: "1"}),
 			assigned: []*v1.Pod{st.MakePod().Name("busy").Namespace("ns").UID("busy").Node("passthrough").Req(map[v1.ResourceName]string{a10: "1"}).Obj()},
 			event: `Warning GPUWorkloadUnschedulable VirtualMachineInstance vms/vm-a10 (pod virt-launcher-vm-a10-abcde) needs 1 x nvidia.com/GA102GL_A10 (vm-passthrough mode). ` +
 				`GPU nodes by mode: container 1, vm-passthrough 2, vm-vgpu 3 (1 converting). nvidia.com/GA102GL_A10: 0 free of 1 on 1 node(s). ` +
-				`Fix: free units are used up; let running GPU pods finish, let preemption make room for a higher priority, or convert an idle GPU node that has this hardware: ` +
-				`kubectl label node container nvidia.com/gpu.workload.config=vm-passthrough --overwrite`,
+				`Fix: free units are used up; let running GPU pods finish, let preemption make room for a higher priority, or convert idle node vgpu, which has this hardware: ` +
+				`kubectl label node vgpu nvidia.com/gpu.workload.config=vm-passthrough --overwrite`,
 		},
 		{
 			name: "vGPU profile nobody offers", policy: enabled(), pod: launcherPod("vm-8q", map[v1.ResourceName]string{"nvidia.com/NVIDIA_A10-8Q": "1"}),
 			event: `Warning GPUWorkloadUnschedulable VirtualMachineInstance vms/vm-8q (pod virt-launcher-vm-8q-abcde) needs 1 x nvidia.com/NVIDIA_A10-8Q (vm-vgpu mode). ` +
 				`GPU nodes by mode: container 1, vm-passthrough 2, vm-vgpu 3 (1 converting). nvidia.com/NVIDIA_A10-8Q: 0 free of 0 on 0 node(s). ` +
-				`Fix: no node offers profile A10-8Q; set it on a vGPU node with no running vGPU VM: kubectl label node <node> nvidia.com/vgpu.config=A10-8Q --overwrite`,
+				`Fix: no node advertises nvidia.com/NVIDIA_A10-8Q; convert idle node vgpu, which has this hardware: ` +
+				`kubectl label node vgpu nvidia.com/gpu.workload.config=vm-vgpu nvidia.com/vgpu.config=A10-8Q --overwrite`,
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -297,5 +300,138 @@ func TestPreFilterTrustsTheSnapshot(t *testing.T) {
 	infos := []fwk.NodeInfo{nodeInfo(gpuNode("passthrough", "vm-passthrough", map[v1.ResourceName]string{a10: "1"}))}
 	if _, status := pl.PreFilter(context.Background(), framework.NewCycleState(), pod, infos); !status.IsSuccess() {
 		t.Fatalf("PreFilter: %v", status)
+	}
+}
+
+func withProduct(n *v1.Node, product string) *v1.Node {
+	n.Labels[gpuworkload.LabelGPUProduct] = product
+	return n
+}
+
+// The fix names only nodes whose GPUs would advertise the requested resource,
+// with the whole command, and otherwise says what the pod's kind can use.
+func TestExplainFixNamesNodesWithTheHardware(t *testing.T) {
+	mig := v1.ResourceName("nvidia.com/mig-1g.5gb")
+	a16_4q := v1.ResourceName("nvidia.com/NVIDIA_A16-4Q")
+	bareContainer := gpuNode("bare", "container", map[v1.ResourceName]string{gpu: "2"})
+	a40Node := gpuNode("pt-a40", "vm-passthrough", map[v1.ResourceName]string{a40: "2"})
+	a10Container := func() *v1.Node {
+		return withProduct(gpuNode("c-a10", "container", map[v1.ResourceName]string{gpu: "1"}), "NVIDIA-A10")
+	}
+	for _, tc := range []struct {
+		name     string
+		nodes    []*v1.Node
+		assigned []*v1.Pod
+		pod      *v1.Pod
+		fix      string
+	}{
+		{
+			name: "an A10 VM is not sent to a container node of unknown GPUs", nodes: []*v1.Node{bareContainer, a40Node},
+			pod: launcherPod("vm-a10", map[v1.ResourceName]string{a10: "1"}),
+			fix: "no node advertises nvidia.com/GA102GL_A10 and none has hardware known to; request a passthrough GPU resource the cluster advertises (nvidia.com/GA102GL_A40), or add a node with this hardware.",
+		},
+		{
+			name: "an idle container node with A10s", nodes: []*v1.Node{bareContainer, a10Container()},
+			pod: launcherPod("vm-a10", map[v1.ResourceName]string{a10: "1"}),
+			fix: "no node advertises nvidia.com/GA102GL_A10; convert idle node c-a10, which has this hardware: kubectl label node c-a10 nvidia.com/gpu.workload.config=vm-passthrough --overwrite",
+		},
+		{
+			name: "a busy container node with A10s", nodes: []*v1.Node{a10Container()},
+			assigned: []*v1.Pod{st.MakePod().Name("busy").Namespace("ns").UID("busy").Node("c-a10").Req(map[v1.ResourceName]string{gpu: "1"}).Obj()},
+			pod:      launcherPod("vm-a10", map[v1.ResourceName]string{a10: "1"}),
+			fix: "no node advertises nvidia.com/GA102GL_A10; node c-a10 has this hardware but runs GPU pods: drain it (kubectl drain c-a10 --ignore-daemonsets), " +
+				"then convert it: kubectl label node c-a10 nvidia.com/gpu.workload.config=vm-passthrough --overwrite",
+		},
+		{
+			name: "a MIG name is not served by a relabel to container", nodes: []*v1.Node{bareContainer, a40Node},
+			pod: podRequesting("mig", map[v1.ResourceName]string{mig: "1"}),
+			fix: "no node advertises nvidia.com/mig-1g.5gb and none has hardware known to; request a container GPU resource the cluster advertises (nvidia.com/gpu), or add a node with this hardware.",
+		},
+		{
+			name: "a container pod where no node advertises a container GPU or has known GPUs", nodes: []*v1.Node{gpuNode("pt-x", "vm-passthrough", map[v1.ResourceName]string{"nvidia.com/GA100_A100_PCIE_80GB": "0"})},
+			pod: podRequesting("mig", map[v1.ResourceName]string{mig: "1"}),
+			fix: "no node advertises nvidia.com/mig-1g.5gb, none has hardware known to, and no node advertises any container GPU resource: add a node with this hardware.",
+		},
+		{
+			name: "a container pod and an idle passthrough node", nodes: []*v1.Node{a40Node},
+			pod: podRequesting("c", map[v1.ResourceName]string{gpu: "1"}),
+			fix: "no node advertises nvidia.com/gpu; convert idle node pt-a40, which has this hardware: kubectl label node pt-a40 nvidia.com/gpu.workload.config=container --overwrite",
+		},
+		{
+			name: "a vGPU VM: the command sets the profile", nodes: []*v1.Node{withProduct(gpuNode("c-a16", "container", map[v1.ResourceName]string{gpu: "4"}), "NVIDIA-A16")},
+			pod: launcherPod("vm-a16", map[v1.ResourceName]string{a16_4q: "1"}),
+			fix: "no node advertises nvidia.com/NVIDIA_A16-4Q; convert idle node c-a16, which has this hardware: kubectl label node c-a16 nvidia.com/gpu.workload.config=vm-vgpu nvidia.com/vgpu.config=A16-4Q --overwrite",
+		},
+		{
+			name: "a request larger than any node", nodes: testNodes(),
+			pod: launcherPod("vm-2a10", map[v1.ResourceName]string{a10: "2"}),
+			fix: "no node has 2 x nvidia.com/GA102GL_A10 in total; the largest has 1: split the request, or add a node with more of this hardware.",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pl := newPlugin(t, enabled(), tc.nodes)
+			snapshot := cache.NewSnapshot(tc.assigned, tc.nodes)
+			infos, err := snapshot.NodeInfos().List()
+			if err != nil {
+				t.Fatal(err)
+			}
+			state := framework.NewCycleState()
+			pl.PreFilter(context.Background(), state, tc.pod, infos)
+			data, err := ReadCycleData(state)
+			if err != nil {
+				t.Fatal(err)
+			}
+			message := Explain(tc.pod, &data.Demand, pl.tracker, infos)
+			_, got, ok := strings.Cut(message, " Fix: ")
+			if !ok || got != tc.fix {
+				t.Fatalf("fix\n%s\nwant\n%s\n(explanation: %s)", got, tc.fix, message)
+			}
+		})
+	}
+}
+
+func TestPreFilterRejectsRequestsLargerThanAnyNode(t *testing.T) {
+	nodes := testNodes()
+	pl := newPlugin(t, enabled(), nodes)
+	infos := make([]fwk.NodeInfo, len(nodes))
+	for i, n := range nodes {
+		infos[i] = nodeInfo(n)
+	}
+	pod := launcherPod("vm-2a10", map[v1.ResourceName]string{a10: "2"})
+	_, status := pl.PreFilter(context.Background(), framework.NewCycleState(), pod, infos)
+	wantStatus(t, status, fwk.UnschedulableAndUnresolvable, "VirtualMachineInstance/vms/vm-2a10: no node has 2 x nvidia.com/GA102GL_A10 in total; the largest has 1")
+
+	// A node too small for the request is unresolvable while a larger one exists.
+	state := framework.NewCycleState()
+	pod = podRequesting("two", map[v1.ResourceName]string{gpu: "2"})
+	if _, status := pl.PreFilter(context.Background(), state, pod, infos); !status.IsSuccess() {
+		t.Fatalf("PreFilter: %v", status)
+	}
+	small := gpuNode("container-1", "container", map[v1.ResourceName]string{gpu: "1"})
+	wantStatus(t, pl.Filter(context.Background(), state, pod, nodeInfo(small)), fwk.UnschedulableAndUnresolvable, "node has fewer nvidia.com/gpu in total than the pod requests")
+}
+
+func TestTruncateNoteKeepsTheFix(t *testing.T) {
+	fixPart := " Fix: " + strings.Repeat("f", 100)
+	for _, tc := range []struct {
+		name, message string
+		wantFix       bool
+	}{
+		{name: "short", message: "short." + fixPart, wantFix: true},
+		{name: "long body", message: strings.Repeat("é", 2000) + fixPart, wantFix: true},
+		{name: "fix longer than half the limit", message: strings.Repeat("b", 2000) + " Fix: " + strings.Repeat("f", 600)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := TruncateNote(tc.message)
+			if len(got) > 1024 || !utf8.ValidString(got) {
+				t.Fatalf("%d bytes, valid UTF-8 %v", len(got), utf8.ValidString(got))
+			}
+			if len(tc.message) <= 1024 && got != tc.message {
+				t.Fatalf("a short note changed: %q", got)
+			}
+			if tc.wantFix != strings.HasSuffix(got, fixPart) {
+				t.Fatalf("keeps the fix: %v, want %v: %q", !tc.wantFix, tc.wantFix, got)
+			}
+		})
 	}
 }

@@ -28,14 +28,19 @@ const (
 	ReasonOtherProfile           = "node's vGPUs are another profile"
 	// ReasonInsufficient: the requested resource. Preemption may help.
 	ReasonInsufficient = "insufficient free %s"
+	// ReasonTotalTooSmall: the requested resource. Even an empty node would
+	// not hold the request, so preemption cannot help.
+	ReasonTotalTooSmall = "node has fewer %s in total than the pod requests"
 
 	// ReasonModeConflict (PreFilter): the pod's resources with their modes.
 	ReasonModeConflict = "%spod requests GPU resources of several modes (%s); a node runs one mode"
 	// ReasonNotAdvertised (PreFilter): the resource, then what the cluster advertises by class.
 	ReasonNotAdvertised = "%sno node advertises %s; the cluster advertises %s"
+	// ReasonLargerThanAnyNode (PreFilter): the count, the resource, the largest node total.
+	ReasonLargerThanAnyNode = "%sno node has %d x %s in total; the largest has %d"
 	// ReasonSandboxDisabled (PreFilter): the pod's mode, the policy source,
-	// the mode label key, how many nodes carry the pod's mode as label.
-	ReasonSandboxDisabled = "%spod needs %s mode but sandboxWorkloads is disabled in %s: the GPU Operator ignores %s (set to it on %d node(s)) and runs every GPU node in container mode"
+	// the mode label key and value, how many nodes carry that label.
+	ReasonSandboxDisabled = "%spod needs %s mode but sandboxWorkloads is disabled in %s: the GPU Operator ignores %s=%s, set on %d node(s), and runs every GPU node in container mode"
 
 	// EventReasonUnschedulable is the reason of the explanation event PostFilter records.
 	EventReasonUnschedulable = "GPUWorkloadUnschedulable"
@@ -44,8 +49,8 @@ const (
 // Reasons lists every template, for documentation tests.
 var Reasons = []string{
 	ReasonNoGPUs, ReasonModeMismatch, ReasonConverting,
-	ReasonOtherContainerResource, ReasonOtherModel, ReasonOtherProfile, ReasonInsufficient,
-	ReasonModeConflict, ReasonNotAdvertised, ReasonSandboxDisabled, EventReasonUnschedulable,
+	ReasonOtherContainerResource, ReasonOtherModel, ReasonOtherProfile, ReasonInsufficient, ReasonTotalTooSmall,
+	ReasonModeConflict, ReasonNotAdvertised, ReasonLargerThanAnyNode, ReasonSandboxDisabled, EventReasonUnschedulable,
 }
 
 // modeMismatchReason is why a node cannot serve pods of podMode, or "" if
@@ -98,7 +103,11 @@ func modeConflictReason(demand *gpuworkload.PodDemand) string {
 }
 
 func sandboxDisabledReason(demand *gpuworkload.PodDemand, mode gpuworkload.Mode, policy gpuworkload.SandboxPolicy, labelled int) string {
-	return fmt.Sprintf(ReasonSandboxDisabled, subject(demand), mode, policy.Source, gpuworkload.LabelWorkloadConfig, labelled)
+	return fmt.Sprintf(ReasonSandboxDisabled, subject(demand), mode, policy.Source, gpuworkload.LabelWorkloadConfig, mode, labelled)
+}
+
+func largerThanAnyNodeReason(demand *gpuworkload.PodDemand, r gpuworkload.ResourceRequest, largest int64) string {
+	return fmt.Sprintf(ReasonLargerThanAnyNode, subject(demand), r.Count, r.Name, largest)
 }
 
 func notAdvertisedReason(demand *gpuworkload.PodDemand, name v1.ResourceName, advertised map[gpuworkload.ResourceClass][]v1.ResourceName) string {
