@@ -112,15 +112,26 @@ func buildCheckReport(ctx context.Context, c *cluster) *CheckReport {
 		}
 	}
 	advertised := gpuworkload.AdvertisementOf(states)
-	add(c.kubeVirt, gpuworkload.CheckPermittedHostDevices(c.permitted, advertised))
+	add(policyObject(c.policy), gpuworkload.PolicyFindings(c.policy, c.permitted, advertised))
+	add(c.kubeVirt, gpuworkload.CheckPermittedHostDevices(c.permitted, c.policy, advertised))
 	for _, vmi := range c.vmis {
-		findings := gpuworkload.CheckVMIDevices(vmiDeviceNames(vmi, classifier), c.permitted, advertised)
+		names, malformed := vmiDeviceNames(vmi, classifier)
+		findings := gpuworkload.CheckVMIDevices(names, c.permitted, advertised)
 		if len(findings) > 0 && c.client != nil {
-			if failed := failedCreateEvents(ctx, c, vmi); failed != "" {
-				for i := range findings {
+			failed, err := failedCreateEvents(ctx, c, vmi)
+			if err != nil {
+				failed = fmt.Sprintf("not read (%v)", err)
+			}
+			for i := range findings {
+				if failed != "" {
 					findings[i].Message += "; FailedCreate events: " + failed
 				}
 			}
+		}
+		if len(malformed) > 0 {
+			findings = append(findings, gpuworkload.Finding{Code: gpuworkload.FindingVMIDevicesInvalid, Severity: gpuworkload.FindingVMIDevicesInvalid.Severity(),
+				Message: "its device list cannot be read, so its GPUs are not checked: " + strings.Join(malformed, "; "),
+				Fix:     "correct spec.domain.devices as KubeVirt's API defines it: lists of objects with a string deviceName"})
 		}
 		add(fmt.Sprintf("VirtualMachineInstance/%s/%s", vmi.GetNamespace(), vmi.GetName()), findings)
 	}
@@ -141,33 +152,57 @@ func describePolicy(p gpuworkload.SandboxPolicy) string {
 	return fmt.Sprintf("%s (sandboxWorkloads %s)", p.Source, state)
 }
 
-// vmiDeviceNames are the GPU resources a VMI's gpus and hostDevices request.
-func vmiDeviceNames(vmi *unstructured.Unstructured, classifier *gpuworkload.Classifier) []v1.ResourceName {
-	var names []v1.ResourceName
+// policyObject names the sandbox policy's source as a report object.
+func policyObject(p gpuworkload.SandboxPolicy) string {
+	if p.Source.Kind == gpuworkload.SourceClusterPolicy {
+		return "ClusterPolicy/" + p.Source.Name
+	}
+	return p.Source.String()
+}
+
+// vmiDeviceNames are the GPU resources a VMI's gpus and hostDevices request,
+// and what in those lists cannot be read, by field path.
+func vmiDeviceNames(vmi *unstructured.Unstructured, classifier *gpuworkload.Classifier) (names []v1.ResourceName, malformed []string) {
 	for _, field := range []string{"gpus", "hostDevices"} {
-		devices, _, _ := unstructured.NestedSlice(vmi.Object, "spec", "domain", "devices", field)
-		for _, d := range devices {
+		path := "spec.domain.devices." + field
+		devices, _, err := unstructured.NestedSlice(vmi.Object, "spec", "domain", "devices", field)
+		if err != nil {
+			malformed = append(malformed, fmt.Sprintf("%s: %v", path, err))
+			continue
+		}
+		for i, d := range devices {
 			m, ok := d.(map[string]any)
 			if !ok {
+				malformed = append(malformed, fmt.Sprintf("%s[%d]: a %T, not an object", path, i, d))
 				continue
 			}
-			if name, ok := m["deviceName"].(string); ok && strings.HasPrefix(name, gpuworkload.ResourceDomain) && !slices.Contains(names, v1.ResourceName(name)) {
+			raw, present := m["deviceName"]
+			name, isString := raw.(string)
+			switch {
+			case !present:
+				// A DRA device names a claim instead.
+				continue
+			case !isString:
+				malformed = append(malformed, fmt.Sprintf("%s[%d].deviceName: a %T, not a string", path, i, raw))
+				continue
+			}
+			if strings.HasPrefix(name, gpuworkload.ResourceDomain) && !slices.Contains(names, v1.ResourceName(name)) {
 				if field == "gpus" || classifier.Classify(v1.ResourceName(name)).Class.IsGPU() {
 					names = append(names, v1.ResourceName(name))
 				}
 			}
 		}
 	}
-	return names
+	return names, malformed
 }
 
 // failedCreateEvents joins the messages of a VMI's FailedCreate events.
-func failedCreateEvents(ctx context.Context, c *cluster, vmi *unstructured.Unstructured) string {
+func failedCreateEvents(ctx context.Context, c *cluster, vmi *unstructured.Unstructured) (string, error) {
 	events, err := c.client.CoreV1().Events(vmi.GetNamespace()).List(ctx, metav1.ListOptions{
 		FieldSelector: "involvedObject.kind=VirtualMachineInstance,involvedObject.name=" + vmi.GetName() + ",reason=FailedCreate",
 	})
-	if err != nil || len(events.Items) == 0 {
-		return ""
+	if err != nil {
+		return "", err
 	}
 	var messages []string
 	for _, e := range events.Items {
@@ -175,7 +210,7 @@ func failedCreateEvents(ctx context.Context, c *cluster, vmi *unstructured.Unstr
 			messages = append(messages, e.Message)
 		}
 	}
-	return strings.Join(messages, " | ")
+	return strings.Join(messages, " | "), nil
 }
 
 func printCheckReport(out io.Writer, format string, r *CheckReport) error {

@@ -8,8 +8,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 )
@@ -56,6 +60,9 @@ func TestCheckGolden(t *testing.T) {
 	golden(t, "check-healthy", nil, "check", "-f", checkData("healthy.json"), "--cluster-policy", policy, "--kubevirt", checkData("kubevirt.yaml"))
 	golden(t, "check-healthy-json", nil, "check", "-f", checkData("healthy.json"), "--cluster-policy", policy, "--kubevirt", checkData("kubevirt.yaml"), "-o", "json")
 	golden(t, "check-seed-broken-node", nil, "check", "-f", checkData("seed-broken-node.json"), "--cluster-policy", policy, "--fail-on", "error")
+	// Sandbox workloads disabled: the permitted VM GPUs are missing because of the policy, not KubeVirt.
+	golden(t, "check-kubevirt-sandbox-disabled", nil, "check", "-f", checkData("ModeLabelIgnored.json"), "--cluster-policy", checkData("clusterpolicy-disabled.yaml"),
+		"--kubevirt", checkData("kubevirt.yaml"))
 	golden(t, "check-kubevirt-typos", nil, "check", "-f", checkData("kubevirt-typos-nodes.json"), "--cluster-policy", policy, "--kubevirt", checkData("kubevirt-typos.yaml"))
 	for _, code := range gpuworkload.FindingCodes {
 		dump := checkData(string(code) + ".json")
@@ -153,4 +160,35 @@ func TestAdviseGolden(t *testing.T) {
 	golden(t, "advise-nothing-pending", nil, "advise", "--nodes", data("nodes.json"), "--pods", data("pods-running.json"), "--cluster-policy", enabled)
 	golden(t, "advise-container-demand-served", nil, "advise", "--nodes", data("nodes.json"), "--pods", filepath.Join(testdata, "explain", "cuda.yaml"))
 	golden(t, "advise-pods-without-nodes", nil, "advise", "--pods", data("pods.json"))
+}
+
+func TestVMIDeviceNamesReportsMalformedLists(t *testing.T) {
+	vmi := &unstructured.Unstructured{Object: map[string]any{"spec": map[string]any{"domain": map[string]any{"devices": map[string]any{
+		"gpus":        []any{map[string]any{"name": "gpu1", "deviceName": "nvidia.com/GA102GL_A10"}, "nvidia.com/GA102GL_A40", map[string]any{"deviceName": int64(7)}, map[string]any{"claimName": "gpu"}},
+		"hostDevices": "nvidia.com/GA102GL_A10",
+	}}}}}
+	names, malformed := vmiDeviceNames(vmi, nil)
+	if want := []v1.ResourceName{"nvidia.com/GA102GL_A10"}; !slices.Equal(names, want) {
+		t.Errorf("names %v, want %v", names, want)
+	}
+	want := []string{
+		"spec.domain.devices.gpus[1]: a string, not an object",
+		"spec.domain.devices.gpus[2].deviceName: a int64, not a string",
+		"spec.domain.devices.hostDevices: .spec.domain.devices.hostDevices accessor error: nvidia.com/GA102GL_A10 is of the type string, expected []interface{}",
+	}
+	if !slices.Equal(malformed, want) {
+		t.Errorf("malformed\n%q\nwant\n%q", malformed, want)
+	}
+}
+
+// An API server that cannot be reached is a failure of the command, not a
+// finding about the cluster.
+func TestUnreachableClusterExitsWithFailure(t *testing.T) {
+	for _, args := range [][]string{{"check"}, {"explain", "pod", "p"}, {"advise"}} {
+		args = append(args, "--server", "https://127.0.0.1:1", "--insecure-skip-tls-verify", "--request-timeout", "5s")
+		code, _, stderr := run(t, nil, args...)
+		if code != ExitFailure || !strings.Contains(stderr, "list nodes") {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d naming the call that failed", args, code, stderr, ExitFailure)
+		}
+	}
 }

@@ -19,6 +19,9 @@ const (
 	ExitOK       = 0
 	ExitFindings = 1
 	ExitUsage    = 2
+	// ExitFailure: the command could not do its job, e.g. the API server
+	// refused or could not be reached. It is never a verdict on the cluster.
+	ExitFailure = 3
 )
 
 // usageError marks errors caused by the invocation or its input files.
@@ -79,7 +82,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if errors.As(err, &usage) || isCobraUsageError(err) {
 		return ExitUsage
 	}
-	return ExitFindings
+	return ExitFailure
 }
 
 // isCobraUsageError recognises cobra's own argument and command errors,

@@ -59,6 +59,10 @@ const (
 	FindingPermittedNotAdvertised FindingCode = "PermittedNotAdvertised"
 	FindingVMIDeviceNotPermitted  FindingCode = "VMIDeviceNotPermitted"
 	FindingVMIDeviceNotAdvertised FindingCode = "VMIDeviceNotAdvertised"
+	FindingVMIDevicesInvalid      FindingCode = "VMIDevicesInvalid"
+	// FindingPermittedNeedsSandbox is on the policy: permitted VM GPUs are not
+	// advertised because sandbox workloads are disabled.
+	FindingPermittedNeedsSandbox FindingCode = "PermittedNeedsSandbox"
 )
 
 var findingSeverity = map[FindingCode]Severity{
@@ -82,6 +86,8 @@ var findingSeverity = map[FindingCode]Severity{
 	FindingPermittedNotAdvertised: SeverityWarning,
 	FindingVMIDeviceNotPermitted:  SeverityError,
 	FindingVMIDeviceNotAdvertised: SeverityError,
+	FindingVMIDevicesInvalid:      SeverityError,
+	FindingPermittedNeedsSandbox:  SeverityWarning,
 }
 
 // FindingCodes lists every code, in the order findings are reported.
@@ -105,6 +111,8 @@ var FindingCodes = []FindingCode{
 	FindingPermittedNotAdvertised,
 	FindingVMIDeviceNotPermitted,
 	FindingVMIDeviceNotAdvertised,
+	FindingVMIDevicesInvalid,
+	FindingPermittedNeedsSandbox,
 }
 
 // Severity is the code's fixed severity.

@@ -36,7 +36,9 @@ func AdvertisementOf(states []*NodeState) Advertisement {
 // nodes advertise: every advertised passthrough GPU and vGPU profile must be
 // permitted as an external resource, and every permitted NVIDIA name should
 // be advertised somewhere (a typo otherwise strands every VMI that uses it).
-func CheckPermittedHostDevices(p *PermittedHostDevices, advertised Advertisement) []Finding {
+// While the policy disables sandbox workloads no node advertises VM GPUs:
+// those names are not KubeVirt's fault, and PolicyFindings reports them.
+func CheckPermittedHostDevices(p *PermittedHostDevices, policy SandboxPolicy, advertised Advertisement) []Finding {
 	if p == nil {
 		return nil
 	}
@@ -66,8 +68,8 @@ func CheckPermittedHostDevices(p *PermittedHostDevices, advertised Advertisement
 		if !strings.HasPrefix(string(d.ResourceName), ResourceDomain) {
 			continue
 		}
-		if _, ok := advertised[d.ResourceName]; ok {
-			if !d.External {
+		if _, ok := advertised[d.ResourceName]; ok || !policy.Enabled {
+			if ok && !d.External {
 				out = append(out, newFinding(FindingPermittedNotExternal,
 					fmt.Sprintf("set externalResourceProvider: true on the %s entry of %s", d.ResourceName, p.Source),
 					"%s is permitted without externalResourceProvider: virt-handler starts its own device plugin for it beside the GPU Operator's sandbox device plugin", d.ResourceName))
@@ -82,6 +84,26 @@ func CheckPermittedHostDevices(p *PermittedHostDevices, advertised Advertisement
 			"%s is permitted but no node advertises it: VMIs requesting it stay Pending", d.ResourceName))
 	}
 	return out
+}
+
+// PolicyFindings are what the sandbox policy itself causes: with sandbox
+// workloads disabled, the VM GPUs KubeVirt permits are advertised by no node.
+func PolicyFindings(policy SandboxPolicy, p *PermittedHostDevices, advertised Advertisement) []Finding {
+	if policy.Enabled || p == nil {
+		return nil
+	}
+	var missing []string
+	for _, d := range append(slices.Clone(p.PCIHostDevices), p.MediatedDevices...) {
+		if _, ok := advertised[d.ResourceName]; !ok && strings.HasPrefix(string(d.ResourceName), ResourceDomain) {
+			missing = append(missing, string(d.ResourceName))
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	return []Finding{newFinding(FindingPermittedNeedsSandbox, EnableSandboxFix(policy),
+		"sandboxWorkloads is disabled, so the GPU Operator prepares every GPU node for containers and no node advertises the %d VM GPU resource(s) %s permits: %s",
+		len(missing), p.Source, strings.Join(missing, ", "))}
 }
 
 // mdevName guesses the mdev type name behind a vGPU resource (NVIDIA_A10-12Q -> "NVIDIA A10-12Q").

@@ -28,6 +28,7 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/restmapper"
 
+	"github.com/gpu-workload-scheduler/scheduler/pkg/cli"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/controlplane"
 )
 
@@ -383,14 +384,15 @@ func (l *lab) report(s *Scenario) error {
 }
 
 // runTool runs one of the lab's binaries against the lab and copies its
-// output; its exit code is part of the report, not a failure of the lab.
+// output. Findings are part of the report, which counts them in its summary
+// line; only a tool that failed to do its job is reported as such.
 func (l *lab) runTool(name string, args ...string) {
 	cmd := exec.CommandContext(l.ctx, filepath.Join(l.Bin, name), append(args, "--kubeconfig", l.kubeconfig())...)
 	cmd.Stdout, cmd.Stderr = l.Out, l.Out
 	var exit *exec.ExitError
-	if err := cmd.Run(); errors.As(err, &exit) {
-		fmt.Fprintf(l.Out, "(%s exited %d)\n", name, exit.ExitCode())
-	} else if err != nil {
+	if err := cmd.Run(); errors.As(err, &exit) && exit.ExitCode() != cli.ExitFindings {
+		fmt.Fprintf(l.Out, "(%s failed: exit %d)\n", name, exit.ExitCode())
+	} else if err != nil && exit == nil {
 		fmt.Fprintf(l.Out, "(%s: %v)\n", name, err)
 	}
 }

@@ -79,10 +79,10 @@ func TestHighAvailability(t *testing.T) {
 	})
 
 	// Leader election must keep two schedulers from ever deciding for the
-	// same pod: then each pod, bound in the end, saw exactly one binding
-	// request, and none was refused with 409 Conflict. That one request is
-	// normally a 201; requests in flight when the leader stopped may be cut
-	// off (5xx) after the API server stored the binding.
+	// same pod: then no binding request of a pod was refused with 409
+	// Conflict, and at most one succeeded. Requests in flight when the leader
+	// stopped may be cut off (5xx), stored or not; when not, the new leader
+	// binds the pod again, which is one decision after the other, not two at once.
 	var bindings map[string][]int
 	// The audit entry of a request may be written a moment after its effect is visible.
 	e.poll(t, "the audit log to record every binding", func(context.Context) (bool, error) {
@@ -93,15 +93,21 @@ func TestHighAvailability(t *testing.T) {
 	for i := range pods {
 		name := fmt.Sprintf("cuda-%03d", i)
 		codes := bindings[name]
-		switch {
-		case len(codes) != 1:
-			t.Errorf("pod %s: binding responses %v, want exactly one binding request", name, codes)
-		case codes[0] == 201:
-		case codes[0] >= 500:
-			interrupted++
-		default:
-			t.Errorf("pod %s: binding response %d, want 201 (or a cut-off 5xx)", name, codes[0])
+		created, cutOff := 0, 0
+		for _, code := range codes {
+			switch {
+			case code == 201:
+				created++
+			case code >= 500:
+				cutOff++
+			default:
+				t.Errorf("pod %s: binding responses %v; %d means two schedulers decided for it", name, codes, code)
+			}
 		}
+		if created > 1 || created+cutOff == 0 {
+			t.Errorf("pod %s: binding responses %v, want at most one 201 after any cut-off 5xx", name, codes)
+		}
+		interrupted += cutOff
 	}
 	t.Logf("%d binding request(s) cut off by the leader's stop", interrupted)
 	// Both shared the stream: the first leader before it stopped, the other
