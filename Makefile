@@ -40,7 +40,7 @@ $(BIN)/kube-apiserver: $(TOOL_DEPS)
 $(BIN)/kubectl: $(TOOL_DEPS)
 	$(GO) build -o $@ k8s.io/kubernetes/cmd/kubectl
 
-test: test-unit test-integration ## Run unit and integration tests (what CI runs)
+test: verify test-unit test-integration ## Run verify (gofmt, vet, vendor in sync), unit and integration tests: what CI runs
 
 test-unit: ## Run the unit tests of cmd/ and pkg/
 	$(GO) test ./cmd/... ./pkg/...

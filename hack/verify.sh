@@ -6,12 +6,12 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 failed=0
 fail() { echo "verify: $*" >&2; failed=1; }
 
-unformatted=$(gofmt -l cmd pkg test)
+unformatted=$(gofmt -l cmd pkg test manifests)
 if [[ -n "$unformatted" ]]; then
   fail "gofmt needed on: $unformatted (fix: gofmt -w <files>)"
 fi
 
-go vet ./cmd/... ./pkg/... ./test/... || fail "go vet reported problems"
+go vet ./cmd/... ./pkg/... ./test/... ./manifests/... || fail "go vet reported problems"
 
 
 scratch=$(mktemp -d)

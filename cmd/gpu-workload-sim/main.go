@@ -37,6 +37,27 @@ func main() {
 
 var errUsage = errors.New("usage")
 
+// parseInterspersed accepts flags before, between and after the scenario
+// files, so that "gpu-workload-sim s.yaml -o json" means what it says
+// instead of taking -o for a file after the whole run. After "--" every
+// argument is a file.
+func parseInterspersed(fs *flag.FlagSet, args []string) (files []string, err error) {
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return files, nil
+		}
+		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
+			return append(files, rest...), nil
+		}
+		files = append(files, rest[0])
+		args = rest[1:]
+	}
+}
+
 type options struct {
 	nodes, pods string
 	config      string
@@ -68,7 +89,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(fs.Output(), "usage: gpu-workload-sim [flags] SCENARIO.yaml...\n       gpu-workload-sim [flags] --nodes NODES --pods PODS\n\n")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
+	scenarioFiles, err := parseInterspersed(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
 		return nil
 	} else if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
@@ -80,7 +102,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if o.output != "table" && o.output != "json" {
 		return fmt.Errorf("%w: -o %q: want table or json", errUsage, o.output)
 	}
-	if (o.nodes == "") != (o.pods == "") || (o.nodes != "") == (fs.NArg() > 0) {
+	if (o.nodes == "") != (o.pods == "") || (o.nodes != "") == (len(scenarioFiles) > 0) {
 		fs.Usage()
 		return fmt.Errorf("%w: give scenario files, or --nodes and --pods", errUsage)
 	}
@@ -105,7 +127,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	ctx = klog.NewContext(ctx, logger)
 	var reports []sim.Report
-	for _, item := range scenarioInputs(o, fs.Args()) {
+	for _, item := range scenarioInputs(o, scenarioFiles) {
 		scenario, advisor, err := item()
 		if err != nil {
 			return err

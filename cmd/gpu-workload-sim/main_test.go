@@ -21,6 +21,9 @@ func TestUsageErrors(t *testing.T) {
 		{nil, "give scenario files, or --nodes and --pods"},
 		{[]string{"--nodes", "n.csv"}, "give scenario files, or --nodes and --pods"},
 		{[]string{"-o", "xml", "s.yaml"}, `-o "xml": want table or json`},
+		// A flag after the scenario is read as a flag, before anything runs.
+		{[]string{"s.yaml", "-o", "xml"}, `-o "xml": want table or json`},
+		{[]string{"s.yaml", "--no-such-flag"}, `flag provided but not defined: -no-such-flag`},
 		{[]string{"--policies", "best", "s.yaml"}, `unknown policy "best"`},
 		{[]string{"--advisor", "sometimes", "--nodes", "n.csv", "--pods", "p.csv"}, `--advisor "sometimes": want off, on or both`},
 	} {
@@ -67,5 +70,27 @@ func TestBadInputIsNotAUsageError(t *testing.T) {
 	err := run(context.Background(), []string{filepath.Join(t.TempDir(), "missing.yaml")}, new(bytes.Buffer), new(bytes.Buffer))
 	if err == nil || errors.Is(err, errUsage) || !strings.Contains(err.Error(), "missing.yaml") {
 		t.Fatalf("error %v, want one naming the missing file", err)
+	}
+}
+
+func TestFlagsAfterTheScenario(t *testing.T) {
+	dir := t.TempDir()
+	scenario := filepath.Join(dir, "s.yaml")
+	for name, content := range map[string]string{
+		"s.yaml":    "name: s\nnodes: nodes.csv\npods: pods.csv\n",
+		"nodes.csv": "name,gpus,model\ngpu-1,4,A10\n",
+		"pods.csv":  "name,arrival,departure,gpus\na,0,100,1\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{scenario, "-o", "json", "--policies", "default"}, &out, new(bytes.Buffer)); err != nil {
+		t.Fatal(err)
+	}
+	var reports []sim.Report
+	if err := json.Unmarshal(out.Bytes(), &reports); err != nil || len(reports) != 1 || len(reports[0].Results) != 1 {
+		t.Fatalf("want one JSON report with one policy: %v\n%s", err, out.String())
 	}
 }

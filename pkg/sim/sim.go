@@ -117,6 +117,9 @@ type conversion struct {
 
 // Run replays the scenario under one policy.
 func Run(ctx context.Context, scenario *Scenario, policy Policy, opts Options) (*Result, error) {
+	// The engine's cache, informers and trackers run until this returns.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	profile, registry, err := policy.profile(opts.Profile, scenario)
 	if err != nil {
 		return nil, err

@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/xml"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/go-logr/logr"
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/klog/v2"
 
 	"github.com/gpu-workload-scheduler/scheduler/manifests/install"
@@ -270,5 +272,36 @@ func TestSandboxDisabledNodesRunContainers(t *testing.T) {
 	// relabelling would not help.
 	if got := res.Summary; got.GPUUnitsPlaced != 8 || got.UnplacedGPUPods != 1 || len(res.Relabels) != 0 {
 		t.Fatalf("summary %+v, relabels %v: want both training pods placed, the VM not, no relabel", got, res.Relabels)
+	}
+}
+
+// Run stops what its engine started: make sim-traces runs hundreds of them
+// in one process.
+func TestRunLeavesNoGoroutines(t *testing.T) {
+	ctx := klog.NewContext(context.Background(), logr.Discard())
+	s := &Scenario{Name: "t", Policy: enabled(),
+		Nodes: []NodeSpec{a10Node(t, "c", gpuworkload.ModeContainer, "")},
+		Pods:  []PodSpec{gpuPod("p", 0, 60*time.Second, "nvidia.com/gpu", 1, 1)},
+	}
+	policies, err := PoliciesByName("default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := shippedOptions(t)
+	run := func() {
+		if _, err := Run(ctx, s, policies[0], opts); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run() // starts what lives for the process (metrics, klog), once
+	baseline := runtime.NumGoroutine()
+	for range 5 {
+		run()
+	}
+	err = wait.PollUntilContextTimeout(t.Context(), 20*time.Millisecond, 10*time.Second, true, func(context.Context) (bool, error) {
+		return runtime.NumGoroutine() <= baseline, nil
+	})
+	if err != nil {
+		t.Fatalf("%d goroutines after 5 more runs, %d before", runtime.NumGoroutine(), baseline)
 	}
 }
