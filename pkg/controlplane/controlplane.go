@@ -252,7 +252,7 @@ func (cp *ControlPlane) spawn(bin string, args []string, logPath string) (*proce
 	}
 	if cp.detached {
 		pidFile := strings.TrimSuffix(logPath, ".log") + ".pid"
-		if err := os.WriteFile(pidFile, []byte(strconv.Itoa(cmd.Process.Pid)+"\n"), 0o600); err != nil {
+		if err := writePidFile(pidFile, cmd.Process.Pid, cmd.Path); err != nil {
 			_ = cmd.Process.Kill()
 			logFile.Close()
 			return nil, err
@@ -419,31 +419,58 @@ func StopDetached(dir string) ([]Stopped, error) {
 	return stopped, errors.Join(errs...)
 }
 
-// PidAlive reads a pid file and reports whether that process still runs.
+// writePidFile records the process and its executable, "<pid> <path>", so
+// that a later stop can tell the process from another that reuses its pid.
+func writePidFile(path string, pid int, executable string) error {
+	exe, err := filepath.Abs(executable)
+	if err == nil {
+		exe, err = filepath.EvalSymlinks(exe)
+	}
+	if err != nil {
+		return fmt.Errorf("pid file %s: %w", path, err)
+	}
+	return os.WriteFile(path, []byte(fmt.Sprintf("%d %s\n", pid, exe)), 0o600)
+}
+
+// PidAlive reads a pid file and reports whether its process still runs: the
+// pid must belong to a live process running the recorded executable, so that
+// a pid the kernel has given to another program is never taken for ours.
 func PidAlive(pidFile string) (int, bool) {
 	data, err := os.ReadFile(pidFile)
 	if err != nil {
 		return 0, false
 	}
-	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
-	if err != nil || pid <= 0 {
+	pidText, exe, ok := strings.Cut(strings.TrimSpace(string(data)), " ")
+	pid, err := strconv.Atoi(pidText)
+	if !ok || err != nil || pid <= 0 {
 		return 0, false
 	}
-	return pid, syscall.Kill(pid, 0) == nil
+	running, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid))
+	if err != nil {
+		return pid, false
+	}
+	// A binary rebuilt while the lab runs shows as deleted; it is still ours.
+	return pid, strings.TrimSuffix(running, " (deleted)") == exe
 }
 
+// stopPid sends SIGTERM, waits for the process to go, and kills it after 15 s.
 func stopPid(pid int) error {
 	if err := syscall.Kill(pid, syscall.SIGTERM); err != nil {
-		return nil
-	}
-	deadline := time.Now().Add(15 * time.Second)
-	for time.Now().Before(deadline) {
-		if syscall.Kill(pid, 0) != nil {
+		if errors.Is(err, syscall.ESRCH) {
 			return nil
 		}
-		time.Sleep(50 * time.Millisecond)
+		return fmt.Errorf("SIGTERM: %w", err)
 	}
-	return syscall.Kill(pid, syscall.SIGKILL)
+	err := wait.PollUntilContextTimeout(context.Background(), 50*time.Millisecond, 15*time.Second, true, func(context.Context) (bool, error) {
+		return syscall.Kill(pid, 0) != nil, nil
+	})
+	if err == nil {
+		return nil
+	}
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
+		return fmt.Errorf("SIGKILL after 15 s: %w", err)
+	}
+	return nil
 }
 
 // InstallCRDs creates every CustomResourceDefinition in the YAML files of dir
