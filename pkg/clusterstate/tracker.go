@@ -32,8 +32,12 @@ type NodeEntry struct {
 type Tracker struct {
 	mu sync.RWMutex
 
-	argsPolicy    gpuworkload.SandboxPolicy
-	policy        gpuworkload.SandboxPolicy
+	argsPolicy gpuworkload.SandboxPolicy
+	policy     gpuworkload.SandboxPolicy
+	// policyRead is false while a ClusterPolicy may exist that the tracker
+	// has not read: from Watch until discovery says the CRD is not served or
+	// its informer has synced. The args policy is only a guess until then.
+	policyRead    bool
 	configured    map[v1.ResourceName]gpuworkload.ResourceClass
 	permitted     *gpuworkload.PermittedHostDevices
 	classifier    *gpuworkload.Classifier
@@ -63,6 +67,7 @@ func NewTracker(argsPolicy gpuworkload.SandboxPolicy, configured map[v1.Resource
 	t := &Tracker{
 		argsPolicy:    argsPolicy,
 		policy:        argsPolicy,
+		policyRead:    true,
 		configured:    configured,
 		reasonBuilder: reasons,
 		nodes:         map[string]*v1.Node{},
@@ -90,6 +95,31 @@ func (t *Tracker) Classifier() *gpuworkload.Classifier {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
 	return t.classifier
+}
+
+// PolicyRead reports whether the policy in force was read from the cluster,
+// or whether no ClusterPolicy can exist; false while Watch has not found out.
+func (t *Tracker) PolicyRead() bool {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return t.policyRead
+}
+
+// AwaitPolicy marks the policy as not read yet: Watch calls it before it
+// looks for the ClusterPolicy.
+func (t *Tracker) AwaitPolicy() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.policyRead = false
+}
+
+// markPolicyRead records that the policy is known; it reports whether it was not before.
+func (t *Tracker) markPolicyRead() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	was := t.policyRead
+	t.policyRead = true
+	return !was
 }
 
 // SetPolicy replaces the ClusterPolicy-derived policy; nil returns to the args policy.

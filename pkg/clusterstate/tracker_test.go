@@ -1,6 +1,8 @@
 package clusterstate
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -8,9 +10,14 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	fakediscovery "k8s.io/client-go/discovery/fake"
+	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2/ktesting"
 
@@ -237,5 +244,52 @@ func TestSelectClusterPolicy(t *testing.T) {
 	tr.selectClusterPolicy(logger, store, "")
 	if !tr.selectClusterPolicy(logger, empty, "") || tr.Policy().Source.Kind != gpuworkload.SourcePluginArgs {
 		t.Fatal("deleting the last ClusterPolicy returns to the args policy")
+	}
+}
+
+// Until discovery answers, the args policy is a guess: a forbidden or failed
+// discovery keeps it a guess (and is logged as an error), a CRD that is not
+// served settles it.
+func TestFollowWhenServedSettlesOnlyOnAnswers(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		err     error
+		settled bool
+	}{
+		{name: "CRD not installed", err: apierrors.NewNotFound(schema.GroupResource{Group: "nvidia.com"}, "v1"), settled: true},
+		{name: "discovery forbidden", err: apierrors.NewForbidden(schema.GroupResource{}, "", errors.New("RBAC")), settled: false},
+		{name: "API unreachable", err: errors.New("dial tcp 127.0.0.1:6443: connect: connection refused"), settled: false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			logger, ctx := ktesting.NewTestContext(t)
+			ctx, cancel := context.WithCancel(ctx)
+			defer cancel()
+			defer func(interval time.Duration) { DiscoveryInterval = interval }(DiscoveryInterval)
+			DiscoveryInterval = time.Millisecond
+			disco := &fakediscovery.FakeDiscovery{Fake: &clienttesting.Fake{}}
+			asked := make(chan struct{})
+			disco.AddReactor("get", "resource", func(clienttesting.Action) (bool, runtime.Object, error) {
+				select {
+				case asked <- struct{}{}:
+				case <-ctx.Done():
+				}
+				return true, nil, tc.err
+			})
+			tr := NewTracker(argsPolicy(), nil, reasonOf)
+			tr.AwaitPolicy()
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				tr.followWhenServed(ctx, logger, disco, nil, ClusterPolicyGVR, func(cache.Store) {}, func() { tr.markPolicyRead() })
+			}()
+			// The answer to one look is acted on before the next look.
+			<-asked
+			<-asked
+			if tr.PolicyRead() != tc.settled {
+				t.Fatalf("after two looks PolicyRead is %v, want %v", tr.PolicyRead(), tc.settled)
+			}
+			cancel()
+			<-done
+		})
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -73,12 +74,18 @@ func (t *Tracker) Watch(ctx context.Context, opts WatchOptions) error {
 			opts.OnPolicyChange()
 		}
 	}
+	t.AwaitPolicy()
+	policyRead := func() {
+		if t.markPolicyRead() && opts.OnPolicyChange != nil {
+			opts.OnPolicyChange()
+		}
+	}
 	go t.followWhenServed(ctx, logger, disco, client, ClusterPolicyGVR, func(store cache.Store) {
 		notify(t.selectClusterPolicy(logger, store, opts.ClusterPolicyName))
-	})
+	}, policyRead)
 	go t.followWhenServed(ctx, logger, disco, client, KubeVirtGVR, func(store cache.Store) {
 		notify(t.selectKubeVirt(logger, store))
-	})
+	}, func() {})
 	return nil
 }
 
@@ -89,14 +96,30 @@ func (t *Tracker) upsertFromInformer(obj any) {
 }
 
 // followWhenServed waits until the API serves gvr, then runs an informer on
-// it and calls resync with its store after every change.
+// it and calls resync with its store after every change. settled runs once
+// the resource's state is known: not installed, or its informer synced.
+// Other discovery errors (forbidden, unreachable) settle nothing: they are
+// logged as errors, and the resource is looked for again.
 func (t *Tracker) followWhenServed(ctx context.Context, logger klog.Logger, disco discovery.DiscoveryInterface, client dynamic.Interface,
-	gvr schema.GroupVersionResource, resync func(cache.Store)) {
+	gvr schema.GroupVersionResource, resync func(cache.Store), settled func()) {
 	logger = logger.WithValues("resource", gvr.String())
 	ticker := time.NewTicker(DiscoveryInterval)
 	defer ticker.Stop()
-	for !served(disco, gvr) {
-		logger.V(4).Info("Resource not served yet; looking again later", "interval", DiscoveryInterval)
+	lastErr := ""
+	for {
+		ok, err := served(disco, gvr)
+		if ok {
+			break
+		}
+		switch {
+		case err != nil && err.Error() != lastErr:
+			logger.Error(err, "Cannot tell whether the API serves the resource; until it can, pods that depend on it wait. "+
+				"Check that the scheduler reaches the API server and that its RBAC allows discovery (manifests/install/rbac.yaml)", "interval", DiscoveryInterval)
+			lastErr = err.Error()
+		case err == nil:
+			logger.V(4).Info("Resource not served yet; looking again later", "interval", DiscoveryInterval)
+			settled()
+		}
 		select {
 		case <-ctx.Done():
 			return
@@ -114,15 +137,26 @@ func (t *Tracker) followWhenServed(ctx context.Context, logger klog.Logger, disc
 		logger.Error(err, "Cannot follow resource")
 		return
 	}
+	go func() {
+		if cache.WaitForCacheSync(ctx.Done(), informer.HasSynced) {
+			resync(store)
+			settled()
+		}
+	}()
 	informer.Run(ctx.Done())
 }
 
-func served(disco discovery.DiscoveryInterface, gvr schema.GroupVersionResource) bool {
+// served reports whether the API serves gvr. A group version the API does
+// not know is "not served", without error; any other failure is an error.
+func served(disco discovery.DiscoveryInterface, gvr schema.GroupVersionResource) (bool, error) {
 	list, err := disco.ServerResourcesForGroupVersion(gvr.GroupVersion().String())
-	if err != nil {
-		return false
+	if apierrors.IsNotFound(err) {
+		return false, nil
 	}
-	return slices.ContainsFunc(list.APIResources, func(r metav1.APIResource) bool { return r.Name == gvr.Resource })
+	if err != nil {
+		return false, err
+	}
+	return slices.ContainsFunc(list.APIResources, func(r metav1.APIResource) bool { return r.Name == gvr.Resource }), nil
 }
 
 // OldestFirst orders objects by creation time, then namespace and name, so

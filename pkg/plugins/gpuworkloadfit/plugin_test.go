@@ -435,3 +435,18 @@ func TestTruncateNoteKeepsTheFix(t *testing.T) {
 		})
 	}
 }
+
+// Until the ClusterPolicy is read, the args' "sandbox disabled" is a guess:
+// VM pods wait with a reason that says so instead of being told to patch it.
+func TestPreFilterWaitsForTheClusterPolicy(t *testing.T) {
+	pl := newPlugin(t, disabled(), testNodes())
+	pl.tracker.AwaitPolicy()
+	pod := launcherPod("vm-a10", map[v1.ResourceName]string{a10: "1"})
+	_, status := pl.PreFilter(context.Background(), framework.NewCycleState(), pod, nil)
+	wantStatus(t, status, fwk.UnschedulableAndUnresolvable,
+		"VirtualMachineInstance/vms/vm-a10: pod needs vm-passthrough mode and the scheduler has not read the ClusterPolicy yet; it retries the pod when it has")
+	container := podRequesting("c", map[v1.ResourceName]string{gpu: "1"})
+	if _, status := pl.PreFilter(context.Background(), framework.NewCycleState(), container, nil); !status.IsSuccess() {
+		t.Fatalf("a container pod does not depend on the policy: %v", status)
+	}
+}

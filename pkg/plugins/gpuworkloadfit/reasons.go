@@ -36,6 +36,8 @@ const (
 	ReasonModeConflict = "%spod requests GPU resources of several modes (%s); a node runs one mode"
 	// ReasonNotAdvertised (PreFilter): the resource, then what the cluster advertises by class.
 	ReasonNotAdvertised = "%sno node advertises %s; the cluster advertises %s"
+	// ReasonPolicyNotRead (PreFilter): the pod's mode.
+	ReasonPolicyNotRead = "%spod needs %s mode and the scheduler has not read the ClusterPolicy yet; it retries the pod when it has"
 	// ReasonLargerThanAnyNode (PreFilter): the count, the resource, the largest node total.
 	ReasonLargerThanAnyNode = "%sno node has %d x %s in total; the largest has %d"
 	// ReasonSandboxDisabled (PreFilter): the pod's mode, the policy source,
@@ -50,7 +52,7 @@ const (
 var Reasons = []string{
 	ReasonNoGPUs, ReasonModeMismatch, ReasonConverting,
 	ReasonOtherContainerResource, ReasonOtherModel, ReasonOtherProfile, ReasonInsufficient, ReasonTotalTooSmall,
-	ReasonModeConflict, ReasonNotAdvertised, ReasonLargerThanAnyNode, ReasonSandboxDisabled, EventReasonUnschedulable,
+	ReasonModeConflict, ReasonNotAdvertised, ReasonLargerThanAnyNode, ReasonPolicyNotRead, ReasonSandboxDisabled, EventReasonUnschedulable,
 }
 
 // modeMismatchReason is why a node cannot serve pods of podMode, or "" if
