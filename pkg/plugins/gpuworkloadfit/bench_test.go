@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 
@@ -129,6 +130,33 @@ func BenchmarkExplain(b *testing.B) {
 					Explain(pod, &data.Demand, data.Tracker, bc.nodes)
 				}
 			})
+		}
+	}
+}
+
+// BenchmarkNodeChangeHint is one node event as the scheduling queue delivers
+// it: the hint runs once for each of 100 pending GPU pods. It reports ns and
+// allocations per event.
+func BenchmarkNodeChangeHint(b *testing.B) {
+	pl := newPlugin(b, enabled(), nodesOf(benchCluster(30)))
+	pending := make([]*v1.Pod, 100)
+	for i := range pending {
+		pending[i] = launcherPod(fmt.Sprintf("vm-%d", i), map[v1.ResourceName]string{a10: "1"})
+	}
+	oldNode := gpuNode("c-new", "container", map[v1.ResourceName]string{gpu: "8"})
+	newNode := oldNode.DeepCopy()
+	newNode.Labels[labelKey] = "vm-passthrough"
+	newNode.ResourceVersion = "2"
+	pl.tracker.UpsertNode(newNode)
+	logger := klog.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		// A new event: the informer delivers fresh objects.
+		before, after := oldNode.DeepCopy(), newNode.DeepCopy()
+		for _, pod := range pending {
+			if _, err := pl.isSchedulableAfterNodeChange(logger, pod, before, after); err != nil {
+				b.Fatal(err)
+			}
 		}
 	}
 }

@@ -30,6 +30,7 @@ const cycleStateKey fwk.StateKey = Name
 type GPUWorkloadFit struct {
 	handle  fwk.Handle
 	tracker *clusterstate.Tracker
+	hints   hintCache
 }
 
 var (

@@ -2,12 +2,14 @@ package gpuworkloadfit
 
 import (
 	"context"
+	"sync"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 	schedutil "k8s.io/kubernetes/pkg/scheduler/util"
 
+	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 )
 
@@ -29,15 +31,16 @@ func (pl *GPUWorkloadFit) isSchedulableAfterNodeChange(logger klog.Logger, pod *
 	if err != nil {
 		return fwk.Queue, err
 	}
-	demand := gpuworkload.NewPodDemand(pod, pl.tracker.Classifier())
+	demand := pl.hints.demand(pod, pl.tracker.Classifier())
 	if !demand.IsGPU() || demand.Conflict() {
 		return fwk.QueueSkip, nil
 	}
-	if !pl.canServe(newNode, &demand) {
+	oldEntry, newEntry := pl.hints.entries(pl.tracker, oldNode, newNode)
+	if !canServe(newNode, newEntry, &demand) {
 		logger.V(5).Info("Node changed but cannot serve the GPU pod", "pod", klog.KObj(pod), "node", klog.KObj(newNode))
 		return fwk.QueueSkip, nil
 	}
-	if oldNode == nil || !pl.canServe(oldNode, &demand) {
+	if oldNode == nil || !canServe(oldNode, oldEntry, &demand) {
 		logger.V(5).Info("Node can now serve the GPU pod", "pod", klog.KObj(pod), "node", klog.KObj(newNode))
 		return fwk.Queue, nil
 	}
@@ -53,8 +56,7 @@ func (pl *GPUWorkloadFit) isSchedulableAfterNodeChange(logger klog.Logger, pod *
 
 // canServe is Filter without the node's current usage: mode, conversion and
 // advertisement of every requested resource in the needed amount.
-func (pl *GPUWorkloadFit) canServe(node *v1.Node, demand *gpuworkload.PodDemand) bool {
-	entry := pl.tracker.Entry(node)
+func canServe(node *v1.Node, entry *clusterstate.NodeEntry, demand *gpuworkload.PodDemand) bool {
 	mode, _ := demand.Mode()
 	if !entry.State.GPUNode || entry.State.Mode.Mode != mode || entry.Converting {
 		return false
@@ -76,11 +78,11 @@ func (pl *GPUWorkloadFit) isSchedulableAfterAssignedPodDelete(logger klog.Logger
 		return fwk.Queue, err
 	}
 	classifier := pl.tracker.Classifier()
-	demand := gpuworkload.NewPodDemand(pod, classifier)
+	demand := pl.hints.demand(pod, classifier)
 	if !demand.IsGPU() || demand.Conflict() {
 		return fwk.QueueSkip, nil
 	}
-	freed := gpuworkload.NewPodDemand(deleted, classifier)
+	freed := pl.hints.demand(deleted, classifier)
 	for _, want := range demand.Requests {
 		for _, had := range freed.Requests {
 			if had.Name == want.Name {
@@ -90,4 +92,51 @@ func (pl *GPUWorkloadFit) isSchedulableAfterAssignedPodDelete(logger klog.Logger
 		}
 	}
 	return fwk.QueueSkip, nil
+}
+
+// hintCache keeps what the hints compute, so that one cluster event costs
+// one node-state computation per node object and one demand per pod, not
+// one of each per pending pod: the queue runs a hint for every pending pod
+// with the same event objects, and the same pod objects at every event.
+type hintCache struct {
+	mu                 sync.Mutex
+	oldNode, newNode   *v1.Node
+	oldEntry, newEntry *clusterstate.NodeEntry
+	classifier         *gpuworkload.Classifier
+	demands            map[*v1.Pod]gpuworkload.PodDemand
+}
+
+// maxCachedDemands bounds the cache: pod objects replaced by updates or
+// deleted stay in it until it is cleared.
+const maxCachedDemands = 10000
+
+// entries returns the node states of the event's objects, computed once per event.
+func (c *hintCache) entries(tracker *clusterstate.Tracker, oldNode, newNode *v1.Node) (oldEntry, newEntry *clusterstate.NodeEntry) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if oldNode != c.oldNode || newNode != c.newNode || c.newEntry == nil {
+		c.oldNode, c.newNode, c.oldEntry = oldNode, newNode, nil
+		if oldNode != nil {
+			c.oldEntry = tracker.Entry(oldNode)
+		}
+		c.newEntry = tracker.Entry(newNode)
+	}
+	return c.oldEntry, c.newEntry
+}
+
+// demand returns the pod's GPU demand under the classifier, computed once
+// per pod object and classifier.
+func (c *hintCache) demand(pod *v1.Pod, classifier *gpuworkload.Classifier) gpuworkload.PodDemand {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if classifier != c.classifier || len(c.demands) >= maxCachedDemands {
+		c.classifier = classifier
+		c.demands = make(map[*v1.Pod]gpuworkload.PodDemand)
+	}
+	d, ok := c.demands[pod]
+	if !ok {
+		d = gpuworkload.NewPodDemand(pod, classifier)
+		c.demands[pod] = d
+	}
+	return d
 }
