@@ -28,6 +28,10 @@ type Node struct {
 	GPUPods    int
 	VMs        int
 	Converting bool
+	// RelabelledFor is the resource the advisor last converted the node
+	// for, when known: while pods requesting it wait, the node is not
+	// converted away from it, whatever the scoring did with it meanwhile.
+	RelabelledFor v1.ResourceName
 }
 
 // PendingPod is a GPU pod waiting for a node.
@@ -129,7 +133,7 @@ func Advise(in Input) Plan {
 				break
 			}
 			n := c.node
-			if taken[n.Name] {
+			if taken[n.Name] || n.RelabelledFor != "" && n.RelabelledFor != d.resource && wanted[n.RelabelledFor] > 0 {
 				continue
 			}
 			if n.GPUPods > 0 || n.VMs > 0 {

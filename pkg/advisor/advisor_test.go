@@ -187,3 +187,31 @@ func TestAdvise(t *testing.T) {
 		})
 	}
 }
+
+// A node converted for a resource is not converted away while pods that
+// request it wait, even when the pool has free units elsewhere.
+func TestAdviseDoesNotUndoAConversionWhileItsDemandWaits(t *testing.T) {
+	on := gpuworkload.SandboxPolicy{Enabled: true, DefaultWorkload: gpuworkload.ModeContainer}
+	converted := a10Node("a-converted", gpuworkload.ModePassthrough, 0, 0, 0)
+	converted.RelabelledFor = a10
+	nodes := []Node{converted, a10Node("pt-2", gpuworkload.ModePassthrough, 0, 0, 0), a10Node("pt-3", gpuworkload.ModePassthrough, 0, 0, 0)}
+	containers := make([]PendingPod, 4)
+	for i := range containers {
+		containers[i] = PendingPod{Name: "cuda", Resource: gpuworkload.ResourceGPU, Count: 1}
+	}
+	for _, tc := range []struct {
+		name    string
+		pending []PendingPod
+		want    string
+	}{
+		{name: "a VM still waits", pending: append(vms(1, 1), containers...), want: "pt-2"},
+		{name: "no VM waits", pending: containers, want: "a-converted"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			plan := Advise(Input{Policy: on, Nodes: nodes, Pending: tc.pending})
+			if len(plan.Relabels) != 1 || plan.Relabels[0].Node != tc.want {
+				t.Fatalf("relabels %+v, want %s only", plan.Relabels, tc.want)
+			}
+		})
+	}
+}

@@ -63,6 +63,10 @@ type Summary struct {
 	// pod first could not be placed; absent when every GPU pod was placed at once.
 	AllocationAtFirstFailure *float64 `json:"allocationAtFirstFailure,omitempty"`
 	SimulatedSeconds         float64  `json:"simulatedSeconds"`
+	// Reversals counts the advisor's relabels that took a node away from the
+	// resource its previous relabel was for while pods requesting that
+	// resource still waited: a conversion undone before its demand was served.
+	Reversals int `json:"reversals"`
 }
 
 // Result is one policy's run.

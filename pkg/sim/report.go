@@ -34,17 +34,17 @@ func Compare(ctx context.Context, scenario *Scenario, policies []Policy, opts Op
 func WriteTable(w io.Writer, scenario *Scenario, results []*Result) error {
 	fmt.Fprintf(w, "scenario %s: %d nodes, %d pods\n", scenario.Name, len(scenario.Nodes), len(scenario.Pods))
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "POLICY\tPLACED GPU UNITS\tSTRANDED AVG\tMODE\tCPU-MEMORY\tFRAGMENTATION\tEMPTY GPU NODES AVG\tPENDING AVG\tWAIT MEAN/P95 (s)\tUNPLACED GPU PODS\tALLOC AT 1ST FAILURE\tRELABELS")
+	fmt.Fprintln(tw, "POLICY\tPLACED GPU UNITS\tSTRANDED AVG\tMODE\tCPU-MEMORY\tFRAGMENTATION\tEMPTY GPU NODES AVG\tPENDING AVG\tWAIT MEAN/P95 (s)\tUNPLACED GPU PODS\tALLOC AT 1ST FAILURE\tRELABELS\tREVERSALS")
 	for _, r := range results {
 		s := r.Summary
 		first := "-"
 		if s.AllocationAtFirstFailure != nil {
 			first = fmt.Sprintf("%.1f%%", 100**s.AllocationAtFirstFailure)
 		}
-		fmt.Fprintf(tw, "%s\t%d/%d (%.1f%%)\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t%.0f/%.0f\t%d\t%s\t%d\n",
+		fmt.Fprintf(tw, "%s\t%d/%d (%.1f%%)\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t%.0f/%.0f\t%d\t%s\t%d\t%d\n",
 			r.Policy, s.GPUUnitsPlaced, s.GPUUnitsRequested, 100*s.PlacedShare, s.StrandedAverageTotal,
 			s.StrandedAverage[StrandedKinds[StrandedMode]], s.StrandedAverage[StrandedKinds[StrandedCPUMemory]], s.StrandedAverage[StrandedKinds[StrandedFragmentation]],
-			s.EmptyGPUNodesAverage, s.PendingPodsAverage, s.WaitMeanSeconds, s.WaitP95Seconds, s.UnplacedGPUPods, first, len(r.Relabels))
+			s.EmptyGPUNodesAverage, s.PendingPodsAverage, s.WaitMeanSeconds, s.WaitP95Seconds, s.UnplacedGPUPods, first, len(r.Relabels), s.Reversals)
 	}
 	return tw.Flush()
 }

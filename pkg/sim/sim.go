@@ -64,6 +64,8 @@ type simNode struct {
 	vms        int
 	converting bool
 	version    int
+	// relabelledFor is the resource the advisor last converted the node for.
+	relabelledFor v1.ResourceName
 }
 
 func (n *simNode) free() int64 { return n.units - n.usedUnits }
@@ -108,6 +110,9 @@ type run struct {
 	ready    []conversion // sorted by time
 	metrics  *metricsRecorder
 	relabels []advisor.Relabel
+	// reversals counts relabels that took a node away from the resource its
+	// previous relabel served while pods requesting that resource waited.
+	reversals int
 }
 
 type conversion struct {
@@ -152,6 +157,7 @@ func Run(ctx context.Context, scenario *Scenario, policy Policy, opts Options) (
 		res.Policy += advisorSuffix
 	}
 	res.Relabels = r.relabels
+	res.Summary.Reversals = r.reversals
 	return res, nil
 }
 
@@ -360,6 +366,10 @@ func (r *run) advise(now time.Duration) {
 	}
 	for _, relabel := range plan.Relabels {
 		n := r.byName[relabel.Node]
+		if n.relabelledFor != "" && n.relabelledFor != relabel.Resource && r.pendingFor(n.relabelledFor) {
+			r.reversals++
+		}
+		n.relabelledFor = relabel.Resource
 		n.spec.Apply(relabel)
 		r.relabel(n, relabel.To, true)
 		r.ready = append(r.ready, conversion{at: now + r.opts.Advisor.Conversion, node: n})
@@ -367,6 +377,11 @@ func (r *run) advise(now time.Duration) {
 		r.relabels = append(r.relabels, relabel)
 	}
 	slices.SortStableFunc(r.ready, func(a, b conversion) int { return int(a.at - b.at) })
+}
+
+// pendingFor reports whether a pending pod requests the resource.
+func (r *run) pendingFor(resource v1.ResourceName) bool {
+	return slices.ContainsFunc(r.pending, func(p *simPod) bool { return p.spec.GPU == resource })
 }
 
 // relabel gives the node a mode label and tells the scheduler.
@@ -383,7 +398,7 @@ func (r *run) advisorInput() advisor.Input {
 		in.Nodes = append(in.Nodes, advisor.Node{
 			Name: n.spec.Name, Mode: r.effectiveMode(n), Inventory: n.spec.Inventory,
 			Resource: n.resource, Units: n.units, UsedUnits: n.usedUnits,
-			GPUPods: n.gpuPods, VMs: n.vms, Converting: n.converting,
+			GPUPods: n.gpuPods, VMs: n.vms, Converting: n.converting, RelabelledFor: n.relabelledFor,
 		})
 	}
 	for _, p := range r.pending {

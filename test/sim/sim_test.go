@@ -127,6 +127,11 @@ func TestDocumentedResults(t *testing.T) {
 		if !slices.Contains(levelOnShippedTrace, r.Scenario) {
 			checkStrandsLeast(t, r)
 		}
+		for _, res := range r.Results {
+			if res.Summary.Reversals != 0 {
+				t.Errorf("scenario %s, %s: the advisor undid %d conversions while their demand waited", r.Scenario, res.Policy, res.Summary.Reversals)
+			}
+		}
 	}
 }
 
