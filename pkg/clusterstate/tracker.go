@@ -56,14 +56,23 @@ type Tracker struct {
 	totals map[v1.ResourceName]map[int64]int
 
 	demand *DemandModel
+
+	dra draState
 }
 
 // ModeMismatchReasons builds the reason a node in one mode gives a pod that
 // needs another. The plugin supplies it so that reason strings stay in one place.
 type ModeMismatchReasons func(node *gpuworkload.NodeState, podMode gpuworkload.Mode) string
 
-// NewTracker starts from the args policy and explicit classes.
+// NewTracker starts from the args policy and explicit classes, and reads
+// GPUs from the ResourceSlices of the NVIDIA DRA driver.
 func NewTracker(argsPolicy gpuworkload.SandboxPolicy, configured map[v1.ResourceName]gpuworkload.ResourceClass, reasons ModeMismatchReasons) *Tracker {
+	return NewTrackerWithDRADriver(argsPolicy, configured, reasons, gpuworkload.DRADriver)
+}
+
+// NewTrackerWithDRADriver is NewTracker for GPUs published by another DRA driver name.
+func NewTrackerWithDRADriver(argsPolicy gpuworkload.SandboxPolicy, configured map[v1.ResourceName]gpuworkload.ResourceClass, reasons ModeMismatchReasons,
+	draDriver string) *Tracker {
 	t := &Tracker{
 		argsPolicy:    argsPolicy,
 		policy:        argsPolicy,
@@ -75,6 +84,7 @@ func NewTracker(argsPolicy gpuworkload.SandboxPolicy, configured map[v1.Resource
 		advertisedBy:  map[v1.ResourceName]int{},
 		totals:        map[v1.ResourceName]map[int64]int{},
 		demand:        NewDemandModel(),
+		dra:           newDRAState(draDriver),
 	}
 	t.rebuildLocked()
 	return t

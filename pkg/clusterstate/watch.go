@@ -7,6 +7,7 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	resourceapi "k8s.io/api/resource/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -39,6 +40,9 @@ type WatchOptions struct {
 	ClusterPolicyName string
 	// OnPolicyChange runs after the policy or KubeVirt's permitted devices change.
 	OnPolicyChange func()
+	// ResourceSliceInformer and DeviceClassInformer follow what the DRA
+	// driver publishes; nil when the scheduler runs without DRA.
+	ResourceSliceInformer, DeviceClassInformer cache.SharedIndexInformer
 }
 
 // Watch feeds the tracker from the node informer and from ClusterPolicy and
@@ -59,6 +63,9 @@ func (t *Tracker) Watch(ctx context.Context, opts WatchOptions) error {
 			}
 		},
 	}); err != nil {
+		return err
+	}
+	if err := t.followDRA(opts); err != nil {
 		return err
 	}
 	client, err := dynamic.NewForConfig(opts.Config)
@@ -87,6 +94,40 @@ func (t *Tracker) Watch(ctx context.Context, opts WatchOptions) error {
 		notify(t.selectKubeVirt(logger, store))
 	}, func() {})
 	return nil
+}
+
+// followDRA feeds the tracker's DRA state from the scheduler's informers.
+func (t *Tracker) followDRA(opts WatchOptions) error {
+	if opts.ResourceSliceInformer == nil || opts.DeviceClassInformer == nil {
+		return nil
+	}
+	if _, err := opts.ResourceSliceInformer.AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc:    func(obj any) { withObject(obj, t.UpsertResourceSlice) },
+		UpdateFunc: func(_, obj any) { withObject(obj, t.UpsertResourceSlice) },
+		DeleteFunc: func(obj any) {
+			withObject(obj, func(s *resourceapi.ResourceSlice) { t.DeleteResourceSlice(s.Name) })
+		},
+	}); err != nil {
+		return err
+	}
+	_, err := opts.DeviceClassInformer.AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc:    func(obj any) { withObject(obj, t.UpsertDeviceClass) },
+		UpdateFunc: func(_, obj any) { withObject(obj, t.UpsertDeviceClass) },
+		DeleteFunc: func(obj any) {
+			withObject(obj, func(c *resourceapi.DeviceClass) { t.DeleteDeviceClass(c.Name) })
+		},
+	})
+	return err
+}
+
+// withObject calls f with an informer's object, unwrapping a deletion tombstone.
+func withObject[T any](obj any, f func(T)) {
+	if tombstone, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		obj = tombstone.Obj
+	}
+	if typed, ok := obj.(T); ok {
+		f(typed)
+	}
 }
 
 func (t *Tracker) upsertFromInformer(obj any) {

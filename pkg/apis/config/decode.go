@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"k8s.io/apimachinery/pkg/util/validation"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -85,6 +86,9 @@ func SetDefaultsGPUWorkloadFitArgs(args *GPUWorkloadFitArgs) {
 	if args.SandboxWorkloads.Mode == "" {
 		args.SandboxWorkloads.Mode = string(gpuworkload.RuntimeKubeVirt)
 	}
+	if args.DRADriverName == "" {
+		args.DRADriverName = gpuworkload.DRADriver
+	}
 }
 
 // Defaults of GPUStrandingArgs.
@@ -117,6 +121,9 @@ func ValidateGPUWorkloadFitArgs(args *GPUWorkloadFitArgs) field.ErrorList {
 	default:
 		errs = append(errs, field.NotSupported(sandbox.Child("mode"), args.SandboxWorkloads.Mode,
 			[]string{string(gpuworkload.RuntimeKubeVirt), string(gpuworkload.RuntimeKata)}))
+	}
+	for _, msg := range validation.IsDNS1123Subdomain(args.DRADriverName) {
+		errs = append(errs, field.Invalid(field.NewPath("draDriverName"), args.DRADriverName, msg+"; a DRA driver name is a DNS subdomain such as gpu.nvidia.com"))
 	}
 	classes := field.NewPath("resourceClasses")
 	for name, class := range args.ResourceClasses {

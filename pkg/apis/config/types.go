@@ -24,6 +24,11 @@ type GPUWorkloadFitArgs struct {
 	// KubeVirt's permittedHostDevices and the naming rules. Values:
 	// container-gpu, passthrough-gpu, vgpu-profile, not-gpu.
 	ResourceClasses map[string]string `json:"resourceClasses,omitempty"`
+
+	// DRADriverName is the DRA driver whose ResourceSlices publish GPUs
+	// (spec.driver, and the domain of its device attributes). Default:
+	// gpu.nvidia.com, the NVIDIA DRA driver's name.
+	DRADriverName string `json:"draDriverName,omitempty"`
 }
 
 // SandboxWorkloadsArgs mirror ClusterPolicy spec.sandboxWorkloads.

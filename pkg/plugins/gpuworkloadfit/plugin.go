@@ -55,11 +55,14 @@ func New(ctx context.Context, obj runtime.Object, handle fwk.Handle) (fwk.Plugin
 		return pl, nil
 	}
 	logger := klog.FromContext(ctx).WithValues("plugin", Name)
+	informers := handle.SharedInformerFactory()
 	err = pl.tracker.Watch(klog.NewContext(ctx, logger), clusterstate.WatchOptions{
-		Config:            handle.KubeConfig(),
-		NodeInformer:      handle.SharedInformerFactory().Core().V1().Nodes().Informer(),
-		ClusterPolicyName: args.ClusterPolicyName,
-		OnPolicyChange:    func() { pl.activatePendingGPUPods(logger) },
+		Config:                handle.KubeConfig(),
+		NodeInformer:          informers.Core().V1().Nodes().Informer(),
+		ClusterPolicyName:     args.ClusterPolicyName,
+		OnPolicyChange:        func() { pl.activatePendingGPUPods(logger) },
+		ResourceSliceInformer: informers.Resource().V1().ResourceSlices().Informer(),
+		DeviceClassInformer:   informers.Resource().V1().DeviceClasses().Informer(),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("%s: follow cluster state: %w", Name, err)
@@ -72,7 +75,7 @@ func New(ctx context.Context, obj runtime.Object, handle fwk.Handle) (fwk.Plugin
 // NewOffline builds the plugin from decoded args for use without a cluster:
 // the kubectl plugin feeds its tracker from what it read.
 func NewOffline(args *config.GPUWorkloadFitArgs) *GPUWorkloadFit {
-	return &GPUWorkloadFit{tracker: clusterstate.NewTracker(args.Policy(), args.Classes(), modeMismatchReason)}
+	return &GPUWorkloadFit{tracker: clusterstate.NewTrackerWithDRADriver(args.Policy(), args.Classes(), modeMismatchReason, args.DRADriverName)}
 }
 
 // Name returns the plugin name.
@@ -92,6 +95,10 @@ type CycleData struct {
 	otherResource []string
 	totalTooSmall []string
 	insufficient  []string
+	// draServed holds, per request, the extended resource's DeviceClass when
+	// the DRA driver serves it; nil when it serves none of the pod's.
+	draServed    []gpuworkload.DRAExtendedResource
+	draNoDevices []string
 }
 
 // Clone shares the data: nothing changes it after PreFilter.
@@ -143,10 +150,14 @@ func (pl *GPUWorkloadFit) PreFilter(ctx context.Context, state fwk.CycleState, p
 		logger.V(4).Info("Pod needs a sandbox mode but sandbox workloads are disabled", "pod", klog.KObj(pod), "mode", mode, "policy", policy.Source)
 		return nil, fwk.NewStatus(fwk.UnschedulableAndUnresolvable, sandboxDisabledReason(demand, mode, policy, pl.tracker.LabelledNodes(mode)))
 	}
-	for _, r := range demand.Requests {
+	for i, r := range demand.Requests {
 		// The tracker's totals are the fast path; the cycle's snapshot decides,
 		// because the tracker may not have seen the node update that requeued this pod.
 		if pl.tracker.Largest(r.Name) >= r.Count {
+			continue
+		}
+		// DynamicResources counts the devices a DeviceClass serves node by node.
+		if served, ok := data.servedByDRA(i); ok && pl.tracker.DRADevices(served.Class) > 0 {
 			continue
 		}
 		switch largest := largestInSnapshot(nodes, r.Name); {
@@ -177,7 +188,23 @@ func (d *CycleData) prepareNodeReasons(mode gpuworkload.Mode) {
 		d.otherResource[i] = otherResourceReason(r.Class)
 		d.totalTooSmall[i] = fmt.Sprintf(ReasonTotalTooSmall, r.Name)
 		d.insufficient[i] = fmt.Sprintf(ReasonInsufficient, r.Name)
+		if served, ok := d.Tracker.DRAServed(r.Name); ok {
+			if d.draServed == nil {
+				d.draServed = make([]gpuworkload.DRAExtendedResource, len(requests))
+				d.draNoDevices = make([]string, len(requests))
+			}
+			d.draServed[i] = served
+			d.draNoDevices[i] = fmt.Sprintf(ReasonDRANoDevices, served.DeviceClass)
+		}
 	}
+}
+
+// servedByDRA is the DeviceClass that serves request i through DRA, if any.
+func (d *CycleData) servedByDRA(i int) (gpuworkload.DRAExtendedResource, bool) {
+	if d.draServed == nil || d.draServed[i].DeviceClass == "" {
+		return gpuworkload.DRAExtendedResource{}, false
+	}
+	return d.draServed[i], true
 }
 
 // FiltersEachNode reports whether Filter can judge single nodes for the
@@ -204,6 +231,11 @@ func (pl *GPUWorkloadFit) Filter(_ context.Context, state fwk.CycleState, _ *v1.
 	if err != nil {
 		return fwk.AsStatus(err)
 	}
+	if data.draServed != nil {
+		if status, decided := filterDRA(data, nodeInfo); decided {
+			return status
+		}
+	}
 	entry := data.Tracker.Entry(nodeInfo.Node())
 	if !entry.State.GPUNode {
 		return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, ReasonNoGPUs)
@@ -229,6 +261,28 @@ func (pl *GPUWorkloadFit) Filter(_ context.Context, state fwk.CycleState, _ *v1.
 		}
 	}
 	return nil
+}
+
+// filterDRA judges a node that publishes DRA GPU devices and does not
+// advertise the pod's DRA-served resources: DynamicResources allocates their
+// devices there, so the node stays usable unless it publishes no device of a
+// requested class. decided is false when the device-plugin checks apply.
+func filterDRA(data *CycleData, nodeInfo fwk.NodeInfo) (status *fwk.Status, decided bool) {
+	dra := data.Tracker.DRANode(nodeInfo.Node().Name)
+	if dra == nil {
+		return nil, false
+	}
+	allocatable := nodeInfo.GetAllocatable().GetScalarResources()
+	for i, r := range data.Demand.Requests {
+		served, ok := data.servedByDRA(i)
+		if !ok || allocatable[r.Name] > 0 {
+			return nil, false
+		}
+		if !dra.Has(served.Class) {
+			return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, data.draNoDevices[i]), true
+		}
+	}
+	return nil, true
 }
 
 // SignPod lets the scheduler batch pods with the same GPU demand: the filter

@@ -2,13 +2,17 @@ package gpuworkloadfit
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	v1 "k8s.io/api/core/v1"
+	resourceapi "k8s.io/api/resource/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/events"
 	"k8s.io/klog/v2"
+	"k8s.io/utils/ptr"
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/backend/cache"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
@@ -448,5 +452,76 @@ func TestPreFilterWaitsForTheClusterPolicy(t *testing.T) {
 	container := podRequesting("c", map[v1.ResourceName]string{gpu: "1"})
 	if _, status := pl.PreFilter(context.Background(), framework.NewCycleState(), container, nil); !status.IsSuccess() {
 		t.Fatalf("a container pod does not depend on the policy: %v", status)
+	}
+}
+
+func draSlice(node string, types ...string) *resourceapi.ResourceSlice {
+	slice := &resourceapi.ResourceSlice{ObjectMeta: metav1.ObjectMeta{Name: node + "-slice"}, Spec: resourceapi.ResourceSliceSpec{
+		Driver: gpuworkload.DRADriver, NodeName: ptr.To(node), Pool: resourceapi.ResourcePool{Name: node}}}
+	for i, deviceType := range types {
+		slice.Spec.Devices = append(slice.Spec.Devices, resourceapi.Device{Name: fmt.Sprintf("%s-%d", deviceType, i),
+			Attributes: map[resourceapi.QualifiedName]resourceapi.DeviceAttribute{"type": {StringValue: ptr.To(deviceType)}}})
+	}
+	return slice
+}
+
+func gpuDeviceClass() *resourceapi.DeviceClass {
+	return &resourceapi.DeviceClass{ObjectMeta: metav1.ObjectMeta{Name: "gpu.nvidia.com"}, Spec: resourceapi.DeviceClassSpec{
+		Selectors:            []resourceapi.DeviceSelector{{CEL: &resourceapi.CELDeviceSelector{Expression: "device.attributes['gpu.nvidia.com'].type == 'gpu'"}}},
+		ExtendedResourceName: ptr.To("nvidia.com/gpu"),
+	}}
+}
+
+// A DRA node advertises nothing: an extended resource a DeviceClass serves
+// is left to DynamicResources there, as kube-scheduler's default profile does.
+func TestFilterDRAServedExtendedResource(t *testing.T) {
+	draGPU := gpuNode("dra-gpu", "", nil)
+	draGPU.Labels = map[string]string{"nvidia.com/gpu.present": "true"}
+	draVFIO := gpuNode("dra-vfio", "", nil)
+	plain := gpuNode("cpu", "", nil)
+	nodes := append(testNodes(), draGPU, draVFIO, plain)
+	pod := podRequesting("cuda", map[v1.ResourceName]string{gpu: "2"})
+	for _, tc := range []struct {
+		name   string
+		node   *v1.Node
+		code   fwk.Code
+		reason string
+	}{
+		{name: "DRA node with gpu devices", node: draGPU, code: fwk.Success},
+		{name: "DRA node with vfio devices only", node: draVFIO, code: fwk.UnschedulableAndUnresolvable, reason: "node's DRA driver publishes no device of DeviceClass gpu.nvidia.com"},
+		{name: "device-plugin node still judged by its allocatable", node: nodes[0], code: fwk.Success},
+		{name: "node without GPUs", node: plain, code: fwk.UnschedulableAndUnresolvable, reason: "node has no NVIDIA GPUs"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pl := newPlugin(t, enabled(), nodes)
+			pl.tracker.UpsertDeviceClass(gpuDeviceClass())
+			pl.tracker.UpsertResourceSlice(draSlice("dra-gpu", "gpu", "gpu"))
+			pl.tracker.UpsertResourceSlice(draSlice("dra-vfio", "vfio", "vfio"))
+			state := framework.NewCycleState()
+			if _, status := pl.PreFilter(context.Background(), state, pod, nil); !status.IsSuccess() {
+				t.Fatalf("PreFilter: %v", status)
+			}
+			wantStatus(t, pl.Filter(context.Background(), state, pod, nodeInfo(tc.node)), tc.code, tc.reason)
+		})
+	}
+}
+
+// With no node advertising nvidia.com/gpu, DRA devices of the serving class
+// keep PreFilter from rejecting the pod.
+func TestPreFilterCountsDRADevices(t *testing.T) {
+	nodes := []*v1.Node{gpuNode("dra-gpu", "", nil), gpuNode("passthrough", "vm-passthrough", map[v1.ResourceName]string{a10: "1"})}
+	pl := newPlugin(t, enabled(), nodes)
+	pod := podRequesting("cuda", map[v1.ResourceName]string{gpu: "1"})
+	if _, status := pl.PreFilter(context.Background(), framework.NewCycleState(), pod, nil); status.IsSuccess() {
+		t.Fatal("without DRA devices no node serves nvidia.com/gpu")
+	}
+	pl.tracker.UpsertDeviceClass(gpuDeviceClass())
+	pl.tracker.UpsertResourceSlice(draSlice("dra-gpu", "gpu"))
+	if _, status := pl.PreFilter(context.Background(), framework.NewCycleState(), pod, nil); !status.IsSuccess() {
+		t.Fatalf("PreFilter with a gpu device published: %v", status)
+	}
+	pl.tracker.DeleteResourceSlice("dra-gpu-slice")
+	if _, status := pl.PreFilter(context.Background(), framework.NewCycleState(), pod, nil); status.IsSuccess() {
+		t.Fatal("the slice is gone, and with it the device")
 	}
 }

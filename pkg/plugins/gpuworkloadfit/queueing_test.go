@@ -19,6 +19,8 @@ func TestEventsToRegister(t *testing.T) {
 	want := map[fwk.ClusterEvent]bool{
 		{Resource: fwk.Node, ActionType: fwk.Add | fwk.UpdateNodeLabel | fwk.UpdateNodeAllocatable}: true,
 		{Resource: fwk.AssignedPod, ActionType: fwk.Delete}:                                         true,
+		{Resource: fwk.ResourceSlice, ActionType: fwk.Add | fwk.Update}:                             true,
+		{Resource: fwk.DeviceClass, ActionType: fwk.Add | fwk.Update}:                               true,
 	}
 	if len(events) != len(want) {
 		t.Fatalf("registered %d events, want %d", len(events), len(want))

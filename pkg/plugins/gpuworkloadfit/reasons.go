@@ -32,6 +32,10 @@ const (
 	// not hold the request, so preemption cannot help.
 	ReasonTotalTooSmall = "node has fewer %s in total than the pod requests"
 
+	// ReasonDRANoDevices: the DeviceClass serving the requested extended
+	// resource; the node publishes DRA GPUs, none of that class.
+	ReasonDRANoDevices = "node's DRA driver publishes no device of DeviceClass %s"
+
 	// ReasonModeConflict (PreFilter): the pod's resources with their modes.
 	ReasonModeConflict = "%spod requests GPU resources of several modes (%s); a node runs one mode"
 	// ReasonNotAdvertised (PreFilter): the resource, then what the cluster advertises by class.
@@ -51,7 +55,7 @@ const (
 // Reasons lists every template, for documentation tests.
 var Reasons = []string{
 	ReasonNoGPUs, ReasonModeMismatch, ReasonConverting,
-	ReasonOtherContainerResource, ReasonOtherModel, ReasonOtherProfile, ReasonInsufficient, ReasonTotalTooSmall,
+	ReasonOtherContainerResource, ReasonOtherModel, ReasonOtherProfile, ReasonInsufficient, ReasonTotalTooSmall, ReasonDRANoDevices,
 	ReasonModeConflict, ReasonNotAdvertised, ReasonLargerThanAnyNode, ReasonPolicyNotRead, ReasonSandboxDisabled, EventReasonUnschedulable,
 }
 

@@ -1,0 +1,155 @@
+package gpuworkload
+
+import (
+	"regexp"
+	"strings"
+
+	v1 "k8s.io/api/core/v1"
+	resourceapi "k8s.io/api/resource/v1"
+)
+
+// DRADriver is the NVIDIA DRA driver's default name: the driver of its
+// ResourceSlices and the domain of its device attributes.
+const DRADriver = "gpu.nvidia.com"
+
+// The driver's device types (attribute "type"), as its kubelet plugin publishes them.
+const (
+	DRATypeGPU  = "gpu"
+	DRATypeMIG  = "mig"
+	DRATypeVFIO = "vfio"
+)
+
+// draTypeAttribute and pciBusIDAttribute are the device attributes read here.
+const (
+	draTypeAttribute  resourceapi.QualifiedName = "type"
+	pciBusIDAttribute resourceapi.QualifiedName = "resource.kubernetes.io/pciBusID"
+)
+
+// DRATypeClass is the class of a device of the driver's type: container
+// GPUs (gpu, mig) or passthrough GPUs for VMs (vfio). vGPU is not offered
+// through DRA.
+func DRATypeClass(deviceType string) ResourceClass {
+	switch deviceType {
+	case DRATypeGPU, DRATypeMIG:
+		return ClassContainerGPU
+	case DRATypeVFIO:
+		return ClassPassthroughGPU
+	}
+	return ClassNotGPU
+}
+
+// DRADevice is one GPU device a DRA driver publishes for a node.
+type DRADevice struct {
+	Pool, Name string
+	Type       string
+	Class      ResourceClass
+	// PCIBusID names the physical GPU: the gpu-N and gpu-vfio-N devices of
+	// one GPU share it. Empty when the driver does not publish it.
+	PCIBusID string
+}
+
+// DRANode is what the NVIDIA DRA driver publishes for one node: a DRA node
+// has no workload mode, each device is a container or a VM GPU by itself.
+type DRANode struct {
+	Devices []DRADevice
+	// ByClass counts the devices per class.
+	ByClass [len(classNames)]int
+}
+
+// Has reports whether the node publishes devices of the class.
+func (n *DRANode) Has(class ResourceClass) bool {
+	return n != nil && int(class) < len(n.ByClass) && n.ByClass[class] > 0
+}
+
+// DRADevicesOf reads the GPU devices of a node-local ResourceSlice of the
+// driver; node is "" for slices of another driver or not bound to one node.
+func DRADevicesOf(slice *resourceapi.ResourceSlice, driver string) (node string, devices []DRADevice) {
+	if slice.Spec.Driver != driver || slice.Spec.NodeName == nil {
+		return "", nil
+	}
+	for _, d := range slice.Spec.Devices {
+		deviceType := stringAttribute(d.Attributes, draTypeAttribute, driver)
+		class := DRATypeClass(deviceType)
+		if !class.IsGPU() {
+			continue
+		}
+		devices = append(devices, DRADevice{
+			Pool: slice.Spec.Pool.Name, Name: d.Name, Type: deviceType, Class: class,
+			PCIBusID: stringAttribute(d.Attributes, pciBusIDAttribute, driver),
+		})
+	}
+	return *slice.Spec.NodeName, devices
+}
+
+// NewDRANode sums a node's devices.
+func NewDRANode(devices []DRADevice) *DRANode {
+	n := &DRANode{Devices: devices}
+	for _, d := range devices {
+		n.ByClass[d.Class]++
+	}
+	return n
+}
+
+// stringAttribute reads a string attribute, qualified or in the driver's
+// own domain (an unqualified name belongs to the driver).
+func stringAttribute(attrs map[resourceapi.QualifiedName]resourceapi.DeviceAttribute, name resourceapi.QualifiedName, driver string) string {
+	a, ok := attrs[name]
+	if !ok && !strings.Contains(string(name), "/") {
+		a, ok = attrs[resourceapi.QualifiedName(driver+"/"+string(name))]
+	}
+	if !ok || a.StringValue == nil {
+		return ""
+	}
+	return *a.StringValue
+}
+
+// The driver's DeviceClasses, by name, with the device type each selects.
+var draClassTypes = map[string]string{
+	"gpu.nvidia.com":      DRATypeGPU,
+	"mig.nvidia.com":      DRATypeMIG,
+	"vfio.gpu.nvidia.com": DRATypeVFIO,
+}
+
+// typeSelector matches a CEL selector on the driver's type attribute, as the
+// driver's classes write it: device.attributes['gpu.nvidia.com'].type == 'vfio'.
+var typeSelector = regexp.MustCompile(`device\.attributes\[["']([^"']+)["']\]\.type\s*==\s*["']([a-z]+)["']`)
+
+// DRAClassType is the device type a DeviceClass selects from the driver:
+// one of the driver's own classes, or any class whose CEL selector compares
+// the driver's type attribute. "" when it selects no GPU type of the driver.
+func DRAClassType(class *resourceapi.DeviceClass, driver string) string {
+	if t, ok := draClassTypes[class.Name]; ok && driver == DRADriver {
+		return t
+	}
+	for _, s := range class.Spec.Selectors {
+		if s.CEL == nil {
+			continue
+		}
+		if m := typeSelector.FindStringSubmatch(s.CEL.Expression); m != nil && m[1] == driver && DRATypeClass(m[2]).IsGPU() {
+			return m[2]
+		}
+	}
+	return ""
+}
+
+// DRAExtendedResource is an extended resource a DeviceClass serves through
+// DRA (KEP-5004): pods that request it on nodes that do not advertise it
+// get devices of the class instead.
+type DRAExtendedResource struct {
+	Name        v1.ResourceName
+	DeviceClass string
+	Class       ResourceClass
+}
+
+// DRAExtendedResourceOf reads the extended resource a GPU DeviceClass of the
+// driver serves; ok is false for classes without one or of other devices.
+func DRAExtendedResourceOf(class *resourceapi.DeviceClass, driver string) (DRAExtendedResource, bool) {
+	if class.Spec.ExtendedResourceName == nil {
+		return DRAExtendedResource{}, false
+	}
+	deviceType := DRAClassType(class, driver)
+	if deviceType == "" {
+		return DRAExtendedResource{}, false
+	}
+	return DRAExtendedResource{Name: v1.ResourceName(*class.Spec.ExtendedResourceName), DeviceClass: class.Name, Class: DRATypeClass(deviceType)}, true
+}

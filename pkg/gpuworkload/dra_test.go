@@ -1,0 +1,74 @@
+package gpuworkload
+
+import (
+	"testing"
+
+	resourceapi "k8s.io/api/resource/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+)
+
+func draDevice(name, deviceType, pciBusID string) resourceapi.Device {
+	attrs := map[resourceapi.QualifiedName]resourceapi.DeviceAttribute{"type": {StringValue: ptr.To(deviceType)}}
+	if pciBusID != "" {
+		attrs["resource.kubernetes.io/pciBusID"] = resourceapi.DeviceAttribute{StringValue: ptr.To(pciBusID)}
+	}
+	return resourceapi.Device{Name: name, Attributes: attrs}
+}
+
+func TestDRADevicesOf(t *testing.T) {
+	slice := &resourceapi.ResourceSlice{ObjectMeta: metav1.ObjectMeta{Name: "s"}, Spec: resourceapi.ResourceSliceSpec{
+		Driver: DRADriver, NodeName: ptr.To("dra-1"), Pool: resourceapi.ResourcePool{Name: "dra-1"},
+		Devices: []resourceapi.Device{
+			draDevice("gpu-0", "gpu", "0000:3b:00.0"), draDevice("gpu-vfio-0", "vfio", "0000:3b:00.0"),
+			draDevice("gpu-0-mig-1g", "mig", ""), draDevice("nic-0", "nic", ""),
+		},
+	}}
+	node, devices := DRADevicesOf(slice, DRADriver)
+	if node != "dra-1" || len(devices) != 3 {
+		t.Fatalf("node %q, %d devices %+v; want dra-1 and the three GPU devices", node, len(devices), devices)
+	}
+	n := NewDRANode(devices)
+	if n.ByClass[ClassContainerGPU] != 2 || n.ByClass[ClassPassthroughGPU] != 1 || !n.Has(ClassPassthroughGPU) || n.Has(ClassVGPUProfile) {
+		t.Fatalf("by class %v: want 2 container (gpu, mig) and 1 passthrough (vfio)", n.ByClass)
+	}
+	if devices[0].PCIBusID != devices[1].PCIBusID || devices[0].PCIBusID == "" {
+		t.Fatalf("the gpu and vfio devices of one GPU share the PCI bus ID: %+v", devices[:2])
+	}
+	other := slice.DeepCopy()
+	other.Spec.Driver = "gpu.example.com"
+	if node, devices := DRADevicesOf(other, DRADriver); node != "" || devices != nil {
+		t.Fatalf("another driver's slice: %q %v", node, devices)
+	}
+}
+
+func TestDRAExtendedResourceOf(t *testing.T) {
+	class := func(name, expression, extended string) *resourceapi.DeviceClass {
+		c := &resourceapi.DeviceClass{ObjectMeta: metav1.ObjectMeta{Name: name}}
+		if expression != "" {
+			c.Spec.Selectors = []resourceapi.DeviceSelector{{CEL: &resourceapi.CELDeviceSelector{Expression: expression}}}
+		}
+		if extended != "" {
+			c.Spec.ExtendedResourceName = ptr.To(extended)
+		}
+		return c
+	}
+	for _, tc := range []struct {
+		name  string
+		class *resourceapi.DeviceClass
+		want  ResourceClass
+		ok    bool
+	}{
+		{name: "the driver's gpu class", class: class("gpu.nvidia.com", "device.attributes['gpu.nvidia.com'].type == 'gpu'", "nvidia.com/gpu"), want: ClassContainerGPU, ok: true},
+		{name: "a class of the cluster's own selecting vfio", class: class("a10-vms", `device.attributes["gpu.nvidia.com"].type == "vfio"`, "example.com/vm-gpu"), want: ClassPassthroughGPU, ok: true},
+		{name: "no extended resource", class: class("vfio.gpu.nvidia.com", "device.attributes['gpu.nvidia.com'].type == 'vfio'", ""), ok: false},
+		{name: "another driver", class: class("fpga", "device.attributes['fpga.example.com'].type == 'gpu'", "example.com/fpga"), ok: false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, ok := DRAExtendedResourceOf(tc.class, DRADriver)
+			if ok != tc.ok || ok && (got.Class != tc.want || got.DeviceClass != tc.class.Name || string(got.Name) != *tc.class.Spec.ExtendedResourceName) {
+				t.Fatalf("got %+v, %v; want class %s, %v", got, ok, tc.want, tc.ok)
+			}
+		})
+	}
+}

@@ -1,0 +1,124 @@
+package integration
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	v1 "k8s.io/api/core/v1"
+	resourceapi "k8s.io/api/resource/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+)
+
+// The NVIDIA DRA driver's DeviceClasses, as its chart ships them.
+func (e *env) createDriverDeviceClasses(t *testing.T) {
+	t.Helper()
+	for name, deviceType := range map[string]string{"gpu.nvidia.com": "gpu", "mig.nvidia.com": "mig", "vfio.gpu.nvidia.com": "vfio"} {
+		class := &resourceapi.DeviceClass{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: resourceapi.DeviceClassSpec{
+			Selectors: []resourceapi.DeviceSelector{{CEL: &resourceapi.CELDeviceSelector{
+				Expression: fmt.Sprintf("device.driver == 'gpu.nvidia.com' && device.attributes['gpu.nvidia.com'].type == '%s'", deviceType)}}},
+		}}
+		if deviceType == "gpu" {
+			class.Spec.ExtendedResourceName = ptr.To("nvidia.com/gpu")
+		}
+		if _, err := e.client.ResourceV1().DeviceClasses().Create(e.ctx, class, metav1.CreateOptions{}); err != nil {
+			t.Fatalf("create DeviceClass %s: %v", name, err)
+		}
+	}
+}
+
+// publishGPUs creates a DRA node and the ResourceSlice the driver publishes
+// for it: gpus GPUs as gpu-N, and with passthrough also as gpu-vfio-N, each
+// pair sharing its PCI bus ID.
+func (e *env) publishGPUs(t *testing.T, node string, gpus int, passthrough bool) {
+	t.Helper()
+	createNode(e.ctx, t, e.client, node, map[string]string{"nvidia.com/gpu.present": "true"}, nil)
+	slice := &resourceapi.ResourceSlice{ObjectMeta: metav1.ObjectMeta{Name: node + "-gpu.nvidia.com"}, Spec: resourceapi.ResourceSliceSpec{
+		Driver: "gpu.nvidia.com", NodeName: ptr.To(node), Pool: resourceapi.ResourcePool{Name: node, ResourceSliceCount: 1},
+	}}
+	device := func(name, deviceType, busID string) resourceapi.Device {
+		return resourceapi.Device{Name: name, Attributes: map[resourceapi.QualifiedName]resourceapi.DeviceAttribute{
+			"type":                            {StringValue: ptr.To(deviceType)},
+			"productName":                     {StringValue: ptr.To("NVIDIA A10")},
+			"resource.kubernetes.io/pciBusID": {StringValue: ptr.To(busID)},
+		}}
+	}
+	for i := range gpus {
+		busID := fmt.Sprintf("0000:%02x:00.0", 0x3b+i)
+		slice.Spec.Devices = append(slice.Spec.Devices, device(fmt.Sprintf("gpu-%d", i), "gpu", busID))
+		if passthrough {
+			slice.Spec.Devices = append(slice.Spec.Devices, device(fmt.Sprintf("gpu-vfio-%d", i), "vfio", busID))
+		}
+	}
+	if _, err := e.client.ResourceV1().ResourceSlices().Create(e.ctx, slice, metav1.CreateOptions{}); err != nil {
+		t.Fatalf("create ResourceSlice for %s: %v", node, err)
+	}
+}
+
+// claimPod is a pod that uses one device of the DeviceClass through a
+// ResourceClaim of its own; vmi shapes it as a virt-launcher pod.
+func (e *env) claimPod(t *testing.T, name, vmi, deviceClass string) *v1.Pod {
+	t.Helper()
+	claim := &resourceapi.ResourceClaim{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default"}, Spec: resourceapi.ResourceClaimSpec{
+		Devices: resourceapi.DeviceClaim{Requests: []resourceapi.DeviceRequest{{Name: "gpu", Exactly: &resourceapi.ExactDeviceRequest{DeviceClassName: deviceClass}}}},
+	}}
+	if _, err := e.client.ResourceV1().ResourceClaims("default").Create(e.ctx, claim, metav1.CreateOptions{}); err != nil {
+		t.Fatalf("create ResourceClaim %s: %v", name, err)
+	}
+	pod := gpuPod(name, vmi, nil)
+	pod.Spec.ResourceClaims = []v1.PodResourceClaim{{Name: "gpu", ResourceClaimName: ptr.To(name)}}
+	pod.Spec.Containers[0].Resources.Claims = []v1.ResourceClaim{{Name: "gpu"}}
+	return pod
+}
+
+// allocatedDevice waits for the claim's allocation and returns its device.
+func (e *env) allocatedDevice(t *testing.T, claim string) string {
+	t.Helper()
+	var device string
+	e.poll(t, "claim "+claim+" allocated", func(ctx context.Context) (bool, error) {
+		c, err := e.client.ResourceV1().ResourceClaims("default").Get(ctx, claim, metav1.GetOptions{})
+		if err != nil || c.Status.Allocation == nil || len(c.Status.Allocation.Devices.Results) == 0 {
+			return false, err
+		}
+		device = c.Status.Allocation.Devices.Results[0].Device
+		return true, nil
+	})
+	return device
+}
+
+// Parity with kube-scheduler's default profile on Kubernetes 1.37: a pod
+// that requests nvidia.com/gpu binds to a node that only publishes GPUs
+// through the DRA driver, and gets its extended-resource claim; claim-based
+// container pods and VMs bind to devices of their class; device-plugin
+// nodes keep working beside DRA nodes.
+func TestDRAMixedCluster(t *testing.T) {
+	e := newClusterWithPolicy(t, true)
+	e.createDriverDeviceClasses(t)
+	createNode(e.ctx, t, e.client, "gpu-passthrough", map[string]string{"nvidia.com/gpu.workload.config": "vm-passthrough"}, map[string]string{a10: "1"})
+	e.publishGPUs(t, "dra-containers", 2, false)
+	e.publishGPUs(t, "dra-vms", 1, true)
+
+	e.createPod(t, gpuPod("cuda-two", "", map[string]string{"nvidia.com/gpu": "2"}))
+	if node := e.waitBound(t, "cuda-two"); node != "dra-containers" {
+		t.Fatalf("cuda-two bound to %s, want dra-containers, the only node with two gpu devices", node)
+	}
+	e.poll(t, "cuda-two's extended-resource claim", func(ctx context.Context) (bool, error) {
+		pod, err := e.client.CoreV1().Pods("default").Get(ctx, "cuda-two", metav1.GetOptions{})
+		return err == nil && pod.Status.ExtendedResourceClaimStatus != nil && pod.Status.ExtendedResourceClaimStatus.ResourceClaimName != "", err
+	})
+
+	e.createPod(t, e.claimPod(t, "virt-launcher-vm-dra-x7k2p", "vm-dra", "vfio.gpu.nvidia.com"))
+	if node := e.waitBound(t, "virt-launcher-vm-dra-x7k2p"); node != "dra-vms" {
+		t.Fatalf("the VM bound to %s, want dra-vms, the only node with vfio devices", node)
+	}
+	if device := e.allocatedDevice(t, "virt-launcher-vm-dra-x7k2p"); device != "gpu-vfio-0" {
+		t.Fatalf("the VM's claim got %s, want gpu-vfio-0", device)
+	}
+
+	// A device-plugin VM beside the DRA nodes still lands where its model is advertised.
+	e.createPod(t, gpuPod("virt-launcher-vm-a10-x7k2p", "vm-a10", map[string]string{a10: "1"}))
+	if node := e.waitBound(t, "virt-launcher-vm-a10-x7k2p"); node != "gpu-passthrough" {
+		t.Fatalf("the device-plugin VM bound to %s, want gpu-passthrough", node)
+	}
+}
