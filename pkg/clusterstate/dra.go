@@ -14,6 +14,8 @@ type draState struct {
 	// slices holds each ResourceSlice's node and devices, by slice name.
 	slices map[string]sliceDevices
 	nodes  map[string]*gpuworkload.DRANode
+	// poolNodes maps the driver's pools to their nodes: its pools are node-local.
+	poolNodes map[string]string
 	// byClass counts the cluster's devices per class.
 	byClass [4]int
 	// classes are the GPU DeviceClasses with an extended resource, by name;
@@ -29,7 +31,7 @@ type sliceDevices struct {
 
 func newDRAState(driver string) draState {
 	return draState{
-		driver: driver, slices: map[string]sliceDevices{}, nodes: map[string]*gpuworkload.DRANode{},
+		driver: driver, slices: map[string]sliceDevices{}, nodes: map[string]*gpuworkload.DRANode{}, poolNodes: map[string]string{},
 		classes: map[string]gpuworkload.DRAExtendedResource{}, served: map[v1.ResourceName]gpuworkload.DRAExtendedResource{},
 	}
 }
@@ -44,6 +46,7 @@ func (t *Tracker) UpsertResourceSlice(slice *resourceapi.ResourceSlice) {
 		delete(t.dra.slices, slice.Name)
 	} else {
 		t.dra.slices[slice.Name] = sliceDevices{node: node, devices: devices}
+		t.dra.poolNodes[slice.Spec.Pool.Name] = node
 	}
 	if had {
 		t.recountDRANodeLocked(old.node)
@@ -136,4 +139,16 @@ func (t *Tracker) DRADevices(class gpuworkload.ResourceClass) int {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
 	return t.dra.byClass[class]
+}
+
+// DRADriver is the driver whose devices the tracker follows.
+func (t *Tracker) DRADriver() string { return t.dra.driver }
+
+// DRASiblings returns the node of a device of the driver and the other
+// devices of its physical GPU (gpuworkload.DRANode.Siblings).
+func (t *Tracker) DRASiblings(pool, device string) (node string, siblings []gpuworkload.DRADevice) {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	node = t.dra.poolNodes[pool]
+	return node, t.dra.nodes[node].Siblings(pool, device)
 }

@@ -46,6 +46,34 @@ type DRADevice struct {
 	// PCIBusID names the physical GPU: the gpu-N and gpu-vfio-N devices of
 	// one GPU share it. Empty when the driver does not publish it.
 	PCIBusID string
+	// Counted is set when the device consumes shared counters: the
+	// allocator itself then keeps devices of one GPU from two claims.
+	Counted bool
+}
+
+// Siblings are the other devices of the physical GPU behind the device:
+// same PCI bus ID, neither one counted. Allocating a device while a sibling
+// is allocated fails on the node, and the allocator does not know it.
+func (n *DRANode) Siblings(pool, device string) []DRADevice {
+	if n == nil {
+		return nil
+	}
+	var self *DRADevice
+	for i := range n.Devices {
+		if d := &n.Devices[i]; d.Pool == pool && d.Name == device {
+			self = d
+		}
+	}
+	if self == nil || self.PCIBusID == "" || self.Counted {
+		return nil
+	}
+	var out []DRADevice
+	for _, d := range n.Devices {
+		if d.PCIBusID == self.PCIBusID && !d.Counted && (d.Pool != pool || d.Name != device) {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // DRANode is what the NVIDIA DRA driver publishes for one node: a DRA node
@@ -76,6 +104,7 @@ func DRADevicesOf(slice *resourceapi.ResourceSlice, driver string) (node string,
 		devices = append(devices, DRADevice{
 			Pool: slice.Spec.Pool.Name, Name: d.Name, Type: deviceType, Class: class,
 			PCIBusID: stringAttribute(d.Attributes, pciBusIDAttribute, driver),
+			Counted:  len(d.ConsumesCounters) > 0,
 		})
 	}
 	return *slice.Spec.NodeName, devices

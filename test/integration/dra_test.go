@@ -122,3 +122,91 @@ func TestDRAMixedCluster(t *testing.T) {
 		t.Fatalf("the device-plugin VM bound to %s, want gpu-passthrough", node)
 	}
 }
+
+// The sibling invariant under load: 4 DRA nodes with 4 GPUs each, every GPU
+// published as gpu-N and gpu-vfio-N. 100 container pods (extended resource
+// and claims) and 100 VMs (vfio claims) arrive at once, and 20 of them are
+// deleted while they schedule. No physical GPU may end up in two
+// allocations, and exactly as many pods bind as there are GPUs.
+func TestDRASiblingInvariant(t *testing.T) {
+	e := newClusterWithPolicy(t, true)
+	e.createDriverDeviceClasses(t)
+	const nodes, gpusPerNode = 4, 4
+	for i := range nodes {
+		e.publishGPUs(t, fmt.Sprintf("dra-%d", i), gpusPerNode, true)
+	}
+	var names []string
+	for i := range 100 {
+		name := fmt.Sprintf("cuda-%03d", i)
+		if i%2 == 0 {
+			e.createPod(t, gpuPod(name, "", map[string]string{"nvidia.com/gpu": "1"}))
+		} else {
+			e.createPod(t, e.claimPod(t, name, "", "gpu.nvidia.com"))
+		}
+		vm := fmt.Sprintf("virt-launcher-vm-%03d-x7k2p", i)
+		e.createPod(t, e.claimPod(t, vm, fmt.Sprintf("vm-%03d", i), "vfio.gpu.nvidia.com"))
+		names = append(names, name, vm)
+	}
+	deleted := map[string]bool{}
+	for i := 0; len(deleted) < 20; i += 7 {
+		name := names[i%len(names)]
+		if err := e.client.CoreV1().Pods("default").Delete(e.ctx, name, metav1.DeleteOptions{}); err != nil {
+			t.Fatalf("delete pod %s: %v", name, err)
+		}
+		deleted[name] = true
+	}
+
+	// A deleted pod that was bound stays, terminating: no kubelet confirms its
+	// end and no resource claim controller frees its devices. It still holds
+	// its GPU, so it counts.
+	bound := func(ctx context.Context) (int, error) {
+		pods, err := e.client.CoreV1().Pods("default").List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return 0, err
+		}
+		n := 0
+		for _, p := range pods.Items {
+			if p.Spec.NodeName != "" {
+				n++
+			}
+		}
+		return n, nil
+	}
+	e.poll(t, fmt.Sprintf("%d pods bound, one per GPU", nodes*gpusPerNode), func(ctx context.Context) (bool, error) {
+		n, err := bound(ctx)
+		return n == nodes*gpusPerNode, err
+	})
+
+	claims, err := e.client.ResourceV1().ResourceClaims("default").List(e.ctx, metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	busIDs := map[string]string{}
+	for i := range nodes {
+		for g := range gpusPerNode {
+			busID := fmt.Sprintf("0000:%02x:00.0", 0x3b+g)
+			pool := fmt.Sprintf("dra-%d", i)
+			busIDs[pool+"/"+fmt.Sprintf("gpu-%d", g)] = pool + " " + busID
+			busIDs[pool+"/"+fmt.Sprintf("gpu-vfio-%d", g)] = pool + " " + busID
+		}
+	}
+	heldBy := map[string]string{}
+	for _, c := range claims.Items {
+		if c.Status.Allocation == nil {
+			continue
+		}
+		for _, r := range c.Status.Allocation.Devices.Results {
+			gpu := busIDs[r.Pool+"/"+r.Device]
+			if other, ok := heldBy[gpu]; ok {
+				t.Errorf("physical GPU %s is allocated to claims %s and %s", gpu, other, c.Name)
+			}
+			heldBy[gpu] = c.Name
+		}
+	}
+	if len(heldBy) != nodes*gpusPerNode {
+		t.Errorf("%d physical GPUs allocated, want all %d", len(heldBy), nodes*gpusPerNode)
+	}
+	if n, err := bound(e.ctx); err != nil || n != nodes*gpusPerNode {
+		t.Errorf("%d pods bound after the allocations were read, want %d (%v)", n, nodes*gpusPerNode, err)
+	}
+}

@@ -8,16 +8,20 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync"
+	"time"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/tools/cache"
 	resourcehelper "k8s.io/component-helpers/resource"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/apis/config"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/draguard"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 )
 
@@ -31,6 +35,12 @@ type GPUWorkloadFit struct {
 	handle  fwk.Handle
 	tracker *clusterstate.Tracker
 	hints   hintCache
+	// guard keeps sibling DRA devices out of two claims; nil without DRA.
+	guard *draguard.Controller
+	// siblingWaiters are the pods Reserve rejected for a sibling conflict:
+	// they are retried once the guard's rules cover the allocations.
+	siblingWaitersMu sync.Mutex
+	siblingWaiters   map[string]*v1.Pod
 }
 
 var (
@@ -39,6 +49,7 @@ var (
 	_ fwk.PostFilterPlugin  = &GPUWorkloadFit{}
 	_ fwk.EnqueueExtensions = &GPUWorkloadFit{}
 	_ fwk.SignPlugin        = &GPUWorkloadFit{}
+	_ fwk.ReservePlugin     = &GPUWorkloadFit{}
 )
 
 // New builds the plugin from its args and starts following nodes,
@@ -68,8 +79,100 @@ func New(ctx context.Context, obj runtime.Object, handle fwk.Handle) (fwk.Plugin
 		return nil, fmt.Errorf("%s: follow cluster state: %w", Name, err)
 	}
 	// Register the pod informer now: informers must exist before the scheduler starts them.
-	handle.SharedInformerFactory().Core().V1().Pods().Informer()
+	informers.Core().V1().Pods().Informer()
+	if dra := handle.SharedDRAManager(); dra != nil {
+		if err := pl.startGuard(klog.NewContext(ctx, logger), dra, args.DRADriverName); err != nil {
+			return nil, fmt.Errorf("%s: guard sibling DRA devices: %w", Name, err)
+		}
+	}
 	return pl, nil
+}
+
+// startGuard runs the controller that taints the siblings of allocated DRA
+// devices, reconciling on every claim, slice or rule change.
+func (pl *GPUWorkloadFit) startGuard(ctx context.Context, dra fwk.SharedDRAManager, driver string) error {
+	informers := pl.handle.SharedInformerFactory().Resource().V1()
+	rules := informers.DeviceTaintRules()
+	logger := klog.FromContext(ctx)
+	pl.guard = draguard.NewController(pl.handle.ClientSet(), dra.ResourceClaims(), rules.Lister(), pl.tracker.DRASiblings, driver,
+		func() { pl.retrySiblingWaiters(logger) })
+	trigger := cache.ResourceEventHandlerFuncs{
+		AddFunc:    func(any) { pl.guard.Trigger() },
+		UpdateFunc: func(_, _ any) { pl.guard.Trigger() },
+		DeleteFunc: func(any) { pl.guard.Trigger() },
+	}
+	for _, informer := range []cache.SharedIndexInformer{informers.ResourceClaims().Informer(), informers.ResourceSlices().Informer(), rules.Informer()} {
+		if _, err := informer.AddEventHandler(trigger); err != nil {
+			return err
+		}
+	}
+	go pl.guard.Run(ctx)
+	logger.Info("Guarding sibling DRA devices with DeviceTaintRules", "driver", driver)
+	return nil
+}
+
+// retrySiblingWaiters activates the pods Reserve rejected for a sibling
+// conflict; a pod still in its cycle is activated when it returns.
+func (pl *GPUWorkloadFit) retrySiblingWaiters(logger klog.Logger) {
+	pl.siblingWaitersMu.Lock()
+	waiters := pl.siblingWaiters
+	pl.siblingWaiters = nil
+	pl.siblingWaitersMu.Unlock()
+	if len(waiters) > 0 {
+		pl.handle.Activate(logger, waiters)
+	}
+}
+
+// Reserve rejects the pod when a device allocated to it in this cycle, or
+// still in flight, is the sibling of another allocated device: the rules
+// that keep the allocator away from siblings follow allocations a moment
+// later, and this closes that window. It runs after DynamicResources'
+// Reserve, which makes the cycle's allocation visible as in flight.
+func (pl *GPUWorkloadFit) Reserve(ctx context.Context, state fwk.CycleState, pod *v1.Pod, _ string) *fwk.Status {
+	if pl.guard == nil || !usesDRA(state, pod) {
+		return nil
+	}
+	conflicts, err := pl.guard.InFlightConflicts()
+	if err != nil {
+		return fwk.AsStatus(fmt.Errorf("list DRA allocations: %w", err))
+	}
+	if len(conflicts) > 0 {
+		pl.siblingWaitersMu.Lock()
+		if pl.siblingWaiters == nil {
+			pl.siblingWaiters = map[string]*v1.Pod{}
+		}
+		pl.siblingWaiters[pod.Namespace+"/"+pod.Name] = pod
+		pl.siblingWaitersMu.Unlock()
+	}
+	pl.guard.Trigger()
+	if len(conflicts) > 0 {
+		klog.FromContext(ctx).V(2).Info("Rejected an allocation of both halves of one GPU", "pod", klog.KObj(pod), "conflict", conflicts[0].String())
+		return fwk.NewStatus(fwk.Unschedulable, fmt.Sprintf(ReasonSiblingAllocated, conflicts[0]))
+	}
+	return nil
+}
+
+// Unreserve lets the guard drop rules for an allocation that did not happen.
+// DynamicResources forgets the allocation after this runs (Unreserve goes in
+// reverse order), so the guard looks again a moment later too.
+func (pl *GPUWorkloadFit) Unreserve(_ context.Context, _ fwk.CycleState, _ *v1.Pod, _ string) {
+	if pl.guard != nil {
+		pl.guard.Trigger()
+		time.AfterFunc(unreserveRecheck, pl.guard.Trigger)
+	}
+}
+
+// unreserveRecheck is when the guard looks again after an Unreserve.
+const unreserveRecheck = 200 * time.Millisecond
+
+// usesDRA reports whether the pod can get DRA devices: through claims, or
+// through an extended resource a DeviceClass serves.
+func usesDRA(state fwk.CycleState, pod *v1.Pod) bool {
+	if len(pod.Spec.ResourceClaims) > 0 {
+		return true
+	}
+	data, err := ReadCycleData(state)
+	return err == nil && data.draServed != nil
 }
 
 // NewOffline builds the plugin from decoded args for use without a cluster:
@@ -130,6 +233,10 @@ func ReadCycleData(state fwk.CycleState) (*CycleData, error) {
 // PreFilter computes the pod's GPU demand. Pods without GPU requests are
 // skipped; requests no node can ever serve are rejected for all nodes at once.
 func (pl *GPUWorkloadFit) PreFilter(ctx context.Context, state fwk.CycleState, pod *v1.Pod, nodes []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
+	if pl.guard != nil {
+		// Only the leader schedules; from now on this replica owns the guard's rules.
+		pl.guard.Activate()
+	}
 	data := &CycleData{Demand: gpuworkload.NewPodDemand(pod, pl.tracker.Classifier()), Tracker: pl.tracker}
 	state.Write(cycleStateKey, data)
 	demand := &data.Demand

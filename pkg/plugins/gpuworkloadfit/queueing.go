@@ -21,15 +21,21 @@ func (pl *GPUWorkloadFit) EventsToRegister(_ context.Context) ([]fwk.ClusterEven
 	return []fwk.ClusterEventWithHint{
 		{Event: fwk.ClusterEvent{Resource: fwk.Node, ActionType: fwk.Add | fwk.UpdateNodeLabel | fwk.UpdateNodeAllocatable}, QueueingHintFn: pl.isSchedulableAfterNodeChange},
 		{Event: fwk.ClusterEvent{Resource: fwk.AssignedPod, ActionType: fwk.Delete}, QueueingHintFn: pl.isSchedulableAfterAssignedPodDelete},
-		// What the DRA driver publishes can serve a GPU pod no node advertised for.
-		{Event: fwk.ClusterEvent{Resource: fwk.ResourceSlice, ActionType: fwk.Add | fwk.Update}, QueueingHintFn: pl.isGPUPod},
-		{Event: fwk.ClusterEvent{Resource: fwk.DeviceClass, ActionType: fwk.Add | fwk.Update}, QueueingHintFn: pl.isGPUPod},
+		// What the DRA driver publishes can serve a GPU pod no node advertised
+		// for; a slice update also carries a new device taint, and a claim's
+		// change frees or settles a sibling a Reserve rejection waited for.
+		{Event: fwk.ClusterEvent{Resource: fwk.ResourceSlice, ActionType: fwk.Add | fwk.Update}, QueueingHintFn: pl.mayUseDRAGPUs},
+		{Event: fwk.ClusterEvent{Resource: fwk.DeviceClass, ActionType: fwk.Add | fwk.Update}, QueueingHintFn: pl.mayUseDRAGPUs},
+		{Event: fwk.ClusterEvent{Resource: fwk.ResourceClaim, ActionType: fwk.Add | fwk.Update | fwk.Delete}, QueueingHintFn: pl.mayUseDRAGPUs},
 	}, nil
 }
 
-// isGPUPod queues GPU pods of one mode on a DRA change; DynamicResources
-// and the next cycle judge the devices.
-func (pl *GPUWorkloadFit) isGPUPod(_ klog.Logger, pod *v1.Pod, _, _ any) (fwk.QueueingHint, error) {
+// mayUseDRAGPUs queues pods with claims or GPU requests of one mode on a DRA
+// change; DynamicResources and the next cycle judge the devices.
+func (pl *GPUWorkloadFit) mayUseDRAGPUs(_ klog.Logger, pod *v1.Pod, _, _ any) (fwk.QueueingHint, error) {
+	if len(pod.Spec.ResourceClaims) > 0 {
+		return fwk.Queue, nil
+	}
 	if demand := pl.hints.demand(pod, pl.tracker.Classifier()); demand.IsGPU() && !demand.Conflict() {
 		return fwk.Queue, nil
 	}

@@ -21,6 +21,7 @@ func TestEventsToRegister(t *testing.T) {
 		{Resource: fwk.AssignedPod, ActionType: fwk.Delete}:                                         true,
 		{Resource: fwk.ResourceSlice, ActionType: fwk.Add | fwk.Update}:                             true,
 		{Resource: fwk.DeviceClass, ActionType: fwk.Add | fwk.Update}:                               true,
+		{Resource: fwk.ResourceClaim, ActionType: fwk.Add | fwk.Update | fwk.Delete}:                true,
 	}
 	if len(events) != len(want) {
 		t.Fatalf("registered %d events, want %d", len(events), len(want))

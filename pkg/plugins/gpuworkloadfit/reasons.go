@@ -36,6 +36,9 @@ const (
 	// resource; the node publishes DRA GPUs, none of that class.
 	ReasonDRANoDevices = "node's DRA driver publishes no device of DeviceClass %s"
 
+	// ReasonSiblingAllocated (Reserve): the conflict, in words.
+	ReasonSiblingAllocated = "%s; the scheduler taints the sibling of an allocated device and retries the pod"
+
 	// ReasonModeConflict (PreFilter): the pod's resources with their modes.
 	ReasonModeConflict = "%spod requests GPU resources of several modes (%s); a node runs one mode"
 	// ReasonNotAdvertised (PreFilter): the resource, then what the cluster advertises by class.
@@ -55,7 +58,7 @@ const (
 // Reasons lists every template, for documentation tests.
 var Reasons = []string{
 	ReasonNoGPUs, ReasonModeMismatch, ReasonConverting,
-	ReasonOtherContainerResource, ReasonOtherModel, ReasonOtherProfile, ReasonInsufficient, ReasonTotalTooSmall, ReasonDRANoDevices,
+	ReasonOtherContainerResource, ReasonOtherModel, ReasonOtherProfile, ReasonInsufficient, ReasonTotalTooSmall, ReasonDRANoDevices, ReasonSiblingAllocated,
 	ReasonModeConflict, ReasonNotAdvertised, ReasonLargerThanAnyNode, ReasonPolicyNotRead, ReasonSandboxDisabled, EventReasonUnschedulable,
 }
 
