@@ -53,6 +53,9 @@ var ErrExpectations = errors.New("the outcome differs from the scenario's expect
 // settleTimeout bounds the wait for every pod to be bound or reported unschedulable.
 const settleTimeout = 90 * time.Second
 
+// expectTimeout bounds the wait for settled pods to meet the expectations.
+const expectTimeout = 15 * time.Second
+
 type lab struct {
 	Options
 	ctx     context.Context
@@ -141,11 +144,20 @@ func Up(ctx context.Context, opts Options) (err error) {
 	if err := l.step("wait for every pod to be placed or explained", "scheduler.log", func() error { return l.settle(scenario) }); err != nil {
 		return err
 	}
+	var diffs []string
+	if scenario.Expect != nil {
+		// A pod's first outcome may be a retry on its way (a DRA allocation
+		// rejected at Reserve, say): give the expectations time to hold.
+		_ = wait.PollUntilContextTimeout(l.ctx, 200*time.Millisecond, expectTimeout, true, func(context.Context) (bool, error) {
+			diffs = l.compare(scenario)
+			return len(diffs) == 0, nil
+		})
+	}
 	if err := l.report(scenario); err != nil {
 		return err
 	}
 	if scenario.Expect != nil {
-		if diffs := l.compare(scenario); len(diffs) > 0 {
+		if len(diffs) > 0 {
 			fmt.Fprintf(l.Out, "\n== Expectations (%s): %d difference(s)\n", filepath.Join(l.Scenario, ExpectFile), len(diffs))
 			for _, d := range diffs {
 				fmt.Fprintln(l.Out, "  -", d)

@@ -76,6 +76,22 @@ func TestLabDefaultScenarioCheck(t *testing.T) {
 	requireNoLabProcesses(t, dir)
 }
 
+// The DRA scenario: DeviceClasses, ResourceSlices and claims applied as the
+// NVIDIA DRA driver and KubeVirt would make them, beside a device-plugin
+// node; the VM whose only vfio device is the sibling of a GPU in use waits.
+func TestLabDRAScenarioCheck(t *testing.T) {
+	dir := t.TempDir()
+	out, err := exec.Command("make", "-C", repoRoot, "--no-print-directory", "lab", "LAB_CHECK=1", "LAB_DIR="+dir,
+		"LAB_SCENARIO="+filepath.Join(repoRoot, "manifests/examples/lab-dra")).CombinedOutput()
+	if err != nil {
+		t.Fatalf("LAB_CHECK=1 LAB_SCENARIO=manifests/examples/lab-dra make lab: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "all 5 pod(s) as expected") {
+		t.Errorf("lab output lacks the expectations' verdict:\n%s", out)
+	}
+	requireNoLabProcesses(t, dir)
+}
+
 // A user's scenario whose expectations do not hold: check mode prints each
 // difference, exits non-zero and leaves nothing running. A second lab in the
 // same directory while one runs is refused.
