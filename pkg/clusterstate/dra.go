@@ -69,7 +69,14 @@ func (t *Tracker) DeleteResourceSlice(name string) {
 // recountDRANodeLocked rebuilds one node's devices from its slices. A node
 // has few slices and slices change rarely, so a scan is cheap enough.
 func (t *Tracker) recountDRANodeLocked(node string) {
-	if old := t.dra.nodes[node]; old != nil {
+	old := t.dra.nodes[node]
+	defer func() {
+		// Whether the node is a DRA node is part of its state.
+		if (old == nil) != (t.dra.nodes[node] == nil) && t.nodes[node] != nil {
+			t.entries[node] = t.computeLocked(t.nodes[node])
+		}
+	}()
+	if old != nil {
 		for class, n := range old.ByClass {
 			t.dra.byClass[class] -= n
 		}

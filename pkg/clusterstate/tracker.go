@@ -263,11 +263,14 @@ func (t *Tracker) countLocked(node *v1.Node, delta int) {
 }
 
 func (t *Tracker) computeLocked(node *v1.Node) *NodeEntry {
-	return t.newEntry(node, t.policy, t.classifier, t.epoch)
+	return t.newEntry(node, t.policy, t.classifier, t.epoch, t.dra.nodes[node.Name] != nil)
 }
 
-func (t *Tracker) newEntry(node *v1.Node, policy gpuworkload.SandboxPolicy, classifier *gpuworkload.Classifier, epoch uint64) *NodeEntry {
+func (t *Tracker) newEntry(node *v1.Node, policy gpuworkload.SandboxPolicy, classifier *gpuworkload.Classifier, epoch uint64, publishedByDRA bool) *NodeEntry {
 	state := gpuworkload.NewNodeState(node, policy, classifier)
+	if publishedByDRA {
+		state.PublishedByDRA()
+	}
 	e := &NodeEntry{ResourceVersion: node.ResourceVersion, Epoch: epoch, State: state, Converting: state.Converting()}
 	for i, mode := range gpuworkload.Modes {
 		e.ModeMismatch[i] = t.reasonBuilder(state, mode)
@@ -281,12 +284,12 @@ func (t *Tracker) newEntry(node *v1.Node, policy gpuworkload.SandboxPolicy, clas
 func (t *Tracker) Entry(node *v1.Node) *NodeEntry {
 	t.mu.RLock()
 	e := t.entries[node.Name]
-	epoch, policy, classifier := t.epoch, t.policy, t.classifier
+	epoch, policy, classifier, publishedByDRA := t.epoch, t.policy, t.classifier, t.dra.nodes[node.Name] != nil
 	t.mu.RUnlock()
 	if e != nil && e.ResourceVersion == node.ResourceVersion && e.Epoch == epoch {
 		return e
 	}
-	return t.newEntry(node, policy, classifier, epoch)
+	return t.newEntry(node, policy, classifier, epoch, publishedByDRA)
 }
 
 // AdvertisedBy is the number of nodes advertising a non-zero allocatable of the resource.

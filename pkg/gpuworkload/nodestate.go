@@ -33,6 +33,18 @@ type NodeState struct {
 	// PausedOperands are deploy labels whose value pauses their operand.
 	PausedOperands []string
 	Findings       []Finding
+	// DRA is set for a node whose GPUs a DRA driver publishes (docs/dra.md).
+	DRA bool
+}
+
+// PublishedByDRA records that a DRA driver publishes the node's GPUs. Such a
+// node is a GPU node; its GPUs are devices, not an advertisement, so that it
+// advertises nothing and carries no device-plugin operand labels is no fault.
+func (s *NodeState) PublishedByDRA() {
+	s.DRA, s.GPUNode = true, true
+	s.Findings = slices.DeleteFunc(slices.Clone(s.Findings), func(f Finding) bool {
+		return f.Code == FindingNothingAdvertised || f.Code == FindingOperandLabelsAbsent
+	})
 }
 
 // NewNodeState derives the node's GPU state and findings. It never mutates the node.

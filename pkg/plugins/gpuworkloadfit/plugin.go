@@ -196,6 +196,7 @@ type CycleData struct {
 	modeIndex int
 	// Per request, the reasons Filter returns, built once per cycle.
 	otherResource []string
+	notServedDRA  []string
 	totalTooSmall []string
 	insufficient  []string
 	// draServed holds, per request, the extended resource's DeviceClass when
@@ -289,10 +290,12 @@ func (d *CycleData) prepareNodeReasons(mode gpuworkload.Mode) {
 	requests := d.Demand.Requests
 	d.modeIndex = slices.Index(gpuworkload.Modes, mode)
 	d.otherResource = make([]string, len(requests))
+	d.notServedDRA = make([]string, len(requests))
 	d.totalTooSmall = make([]string, len(requests))
 	d.insufficient = make([]string, len(requests))
 	for i, r := range requests {
 		d.otherResource[i] = otherResourceReason(r.Class)
+		d.notServedDRA[i] = fmt.Sprintf(ReasonDRANodeNotAdvertised, r.Name)
 		d.totalTooSmall[i] = fmt.Sprintf(ReasonTotalTooSmall, r.Name)
 		d.insufficient[i] = fmt.Sprintf(ReasonInsufficient, r.Name)
 		if served, ok := d.Tracker.DRAServed(r.Name); ok {
@@ -357,6 +360,9 @@ func (pl *GPUWorkloadFit) Filter(_ context.Context, state fwk.CycleState, _ *v1.
 	requested := nodeInfo.GetRequested().GetScalarResources()
 	for i, r := range data.Demand.Requests {
 		total := allocatable[r.Name]
+		if total == 0 && entry.State.DRA {
+			return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, data.notServedDRA[i])
+		}
 		if total == 0 {
 			return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, data.otherResource[i])
 		}

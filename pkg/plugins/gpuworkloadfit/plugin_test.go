@@ -525,3 +525,22 @@ func TestPreFilterCountsDRADevices(t *testing.T) {
 		t.Fatal("the slice is gone, and with it the device")
 	}
 }
+
+// A DRA node has no workload mode: a device-plugin request gets a reason that
+// says so, not a mode mismatch or "converting".
+func TestFilterDRANodeForADevicePluginRequest(t *testing.T) {
+	draNode := gpuNode("dra-gpu", "", nil)
+	draNode.Labels = map[string]string{"nvidia.com/gpu.present": "true"}
+	pl := newPlugin(t, enabled(), append(testNodes(), draNode))
+	pl.tracker.UpsertResourceSlice(draSlice("dra-gpu", "gpu", "vfio"))
+	if e := pl.tracker.Entry(draNode); !e.State.DRA || e.Converting {
+		t.Fatalf("DRA node state: DRA %v, converting %v; want a DRA node that is not converting", e.State.DRA, e.Converting)
+	}
+	pod := launcherPod("vm-a10", map[v1.ResourceName]string{a10: "1"})
+	state := framework.NewCycleState()
+	if _, status := pl.PreFilter(context.Background(), state, pod, nil); !status.IsSuccess() {
+		t.Fatalf("PreFilter: %v", status)
+	}
+	wantStatus(t, pl.Filter(context.Background(), state, pod, nodeInfo(draNode)), fwk.UnschedulableAndUnresolvable,
+		"node publishes its GPUs through DRA, and no DeviceClass serves nvidia.com/GA102GL_A10")
+}

@@ -36,6 +36,10 @@ const (
 	// resource; the node publishes DRA GPUs, none of that class.
 	ReasonDRANoDevices = "node's DRA driver publishes no device of DeviceClass %s"
 
+	// ReasonDRANodeNotAdvertised: the requested resource. The node's GPUs
+	// are DRA devices and no DeviceClass serves the resource.
+	ReasonDRANodeNotAdvertised = "node publishes its GPUs through DRA, and no DeviceClass serves %s"
+
 	// ReasonSiblingAllocated (Reserve): the conflict, in words.
 	ReasonSiblingAllocated = "%s; the scheduler taints the sibling of an allocated device and retries the pod"
 
@@ -58,7 +62,7 @@ const (
 // Reasons lists every template, for documentation tests.
 var Reasons = []string{
 	ReasonNoGPUs, ReasonModeMismatch, ReasonConverting,
-	ReasonOtherContainerResource, ReasonOtherModel, ReasonOtherProfile, ReasonInsufficient, ReasonTotalTooSmall, ReasonDRANoDevices, ReasonSiblingAllocated,
+	ReasonOtherContainerResource, ReasonOtherModel, ReasonOtherProfile, ReasonInsufficient, ReasonTotalTooSmall, ReasonDRANoDevices, ReasonDRANodeNotAdvertised, ReasonSiblingAllocated,
 	ReasonModeConflict, ReasonNotAdvertised, ReasonLargerThanAnyNode, ReasonPolicyNotRead, ReasonSandboxDisabled, EventReasonUnschedulable,
 }
 
@@ -67,7 +71,8 @@ var Reasons = []string{
 // ignored because sandbox workloads are disabled needs no reason here:
 // PreFilter rejects every sandbox pod then, naming the policy.
 func modeMismatchReason(state *gpuworkload.NodeState, podMode gpuworkload.Mode) string {
-	if !state.GPUNode || state.Mode.Mode == podMode {
+	// A DRA node has no mode: each device is a container or a VM GPU.
+	if !state.GPUNode || state.Mode.Mode == podMode || state.DRA && len(state.Resources) == 0 {
 		return ""
 	}
 	return fmt.Sprintf(ReasonModeMismatch, state.Mode.Mode, advertisedList(state), podMode)
