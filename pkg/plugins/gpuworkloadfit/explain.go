@@ -58,6 +58,10 @@ type resourceSummary struct {
 	nodes       int
 	free, total int64
 	largest     int64
+	// dra is the DeviceClass that serves the resource through DRA, if any,
+	// and draNodes the DRA nodes with devices of its class.
+	dra      gpuworkload.DRAExtendedResource
+	draNodes int
 	// idle and busy are, by name, the first node that does not advertise the
 	// resource but has the hardware to, with all its GPU units unused or not.
 	idle, busy conversionCandidate
@@ -91,12 +95,27 @@ func Explain(pod *v1.Pod, demand *gpuworkload.PodDemand, tracker *clusterstate.T
 		byMode[m] = &modeSummary{}
 	}
 	perResource := make([]resourceSummary, len(demand.Requests))
-	ignoredLabels := 0
+	for i, r := range demand.Requests {
+		perResource[i].dra, _ = tracker.DRAServed(r.Name)
+	}
+	ignoredLabels, draNodes := 0, 0
 	for _, ni := range nodes {
 		entry := tracker.Entry(ni.Node())
 		s := entry.State
 		if !s.GPUNode {
 			continue
+		}
+		if s.DRA {
+			draNodes++
+			dra := tracker.DRANode(s.Name)
+			for i := range perResource {
+				if rs := &perResource[i]; rs.dra.DeviceClass != "" && dra.Has(rs.dra.Class) {
+					rs.draNodes++
+				}
+			}
+			if len(s.Resources) == 0 {
+				continue
+			}
 		}
 		m := byMode[s.Mode.Mode]
 		m.nodes++
@@ -156,10 +175,17 @@ func Explain(pod *v1.Pod, demand *gpuworkload.PodDemand, tracker *clusterstate.T
 			fmt.Fprintf(&b, " (%d converting)", m.converting)
 		}
 	}
+	if draNodes > 0 {
+		fmt.Fprintf(&b, "; DRA %d", draNodes)
+	}
 	b.WriteString(".")
 	for i, r := range demand.Requests {
 		rs := perResource[i]
-		fmt.Fprintf(&b, " %s: %d free of %d on %d node(s).", r.Name, rs.free, rs.total, rs.nodes)
+		fmt.Fprintf(&b, " %s: %d free of %d on %d node(s)", r.Name, rs.free, rs.total, rs.nodes)
+		if rs.dra.DeviceClass != "" {
+			fmt.Fprintf(&b, ", and served through DRA by DeviceClass %s on %d node(s)", rs.dra.DeviceClass, rs.draNodes)
+		}
+		b.WriteString(".")
 	}
 	if !policy.Enabled {
 		fmt.Fprintf(&b, " sandboxWorkloads is disabled in %s", policy.Source)
@@ -228,6 +254,9 @@ func fix(demand *gpuworkload.PodDemand, policy gpuworkload.SandboxPolicy, byMode
 	for i, r := range demand.Requests {
 		rs := perResource[i]
 		switch {
+		case rs.draNodes > 0:
+			return fmt.Sprintf("the DRA nodes have no free device of DeviceClass %s for %d x %s (the FailedScheduling message gives DynamicResources' reasons): "+
+				"let GPU pods finish, or publish more devices of the class.", rs.dra.DeviceClass, r.Count, r.Name)
 		case rs.nodes == 0:
 			return notAdvertisedFix(r, rs, advertised[r.Class])
 		case rs.largest < r.Count:

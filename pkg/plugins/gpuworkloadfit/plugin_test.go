@@ -544,3 +544,29 @@ func TestFilterDRANodeForADevicePluginRequest(t *testing.T) {
 	wantStatus(t, pl.Filter(context.Background(), state, pod, nodeInfo(draNode)), fwk.UnschedulableAndUnresolvable,
 		"node publishes its GPUs through DRA, and no DeviceClass serves nvidia.com/GA102GL_A10")
 }
+
+// The explanation counts DRA nodes apart from the modes and says where a
+// DRA-served resource comes from.
+func TestExplainDRANodes(t *testing.T) {
+	draNode := gpuNode("dra-gpu", "", nil)
+	nodes := []*v1.Node{gpuNode("container", "container", map[v1.ResourceName]string{gpu: "1"}), draNode}
+	pl := newPlugin(t, enabled(), nodes)
+	pl.tracker.UpsertDeviceClass(gpuDeviceClass())
+	pl.tracker.UpsertResourceSlice(draSlice("dra-gpu", "gpu", "gpu"))
+	pod := podRequesting("cuda", map[v1.ResourceName]string{gpu: "2"})
+	state := framework.NewCycleState()
+	pl.PreFilter(context.Background(), state, pod, nil)
+	data, err := ReadCycleData(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snapshot := cache.NewSnapshot(nil, nodes)
+	infos, _ := snapshot.NodeInfos().List()
+	want := "pod ns/cuda needs 2 x nvidia.com/gpu (container mode). GPU nodes by mode: container 1, vm-passthrough 0, vm-vgpu 0; DRA 1. " +
+		"nvidia.com/gpu: 1 free of 1 on 1 node(s), and served through DRA by DeviceClass gpu.nvidia.com on 1 node(s). " +
+		"Fix: the DRA nodes have no free device of DeviceClass gpu.nvidia.com for 2 x nvidia.com/gpu (the FailedScheduling message gives DynamicResources' reasons): " +
+		"let GPU pods finish, or publish more devices of the class."
+	if got := Explain(pod, &data.Demand, pl.tracker, infos); got != want {
+		t.Fatalf("explanation\n%s\nwant\n%s", got, want)
+	}
+}
