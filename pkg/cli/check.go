@@ -12,6 +12,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/gpu-workload-scheduler/scheduler/pkg/draguard"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 )
 
@@ -66,7 +67,7 @@ func newCheckCommand(o *rootOptions) *cobra.Command {
 			if src.nodes != "" {
 				c, err = loadOffline(src, cmd.InOrStdin())
 			} else {
-				if src.clusterPolicy != "" || src.kubeVirt != "" {
+				if src.clusterPolicy != "" || src.kubeVirt != "" || src.dra != "" {
 					return usageErrorf("--cluster-policy and --kubevirt need -f: they complete a node dump; a live check reads them from the cluster")
 				}
 				c, err = loadLive(cmd.Context(), o.config, true)
@@ -87,6 +88,7 @@ func newCheckCommand(o *rootOptions) *cobra.Command {
 	cmd.Flags().StringVarP(&src.nodes, "filename", "f", "", "node dump to check instead of the live cluster: "+nodesWanted+"; - reads standard input")
 	cmd.Flags().StringVar(&src.clusterPolicy, "cluster-policy", "", "ClusterPolicy dump (with -f); without it the GPU Operator's defaults apply")
 	cmd.Flags().StringVar(&src.kubeVirt, "kubevirt", "", "KubeVirt CR dump (with -f); without it permittedHostDevices is not checked")
+	cmd.Flags().StringVar(&src.dra, "dra", "", "DRA dump (with -f): "+draWanted+"; without it DRA devices are not checked")
 	cmd.Flags().StringVar(&failOn, "fail-on", string(gpuworkload.SeverityWarning), "exit 1 when a finding is at or above this severity: info, warning or error")
 	return cmd
 }
@@ -111,6 +113,7 @@ func buildCheckReport(ctx context.Context, c *cluster) *CheckReport {
 			add("Node/"+s.Name, s.Findings)
 		}
 	}
+	report.Findings = append(report.Findings, draFindings(c)...)
 	advertised := gpuworkload.AdvertisementOf(states)
 	add(policyObject(c.policy), gpuworkload.PolicyFindings(c.policy, c.permitted, advertised))
 	add(c.kubeVirt, gpuworkload.CheckPermittedHostDevices(c.permitted, c.policy, advertised))
@@ -150,6 +153,50 @@ func describePolicy(p gpuworkload.SandboxPolicy) string {
 		state = fmt.Sprintf("enabled, defaultWorkload %s", p.DefaultWorkload)
 	}
 	return fmt.Sprintf("%s (sandboxWorkloads %s)", p.Source, state)
+}
+
+// draFindings judges what the NVIDIA DRA driver publishes and the claims
+// that use it (docs/dra.md).
+func draFindings(c *cluster) []ReportFinding {
+	var out []ReportFinding
+	add := func(object string, findings []gpuworkload.Finding) {
+		for _, f := range findings {
+			out = append(out, ReportFinding{Object: object, Code: f.Code, Severity: f.Severity, Message: f.Message, Fix: f.Fix})
+		}
+	}
+	driver := gpuworkload.DRADriver
+	draNodes := c.dra.draNodes(driver)
+	var served []gpuworkload.DRAExtendedResource
+	for _, class := range c.dra.classes {
+		if s, ok := gpuworkload.DRAExtendedResourceOf(class, driver); ok {
+			served = append(served, s)
+		}
+	}
+	for _, n := range c.nodes {
+		if dra := draNodes[n.Name]; dra != nil {
+			add("Node/"+n.Name, gpuworkload.DRANodeFindings(n, dra, served))
+		}
+	}
+	for _, s := range served {
+		add("DeviceClass/"+s.DeviceClass, gpuworkload.DRAClassFindings(s, draNodes))
+	}
+	poolNodes := map[string]string{}
+	for _, s := range c.dra.slices {
+		if node, _ := gpuworkload.DRADevicesOf(s, driver); node != "" {
+			poolNodes[s.Spec.Pool.Name] = node
+		}
+	}
+	siblings := func(pool, device string) (string, []gpuworkload.DRADevice) {
+		node := poolNodes[pool]
+		return node, draNodes[node].Siblings(pool, device)
+	}
+	for _, conflict := range draguard.Conflicts(draguard.AllocationsOf(c.dra.claims, driver), siblings) {
+		out = append(out, ReportFinding{Object: "Node/" + conflict.Node, Code: gpuworkload.FindingDRASiblingsAllocated,
+			Severity: gpuworkload.FindingDRASiblingsAllocated.Severity(),
+			Message:  conflict.String() + ": the second to be prepared fails on the node",
+			Fix:      "delete one of the two pods so that its claim is freed; gpu-workload-scheduler's sibling guard keeps this from happening to the pods it schedules"})
+	}
+	return out
 }
 
 // policyObject names the sandbox policy's source as a report object.

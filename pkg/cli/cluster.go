@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	v1 "k8s.io/api/core/v1"
+	resourceapi "k8s.io/api/resource/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -32,6 +33,8 @@ type cluster struct {
 	permitted *gpuworkload.PermittedHostDevices
 	// kubeVirt names the KubeVirt CR in use, "" if none.
 	kubeVirt string
+	// dra is what the DRA driver publishes and the claims that use it.
+	dra draObjects
 	// Live only: pods bound to nodes, VMIs and their FailedCreate events.
 	assigned []*v1.Pod
 	vmis     []*unstructured.Unstructured
@@ -41,7 +44,100 @@ type cluster struct {
 
 // sourceFlags are the offline inputs shared by check and explain.
 type sourceFlags struct {
-	nodes, clusterPolicy, kubeVirt string
+	nodes, clusterPolicy, kubeVirt, dra string
+}
+
+// draObjects are the DRA objects check reads.
+type draObjects struct {
+	slices  []*resourceapi.ResourceSlice
+	classes []*resourceapi.DeviceClass
+	claims  []*resourceapi.ResourceClaim
+}
+
+const draWanted = "the output of 'kubectl get resourceslices,deviceclasses,resourceclaims -A -o json'"
+
+// readDRA reads a dump of ResourceSlices, DeviceClasses and ResourceClaims.
+func readDRA(path string, stdin io.Reader) (draObjects, error) {
+	var out draObjects
+	data, err := readInput(path, stdin)
+	if err != nil {
+		return out, err
+	}
+	objs, err := decodeObjects(data, path, draWanted)
+	if err != nil {
+		return out, err
+	}
+	for i, u := range objs {
+		var into any
+		switch u.GetKind() {
+		case "ResourceSlice":
+			into = &resourceapi.ResourceSlice{}
+		case "DeviceClass":
+			into = &resourceapi.DeviceClass{}
+		case "ResourceClaim":
+			into = &resourceapi.ResourceClaim{}
+		default:
+			return out, usageErrorf("%s: object %d is a %q; want %s", displayName(path), i, u.GetKind(), draWanted)
+		}
+		if err := convert(u, into); err != nil {
+			return out, usageErrorf("%s: object %d (%s %s): %v", displayName(path), i, u.GetKind(), u.GetName(), err)
+		}
+		switch o := into.(type) {
+		case *resourceapi.ResourceSlice:
+			out.slices = append(out.slices, o)
+		case *resourceapi.DeviceClass:
+			out.classes = append(out.classes, o)
+		case *resourceapi.ResourceClaim:
+			out.claims = append(out.claims, o)
+		}
+	}
+	return out, nil
+}
+
+// listDRA reads the DRA objects of a live cluster; a cluster that does not
+// serve resource.k8s.io/v1 has none.
+func listDRA(ctx context.Context, client kubernetes.Interface) (draObjects, error) {
+	var out draObjects
+	slices, err := client.ResourceV1().ResourceSlices().List(ctx, metav1.ListOptions{})
+	if apierrors.IsNotFound(err) {
+		return out, nil
+	}
+	if err != nil {
+		return out, fmt.Errorf("list resourceslices: %w", err)
+	}
+	for i := range slices.Items {
+		out.slices = append(out.slices, &slices.Items[i])
+	}
+	classes, err := client.ResourceV1().DeviceClasses().List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return out, fmt.Errorf("list deviceclasses: %w", err)
+	}
+	for i := range classes.Items {
+		out.classes = append(out.classes, &classes.Items[i])
+	}
+	claims, err := client.ResourceV1().ResourceClaims("").List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return out, fmt.Errorf("list resourceclaims: %w", err)
+	}
+	for i := range claims.Items {
+		out.claims = append(out.claims, &claims.Items[i])
+	}
+	return out, nil
+}
+
+// draNodes groups the driver's devices by node.
+func (d draObjects) draNodes(driver string) map[string]*gpuworkload.DRANode {
+	devices := map[string][]gpuworkload.DRADevice{}
+	for _, s := range d.slices {
+		if node, ds := gpuworkload.DRADevicesOf(s, driver); node != "" {
+			devices[node] = append(devices[node], ds...)
+		}
+	}
+	out := make(map[string]*gpuworkload.DRANode, len(devices))
+	for node, ds := range devices {
+		out[node] = gpuworkload.NewDRANode(ds)
+	}
+	return out
 }
 
 var vmiGVR = schema.GroupVersionResource{Group: gpuworkload.KubeVirtGroup, Version: gpuworkload.KubeVirtVersion, Resource: "virtualmachineinstances"}
@@ -60,6 +156,11 @@ func loadOffline(src sourceFlags, stdin io.Reader) (*cluster, error) {
 	}
 	if err := c.readAs(operatorView()); err != nil {
 		return nil, usageErrorf("%s: %v", displayName(src.clusterPolicy), err)
+	}
+	if src.dra != "" {
+		if c.dra, err = readDRA(src.dra, stdin); err != nil {
+			return nil, err
+		}
 	}
 	if src.kubeVirt != "" {
 		objs, err := readObjectsOfKind(src.kubeVirt, gpuworkload.KubeVirtKind, stdin)
@@ -159,6 +260,9 @@ func loadLive(ctx context.Context, flags *genericclioptions.ConfigFlags, withVMI
 	if err := c.chooseKubeVirt(kubevirts); err != nil {
 		return nil, err
 	}
+	if c.dra, err = listDRA(ctx, client); err != nil {
+		return nil, err
+	}
 	podList, err := client.CoreV1().Pods("").List(ctx, metav1.ListOptions{FieldSelector: "spec.nodeName!="})
 	if err != nil {
 		return nil, fmt.Errorf("list pods: %w", err)
@@ -194,9 +298,13 @@ func listIfServed(ctx context.Context, dyn dynamic.Interface, gvr schema.GroupVe
 // states computes every node's GPU state with the cluster's policy and classifier.
 func (c *cluster) states() ([]*gpuworkload.NodeState, *gpuworkload.Classifier) {
 	classifier := gpuworkload.NewClassifier(gpuworkload.ClassifierConfig{Configured: c.classes, Permitted: c.permitted}, c.policy, c.nodes)
+	draNodes := c.dra.draNodes(gpuworkload.DRADriver)
 	states := make([]*gpuworkload.NodeState, len(c.nodes))
 	for i, n := range c.nodes {
 		states[i] = gpuworkload.NewNodeState(n, c.policy, classifier)
+		if draNodes[n.Name] != nil {
+			states[i].PublishedByDRA()
+		}
 	}
 	slices.SortFunc(states, func(a, b *gpuworkload.NodeState) int { return strings.Compare(a.Name, b.Name) })
 	return states, classifier

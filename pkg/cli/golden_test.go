@@ -63,6 +63,8 @@ func TestCheckGolden(t *testing.T) {
 	// Sandbox workloads disabled: the permitted VM GPUs are missing because of the policy, not KubeVirt.
 	golden(t, "check-kubevirt-sandbox-disabled", nil, "check", "-f", checkData("ModeLabelIgnored.json"), "--cluster-policy", checkData("clusterpolicy-disabled.yaml"),
 		"--kubevirt", checkData("kubevirt.yaml"))
+	// DRA objects beside the nodes: each DRA check finds something, and a DRA node is not "NothingAdvertised".
+	golden(t, "check-dra", nil, "check", "-f", checkData("dra-nodes.json"), "--cluster-policy", policy, "--dra", checkData("dra.yaml"))
 	golden(t, "check-kubevirt-typos", nil, "check", "-f", checkData("kubevirt-typos-nodes.json"), "--cluster-policy", policy, "--kubevirt", checkData("kubevirt-typos.yaml"))
 	for _, code := range gpuworkload.FindingCodes {
 		dump := checkData(string(code) + ".json")

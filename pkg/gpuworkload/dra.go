@@ -1,6 +1,7 @@
 package gpuworkload
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 
@@ -167,7 +168,9 @@ func DRAClassType(class *resourceapi.DeviceClass, driver string) string {
 type DRAExtendedResource struct {
 	Name        v1.ResourceName
 	DeviceClass string
-	Class       ResourceClass
+	// Type is the driver's device type the class selects, Class its class.
+	Type  string
+	Class ResourceClass
 }
 
 // DRAExtendedResourceOf reads the extended resource a GPU DeviceClass of the
@@ -180,5 +183,47 @@ func DRAExtendedResourceOf(class *resourceapi.DeviceClass, driver string) (DRAEx
 	if deviceType == "" {
 		return DRAExtendedResource{}, false
 	}
-	return DRAExtendedResource{Name: v1.ResourceName(*class.Spec.ExtendedResourceName), DeviceClass: class.Name, Class: DRATypeClass(deviceType)}, true
+	return DRAExtendedResource{Name: v1.ResourceName(*class.Spec.ExtendedResourceName), DeviceClass: class.Name, Type: deviceType, Class: DRATypeClass(deviceType)}, true
+}
+
+// DRANodeFindings are what is wrong with a DRA node: a resource it serves
+// both from a device plugin and through a DeviceClass, which Kubernetes does
+// not allow, and VFIO devices without the PCI bus ID that ties them to their
+// GPU's container device.
+func DRANodeFindings(node *v1.Node, dra *DRANode, served []DRAExtendedResource) []Finding {
+	var out []Finding
+	for _, s := range served {
+		if q, ok := node.Status.Allocatable[s.Name]; ok && !q.IsZero() && dra.Has(s.Class) {
+			out = append(out, newFinding(FindingDRADualServed,
+				fmt.Sprintf("stop one of them on the node: the device plugin that advertises %s, or the DRA driver's %s devices", s.Name, s.Class.Describe()),
+				"the node advertises %s from a device plugin and publishes devices that DeviceClass %s serves it with; a node may serve an extended resource one way only", s.Name, s.DeviceClass))
+		}
+	}
+	var unbound []string
+	for _, d := range dra.Devices {
+		if d.Type == DRATypeVFIO && d.PCIBusID == "" {
+			unbound = append(unbound, d.Pool+"/"+d.Name)
+		}
+	}
+	if len(unbound) > 0 {
+		out = append(out, newFinding(FindingDRAVFIONoPCIBusID,
+			"upgrade the DRA driver to a version that publishes resource.kubernetes.io/pciBusID for VFIO devices",
+			"VFIO devices without resource.kubernetes.io/pciBusID: %s; the scheduler cannot tell which GPU they share with a container device, so it cannot keep the two out of two claims", strings.Join(unbound, ", ")))
+	}
+	return out
+}
+
+// DRAClassFindings reports a DeviceClass that serves an extended resource
+// with devices no node publishes: pods asking for the resource find none.
+func DRAClassFindings(served DRAExtendedResource, nodes map[string]*DRANode) []Finding {
+	for _, n := range nodes {
+		for _, d := range n.Devices {
+			if d.Type == served.Type {
+				return nil
+			}
+		}
+	}
+	return []Finding{newFinding(FindingDRAClassMatchesNothing,
+		fmt.Sprintf("publish devices of type %s with the DRA driver, or remove extendedResourceName from DeviceClass %s", served.Type, served.DeviceClass),
+		"DeviceClass %s serves %s with devices of type %s, and no node publishes one", served.DeviceClass, served.Name, served.Type)}
 }

@@ -63,6 +63,12 @@ const (
 	// FindingPermittedNeedsSandbox is on the policy: permitted VM GPUs are not
 	// advertised because sandbox workloads are disabled.
 	FindingPermittedNeedsSandbox FindingCode = "PermittedNeedsSandbox"
+
+	// GPUs through DRA (docs/dra.md).
+	FindingDRADualServed          FindingCode = "DRADualServed"
+	FindingDRAVFIONoPCIBusID      FindingCode = "DRAVFIONoPCIBusID"
+	FindingDRAClassMatchesNothing FindingCode = "DRAClassMatchesNothing"
+	FindingDRASiblingsAllocated   FindingCode = "DRASiblingsAllocated"
 )
 
 var findingSeverity = map[FindingCode]Severity{
@@ -88,6 +94,11 @@ var findingSeverity = map[FindingCode]Severity{
 	FindingVMIDeviceNotAdvertised: SeverityError,
 	FindingVMIDevicesInvalid:      SeverityError,
 	FindingPermittedNeedsSandbox:  SeverityWarning,
+
+	FindingDRADualServed:          SeverityError,
+	FindingDRAVFIONoPCIBusID:      SeverityWarning,
+	FindingDRAClassMatchesNothing: SeverityWarning,
+	FindingDRASiblingsAllocated:   SeverityError,
 }
 
 // FindingCodes lists every code, in the order findings are reported.
@@ -113,6 +124,10 @@ var FindingCodes = []FindingCode{
 	FindingVMIDeviceNotAdvertised,
 	FindingVMIDevicesInvalid,
 	FindingPermittedNeedsSandbox,
+	FindingDRADualServed,
+	FindingDRAVFIONoPCIBusID,
+	FindingDRAClassMatchesNothing,
+	FindingDRASiblingsAllocated,
 }
 
 // Severity is the code's fixed severity.
