@@ -81,8 +81,9 @@ func TestLabDefaultScenarioCheck(t *testing.T) {
 // node; the VM whose only vfio device is the sibling of a GPU in use waits.
 func TestLabDRAScenarioCheck(t *testing.T) {
 	dir := t.TempDir()
+	// make runs in the repository: the scenario path is relative to it.
 	out, err := exec.Command("make", "-C", repoRoot, "--no-print-directory", "lab", "LAB_CHECK=1", "LAB_DIR="+dir,
-		"LAB_SCENARIO="+filepath.Join(repoRoot, "manifests/examples/lab-dra")).CombinedOutput()
+		"LAB_SCENARIO=manifests/examples/lab-dra").CombinedOutput()
 	if err != nil {
 		t.Fatalf("LAB_CHECK=1 LAB_SCENARIO=manifests/examples/lab-dra make lab: %v\n%s", err, out)
 	}
