@@ -136,20 +136,20 @@ func (pl *GPUWorkloadFit) Reserve(ctx context.Context, state fwk.CycleState, pod
 	if err != nil {
 		return fwk.AsStatus(fmt.Errorf("list DRA allocations: %w", err))
 	}
-	if len(conflicts) > 0 {
-		pl.siblingWaitersMu.Lock()
-		if pl.siblingWaiters == nil {
-			pl.siblingWaiters = map[string]*v1.Pod{}
-		}
-		pl.siblingWaiters[pod.Namespace+"/"+pod.Name] = pod
-		pl.siblingWaitersMu.Unlock()
+	if len(conflicts) == 0 {
+		pl.guard.Trigger()
+		return nil
 	}
+	// Waiting before the trigger: the reconciliation it starts retries the pod.
+	pl.siblingWaitersMu.Lock()
+	if pl.siblingWaiters == nil {
+		pl.siblingWaiters = map[string]*v1.Pod{}
+	}
+	pl.siblingWaiters[pod.Namespace+"/"+pod.Name] = pod
+	pl.siblingWaitersMu.Unlock()
 	pl.guard.Trigger()
-	if len(conflicts) > 0 {
-		klog.FromContext(ctx).V(2).Info("Rejected an allocation of both halves of one GPU", "pod", klog.KObj(pod), "conflict", conflicts[0].String())
-		return fwk.NewStatus(fwk.Unschedulable, fmt.Sprintf(ReasonSiblingAllocated, conflicts[0]))
-	}
-	return nil
+	klog.FromContext(ctx).V(2).Info("Rejected an allocation of both halves of one GPU", "pod", klog.KObj(pod), "conflict", conflicts[0].String())
+	return fwk.NewStatus(fwk.Unschedulable, fmt.Sprintf(ReasonSiblingAllocated, conflicts[0]))
 }
 
 // Unreserve lets the guard drop rules for an allocation that did not happen.
