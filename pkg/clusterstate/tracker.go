@@ -49,10 +49,8 @@ type Tracker struct {
 	nodes map[string]*v1.Node
 	// entries are computed from nodes; a nil entry is computed on first read.
 	entries map[string]*NodeEntry
-	// advertisedBy counts, per GPU resource, the nodes whose allocatable is non-zero.
-	advertisedBy map[v1.ResourceName]int
-	// totals counts, per GPU resource, the nodes by their allocatable amount:
-	// its largest key is the largest request one node can take.
+	// totals counts, per GPU resource a node advertises, the nodes by their
+	// allocatable amount: its largest key is the largest request one node can take.
 	totals map[v1.ResourceName]map[int64]int
 
 	demand *DemandModel
@@ -81,7 +79,6 @@ func NewTrackerWithDRADriver(argsPolicy gpuworkload.SandboxPolicy, configured ma
 		reasonBuilder: reasons,
 		nodes:         map[string]*v1.Node{},
 		entries:       map[string]*NodeEntry{},
-		advertisedBy:  map[v1.ResourceName]int{},
 		totals:        map[v1.ResourceName]map[int64]int{},
 		demand:        NewDemandModel(),
 		dra:           newDRAState(draDriver),
@@ -176,7 +173,6 @@ func (t *Tracker) rebuildLocked() {
 	}
 	t.classifier = gpuworkload.NewClassifier(gpuworkload.ClassifierConfig{Configured: t.configured, Permitted: t.permitted}, t.policy, nodes)
 	t.epoch++
-	t.advertisedBy = map[v1.ResourceName]int{}
 	t.totals = map[v1.ResourceName]map[int64]int{}
 	for name, n := range t.nodes {
 		t.entries[name] = t.computeLocked(n)
@@ -245,10 +241,6 @@ func (t *Tracker) classEvidenceLocked(node *v1.Node) string {
 func (t *Tracker) countLocked(node *v1.Node, delta int) {
 	for name, q := range node.Status.Allocatable {
 		if !q.IsZero() && t.classifier.Classify(name).Class.IsGPU() {
-			t.advertisedBy[name] += delta
-			if t.advertisedBy[name] <= 0 {
-				delete(t.advertisedBy, name)
-			}
 			byTotal := t.totals[name]
 			if byTotal == nil {
 				byTotal = map[int64]int{}
@@ -257,6 +249,9 @@ func (t *Tracker) countLocked(node *v1.Node, delta int) {
 			byTotal[q.Value()] += delta
 			if byTotal[q.Value()] <= 0 {
 				delete(byTotal, q.Value())
+			}
+			if len(byTotal) == 0 {
+				delete(t.totals, name)
 			}
 		}
 	}
@@ -292,13 +287,6 @@ func (t *Tracker) Entry(node *v1.Node) *NodeEntry {
 	return t.newEntry(node, policy, classifier, epoch, publishedByDRA)
 }
 
-// AdvertisedBy is the number of nodes advertising a non-zero allocatable of the resource.
-func (t *Tracker) AdvertisedBy(name v1.ResourceName) int {
-	t.mu.RLock()
-	defer t.mu.RUnlock()
-	return t.advertisedBy[name]
-}
-
 // Largest is the largest allocatable amount of the resource on one node; 0
 // when no node advertises it.
 func (t *Tracker) Largest(name v1.ResourceName) int64 {
@@ -318,7 +306,7 @@ func (t *Tracker) AdvertisedByClass() map[gpuworkload.ResourceClass][]v1.Resourc
 	t.mu.RLock()
 	defer t.mu.RUnlock()
 	out := map[gpuworkload.ResourceClass][]v1.ResourceName{}
-	for name := range t.advertisedBy {
+	for name := range t.totals {
 		class := t.classifier.Classify(name).Class
 		out[class] = append(out[class], name)
 	}

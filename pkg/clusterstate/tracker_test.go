@@ -57,8 +57,8 @@ func TestTrackerFollowsPolicyAndNodes(t *testing.T) {
 	if e := tr.Entry(pt); e.State.Mode.Mode != gpuworkload.ModeContainer || e.ModeMismatch[1] != "container!=vm-passthrough" || !e.Converting {
 		t.Fatalf("with sandbox disabled: %+v", e)
 	}
-	if tr.AdvertisedBy("nvidia.com/GA102GL_A10") != 1 || tr.AdvertisedBy("nvidia.com/gpu") != 0 {
-		t.Fatalf("advertised: A10 %d, gpu %d; a zero quantity is no advertisement", tr.AdvertisedBy("nvidia.com/GA102GL_A10"), tr.AdvertisedBy("nvidia.com/gpu"))
+	if tr.Largest("nvidia.com/GA102GL_A10") != 2 || tr.Largest("nvidia.com/gpu") != 0 {
+		t.Fatalf("largest: A10 %d, gpu %d; a zero quantity is no advertisement", tr.Largest("nvidia.com/GA102GL_A10"), tr.Largest("nvidia.com/gpu"))
 	}
 
 	enabled := argsPolicy()
@@ -77,11 +77,11 @@ func TestTrackerFollowsPolicyAndNodes(t *testing.T) {
 		t.Fatalf("entry of a newer object: %+v", e.State.Mode)
 	}
 	tr.UpsertNode(newer)
-	if tr.AdvertisedBy("nvidia.com/GA102GL_A10") != 0 || tr.AdvertisedBy("nvidia.com/NVIDIA_A10-12Q") != 1 {
-		t.Fatal("advertisement counts did not follow the update")
+	if tr.Largest("nvidia.com/GA102GL_A10") != 0 || tr.Largest("nvidia.com/NVIDIA_A10-12Q") != 4 {
+		t.Fatal("advertised totals did not follow the update")
 	}
 	tr.DeleteNode("pt")
-	if tr.AdvertisedBy("nvidia.com/NVIDIA_A10-12Q") != 0 || tr.entries["pt"] != nil {
+	if tr.Largest("nvidia.com/NVIDIA_A10-12Q") != 0 || tr.entries["pt"] != nil {
 		t.Fatal("delete left state behind")
 	}
 	if !tr.SetPolicy(nil) || tr.Policy().Source.Kind != gpuworkload.SourcePluginArgs {
@@ -120,7 +120,7 @@ func TestTrackerLearnsUnrecognisedNamesFromNodeModes(t *testing.T) {
 	if c := tr.Classifier().Classify(name); c.Class != gpuworkload.ClassPassthroughGPU || c.Evidence != gpuworkload.EvidenceNodeMode {
 		t.Fatalf("after a passthrough node advertised it: %s by %s", c.Class, c.Evidence)
 	}
-	if tr.AdvertisedBy(name) != 1 {
+	if tr.Largest(name) != 1 {
 		t.Fatal("the newly classified resource is not counted")
 	}
 }
