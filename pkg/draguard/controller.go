@@ -14,12 +14,19 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/kubernetes"
 	resourcelisters "k8s.io/client-go/listers/resource/v1"
+	"k8s.io/dynamic-resource-allocation/structured"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 )
 
 // retryAfter is how long the controller waits after a failed API call.
 const retryAfter = time.Second
+
+// minInterval spaces reconciliations: each lists every allocation, and the
+// scheduler triggers one per DRA pod it reserves. Triggers in between coalesce.
+const minInterval = 100 * time.Millisecond
 
 // Controller keeps the guard's DeviceTaintRules equal to what the claims'
 // allocations need, in-flight allocations of this scheduler included.
@@ -80,6 +87,11 @@ func (c *Controller) Run(ctx context.Context) {
 			continue
 		}
 		c.reconciled()
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(minInterval):
+		}
 	}
 }
 
@@ -112,20 +124,33 @@ func (c *Controller) Allocations() ([]Allocation, error) {
 	return out, nil
 }
 
-// InFlightConflicts are the conflicts an in-flight allocation takes part in:
-// those the rules could not prevent yet.
-func (c *Controller) InFlightConflicts() ([]Conflict, error) {
-	allocs, err := c.Allocations()
+// ConflictOn returns a conflict among the allocated devices of one node,
+// in-flight allocations included: the check Reserve makes after
+// DynamicResources allocated the pod's devices there. It looks at that
+// node's devices only, so that its cost does not grow with the cluster
+// beyond building the allocated set.
+func (c *Controller) ConflictOn(node *gpuworkload.DRANode) (*Conflict, error) {
+	if node == nil {
+		return nil, nil
+	}
+	allocated, err := c.claims.ListAllAllocatedDevices()
 	if err != nil {
 		return nil, err
 	}
-	var out []Conflict
-	for _, conflict := range Conflicts(allocs, c.siblings) {
-		if !conflict.A.Written || !conflict.B.Written {
-			out = append(out, conflict)
+	isAllocated := func(d gpuworkload.DRADevice) bool {
+		return allocated.Has(structured.MakeDeviceID(c.driver, d.Pool, d.Name))
+	}
+	for _, d := range node.Devices {
+		if !isAllocated(d) {
+			continue
+		}
+		for _, s := range node.Siblings(d.Pool, d.Name) {
+			if isAllocated(s) {
+				return &Conflict{A: Allocation{Pool: d.Pool, Device: d.Name}, B: Allocation{Pool: s.Pool, Device: s.Name}, PCIBusID: d.PCIBusID}, nil
+			}
 		}
 	}
-	return out, nil
+	return nil, nil
 }
 
 func (c *Controller) reconcile(ctx context.Context, logger klog.Logger) error {

@@ -43,8 +43,8 @@ type Allocation struct {
 }
 
 func (a Allocation) String() string {
-	if !a.Written {
-		return a.Device + " (being allocated)"
+	if a.Claim == "" {
+		return a.Device
 	}
 	return a.Device + " (claim " + a.Claim + ")"
 }
@@ -76,6 +76,9 @@ type Conflict struct {
 }
 
 func (c Conflict) String() string {
+	if c.Node == "" {
+		return fmt.Sprintf("DRA devices %s and %s are one physical GPU (PCI %s)", c.A, c.B, c.PCIBusID)
+	}
 	return fmt.Sprintf("DRA devices %s and %s of node %s are one physical GPU (PCI %s)", c.A, c.B, c.Node, c.PCIBusID)
 }
 

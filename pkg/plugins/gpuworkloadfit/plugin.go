@@ -123,20 +123,20 @@ func (pl *GPUWorkloadFit) retrySiblingWaiters(logger klog.Logger) {
 	}
 }
 
-// Reserve rejects the pod when a device allocated to it in this cycle, or
-// still in flight, is the sibling of another allocated device: the rules
-// that keep the allocator away from siblings follow allocations a moment
-// later, and this closes that window. It runs after DynamicResources'
-// Reserve, which makes the cycle's allocation visible as in flight.
-func (pl *GPUWorkloadFit) Reserve(ctx context.Context, state fwk.CycleState, pod *v1.Pod, _ string) *fwk.Status {
+// Reserve rejects the pod when two allocated devices of its node, this
+// cycle's and those still in flight included, are one physical GPU: the
+// rules that keep the allocator away from siblings follow allocations a
+// moment later, and this closes that window. It runs after
+// DynamicResources' Reserve, which makes the cycle's allocation visible.
+func (pl *GPUWorkloadFit) Reserve(ctx context.Context, state fwk.CycleState, pod *v1.Pod, nodeName string) *fwk.Status {
 	if pl.guard == nil || !usesDRA(state, pod) {
 		return nil
 	}
-	conflicts, err := pl.guard.InFlightConflicts()
+	conflict, err := pl.guard.ConflictOn(pl.tracker.DRANode(nodeName))
 	if err != nil {
 		return fwk.AsStatus(fmt.Errorf("list DRA allocations: %w", err))
 	}
-	if len(conflicts) == 0 {
+	if conflict == nil {
 		pl.guard.Trigger()
 		return nil
 	}
@@ -148,8 +148,9 @@ func (pl *GPUWorkloadFit) Reserve(ctx context.Context, state fwk.CycleState, pod
 	pl.siblingWaiters[pod.Namespace+"/"+pod.Name] = pod
 	pl.siblingWaitersMu.Unlock()
 	pl.guard.Trigger()
-	klog.FromContext(ctx).V(2).Info("Rejected an allocation of both halves of one GPU", "pod", klog.KObj(pod), "conflict", conflicts[0].String())
-	return fwk.NewStatus(fwk.Unschedulable, fmt.Sprintf(ReasonSiblingAllocated, conflicts[0]))
+	conflict.Node = nodeName
+	klog.FromContext(ctx).V(2).Info("Rejected an allocation of both halves of one GPU", "pod", klog.KObj(pod), "conflict", conflict.String())
+	return fwk.NewStatus(fwk.Unschedulable, fmt.Sprintf(ReasonSiblingAllocated, conflict))
 }
 
 // Unreserve lets the guard drop rules for an allocation that did not happen.
