@@ -148,9 +148,6 @@ func (t *Tracker) DRADevices(class gpuworkload.ResourceClass) int {
 	return t.dra.byClass[class]
 }
 
-// DRADriver is the driver whose devices the tracker follows.
-func (t *Tracker) DRADriver() string { return t.dra.driver }
-
 // DRASiblings returns the node of a device of the driver and the other
 // devices of its physical GPU (gpuworkload.DRANode.Siblings).
 func (t *Tracker) DRASiblings(pool, device string) (node string, siblings []gpuworkload.DRADevice) {
