@@ -68,30 +68,31 @@ func readDRA(path string, stdin io.Reader) (draObjects, error) {
 		return out, err
 	}
 	for i, u := range objs {
-		var into any
 		switch u.GetKind() {
 		case "ResourceSlice":
-			into = &resourceapi.ResourceSlice{}
+			err = appendConverted(&out.slices, u)
 		case "DeviceClass":
-			into = &resourceapi.DeviceClass{}
+			err = appendConverted(&out.classes, u)
 		case "ResourceClaim":
-			into = &resourceapi.ResourceClaim{}
+			err = appendConverted(&out.claims, u)
 		default:
 			return out, usageErrorf("%s: object %d is a %q; want %s", displayName(path), i, u.GetKind(), draWanted)
 		}
-		if err := convert(u, into); err != nil {
+		if err != nil {
 			return out, usageErrorf("%s: object %d (%s %s): %v", displayName(path), i, u.GetKind(), u.GetName(), err)
-		}
-		switch o := into.(type) {
-		case *resourceapi.ResourceSlice:
-			out.slices = append(out.slices, o)
-		case *resourceapi.DeviceClass:
-			out.classes = append(out.classes, o)
-		case *resourceapi.ResourceClaim:
-			out.claims = append(out.claims, o)
 		}
 	}
 	return out, nil
+}
+
+// appendConverted converts an object to T and appends it.
+func appendConverted[T any](list *[]*T, u *unstructured.Unstructured) error {
+	typed := new(T)
+	if err := convert(u, typed); err != nil {
+		return err
+	}
+	*list = append(*list, typed)
+	return nil
 }
 
 // listDRA reads the DRA objects of a live cluster; a cluster that does not
