@@ -193,7 +193,7 @@ func explainPod(ctx context.Context, c *cluster, pod *v1.Pod, pl *gpuworkloadfit
 	case report.Fits > 0:
 		report.Summary = fmt.Sprintf("pod %s fits %d of %d node(s) as far as GPUs go; the scheduler's other plugins (taints, affinity, CPU and memory) still apply.", report.Pod, report.Fits, len(report.Nodes))
 	default:
-		report.Summary = gpuworkloadfit.Explain(pod, &data.Demand, tracker, infos)
+		report.Summary = gpuworkloadfit.Explain(pod, data.Demand(), tracker, infos)
 	}
 	if !preStatus.IsSuccess() && !preStatus.IsSkip() {
 		report.PodReason = preStatus.Message()

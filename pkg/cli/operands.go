@@ -24,7 +24,7 @@ func newOperandsCommand(o *rootOptions) *cobra.Command {
 		Short: "Print which GPU Operator operands run in each mode (the embedded operand table)",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
-			modes := gpuworkload.Modes
+			modes := gpuworkload.Modes[:]
 			if len(args) == 1 {
 				mode, err := gpuworkload.ParseMode(args[0])
 				if err != nil {

@@ -24,7 +24,7 @@ type NodeEntry struct {
 	// ModeMismatch holds, per pod mode (index in gpuworkload.Modes), the
 	// reason a pod of that mode cannot use this node, or "" if it can. They
 	// are built with the entry so that Filter does not allocate.
-	ModeMismatch [3]string
+	ModeMismatch [len(gpuworkload.Modes)]string
 }
 
 // Tracker is safe for concurrent use. Writers are informer handlers; readers
@@ -53,8 +53,6 @@ type Tracker struct {
 	// allocatable amount: its largest key is the largest request one node can take.
 	totals map[v1.ResourceName]map[int64]int
 
-	demand *DemandModel
-
 	dra draState
 }
 
@@ -80,15 +78,11 @@ func NewTrackerWithDRADriver(argsPolicy gpuworkload.SandboxPolicy, configured ma
 		nodes:         map[string]*v1.Node{},
 		entries:       map[string]*NodeEntry{},
 		totals:        map[v1.ResourceName]map[int64]int{},
-		demand:        NewDemandModel(),
 		dra:           newDRAState(draDriver),
 	}
 	t.rebuildLocked()
 	return t
 }
-
-// Demand is the GPU demand recent scheduling attempts carried.
-func (t *Tracker) Demand() *DemandModel { return t.demand }
 
 // Policy is the sandbox policy in force.
 func (t *Tracker) Policy() gpuworkload.SandboxPolicy {

@@ -74,6 +74,16 @@ func NewPodDemand(pod *v1.Pod, classifier *Classifier) PodDemand {
 	return d
 }
 
+// CPUAndMemory is the pod's effective CPU and memory requests: kept from
+// NewPodDemand for a GPU pod, computed for another.
+func (d *PodDemand) CPUAndMemory(pod *v1.Pod) (milliCPU, memory int64) {
+	if d.IsGPU() {
+		return d.MilliCPU, d.Memory
+	}
+	requests := resourcehelper.PodRequests(pod, resourcehelper.PodResourcesOptions{})
+	return requests.Cpu().MilliValue(), requests.Memory().Value()
+}
+
 func namesNVIDIAResource(pod *v1.Pod) bool {
 	for name := range pod.Spec.Overhead {
 		if strings.HasPrefix(string(name), ResourceDomain) {

@@ -15,7 +15,17 @@ const (
 )
 
 // Modes lists every valid mode in the order the GPU Operator documents them.
-var Modes = []Mode{ModeContainer, ModePassthrough, ModeVGPU}
+// It is an array so that per-mode tables can be sized by len(Modes).
+var Modes = [...]Mode{ModeContainer, ModePassthrough, ModeVGPU}
+
+// ModeNames are the modes' label values, for messages and validation.
+func ModeNames() []string {
+	names := make([]string, len(Modes))
+	for i, m := range Modes {
+		names[i] = string(m)
+	}
+	return names
+}
 
 // Node labels the GPU Operator and its operands read or write.
 const (

@@ -49,6 +49,9 @@ func (c ResourceClass) Describe() string {
 	return "not a GPU"
 }
 
+// ResourceClassNames are the classes' names, as configuration spells them.
+func ResourceClassNames() []string { return classNames[:] }
+
 // ParseResourceClass is the inverse of String, for configuration.
 func ParseResourceClass(s string) (ResourceClass, error) {
 	for i, name := range classNames {

@@ -88,7 +88,7 @@ func (pl *fragmentationGradient) PreScore(_ context.Context, state fwk.CycleStat
 		return fwk.AsStatus(err)
 	}
 	s := &fgdState{gpu: gpu}
-	s.milliCPU, s.memory = gpu.CPUAndMemory(pod)
+	s.milliCPU, s.memory = gpu.Demand().CPUAndMemory(pod)
 	state.Write(fgdStateKey, s)
 	return nil
 }
@@ -110,14 +110,14 @@ func (pl *fragmentationGradient) Score(_ context.Context, state fwk.CycleState, 
 		milliCPU: allocatable.GetMilliCPU() - requested.GetMilliCPU(),
 		memory:   allocatable.GetMemory() - requested.GetMemory(),
 	}
-	for _, r := range s.gpu.Tracker.Entry(nodeInfo.Node()).State.Resources {
+	for _, r := range s.gpu.Tracker().Entry(nodeInfo.Node()).State.Resources {
 		node.gpu = r.Name
 		node.units = allocatable.GetScalarResources()[r.Name] - requested.GetScalarResources()[r.Name]
 	}
 	after := node
 	after.milliCPU -= s.milliCPU
 	after.memory -= s.memory
-	for _, r := range s.gpu.Demand.Requests {
+	for _, r := range s.gpu.Demand().Requests {
 		if r.Name == node.gpu {
 			after.units -= r.Count
 		}

@@ -102,6 +102,7 @@ func withoutStranding(base *schedconfig.KubeSchedulerProfile) *schedconfig.KubeS
 	drop := func(set *schedconfig.PluginSet) {
 		set.Enabled = slices.DeleteFunc(set.Enabled, func(pl schedconfig.Plugin) bool { return pl.Name == gpustranding.Name })
 	}
+	drop(&p.Plugins.PreFilter)
 	drop(&p.Plugins.PreScore)
 	drop(&p.Plugins.Score)
 	drop(&p.Plugins.MultiPoint)

@@ -2,11 +2,15 @@ package config
 
 import (
 	"fmt"
-	"k8s.io/apimachinery/pkg/util/validation"
+	"maps"
+	"slices"
+	"strings"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	v1helper "k8s.io/kubernetes/pkg/apis/core/v1/helper"
 	"sigs.k8s.io/yaml"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
@@ -114,7 +118,7 @@ func ValidateGPUWorkloadFitArgs(args *GPUWorkloadFitArgs) field.ErrorList {
 	errs := checkTypeMeta(KindGPUWorkloadFitArgs, args.Kind, args.APIVersion)
 	sandbox := field.NewPath("sandboxWorkloads")
 	if _, err := gpuworkload.ParseMode(args.SandboxWorkloads.DefaultWorkload); err != nil {
-		errs = append(errs, field.NotSupported(sandbox.Child("defaultWorkload"), args.SandboxWorkloads.DefaultWorkload, modeNames()))
+		errs = append(errs, field.NotSupported(sandbox.Child("defaultWorkload"), args.SandboxWorkloads.DefaultWorkload, gpuworkload.ModeNames()))
 	}
 	switch gpuworkload.SandboxRuntime(args.SandboxWorkloads.Mode) {
 	case gpuworkload.RuntimeKubeVirt, gpuworkload.RuntimeKata:
@@ -126,10 +130,12 @@ func ValidateGPUWorkloadFitArgs(args *GPUWorkloadFitArgs) field.ErrorList {
 		errs = append(errs, field.Invalid(field.NewPath("draDriverName"), args.DRADriverName, msg+"; a DRA driver name is a DNS subdomain such as gpu.nvidia.com"))
 	}
 	classes := field.NewPath("resourceClasses")
-	for name, class := range args.ResourceClasses {
-		if _, err := gpuworkload.ParseResourceClass(class); err != nil {
-			errs = append(errs, field.NotSupported(classes.Key(name), class,
-				[]string{"container-gpu", "passthrough-gpu", "vgpu-profile", "not-gpu"}))
+	for _, name := range slices.Sorted(maps.Keys(args.ResourceClasses)) {
+		if msg := extendedResourceNameError(name); msg != "" {
+			errs = append(errs, field.Invalid(classes.Key(name), name, msg))
+		}
+		if class := args.ResourceClasses[name]; !slices.Contains(gpuworkload.ResourceClassNames(), class) {
+			errs = append(errs, field.NotSupported(classes.Key(name), class, gpuworkload.ResourceClassNames()))
 		}
 	}
 	return errs
@@ -152,12 +158,17 @@ func ValidateGPUStrandingArgs(args *GPUStrandingArgs) field.ErrorList {
 	return errs
 }
 
-func modeNames() []string {
-	names := make([]string, len(gpuworkload.Modes))
-	for i, m := range gpuworkload.Modes {
-		names[i] = string(m)
+// extendedResourceNameError says why name cannot be an extended resource
+// name, as the API server's validation of a node's capacity would.
+func extendedResourceNameError(name string) string {
+	const fix = "; a key is an extended resource name such as nvidia.com/GA102GL_A10"
+	if msgs := validation.IsQualifiedName(name); len(msgs) > 0 {
+		return strings.Join(msgs, "; ") + fix
 	}
-	return names
+	if !v1helper.IsExtendedResourceName(v1.ResourceName(name)) {
+		return "must have a domain prefix outside kubernetes.io and must not start with requests." + fix
+	}
+	return ""
 }
 
 // Policy is the sandbox policy the args describe, used while no

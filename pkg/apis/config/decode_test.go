@@ -45,7 +45,15 @@ resourceClasses: {nvidia.com/hostdev_gpu: passthrough-gpu}
 		{
 			name:    "invalid values name their field paths",
 			args:    raw(`{"kind":"GPUStrandingArgs","sandboxWorkloads":{"defaultWorkload":"vm","mode":"xen"},"resourceClasses":{"nvidia.com/x":"gpu"}}`),
-			wantErr: `GPUWorkloadFitArgs: [kind: Invalid value: "GPUStrandingArgs": must be GPUWorkloadFitArgs, sandboxWorkloads.defaultWorkload: Unsupported value: "vm": supported values: "container", "vm-passthrough", "vm-vgpu", sandboxWorkloads.mode: Unsupported value: "xen": supported values: "kubevirt", "kata", resourceClasses[nvidia.com/x]: Unsupported value: "gpu": supported values: "container-gpu", "passthrough-gpu", "vgpu-profile", "not-gpu"]`,
+			wantErr: `GPUWorkloadFitArgs: [kind: Invalid value: "GPUStrandingArgs": must be GPUWorkloadFitArgs, sandboxWorkloads.defaultWorkload: Unsupported value: "vm": supported values: "container", "vm-passthrough", "vm-vgpu", sandboxWorkloads.mode: Unsupported value: "xen": supported values: "kubevirt", "kata", resourceClasses[nvidia.com/x]: Unsupported value: "gpu": supported values: "not-gpu", "container-gpu", "passthrough-gpu", "vgpu-profile"]`,
+		},
+		{
+			name: "resource class keys that are no extended resource name",
+			args: raw(`{"resourceClasses":{"GA102GL_A10":"passthrough-gpu","cpu":"not-gpu","kubernetes.io/x":"container-gpu","nvidia.com/a b":"container-gpu"}}`),
+			wantErr: `GPUWorkloadFitArgs: [resourceClasses[GA102GL_A10]: Invalid value: "GA102GL_A10": must have a domain prefix outside kubernetes.io and must not start with requests.; a key is an extended resource name such as nvidia.com/GA102GL_A10, ` +
+				`resourceClasses[cpu]: Invalid value: "cpu": must have a domain prefix outside kubernetes.io and must not start with requests.; a key is an extended resource name such as nvidia.com/GA102GL_A10, ` +
+				`resourceClasses[kubernetes.io/x]: Invalid value: "kubernetes.io/x": must have a domain prefix outside kubernetes.io and must not start with requests.; a key is an extended resource name such as nvidia.com/GA102GL_A10, ` +
+				`resourceClasses[nvidia.com/a b]: Invalid value: "nvidia.com/a b": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]'); a key is an extended resource name such as nvidia.com/GA102GL_A10]`,
 		},
 		{
 			name:    "misspelt field",

@@ -14,22 +14,23 @@ import (
 	fwk "k8s.io/kube-scheduler/framework"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/apis/config"
-	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpuworkloadfit"
 )
 
 // Name is the plugin's name in the scheduler configuration.
 const Name = "GPUStranding"
 
-const preScoreStateKey fwk.StateKey = Name
+const cycleStateKey fwk.StateKey = Name
 
 // GPUStranding scores nodes to keep GPU inventory usable.
 type GPUStranding struct {
 	emptyNodePenalty int64
 	nonGPUPodPenalty int64
+	demand           *DemandModel
 }
 
 var (
+	_ fwk.PreFilterPlugin = &GPUStranding{}
 	_ fwk.PreScorePlugin  = &GPUStranding{}
 	_ fwk.ScorePlugin     = &GPUStranding{}
 	_ fwk.ScoreExtensions = &GPUStranding{}
@@ -45,32 +46,64 @@ func New(_ context.Context, obj runtime.Object, _ fwk.Handle) (fwk.Plugin, error
 	return &GPUStranding{
 		emptyNodePenalty: *args.EmptyNodePenalty,
 		nonGPUPodPenalty: *args.NonGPUPodPenalty,
+		demand:           NewDemandModel(),
 	}, nil
 }
 
 // Name returns the plugin name.
 func (pl *GPUStranding) Name() string { return Name }
 
-type preScoreState struct {
-	gpu    *gpuworkloadfit.CycleData
-	demand clusterstate.Demand
-	// milliCPU and memory are the pod's effective requests.
+type cycleState struct {
+	gpu *gpuworkloadfit.CycleData
+	// demand, milliCPU and memory are set by PreScore: the learned demand
+	// and the pod's effective requests, read once for all nodes.
+	demand           Demand
 	milliCPU, memory int64
 }
 
-func (s *preScoreState) Clone() fwk.StateData { return s }
+func (s *cycleState) Clone() fwk.StateData { return s }
 
-// PreScore reads the pod's GPU demand from GPUWorkloadFit, and the demand
-// the scheduler has recently seen, once for all nodes.
-func (pl *GPUStranding) PreScore(_ context.Context, state fwk.CycleState, pod *v1.Pod, _ []fwk.NodeInfo) *fwk.Status {
+// PreFilter learns the pod's GPU requests from GPUWorkloadFit's PreFilter,
+// which runs before it. It runs at every attempt, before Filter, so that
+// demand that waits weighs more than demand that is served.
+func (pl *GPUStranding) PreFilter(_ context.Context, state fwk.CycleState, _ *v1.Pod, _ []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
 	gpu, err := gpuworkloadfit.ReadCycleData(state)
 	if err != nil {
-		return fwk.AsStatus(fmt.Errorf("%s needs %s in the same profile: %w", Name, gpuworkloadfit.Name, err))
+		return nil, fwk.AsStatus(fmt.Errorf("%s needs %s before it at preFilter in the same profile: %w", Name, gpuworkloadfit.Name, err))
 	}
-	s := &preScoreState{gpu: gpu, demand: gpu.Tracker.Demand().Current()}
-	s.milliCPU, s.memory = gpu.CPUAndMemory(pod)
-	state.Write(preScoreStateKey, s)
+	demand := gpu.Demand()
+	for _, r := range demand.Requests {
+		pl.demand.Observe(r.Name, r.Count, demand.MilliCPU, demand.Memory)
+	}
+	state.Write(cycleStateKey, &cycleState{gpu: gpu})
+	return nil, nil
+}
+
+// PreFilterExtensions is nil: nothing the plugin keeps depends on other pods.
+func (pl *GPUStranding) PreFilterExtensions() fwk.PreFilterExtensions { return nil }
+
+// PreScore reads the demand the scheduler has recently seen and the pod's
+// CPU and memory, once for all nodes.
+func (pl *GPUStranding) PreScore(_ context.Context, state fwk.CycleState, pod *v1.Pod, _ []fwk.NodeInfo) *fwk.Status {
+	s, err := readCycleState(state)
+	if err != nil {
+		return fwk.AsStatus(err)
+	}
+	s.demand = pl.demand.Current()
+	s.milliCPU, s.memory = s.gpu.Demand().CPUAndMemory(pod)
 	return nil
+}
+
+func readCycleState(state fwk.CycleState) (*cycleState, error) {
+	data, err := state.Read(cycleStateKey)
+	if err != nil {
+		return nil, fmt.Errorf("%s did not run PreFilter in this cycle (enable it at preFilter, after %s): %w", Name, gpuworkloadfit.Name, err)
+	}
+	s, ok := data.(*cycleState)
+	if !ok {
+		return nil, fmt.Errorf("%s cycle state has type %T", Name, data)
+	}
+	return s, nil
 }
 
 // costScale keeps three decimals of a cost in units in the integer score.
@@ -79,15 +112,11 @@ const costScale = 1000
 // Score is the negated cost of the placement in GPU units, scaled; see
 // docs/scoring.md. NormalizeScore maps it onto 0-100.
 func (pl *GPUStranding) Score(_ context.Context, state fwk.CycleState, _ *v1.Pod, nodeInfo fwk.NodeInfo) (int64, *fwk.Status) {
-	data, err := state.Read(preScoreStateKey)
+	s, err := readCycleState(state)
 	if err != nil {
 		return 0, fwk.AsStatus(err)
 	}
-	s, ok := data.(*preScoreState)
-	if !ok {
-		return 0, fwk.AsStatus(fmt.Errorf("%s pre-score state has type %T", Name, data))
-	}
-	if s.gpu.Demand.IsGPU() {
+	if s.gpu.Demand().IsGPU() {
 		return pl.scoreGPUPod(s, nodeInfo), nil
 	}
 	return pl.scoreNonGPUPod(s, nodeInfo), nil
@@ -96,12 +125,12 @@ func (pl *GPUStranding) Score(_ context.Context, state fwk.CycleState, _ *v1.Pod
 // scoreGPUPod: the cost is the growth of the node's unusable units, plus the
 // delay the pod adds to the node's draining; among equal costs the node the
 // pod fills most wins. Both packing pressures are weighed by packWeight.
-func (pl *GPUStranding) scoreGPUPod(s *preScoreState, nodeInfo fwk.NodeInfo) int64 {
+func (pl *GPUStranding) scoreGPUPod(s *cycleState, nodeInfo fwk.NodeInfo) int64 {
 	allocatable, requested := nodeInfo.GetAllocatable(), nodeInfo.GetRequested()
 	freeCPU := allocatable.GetMilliCPU() - requested.GetMilliCPU()
 	freeMemory := allocatable.GetMemory() - requested.GetMemory()
 	var cost, fill float64
-	for _, r := range s.gpu.Demand.Requests {
+	for _, r := range s.gpu.Demand().Requests {
 		total := allocatable.GetScalarResources()[r.Name]
 		used := requested.GetScalarResources()[r.Name]
 		if total <= 0 {
@@ -114,7 +143,7 @@ func (pl *GPUStranding) scoreGPUPod(s *preScoreState, nodeInfo fwk.NodeInfo) int
 		cost += packWeight(demand, free, freeCPU, freeMemory) * float64(pl.emptyNodePenalty*total) / 100 / float64(1+podsHolding(nodeInfo, r.Name, used))
 		fill += packWeight(demand, after, freeCPU-s.milliCPU, freeMemory-s.memory) * float64(used+r.Count) / float64(total)
 	}
-	return int64(math.Round((fill/float64(len(s.gpu.Demand.Requests)) - cost) * costScale))
+	return int64(math.Round((fill/float64(len(s.gpu.Demand().Requests)) - cost) * costScale))
 }
 
 // podsHolding counts the node's pods that request the resource. A node's
@@ -145,7 +174,7 @@ func podsHolding(nodeInfo fwk.NodeInfo, name v1.ResourceName, used int64) int {
 // share of CPU and memory beyond what the free units need (0 with none, 1
 // with twice as much), unless requests for other resources (their share of
 // recent demand) make draining nodes for a relabel worth more.
-func packWeight(demand clusterstate.ResourceDemand, units, milliCPU, memory int64) float64 {
+func packWeight(demand ResourceDemand, units, milliCPU, memory int64) float64 {
 	if units <= 0 {
 		return 1
 	}
@@ -163,13 +192,13 @@ func packWeight(demand clusterstate.ResourceDemand, units, milliCPU, memory int6
 // its unusable units as the pod takes CPU and memory, plus nonGPUPodPenalty
 // percent of the free units in proportion to the share of the node the pod
 // takes. Elsewhere the pod costs nothing.
-func (pl *GPUStranding) scoreNonGPUPod(s *preScoreState, nodeInfo fwk.NodeInfo) int64 {
+func (pl *GPUStranding) scoreNonGPUPod(s *cycleState, nodeInfo fwk.NodeInfo) int64 {
 	allocatable := nodeInfo.GetAllocatable()
 	if len(allocatable.GetScalarResources()) == 0 {
 		// Without extended resources there are no free units to strand: skip the tracker's lookup.
 		return 0
 	}
-	entry := s.gpu.Tracker.Entry(nodeInfo.Node())
+	entry := s.gpu.Tracker().Entry(nodeInfo.Node())
 	if !entry.State.GPUNode {
 		return 0
 	}
@@ -194,7 +223,7 @@ func (pl *GPUStranding) scoreNonGPUPod(s *preScoreState, nodeInfo fwk.NodeInfo) 
 // not use: for each request class, the units left over once the node holds
 // as many of its pods as its free units, CPU and memory allow, weighted by
 // the class's share.
-func unusable(classes []clusterstate.DemandClass, units, milliCPU, memory int64) float64 {
+func unusable(classes []DemandClass, units, milliCPU, memory int64) float64 {
 	if units <= 0 {
 		return 0
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	v1 "k8s.io/api/core/v1"
@@ -13,7 +14,6 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 	st "k8s.io/kubernetes/pkg/scheduler/testing"
 
-	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpuworkloadfit"
 )
@@ -52,7 +52,7 @@ type observed struct {
 	times           int
 }
 
-// scores runs GPUWorkloadFit's PreFilter, then GPUStranding's PreScore,
+// scores runs GPUWorkloadFit's PreFilter, then GPUStranding's PreFilter, PreScore,
 // Score and NormalizeScore over the nodes, as one scheduling cycle does,
 // after the tracker has seen the given requests.
 func scores(t *testing.T, args runtime.Object, p *v1.Pod, infos []fwk.NodeInfo, history ...observed) (raw, normalized []int64) {
@@ -67,18 +67,21 @@ func scores(t *testing.T, args runtime.Object, p *v1.Pod, infos []fwk.NodeInfo, 
 	for _, ni := range infos {
 		tracker.UpsertNode(ni.Node())
 	}
-	for _, h := range history {
-		for range h.times {
-			tracker.Demand().Observe(h.name, h.units, h.milliCPU, 0)
-		}
-	}
 	plugin, err := New(ctx, args, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	pl := plugin.(*GPUStranding)
+	for _, h := range history {
+		for range h.times {
+			pl.demand.Observe(h.name, h.units, h.milliCPU, 0)
+		}
+	}
 	state := framework.NewCycleState()
 	fit.(fwk.PreFilterPlugin).PreFilter(ctx, state, p, infos)
+	if _, status := pl.PreFilter(ctx, state, p, infos); !status.IsSuccess() {
+		t.Fatalf("PreFilter: %v", status)
+	}
 	if status := pl.PreScore(ctx, state, p, infos); !status.IsSuccess() {
 		t.Fatalf("PreScore: %v", status)
 	}
@@ -206,14 +209,34 @@ func TestScoreNonGPUPods(t *testing.T) {
 	}
 }
 
-func TestPreScoreNeedsGPUWorkloadFit(t *testing.T) {
-	plugin, err := New(context.Background(), nil, nil)
+// A profile that leaves out GPUWorkloadFit, or GPUStranding's own
+// PreFilter, fails every cycle with the fix rather than scoring on no demand.
+func TestMisconfiguredProfileFailsWithTheFix(t *testing.T) {
+	ctx := context.Background()
+	plugin, err := New(ctx, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	status := plugin.(*GPUStranding).PreScore(context.Background(), framework.NewCycleState(), pod("p", nil), nil)
-	if status.IsSuccess() || status.Code() != fwk.Error {
-		t.Fatalf("status %v, want an error naming the missing plugin", status)
+	pl := plugin.(*GPUStranding)
+	for _, tc := range []struct {
+		name string
+		run  func(fwk.CycleState) *fwk.Status
+		want string
+	}{
+		{"PreFilter without GPUWorkloadFit", func(s fwk.CycleState) *fwk.Status {
+			_, status := pl.PreFilter(ctx, s, pod("p", nil), nil)
+			return status
+		}, "GPUStranding needs GPUWorkloadFit before it at preFilter"},
+		{"PreScore without PreFilter", func(s fwk.CycleState) *fwk.Status {
+			return pl.PreScore(ctx, s, pod("p", nil), nil)
+		}, "GPUStranding did not run PreFilter in this cycle (enable it at preFilter, after GPUWorkloadFit)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			status := tc.run(framework.NewCycleState())
+			if status.Code() != fwk.Error || !strings.Contains(status.Message(), tc.want) {
+				t.Fatalf("status %v, want an error containing %q", status, tc.want)
+			}
+		})
 	}
 }
 
@@ -229,7 +252,7 @@ func runtimeArgs(s string) runtime.Object {
 
 func TestPackWeight(t *testing.T) {
 	// Pods have wanted 10 CPUs and 64 GiB per unit.
-	classes := []clusterstate.DemandClass{{Units: 1, Share: 0.5, MilliCPU: 10000, Memory: 64 << 30}, {Units: 2, Share: 0.5, MilliCPU: 20000, Memory: 128 << 30}}
+	classes := []DemandClass{{Units: 1, Share: 0.5, MilliCPU: 10000, Memory: 64 << 30}, {Units: 2, Share: 0.5, MilliCPU: 20000, Memory: 128 << 30}}
 	for _, tc := range []struct {
 		name            string
 		elsewhere       float64
@@ -249,7 +272,7 @@ func TestPackWeight(t *testing.T) {
 		if tc.name == "nothing learned yet" {
 			learned = nil
 		}
-		demand := clusterstate.NewResourceDemand(learned, 1-tc.elsewhere)
+		demand := NewResourceDemand(learned, 1-tc.elsewhere)
 		if got := packWeight(demand, tc.units, tc.milliCPU, tc.memory); math.Abs(got-tc.want) > 1e-9 {
 			t.Errorf("%s: packWeight = %v, want %v", tc.name, got, tc.want)
 		}

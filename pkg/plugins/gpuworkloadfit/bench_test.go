@@ -119,7 +119,7 @@ func BenchmarkExplain(b *testing.B) {
 		}
 		pl := newPlugin(b, enabled(), nodesOf(busy))
 		pod := podRequesting("train", map[v1.ResourceName]string{gpu: "16"})
-		data := &CycleData{Demand: gpuworkload.NewPodDemand(pod, pl.tracker.Classifier()), Tracker: pl.tracker}
+		data := &CycleData{demand: gpuworkload.NewPodDemand(pod, pl.tracker.Classifier()), tracker: pl.tracker}
 		for _, bc := range []struct {
 			name  string
 			nodes []fwk.NodeInfo
@@ -127,7 +127,7 @@ func BenchmarkExplain(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/%d-nodes", bc.name, size), func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
-					Explain(pod, &data.Demand, data.Tracker, bc.nodes)
+					Explain(pod, &data.demand, data.tracker, bc.nodes)
 				}
 			})
 		}

@@ -24,7 +24,7 @@ func (pl *GPUWorkloadFit) PostFilter(ctx context.Context, state fwk.CycleState, 
 		logger.Error(err, "Cannot explain the unschedulable pod", "pod", klog.KObj(pod))
 		return nil, fwk.NewStatus(fwk.Unschedulable)
 	}
-	if !data.Demand.IsGPU() {
+	if !data.demand.IsGPU() {
 		return nil, fwk.NewStatus(fwk.Unschedulable)
 	}
 	nodes, err := pl.handle.SnapshotSharedLister().NodeInfos().List()
@@ -32,9 +32,9 @@ func (pl *GPUWorkloadFit) PostFilter(ctx context.Context, state fwk.CycleState, 
 		logger.Error(err, "Cannot list nodes to explain the unschedulable pod", "pod", klog.KObj(pod))
 		return nil, fwk.NewStatus(fwk.Unschedulable)
 	}
-	message := TruncateNote(Explain(pod, &data.Demand, data.Tracker, nodes))
+	message := TruncateNote(Explain(pod, &data.demand, data.tracker, nodes))
 	var related *v1.ObjectReference
-	if vmi := data.Demand.VMI; vmi != nil && vmi.Name != "" {
+	if vmi := data.demand.VMI; vmi != nil && vmi.Name != "" {
 		related = &v1.ObjectReference{APIVersion: "kubevirt.io/v1", Kind: "VirtualMachineInstance", Namespace: vmi.Namespace, Name: vmi.Name, UID: vmi.UID}
 	}
 	if recorder := pl.handle.EventRecorder(); recorder != nil {

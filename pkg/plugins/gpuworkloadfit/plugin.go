@@ -15,7 +15,6 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/tools/cache"
-	resourcehelper "k8s.io/component-helpers/resource"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 
@@ -188,11 +187,11 @@ func (pl *GPUWorkloadFit) Name() string { return Name }
 // Tracker exposes the cluster state for tests and for the kubectl plugin's explain.
 func (pl *GPUWorkloadFit) Tracker() *clusterstate.Tracker { return pl.tracker }
 
-// CycleData is what PreFilter learns about the pod, shared with Filter,
-// PostFilter and the GPUStranding plugin.
+// CycleData is what PreFilter learns about the pod, for Filter, PostFilter
+// and Reserve; other plugins read it through its getters.
 type CycleData struct {
-	Demand  gpuworkload.PodDemand
-	Tracker *clusterstate.Tracker
+	demand  gpuworkload.PodDemand
+	tracker *clusterstate.Tracker
 	// modeIndex is the pod mode's index in gpuworkload.Modes.
 	modeIndex int
 	// Per request, the reasons Filter returns, built once per cycle.
@@ -209,15 +208,11 @@ type CycleData struct {
 // Clone shares the data: nothing changes it after PreFilter.
 func (d *CycleData) Clone() fwk.StateData { return d }
 
-// CPUAndMemory is the pod's effective CPU and memory requests: kept from
-// PreFilter for a GPU pod, computed for another.
-func (d *CycleData) CPUAndMemory(pod *v1.Pod) (milliCPU, memory int64) {
-	if d.Demand.IsGPU() {
-		return d.Demand.MilliCPU, d.Demand.Memory
-	}
-	requests := resourcehelper.PodRequests(pod, resourcehelper.PodResourcesOptions{})
-	return requests.Cpu().MilliValue(), requests.Memory().Value()
-}
+// Demand is the pod's GPU demand; callers must not modify it.
+func (d *CycleData) Demand() *gpuworkload.PodDemand { return &d.demand }
+
+// Tracker is the cluster state the cycle was judged against.
+func (d *CycleData) Tracker() *clusterstate.Tracker { return d.tracker }
 
 // ReadCycleData returns what GPUWorkloadFit's PreFilter wrote in this cycle.
 func ReadCycleData(state fwk.CycleState) (*CycleData, error) {
@@ -239,9 +234,9 @@ func (pl *GPUWorkloadFit) PreFilter(ctx context.Context, state fwk.CycleState, p
 		// Only the leader schedules; from now on this replica owns the guard's rules.
 		pl.guard.Activate()
 	}
-	data := &CycleData{Demand: gpuworkload.NewPodDemand(pod, pl.tracker.Classifier()), Tracker: pl.tracker}
+	data := &CycleData{demand: gpuworkload.NewPodDemand(pod, pl.tracker.Classifier()), tracker: pl.tracker}
 	state.Write(cycleStateKey, data)
-	demand := &data.Demand
+	demand := &data.demand
 	if !demand.IsGPU() {
 		return nil, fwk.NewStatus(fwk.Skip)
 	}
@@ -278,9 +273,6 @@ func (pl *GPUWorkloadFit) PreFilter(ctx context.Context, state fwk.CycleState, p
 			return nil, fwk.NewStatus(fwk.UnschedulableAndUnresolvable, largerThanAnyNodeReason(demand, r, largest))
 		}
 	}
-	for _, r := range demand.Requests {
-		pl.tracker.Demand().Observe(r.Name, r.Count, demand.MilliCPU, demand.Memory)
-	}
 	return nil, nil
 }
 
@@ -288,8 +280,8 @@ func (pl *GPUWorkloadFit) PreFilter(ctx context.Context, state fwk.CycleState, p
 // They are ready before PreFilter can reject the pod, so that the kubectl
 // plugin can still show what each node would say.
 func (d *CycleData) prepareNodeReasons(mode gpuworkload.Mode) {
-	requests := d.Demand.Requests
-	d.modeIndex = slices.Index(gpuworkload.Modes, mode)
+	requests := d.demand.Requests
+	d.modeIndex = slices.Index(gpuworkload.Modes[:], mode)
 	d.otherResource = make([]string, len(requests))
 	d.notServedDRA = make([]string, len(requests))
 	d.totalTooSmall = make([]string, len(requests))
@@ -299,7 +291,7 @@ func (d *CycleData) prepareNodeReasons(mode gpuworkload.Mode) {
 		d.notServedDRA[i] = fmt.Sprintf(ReasonDRANodeNotAdvertised, r.Name)
 		d.totalTooSmall[i] = fmt.Sprintf(ReasonTotalTooSmall, r.Name)
 		d.insufficient[i] = fmt.Sprintf(ReasonInsufficient, r.Name)
-		if served, ok := d.Tracker.DRAServed(r.Name); ok {
+		if served, ok := d.tracker.DRAServed(r.Name); ok {
 			if d.draServed == nil {
 				d.draServed = make([]gpuworkload.DRAExtendedResource, len(requests))
 				d.draNoDevices = make([]string, len(requests))
@@ -347,7 +339,7 @@ func (pl *GPUWorkloadFit) Filter(_ context.Context, state fwk.CycleState, _ *v1.
 			return status
 		}
 	}
-	entry := data.Tracker.Entry(nodeInfo.Node())
+	entry := data.tracker.Entry(nodeInfo.Node())
 	if !entry.State.GPUNode {
 		return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, ReasonNoGPUs)
 	}
@@ -359,7 +351,7 @@ func (pl *GPUWorkloadFit) Filter(_ context.Context, state fwk.CycleState, _ *v1.
 	}
 	allocatable := nodeInfo.GetAllocatable().GetScalarResources()
 	requested := nodeInfo.GetRequested().GetScalarResources()
-	for i, r := range data.Demand.Requests {
+	for i, r := range data.demand.Requests {
 		total := allocatable[r.Name]
 		if total == 0 && entry.State.DRA {
 			return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, data.notServedDRA[i])
@@ -382,12 +374,12 @@ func (pl *GPUWorkloadFit) Filter(_ context.Context, state fwk.CycleState, _ *v1.
 // devices there, so the node stays usable unless it publishes no device of a
 // requested class. decided is false when the device-plugin checks apply.
 func filterDRA(data *CycleData, nodeInfo fwk.NodeInfo) (status *fwk.Status, decided bool) {
-	dra := data.Tracker.DRANode(nodeInfo.Node().Name)
+	dra := data.tracker.DRANode(nodeInfo.Node().Name)
 	if dra == nil {
 		return nil, false
 	}
 	allocatable := nodeInfo.GetAllocatable().GetScalarResources()
-	for i, r := range data.Demand.Requests {
+	for i, r := range data.demand.Requests {
 		served, ok := data.servedByDRA(i)
 		if !ok || allocatable[r.Name] > 0 {
 			return nil, false

@@ -385,7 +385,7 @@ func TestExplainFixNamesNodesWithTheHardware(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			message := Explain(tc.pod, &data.Demand, pl.tracker, infos)
+			message := Explain(tc.pod, &data.demand, pl.tracker, infos)
 			_, got, ok := strings.Cut(message, " Fix: ")
 			if !ok || got != tc.fix {
 				t.Fatalf("fix\n%s\nwant\n%s\n(explanation: %s)", got, tc.fix, message)
@@ -566,7 +566,7 @@ func TestExplainDRANodes(t *testing.T) {
 		"nvidia.com/gpu: 1 free of 1 on 1 node(s), and served through DRA by DeviceClass gpu.nvidia.com on 1 node(s). " +
 		"Fix: the DRA nodes have no free device of DeviceClass gpu.nvidia.com for 2 x nvidia.com/gpu (the FailedScheduling message gives DynamicResources' reasons): " +
 		"let GPU pods finish, or publish more devices of the class."
-	if got := Explain(pod, &data.Demand, pl.tracker, infos); got != want {
+	if got := Explain(pod, &data.demand, pl.tracker, infos); got != want {
 		t.Fatalf("explanation\n%s\nwant\n%s", got, want)
 	}
 }

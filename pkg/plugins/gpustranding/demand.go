@@ -1,4 +1,4 @@
-package clusterstate
+package gpustranding
 
 import (
 	"maps"
