@@ -58,6 +58,9 @@ func benchmarkScore(b *testing.B, size int) {
 		b.Run(fmt.Sprintf("%s/%d-nodes", bc.name, size), func(b *testing.B) {
 			state := framework.NewCycleState()
 			fit.PreFilter(ctx, state, bc.pod, infos)
+			if _, status := pl.PreFilter(ctx, state, bc.pod, infos); !status.IsSuccess() {
+				b.Fatal(status)
+			}
 			if status := pl.PreScore(ctx, state, bc.pod, infos); !status.IsSuccess() {
 				b.Fatal(status)
 			}

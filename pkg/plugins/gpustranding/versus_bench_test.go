@@ -47,7 +47,12 @@ func BenchmarkFilterScoreVersusNodeResourcesFit(b *testing.B) {
 			if status := fit.Filter(ctx, state, vm, infos[0]); !status.IsSuccess() {
 				b.Fatalf("the benchmark must measure the path where nodes fit: %v", status)
 			}
-			stranding.PreScore(ctx, state, vm, infos)
+			if _, status := stranding.PreFilter(ctx, state, vm, infos); !status.IsSuccess() {
+				b.Fatal(status)
+			}
+			if status := stranding.PreScore(ctx, state, vm, infos); !status.IsSuccess() {
+				b.Fatal(status)
+			}
 			b.ReportAllocs()
 			b.ResetTimer()
 			for b.Loop() {

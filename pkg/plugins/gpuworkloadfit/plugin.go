@@ -51,8 +51,9 @@ var (
 	_ fwk.ReservePlugin     = &GPUWorkloadFit{}
 )
 
-// New builds the plugin from its args and starts following nodes,
-// ClusterPolicy and KubeVirt objects.
+// New builds the plugin from its args, then starts following the cluster
+// through the handle. A handle without a cluster (the simulator's) leaves
+// the tracker to be fed by its caller.
 func New(ctx context.Context, obj runtime.Object, handle fwk.Handle) (fwk.Plugin, error) {
 	args, err := config.DecodeGPUWorkloadFitArgs(obj)
 	if err != nil {
@@ -60,14 +61,22 @@ func New(ctx context.Context, obj runtime.Object, handle fwk.Handle) (fwk.Plugin
 	}
 	pl := NewOffline(args)
 	pl.handle = handle
-	// Without a cluster (unit tests) the tracker is fed by its caller.
 	if handle == nil || handle.KubeConfig() == nil || handle.SharedInformerFactory() == nil {
 		return pl, nil
 	}
+	if err := pl.follow(ctx, args); err != nil {
+		return nil, err
+	}
+	return pl, nil
+}
+
+// follow starts the watches of nodes, the ClusterPolicy, the KubeVirt CR
+// and DRA objects, and the sibling guard where the scheduler runs DRA.
+func (pl *GPUWorkloadFit) follow(ctx context.Context, args *config.GPUWorkloadFitArgs) error {
 	logger := klog.FromContext(ctx).WithValues("plugin", Name)
-	informers := handle.SharedInformerFactory()
-	err = pl.tracker.Watch(klog.NewContext(ctx, logger), clusterstate.WatchOptions{
-		Config:                handle.KubeConfig(),
+	informers := pl.handle.SharedInformerFactory()
+	err := pl.tracker.Watch(klog.NewContext(ctx, logger), clusterstate.WatchOptions{
+		Config:                pl.handle.KubeConfig(),
 		NodeInformer:          informers.Core().V1().Nodes().Informer(),
 		ClusterPolicyName:     args.ClusterPolicyName,
 		OnPolicyChange:        func() { pl.activatePendingGPUPods(logger) },
@@ -75,16 +84,16 @@ func New(ctx context.Context, obj runtime.Object, handle fwk.Handle) (fwk.Plugin
 		DeviceClassInformer:   informers.Resource().V1().DeviceClasses().Informer(),
 	})
 	if err != nil {
-		return nil, fmt.Errorf("%s: follow cluster state: %w", Name, err)
+		return fmt.Errorf("%s: follow cluster state: %w", Name, err)
 	}
 	// Register the pod informer now: informers must exist before the scheduler starts them.
 	informers.Core().V1().Pods().Informer()
-	if dra := handle.SharedDRAManager(); dra != nil {
+	if dra := pl.handle.SharedDRAManager(); dra != nil {
 		if err := pl.startGuard(klog.NewContext(ctx, logger), dra, args.DRADriverName); err != nil {
-			return nil, fmt.Errorf("%s: guard sibling DRA devices: %w", Name, err)
+			return fmt.Errorf("%s: guard sibling DRA devices: %w", Name, err)
 		}
 	}
-	return pl, nil
+	return nil
 }
 
 // startGuard runs the controller that taints the siblings of allocated DRA
@@ -175,8 +184,8 @@ func usesDRA(state fwk.CycleState, pod *v1.Pod) bool {
 	return err == nil && data.draServed != nil
 }
 
-// NewOffline builds the plugin from decoded args for use without a cluster:
-// the kubectl plugin feeds its tracker from what it read.
+// NewOffline builds the plugin from decoded args without following a
+// cluster: the kubectl plugin and tests feed its tracker from what they read.
 func NewOffline(args *config.GPUWorkloadFitArgs) *GPUWorkloadFit {
 	return &GPUWorkloadFit{tracker: clusterstate.NewTrackerWithDRADriver(args.Policy(), args.Classes(), modeMismatchReason, args.DRADriverName)}
 }
