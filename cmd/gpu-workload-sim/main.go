@@ -109,7 +109,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if !slices.Contains([]string{"", "off", "on", "both"}, o.advisor) {
 		return fmt.Errorf("%w: --advisor %q: want off, on or both", errUsage, o.advisor)
 	}
-	policies, err := sim.PoliciesByName(o.policies)
+	policies, err := sim.ScoringPoliciesByName(o.policies)
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
@@ -182,7 +182,7 @@ func writeJSON(w io.Writer, reports []sim.Report) error {
 
 func policyList() string {
 	var b strings.Builder
-	for _, p := range sim.Policies {
+	for _, p := range sim.ScoringPolicies {
 		fmt.Fprintf(&b, "\n  %s: %s", p.Name, p.Description)
 	}
 	return b.String()

@@ -53,7 +53,7 @@ func TestSimpleFormEndToEnd(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &reports); err != nil {
 		t.Fatalf("output is not the JSON report: %v\n%s", err, out.String())
 	}
-	if len(reports) != 1 || reports[0].Schema != sim.ReportSchema || len(reports[0].Results) != len(sim.Policies) {
+	if len(reports) != 1 || reports[0].Schema != sim.ReportSchema || len(reports[0].Results) != len(sim.ScoringPolicies) {
 		t.Fatalf("reports %+v: want one %s report with every policy", reports, sim.ReportSchema)
 	}
 	for _, r := range reports[0].Results {

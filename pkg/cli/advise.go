@@ -178,7 +178,7 @@ func simulateGain(ctx context.Context, policy gpuworkload.SandboxPolicy, nodes [
 	if err != nil {
 		return nil, err
 	}
-	policies, err := sim.PoliciesByName(sim.GPUStrandingPolicy)
+	policies, err := sim.ScoringPoliciesByName(sim.GPUStrandingPolicy)
 	if err != nil {
 		return nil, err
 	}

@@ -14,17 +14,17 @@ import (
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpustranding"
 )
 
-// Policy is a scoring configuration derived from the shipped profile. Every
+// ScoringPolicy is a scoring configuration derived from the shipped profile. Every
 // policy filters with the shipped filters, GPUWorkloadFit included, so that
 // they differ only in where they place what fits.
-type Policy struct {
+type ScoringPolicy struct {
 	Name        string
 	Description string
 	profile     func(base *schedconfig.KubeSchedulerProfile, scenario *Scenario) (*schedconfig.KubeSchedulerProfile, frameworkruntime.Registry, error)
 }
 
-// Policies are the policies a comparison runs, in report order.
-var Policies = []Policy{
+// ScoringPolicies are the policies a comparison runs, in report order.
+var ScoringPolicies = []ScoringPolicy{
 	{
 		Name:        "default",
 		Description: "kube-scheduler's default scoring: NodeResourcesFit LeastAllocated on cpu and memory, no GPUStranding",
@@ -62,25 +62,25 @@ func IndexOfPolicy(results []*Result, policy string) int {
 	})
 }
 
-// PoliciesByName resolves a comma-separated list; empty means all.
-func PoliciesByName(list string) ([]Policy, error) {
+// ScoringPoliciesByName resolves a comma-separated list; empty means all.
+func ScoringPoliciesByName(list string) ([]ScoringPolicy, error) {
 	if list == "" {
-		return Policies, nil
+		return ScoringPolicies, nil
 	}
-	var out []Policy
+	var out []ScoringPolicy
 	for _, name := range strings.Split(list, ",") {
-		i := slices.IndexFunc(Policies, func(p Policy) bool { return p.Name == strings.TrimSpace(name) })
+		i := slices.IndexFunc(ScoringPolicies, func(p ScoringPolicy) bool { return p.Name == strings.TrimSpace(name) })
 		if i < 0 {
 			return nil, fmt.Errorf("--policies: unknown policy %q; valid policies are %s", name, policyNames())
 		}
-		out = append(out, Policies[i])
+		out = append(out, ScoringPolicies[i])
 	}
 	return out, nil
 }
 
 func policyNames() string {
-	names := make([]string, len(Policies))
-	for i, p := range Policies {
+	names := make([]string, len(ScoringPolicies))
+	for i, p := range ScoringPolicies {
 		names[i] = p.Name
 	}
 	return strings.Join(names, ", ")

@@ -121,7 +121,7 @@ type conversion struct {
 }
 
 // Run replays the scenario under one policy.
-func Run(ctx context.Context, scenario *Scenario, policy Policy, opts Options) (*Result, error) {
+func Run(ctx context.Context, scenario *Scenario, policy ScoringPolicy, opts Options) (*Result, error) {
 	// The engine's cache, informers and trackers run until this returns.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -64,7 +64,7 @@ func gpuPod(name string, arrival, departure time.Duration, gpu string, count, cp
 
 func runOne(t *testing.T, s *Scenario, policy string, opts Options) *Result {
 	t.Helper()
-	policies, err := PoliciesByName(policy)
+	policies, err := ScoringPoliciesByName(policy)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +222,7 @@ func TestReports(t *testing.T) {
 		Nodes: []NodeSpec{a10Node(t, "pt", gpuworkload.ModePassthrough, ""), a10Node(t, "c", gpuworkload.ModeContainer, "")},
 		Pods:  []PodSpec{gpuPod("vm-1", 0, 100*time.Second, a10, 4, 1), gpuPod("vm-2", 10*time.Second, 110*time.Second, a10, 4, 1)},
 	}
-	results, err := Compare(quietContext(t), s, Policies, shippedOptions(t))
+	results, err := Compare(quietContext(t), s, ScoringPolicies, shippedOptions(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,7 +233,7 @@ func TestReports(t *testing.T) {
 	if err := WriteSVG(&svg, s, results); err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range Policies {
+	for _, p := range ScoringPolicies {
 		if !strings.Contains(table.String(), "\n"+p.Name+" ") || !strings.Contains(svg.String(), ">"+p.Name+" (avg 1.8)<") {
 			t.Errorf("policy %s missing from the table or the plot legend:\n%s\n%s", p.Name, table.String(), svg.String())
 		}
@@ -241,13 +241,13 @@ func TestReports(t *testing.T) {
 	if err := xml.Unmarshal(svg.Bytes(), new(struct{})); err != nil {
 		t.Errorf("the plot is not well-formed XML: %v", err)
 	}
-	if got := strings.Count(svg.String(), "<polyline"); got != len(Policies) {
+	if got := strings.Count(svg.String(), "<polyline"); got != len(ScoringPolicies) {
 		t.Errorf("%d lines in the plot, want one per policy", got)
 	}
 }
 
 func TestPoliciesByName(t *testing.T) {
-	if _, err := PoliciesByName("default,best"); err == nil || !strings.Contains(err.Error(), `unknown policy "best"; valid policies are default, most-allocated, fgd, gpu-stranding`) {
+	if _, err := ScoringPoliciesByName("default,best"); err == nil || !strings.Contains(err.Error(), `unknown policy "best"; valid policies are default, most-allocated, fgd, gpu-stranding`) {
 		t.Fatalf("error %v", err)
 	}
 }
@@ -283,7 +283,7 @@ func TestRunLeavesNoGoroutines(t *testing.T) {
 		Nodes: []NodeSpec{a10Node(t, "c", gpuworkload.ModeContainer, "")},
 		Pods:  []PodSpec{gpuPod("p", 0, 60*time.Second, "nvidia.com/gpu", 1, 1)},
 	}
-	policies, err := PoliciesByName("default")
+	policies, err := ScoringPoliciesByName("default")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -102,7 +102,7 @@ func TestSchedulerRunsWithInstallRBAC(t *testing.T) {
 	}
 	e.createPod(t, gpuPod("virt-launcher-vm-a10-second-m2k8s", "vm-a10-second", map[string]string{a10: "1"}))
 	e.waitEvent(t, "virt-launcher-vm-a10-second-m2k8s", "GPUWorkloadUnschedulable",
-		"VirtualMachineInstance default/vm-a10-second (pod virt-launcher-vm-a10-second-m2k8s) needs 1 x nvidia.com/GA102GL_A10 (vm-passthrough mode). "+
+		"VirtualMachineInstance/default/vm-a10-second (pod virt-launcher-vm-a10-second-m2k8s) needs 1 x nvidia.com/GA102GL_A10 (vm-passthrough mode). "+
 			"GPU nodes by mode: container 1, vm-passthrough 1, vm-vgpu 1. nvidia.com/GA102GL_A10: 0 free of 1 on 1 node(s). "+
 			"Fix: free units are used up; let running GPU pods finish, let preemption make room for a higher priority, "+
 			"or convert idle node gpu-vgpu, which has this hardware: kubectl label node gpu-vgpu nvidia.com/gpu.workload.config=vm-passthrough --overwrite")

@@ -27,7 +27,7 @@ func TestSandboxDisabledTrap(t *testing.T) {
 		"sandboxWorkloads is disabled in ClusterPolicy cluster-policy: the GPU Operator ignores nvidia.com/gpu.workload.config=vm-passthrough, set on 1 node(s), "+
 		"and runs every GPU node in container mode.")
 	e.waitEvent(t, "virt-launcher-vm-a10-x7k2p", "GPUWorkloadUnschedulable",
-		"VirtualMachineInstance default/vm-a10 (pod virt-launcher-vm-a10-x7k2p) needs 1 x nvidia.com/GA102GL_A10 (vm-passthrough mode). "+
+		"VirtualMachineInstance/default/vm-a10 (pod virt-launcher-vm-a10-x7k2p) needs 1 x nvidia.com/GA102GL_A10 (vm-passthrough mode). "+
 			"GPU nodes by mode: container 1, vm-passthrough 0, vm-vgpu 0. nvidia.com/GA102GL_A10: 0 free of 0 on 0 node(s). "+
 			"sandboxWorkloads is disabled in ClusterPolicy cluster-policy, so the mode label of 1 node(s) is ignored. "+
 			`Fix: enable sandbox workloads: kubectl patch clusterpolicies.nvidia.com cluster-policy --type merge -p '{"spec":{"sandboxWorkloads":{"enabled":true}}}'`)
@@ -216,7 +216,7 @@ func TestLongExplanationIsTruncated(t *testing.T) {
 	fix := " Fix: no node advertises nvidia.com/GA102GL_MODEL_00_WITH_A_LONG_BOARD_NAME and none has hardware known to; " +
 		"request a passthrough GPU resource the cluster advertises (nvidia.com/GA102GL_A10), or add a node with this hardware."
 	e.waitEventMatching(t, "virt-launcher-vm-many-x7k2p", "GPUWorkloadUnschedulable", "at most 1024 bytes, cut in the middle, ending with"+fix, func(message string) bool {
-		return len(message) <= 1024 && strings.HasPrefix(message, "VirtualMachineInstance default/vm-many (pod virt-launcher-vm-many-x7k2p) needs 1 x ") &&
+		return len(message) <= 1024 && strings.HasPrefix(message, "VirtualMachineInstance/default/vm-many (pod virt-launcher-vm-many-x7k2p) needs 1 x ") &&
 			strings.HasSuffix(message, " ..."+fix)
 	})
 }

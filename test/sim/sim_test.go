@@ -75,7 +75,7 @@ func BenchmarkSimulate1000Nodes10000Pods(b *testing.B) {
 		b.Fatal(err)
 	}
 	opts := shippedProfile(b)
-	for _, policy := range sim.Policies {
+	for _, policy := range sim.ScoringPolicies {
 		b.Run(policy.Name, func(b *testing.B) {
 			for b.Loop() {
 				res, err := sim.Run(testContext(b), scenario, policy, opts)
@@ -106,7 +106,7 @@ func TestDocumentedResults(t *testing.T) {
 			t.Fatal(err)
 		}
 		opts.Advisor = advisor
-		results, err := sim.Compare(testContext(t), scenario, sim.Policies, opts)
+		results, err := sim.Compare(testContext(t), scenario, sim.ScoringPolicies, opts)
 		if err != nil {
 			t.Fatal(err)
 		}

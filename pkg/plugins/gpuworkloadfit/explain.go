@@ -160,7 +160,7 @@ func Explain(pod *v1.Pod, demand *gpuworkload.PodDemand, tracker *clusterstate.T
 		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s needs %s", subjectOf(pod, demand), describeRequests(demand))
+	fmt.Fprintf(&b, "%s needs %s", subject(pod, demand), describeRequests(demand))
 	if mode, ok := demand.Mode(); ok {
 		fmt.Fprintf(&b, " (%s mode)", mode)
 	}
@@ -223,13 +223,6 @@ func TruncateNote(message string) string {
 
 // noteLengthLimit is the API server's limit on an event's note (validation.NoteLengthLimit).
 const noteLengthLimit = 1024
-
-func subjectOf(pod *v1.Pod, demand *gpuworkload.PodDemand) string {
-	if vmi := demand.VMI; vmi != nil && vmi.Name != "" {
-		return fmt.Sprintf("VirtualMachineInstance %s/%s (pod %s)", vmi.Namespace, vmi.Name, pod.Name)
-	}
-	return fmt.Sprintf("pod %s/%s", pod.Namespace, pod.Name)
-}
 
 func describeRequests(demand *gpuworkload.PodDemand) string {
 	parts := make([]string, len(demand.Requests))

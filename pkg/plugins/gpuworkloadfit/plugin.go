@@ -258,7 +258,7 @@ func (pl *GPUWorkloadFit) PreFilter(ctx context.Context, state fwk.CycleState, p
 	data.prepareNodeReasons(mode)
 	if policy := pl.tracker.Policy(); mode.IsSandbox() && !policy.Enabled && !pl.tracker.PolicyRead() {
 		logger.V(4).Info("Pod needs a sandbox mode and the ClusterPolicy is not read yet", "pod", klog.KObj(pod), "mode", mode)
-		return nil, fwk.NewStatus(fwk.UnschedulableAndUnresolvable, fmt.Sprintf(ReasonPolicyNotRead, subject(demand), mode))
+		return nil, fwk.NewStatus(fwk.UnschedulableAndUnresolvable, fmt.Sprintf(ReasonPolicyNotRead, reasonPrefix(demand), mode))
 	} else if mode.IsSandbox() && !policy.Enabled {
 		logger.V(4).Info("Pod needs a sandbox mode but sandbox workloads are disabled", "pod", klog.KObj(pod), "mode", mode, "policy", policy.Source)
 		return nil, fwk.NewStatus(fwk.UnschedulableAndUnresolvable, sandboxDisabledReason(demand, mode, policy, pl.tracker.LabelledNodes(mode)))

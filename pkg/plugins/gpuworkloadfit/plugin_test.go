@@ -237,7 +237,7 @@ func TestPostFilterExplains(t *testing.T) {
 	}{
 		{
 			name: "the seed's trap", policy: disabled(), pod: launcherPod("vm-a10", map[v1.ResourceName]string{a10: "1"}),
-			event: `Warning GPUWorkloadUnschedulable VirtualMachineInstance vms/vm-a10 (pod virt-launcher-vm-a10-abcde) needs 1 x nvidia.com/GA102GL_A10 (vm-passthrough mode). ` +
+			event: `Warning GPUWorkloadUnschedulable VirtualMachineInstance/vms/vm-a10 (pod virt-launcher-vm-a10-abcde) needs 1 x nvidia.com/GA102GL_A10 (vm-passthrough mode). ` +
 				`GPU nodes by mode: container 6 (5 converting), vm-passthrough 0, vm-vgpu 0. nvidia.com/GA102GL_A10: 1 free of 1 on 1 node(s). ` +
 				`sandboxWorkloads is disabled in ClusterPolicy cluster-policy, so the mode label of 5 node(s) is ignored. ` +
 				`Fix: enable sandbox workloads: kubectl patch clusterpolicies.nvidia.com cluster-policy --type merge -p '{"spec":{"sandboxWorkloads":{"enabled":true}}}'`,
@@ -245,14 +245,14 @@ func TestPostFilterExplains(t *testing.T) {
 		{
 			name: "passthrough units used up: the idle node named has A10s, the idle container node has unknown GPUs", policy: enabled(), pod: launcherPod("vm-a10", map[v1.ResourceName]string{a10: "1"}),
 			assigned: []*v1.Pod{st.MakePod().Name("busy").Namespace("ns").UID("busy").Node("passthrough").Req(map[v1.ResourceName]string{a10: "1"}).Obj()},
-			event: `Warning GPUWorkloadUnschedulable VirtualMachineInstance vms/vm-a10 (pod virt-launcher-vm-a10-abcde) needs 1 x nvidia.com/GA102GL_A10 (vm-passthrough mode). ` +
+			event: `Warning GPUWorkloadUnschedulable VirtualMachineInstance/vms/vm-a10 (pod virt-launcher-vm-a10-abcde) needs 1 x nvidia.com/GA102GL_A10 (vm-passthrough mode). ` +
 				`GPU nodes by mode: container 1, vm-passthrough 2, vm-vgpu 3 (1 converting). nvidia.com/GA102GL_A10: 0 free of 1 on 1 node(s). ` +
 				`Fix: free units are used up; let running GPU pods finish, let preemption make room for a higher priority, or convert idle node vgpu, which has this hardware: ` +
 				`kubectl label node vgpu nvidia.com/gpu.workload.config=vm-passthrough --overwrite`,
 		},
 		{
 			name: "vGPU profile nobody offers", policy: enabled(), pod: launcherPod("vm-8q", map[v1.ResourceName]string{"nvidia.com/NVIDIA_A10-8Q": "1"}),
-			event: `Warning GPUWorkloadUnschedulable VirtualMachineInstance vms/vm-8q (pod virt-launcher-vm-8q-abcde) needs 1 x nvidia.com/NVIDIA_A10-8Q (vm-vgpu mode). ` +
+			event: `Warning GPUWorkloadUnschedulable VirtualMachineInstance/vms/vm-8q (pod virt-launcher-vm-8q-abcde) needs 1 x nvidia.com/NVIDIA_A10-8Q (vm-vgpu mode). ` +
 				`GPU nodes by mode: container 1, vm-passthrough 2, vm-vgpu 3 (1 converting). nvidia.com/NVIDIA_A10-8Q: 0 free of 0 on 0 node(s). ` +
 				`Fix: no node advertises nvidia.com/NVIDIA_A10-8Q; convert idle node vgpu, which has this hardware: ` +
 				`kubectl label node vgpu nvidia.com/gpu.workload.config=vm-vgpu nvidia.com/vgpu.config=A10-8Q --overwrite`,
@@ -562,7 +562,7 @@ func TestExplainDRANodes(t *testing.T) {
 	}
 	snapshot := cache.NewSnapshot(nil, nodes)
 	infos, _ := snapshot.NodeInfos().List()
-	want := "pod ns/cuda needs 2 x nvidia.com/gpu (container mode). GPU nodes by mode: container 1, vm-passthrough 0, vm-vgpu 0; DRA 1. " +
+	want := "Pod/ns/cuda needs 2 x nvidia.com/gpu (container mode). GPU nodes by mode: container 1, vm-passthrough 0, vm-vgpu 0; DRA 1. " +
 		"nvidia.com/gpu: 1 free of 1 on 1 node(s), and served through DRA by DeviceClass gpu.nvidia.com on 1 node(s). " +
 		"Fix: the DRA nodes have no free device of DeviceClass gpu.nvidia.com for 2 x nvidia.com/gpu (the FailedScheduling message gives DynamicResources' reasons): " +
 		"let GPU pods finish, or publish more devices of the class."

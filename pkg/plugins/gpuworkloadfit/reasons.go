@@ -99,10 +99,26 @@ func otherResourceReason(class gpuworkload.ResourceClass) string {
 	return ReasonOtherContainerResource
 }
 
-// subject prefixes pod-level reasons of virt-launcher pods with their VMI.
-func subject(demand *gpuworkload.PodDemand) string {
-	if demand.VMI != nil && demand.VMI.Name != "" {
-		return demand.VMI.String() + ": "
+// subject names the object a message is about: a virt-launcher pod's VMI,
+// with the pod when one is given, or else the pod.
+func subject(pod *v1.Pod, demand *gpuworkload.PodDemand) string {
+	if vmi := demand.VMI; vmi != nil && vmi.Name != "" {
+		if pod == nil {
+			return vmi.String()
+		}
+		return vmi.String() + " (pod " + pod.Name + ")"
+	}
+	if pod == nil {
+		return ""
+	}
+	return "Pod/" + pod.Namespace + "/" + pod.Name
+}
+
+// reasonPrefix starts pod-level reasons of virt-launcher pods with their
+// VMI; the reasons of other pods are about the pod the event is on.
+func reasonPrefix(demand *gpuworkload.PodDemand) string {
+	if s := subject(nil, demand); s != "" {
+		return s + ": "
 	}
 	return ""
 }
@@ -113,19 +129,19 @@ func modeConflictReason(demand *gpuworkload.PodDemand) string {
 		mode, _ := r.Class.Mode()
 		parts[i] = fmt.Sprintf("%s: %s", r.Name, mode)
 	}
-	return fmt.Sprintf(ReasonModeConflict, subject(demand), strings.Join(parts, ", "))
+	return fmt.Sprintf(ReasonModeConflict, reasonPrefix(demand), strings.Join(parts, ", "))
 }
 
 func sandboxDisabledReason(demand *gpuworkload.PodDemand, mode gpuworkload.Mode, policy gpuworkload.SandboxPolicy, labelled int) string {
-	return fmt.Sprintf(ReasonSandboxDisabled, subject(demand), mode, policy.Source, gpuworkload.LabelWorkloadConfig, mode, labelled)
+	return fmt.Sprintf(ReasonSandboxDisabled, reasonPrefix(demand), mode, policy.Source, gpuworkload.LabelWorkloadConfig, mode, labelled)
 }
 
 func largerThanAnyNodeReason(demand *gpuworkload.PodDemand, r gpuworkload.ResourceRequest, largest int64) string {
-	return fmt.Sprintf(ReasonLargerThanAnyNode, subject(demand), r.Count, r.Name, largest)
+	return fmt.Sprintf(ReasonLargerThanAnyNode, reasonPrefix(demand), r.Count, r.Name, largest)
 }
 
 func notAdvertisedReason(demand *gpuworkload.PodDemand, name v1.ResourceName, advertised map[gpuworkload.ResourceClass][]v1.ResourceName) string {
-	return fmt.Sprintf(ReasonNotAdvertised, subject(demand), name, describeAdvertised(advertised))
+	return fmt.Sprintf(ReasonNotAdvertised, reasonPrefix(demand), name, describeAdvertised(advertised))
 }
 
 func describeAdvertised(advertised map[gpuworkload.ResourceClass][]v1.ResourceName) string {

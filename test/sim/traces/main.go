@@ -76,7 +76,7 @@ func run(out io.Writer, seedList, dir, shipped string) error {
 			if err != nil {
 				return err
 			}
-			results, err := sim.Compare(ctx, scenario, sim.Policies, sim.Options{Profile: profile, Percentage: percentage, Advisor: advisor})
+			results, err := sim.Compare(ctx, scenario, sim.ScoringPolicies, sim.Options{Profile: profile, Percentage: percentage, Advisor: advisor})
 			if err != nil {
 				return fmt.Errorf("%s: %w", path, err)
 			}
