@@ -234,7 +234,7 @@ func vmiDeviceNames(vmi *unstructured.Unstructured, classifier *gpuworkload.Clas
 				continue
 			}
 			if strings.HasPrefix(name, gpuworkload.ResourceDomain) && !slices.Contains(names, v1.ResourceName(name)) {
-				if field == "gpus" || classifier.Classify(v1.ResourceName(name)).Class.IsGPU() {
+				if field == "gpus" || classifier.Classify(v1.ResourceName(name)).IsGPU() {
 					names = append(names, v1.ResourceName(name))
 				}
 			}

@@ -234,7 +234,7 @@ func (t *Tracker) classEvidenceLocked(node *v1.Node) string {
 
 func (t *Tracker) countLocked(node *v1.Node, delta int) {
 	for name, q := range node.Status.Allocatable {
-		if !q.IsZero() && t.classifier.Classify(name).Class.IsGPU() {
+		if !q.IsZero() && t.classifier.Classify(name).IsGPU() {
 			byTotal := t.totals[name]
 			if byTotal == nil {
 				byTotal = map[int64]int{}
@@ -301,7 +301,7 @@ func (t *Tracker) AdvertisedByClass() map[gpuworkload.ResourceClass][]v1.Resourc
 	defer t.mu.RUnlock()
 	out := map[gpuworkload.ResourceClass][]v1.ResourceName{}
 	for name := range t.totals {
-		class := t.classifier.Classify(name).Class
+		class := t.classifier.Classify(name)
 		out[class] = append(out[class], name)
 	}
 	for _, names := range out {

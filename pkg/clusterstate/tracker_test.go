@@ -113,12 +113,12 @@ func TestTrackerLearnsUnrecognisedNamesFromNodeModes(t *testing.T) {
 	enabled.Enabled = true
 	tr := NewTracker(enabled, nil, reasonOf)
 	name := v1.ResourceName("nvidia.com/custom_pgpu")
-	if tr.Classifier().Classify(name).Class.IsGPU() {
+	if tr.Classifier().Classify(name).IsGPU() {
 		t.Fatal("an unrecognised name is not a GPU before any node advertises it")
 	}
 	tr.UpsertNode(node("pt", "1", "vm-passthrough", map[string]string{string(name): "1"}))
-	if c := tr.Classifier().Classify(name); c.Class != gpuworkload.ClassPassthroughGPU || c.Evidence != gpuworkload.EvidenceNodeMode {
-		t.Fatalf("after a passthrough node advertised it: %s by %s", c.Class, c.Evidence)
+	if c := tr.Classifier().Classify(name); c != gpuworkload.ClassPassthroughGPU {
+		t.Fatalf("after a passthrough node advertised it: %s", c)
 	}
 	if tr.Largest(name) != 1 {
 		t.Fatal("the newly classified resource is not counted")
@@ -153,7 +153,7 @@ func TestTrackerClassifiesUnrecognisedNamesInAnyOrder(t *testing.T) {
 		permute(0)
 		return out
 	}
-	classOf := func(tr *Tracker) gpuworkload.ResourceClass { return tr.Classifier().Classify(name).Class }
+	classOf := func(tr *Tracker) gpuworkload.ResourceClass { return tr.Classifier().Classify(name) }
 	for _, order := range permutations([]*v1.Node{pt("pt", "1"), container, cpu}) {
 		tr := NewTracker(enabled, nil, reasonOf)
 		for _, n := range order {
@@ -203,8 +203,8 @@ func TestTrackerPermittedHostDevices(t *testing.T) {
 	if !tr.SetPermitted(permitted) || tr.SetPermitted(permitted) {
 		t.Fatal("SetPermitted must report a change once")
 	}
-	if c := tr.Classifier().Classify("nvidia.com/custom_vgpu"); c.Class != gpuworkload.ClassVGPUProfile {
-		t.Fatalf("permitted mediated device classified %s", c.Class)
+	if c := tr.Classifier().Classify("nvidia.com/custom_vgpu"); c != gpuworkload.ClassVGPUProfile {
+		t.Fatalf("permitted mediated device classified %s", c)
 	}
 }
 

@@ -56,7 +56,7 @@ func NewPodDemand(pod *v1.Pod, classifier *Classifier) PodDemand {
 		if q.IsZero() {
 			continue
 		}
-		class := classifier.Classify(name).Class
+		class := classifier.Classify(name)
 		if !class.IsGPU() {
 			continue
 		}

@@ -24,8 +24,6 @@ const (
 
 // PermittedDevice is one entry of permittedHostDevices.pciHostDevices or .mediatedDevices.
 type PermittedDevice struct {
-	// Selector is pciVendorSelector or mdevNameSelector.
-	Selector     string
 	ResourceName v1.ResourceName
 	// External: an external device plugin (the sandbox device plugin) advertises it.
 	External bool
@@ -95,15 +93,14 @@ func permittedList(raw map[string]interface{}, source, field, selectorField stri
 		if err != nil || name == "" {
 			return nil, fmt.Errorf("%s: %s[%d].resourceName is missing or not a string; fix: set it to the advertised resource, e.g. nvidia.com/GA102GL_A10", source, path, i)
 		}
-		selector, _, err := unstructured.NestedString(entry, selectorField)
-		if err != nil {
+		if _, _, err := unstructured.NestedString(entry, selectorField); err != nil {
 			return nil, fmt.Errorf("%s: %s[%d].%s: %w", source, path, i, selectorField, err)
 		}
 		external, _, err := unstructured.NestedBool(entry, "externalResourceProvider")
 		if err != nil {
 			return nil, fmt.Errorf("%s: %s[%d].externalResourceProvider: %w; fix: set it to true or false", source, path, i, err)
 		}
-		out = append(out, PermittedDevice{Selector: selector, ResourceName: v1.ResourceName(name), External: external})
+		out = append(out, PermittedDevice{ResourceName: v1.ResourceName(name), External: external})
 	}
 	return out, nil
 }

@@ -57,7 +57,7 @@ func NewNodeState(node *v1.Node, policy SandboxPolicy, classifier *Classifier) *
 		OperandsDisabled: node.Labels[LabelDeployOperands] == "false",
 	}
 	for name, capacity := range node.Status.Capacity {
-		class := classifier.Classify(name).Class
+		class := classifier.Classify(name)
 		if !class.IsGPU() {
 			continue
 		}

@@ -78,31 +78,6 @@ func (c ResourceClass) Mode() (Mode, bool) {
 	return "", false
 }
 
-// Evidence is what a classification rests on, strongest first.
-type Evidence uint8
-
-const (
-	EvidenceConfigured Evidence = iota
-	EvidenceKubeVirt
-	EvidenceNodeMode
-	EvidenceNameRule
-)
-
-var evidenceNames = [...]string{"configured", "kubevirt-permitted", "node-mode", "name-rule"}
-
-func (e Evidence) String() string {
-	if int(e) < len(evidenceNames) {
-		return evidenceNames[e]
-	}
-	return fmt.Sprintf("Evidence(%d)", e)
-}
-
-// Classification is a class and the evidence it rests on.
-type Classification struct {
-	Class    ResourceClass
-	Evidence Evidence
-}
-
 // ClassifierConfig is the explicit evidence a Classifier starts from.
 type ClassifierConfig struct {
 	// Configured classes win over everything else.
@@ -114,7 +89,7 @@ type ClassifierConfig struct {
 // Classifier classifies extended resource names. Build it once per change of
 // its inputs; Classify is then a map lookup or a few byte comparisons.
 type Classifier struct {
-	known map[v1.ResourceName]Classification
+	known map[v1.ResourceName]ResourceClass
 }
 
 // NewClassifier combines the evidence in order: configuration, KubeVirt
@@ -125,7 +100,7 @@ type Classifier struct {
 // foreign advertisement, which is what node findings report, not a reason to
 // reclassify the name.
 func NewClassifier(cfg ClassifierConfig, policy SandboxPolicy, nodes []*v1.Node) *Classifier {
-	c := &Classifier{known: map[v1.ResourceName]Classification{}}
+	c := &Classifier{known: map[v1.ResourceName]ResourceClass{}}
 	observed := map[v1.ResourceName]ResourceClass{}
 	conflicting := map[v1.ResourceName]bool{}
 	for _, node := range nodes {
@@ -149,33 +124,33 @@ func NewClassifier(cfg ClassifierConfig, policy SandboxPolicy, nodes []*v1.Node)
 	}
 	for name, class := range observed {
 		if !conflicting[name] {
-			c.known[name] = Classification{Class: class, Evidence: EvidenceNodeMode}
+			c.known[name] = class
 		}
 	}
 	if p := cfg.Permitted; p != nil {
 		for _, d := range p.PCIHostDevices {
-			c.known[d.ResourceName] = Classification{Class: ClassPassthroughGPU, Evidence: EvidenceKubeVirt}
+			c.known[d.ResourceName] = ClassPassthroughGPU
 		}
 		for _, d := range p.MediatedDevices {
-			c.known[d.ResourceName] = Classification{Class: ClassVGPUProfile, Evidence: EvidenceKubeVirt}
+			c.known[d.ResourceName] = ClassVGPUProfile
 		}
 	}
 	for name, class := range cfg.Configured {
-		c.known[name] = Classification{Class: class, Evidence: EvidenceConfigured}
+		c.known[name] = class
 	}
 	return c
 }
 
 // Classify returns the class of an extended resource name. A nil Classifier
 // uses name rules only.
-func (c *Classifier) Classify(name v1.ResourceName) Classification {
+func (c *Classifier) Classify(name v1.ResourceName) ResourceClass {
 	if c != nil {
 		if known, ok := c.known[name]; ok {
 			return known
 		}
 	}
 	class, _ := classifyByName(name)
-	return Classification{Class: class, Evidence: EvidenceNameRule}
+	return class
 }
 
 // classifyByName applies the naming rules of the NVIDIA device plugins.

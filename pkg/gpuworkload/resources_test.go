@@ -41,14 +41,14 @@ func TestClassifyByName(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := (*Classifier)(nil).Classify(v1.ResourceName(tc.name))
-			if got.Class != tc.want || got.Evidence != EvidenceNameRule {
-				t.Fatalf("got %s by %s, want %s by name-rule", got.Class, got.Evidence, tc.want)
+			if got != tc.want {
+				t.Fatalf("got %s, want %s", got, tc.want)
 			}
 		})
 	}
 }
 
-func TestClassifierEvidenceOrder(t *testing.T) {
+func TestClassifierPrecedence(t *testing.T) {
 	policy := enabledPolicy(ModeContainer)
 	nodes := []*v1.Node{
 		testNode("pt", map[string]string{LabelWorkloadConfig: "vm-passthrough"}, map[string]string{
@@ -68,28 +68,27 @@ func TestClassifierEvidenceOrder(t *testing.T) {
 	}, policy, nodes)
 
 	for _, tc := range []struct {
-		name     v1.ResourceName
-		class    ResourceClass
-		evidence Evidence
+		name  v1.ResourceName
+		class ResourceClass
 	}{
-		{"nvidia.com/configured_name", ClassNotGPU, EvidenceConfigured},
-		{"nvidia.com/pgpu_model", ClassPassthroughGPU, EvidenceKubeVirt},
-		{"nvidia.com/custom_vgpu", ClassVGPUProfile, EvidenceKubeVirt},
+		{"nvidia.com/configured_name", ClassNotGPU},
+		{"nvidia.com/pgpu_model", ClassPassthroughGPU},
+		{"nvidia.com/custom_vgpu", ClassVGPUProfile},
 		// Seen on nodes of two modes: no node evidence.
-		{"nvidia.com/shared_name", ClassNotGPU, EvidenceNameRule},
-		{"nvidia.com/other_name", ClassNotGPU, EvidenceNameRule},
+		{"nvidia.com/shared_name", ClassNotGPU},
+		{"nvidia.com/other_name", ClassNotGPU},
 		// A recognisable name on a node of another mode stays what its name says.
-		{"nvidia.com/gpu.shared", ClassContainerGPU, EvidenceNameRule},
+		{"nvidia.com/gpu.shared", ClassContainerGPU},
 	} {
 		got := c.Classify(tc.name)
-		if got.Class != tc.class || got.Evidence != tc.evidence {
-			t.Errorf("%s: got %s by %s, want %s by %s", tc.name, got.Class, got.Evidence, tc.class, tc.evidence)
+		if got != tc.class {
+			t.Errorf("%s: got %s, want %s", tc.name, got, tc.class)
 		}
 	}
 
 	single := NewClassifier(ClassifierConfig{}, policy, nodes[:1])
-	if got := single.Classify("nvidia.com/shared_name"); got.Class != ClassPassthroughGPU || got.Evidence != EvidenceNodeMode {
-		t.Errorf("name seen only on a passthrough node: got %s by %s", got.Class, got.Evidence)
+	if got := single.Classify("nvidia.com/shared_name"); got != ClassPassthroughGPU {
+		t.Errorf("name seen only on a passthrough node: got %s", got)
 	}
 }
 

@@ -143,9 +143,6 @@ func (p VGPUProfile) TypeName() string {
 	return p.Prefix + "_" + p.Name()
 }
 
-// MIGBacked reports whether the profile is backed by a MIG GPU instance.
-func (p VGPUProfile) MIGBacked() bool { return p.GPUInstanceSlices > 0 }
-
 // SameProfile compares card and size, ignoring the NVIDIA_/GRID_ prefix.
 func (p VGPUProfile) SameProfile(q VGPUProfile) bool {
 	return p.Card == q.Card && p.Size() == q.Size()
