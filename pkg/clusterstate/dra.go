@@ -1,6 +1,8 @@
 package clusterstate
 
 import (
+	"slices"
+
 	v1 "k8s.io/api/core/v1"
 	resourceapi "k8s.io/api/resource/v1"
 
@@ -22,7 +24,18 @@ type draState struct {
 	// served indexes them by extended resource.
 	classes map[string]gpuworkload.DRAExtendedResource
 	served  map[v1.ResourceName]gpuworkload.DRAExtendedResource
+	// gpuClasses are all DeviceClasses that select the driver's GPU devices.
+	gpuClasses map[string]gpuworkload.ResourceClass
+	// holders maps each allocated device of the driver to its claim, from
+	// the claims' status; claimDevices lists each claim's devices.
+	holders      map[draDevice]string
+	claimDevices map[string][]draDevice
+	// availability is each DRA node's devices by state, recomputed when its
+	// slices or the claims holding its devices change.
+	availability map[string]*gpuworkload.DRAAvailability
 }
+
+type draDevice struct{ pool, name string }
 
 type sliceDevices struct {
 	node    string
@@ -33,6 +46,8 @@ func newDRAState(driver string) draState {
 	return draState{
 		driver: driver, slices: map[string]sliceDevices{}, nodes: map[string]*gpuworkload.DRANode{}, poolNodes: map[string]string{},
 		classes: map[string]gpuworkload.DRAExtendedResource{}, served: map[v1.ResourceName]gpuworkload.DRAExtendedResource{},
+		gpuClasses: map[string]gpuworkload.ResourceClass{}, holders: map[draDevice]string{}, claimDevices: map[string][]draDevice{},
+		availability: map[string]*gpuworkload.DRAAvailability{},
 	}
 }
 
@@ -89,12 +104,66 @@ func (t *Tracker) recountDRANodeLocked(node string) {
 	}
 	if len(devices) == 0 {
 		delete(t.dra.nodes, node)
+		delete(t.dra.availability, node)
 		return
 	}
 	n := gpuworkload.NewDRANode(devices)
 	t.dra.nodes[node] = n
 	for class, count := range n.ByClass {
 		t.dra.byClass[class] += count
+	}
+	t.recountAvailabilityLocked(node)
+}
+
+func (t *Tracker) recountAvailabilityLocked(node string) {
+	n := t.dra.nodes[node]
+	if n == nil {
+		return
+	}
+	a := n.Availability(func(pool, device string) string { return t.dra.holders[draDevice{pool, device}] })
+	t.dra.availability[node] = &a
+}
+
+// UpsertResourceClaim records the driver's devices a claim holds.
+func (t *Tracker) UpsertResourceClaim(claim *resourceapi.ResourceClaim) {
+	var devices []draDevice
+	if claim.Status.Allocation != nil {
+		for _, r := range claim.Status.Allocation.Devices.Results {
+			if r.Driver == t.dra.driver {
+				devices = append(devices, draDevice{r.Pool, r.Device})
+			}
+		}
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.setClaimDevicesLocked(claim.Namespace+"/"+claim.Name, devices)
+}
+
+// DeleteResourceClaim forgets a claim's devices.
+func (t *Tracker) DeleteResourceClaim(namespace, name string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.setClaimDevicesLocked(namespace+"/"+name, nil)
+}
+
+func (t *Tracker) setClaimDevicesLocked(claim string, devices []draDevice) {
+	old := t.dra.claimDevices[claim]
+	if slices.Equal(old, devices) {
+		return
+	}
+	for _, d := range old {
+		delete(t.dra.holders, d)
+	}
+	for _, d := range devices {
+		t.dra.holders[d] = claim
+	}
+	if len(devices) == 0 {
+		delete(t.dra.claimDevices, claim)
+	} else {
+		t.dra.claimDevices[claim] = devices
+	}
+	for _, d := range slices.Concat(old, devices) {
+		t.recountAvailabilityLocked(t.dra.poolNodes[d.pool])
 	}
 }
 
@@ -103,6 +172,9 @@ func (t *Tracker) UpsertDeviceClass(class *resourceapi.DeviceClass) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.deleteDeviceClassLocked(class.Name)
+	if deviceType := gpuworkload.DRAClassType(class, t.dra.driver); deviceType != "" {
+		t.dra.gpuClasses[class.Name] = gpuworkload.DRATypeClass(deviceType)
+	}
 	if served, ok := gpuworkload.DRAExtendedResourceOf(class, t.dra.driver); ok {
 		t.dra.classes[class.Name] = served
 		t.dra.served[served.Name] = served
@@ -117,6 +189,7 @@ func (t *Tracker) DeleteDeviceClass(name string) {
 }
 
 func (t *Tracker) deleteDeviceClassLocked(name string) {
+	delete(t.dra.gpuClasses, name)
 	if old, ok := t.dra.classes[name]; ok {
 		delete(t.dra.classes, name)
 		if t.dra.served[old.Name].DeviceClass == name {
@@ -131,6 +204,23 @@ func (t *Tracker) DRANode(name string) *gpuworkload.DRANode {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
 	return t.dra.nodes[name]
+}
+
+// DRAAvailability is the node's DRA devices by state; nil for a node
+// without them. The value is replaced, never changed.
+func (t *Tracker) DRAAvailability(name string) *gpuworkload.DRAAvailability {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return t.dra.availability[name]
+}
+
+// DRAGPUClass is the class of the devices a DeviceClass selects from the
+// driver; ok is false for classes of other devices.
+func (t *Tracker) DRAGPUClass(deviceClass string) (class gpuworkload.ResourceClass, ok bool) {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	class, ok = t.dra.gpuClasses[deviceClass]
+	return class, ok
 }
 
 // DRAServed returns the DeviceClass that serves an extended resource through DRA.

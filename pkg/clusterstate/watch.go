@@ -41,8 +41,9 @@ type WatchOptions struct {
 	// OnPolicyChange runs after the policy or KubeVirt's permitted devices change.
 	OnPolicyChange func()
 	// ResourceSliceInformer and DeviceClassInformer follow what the DRA
-	// driver publishes; nil when the scheduler runs without DRA.
-	ResourceSliceInformer, DeviceClassInformer cache.SharedIndexInformer
+	// driver publishes, ResourceClaimInformer which devices claims hold; nil
+	// when the scheduler runs without DRA.
+	ResourceSliceInformer, DeviceClassInformer, ResourceClaimInformer cache.SharedIndexInformer
 }
 
 // Watch feeds the tracker from the node informer and from ClusterPolicy and
@@ -98,8 +99,17 @@ func (t *Tracker) Watch(ctx context.Context, opts WatchOptions) error {
 
 // followDRA feeds the tracker's DRA state from the scheduler's informers.
 func (t *Tracker) followDRA(opts WatchOptions) error {
-	if opts.ResourceSliceInformer == nil || opts.DeviceClassInformer == nil {
+	if opts.ResourceSliceInformer == nil || opts.DeviceClassInformer == nil || opts.ResourceClaimInformer == nil {
 		return nil
+	}
+	if _, err := opts.ResourceClaimInformer.AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc:    func(obj any) { withObject(obj, t.UpsertResourceClaim) },
+		UpdateFunc: func(_, obj any) { withObject(obj, t.UpsertResourceClaim) },
+		DeleteFunc: func(obj any) {
+			withObject(obj, func(c *resourceapi.ResourceClaim) { t.DeleteResourceClaim(c.Namespace, c.Name) })
+		},
+	}); err != nil {
+		return err
 	}
 	if _, err := opts.ResourceSliceInformer.AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc:    func(obj any) { withObject(obj, t.UpsertResourceSlice) },

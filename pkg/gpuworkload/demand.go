@@ -22,6 +22,10 @@ type PodDemand struct {
 	// Modes are the distinct modes the requests imply, in Modes order. More
 	// than one is a conflict no node can serve.
 	Modes []Mode
+	// Claims are the GPU requests of the pod's pending ResourceClaims; the
+	// scheduler fills them from the claims (NewPodDemand sees the pod only).
+	// They have no mode: each DRA device is a container or a VM GPU by itself.
+	Claims []DRAClaimRequest
 	// VMI is set for virt-launcher pods.
 	VMI *VMIRef
 	// MilliCPU and Memory are the effective requests of a pod that names an

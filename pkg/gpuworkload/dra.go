@@ -3,6 +3,7 @@ package gpuworkload
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	v1 "k8s.io/api/core/v1"
@@ -50,6 +51,9 @@ type DRADevice struct {
 	// Counted is set when the device consumes shared counters: the
 	// allocator itself then keeps devices of one GPU from two claims.
 	Counted bool
+	// Tainted is set when the slice taints the device NoSchedule or
+	// NoExecute: the allocator does not hand it out.
+	Tainted bool
 }
 
 // Siblings are the other devices of the physical GPU behind the device:
@@ -106,9 +110,19 @@ func DRADevicesOf(slice *resourceapi.ResourceSlice, driver string) (node string,
 			Pool: slice.Spec.Pool.Name, Name: d.Name, Type: deviceType, Class: class,
 			PCIBusID: stringAttribute(d.Attributes, pciBusIDAttribute, driver),
 			Counted:  len(d.ConsumesCounters) > 0,
+			Tainted:  keepsAllocatorAway(d.Taints),
 		})
 	}
 	return *slice.Spec.NodeName, devices
+}
+
+func keepsAllocatorAway(taints []resourceapi.DeviceTaint) bool {
+	for _, t := range taints {
+		if t.Effect == resourceapi.DeviceTaintEffectNoSchedule || t.Effect == resourceapi.DeviceTaintEffectNoExecute {
+			return true
+		}
+	}
+	return false
 }
 
 // NewDRANode sums a node's devices.
@@ -118,6 +132,92 @@ func NewDRANode(devices []DRADevice) *DRANode {
 		n.ByClass[d.Class]++
 	}
 	return n
+}
+
+// DRAHolder returns the claim (namespace/name) that holds a device, or "".
+type DRAHolder func(pool, device string) string
+
+// DRAAvailability is what a DRA node's devices can still serve, per class.
+// A device is counted once: allocated before tainted, tainted before
+// blocked by a sibling.
+type DRAAvailability struct {
+	Free, Allocated, Tainted, SiblingInUse [len(classNames)]int
+	// SiblingHolder names, per class, a device of the node in use and the
+	// claim that holds it, whose sibling of the class is blocked by it.
+	SiblingHolder [len(classNames)]DRAHeldDevice
+}
+
+// DRAHeldDevice is a device and the claim that holds it.
+type DRAHeldDevice struct {
+	Device, Claim string
+}
+
+// Availability counts the node's devices per class: held by a claim,
+// tainted, blocked because another device of the same GPU is held, or free.
+func (n *DRANode) Availability(holder DRAHolder) DRAAvailability {
+	var a DRAAvailability
+	if n == nil {
+		return a
+	}
+	// A node has few GPUs: a slice of the held GPUs beats a map.
+	var heldGPUs []DRAHeldDevice
+	var heldBusIDs []string
+	for _, d := range n.Devices {
+		if claim := holder(d.Pool, d.Name); claim != "" && d.PCIBusID != "" && !d.Counted {
+			heldBusIDs = append(heldBusIDs, d.PCIBusID)
+			heldGPUs = append(heldGPUs, DRAHeldDevice{Device: d.Name, Claim: claim})
+		}
+	}
+	for _, d := range n.Devices {
+		switch {
+		case holder(d.Pool, d.Name) != "":
+			a.Allocated[d.Class]++
+		case d.Tainted:
+			a.Tainted[d.Class]++
+		case d.PCIBusID != "" && !d.Counted && slices.Contains(heldBusIDs, d.PCIBusID):
+			a.SiblingInUse[d.Class]++
+			if a.SiblingHolder[d.Class].Claim == "" {
+				a.SiblingHolder[d.Class] = heldGPUs[slices.Index(heldBusIDs, d.PCIBusID)]
+			}
+		default:
+			a.Free[d.Class]++
+		}
+	}
+	return a
+}
+
+// DRAClaimRequest is a request of a pod's ResourceClaim for devices of a
+// GPU DeviceClass of the driver.
+type DRAClaimRequest struct {
+	// Claim is namespace/name.
+	Claim       string
+	DeviceClass string
+	Class       ResourceClass
+	// Count is the devices the request needs; 1 for a request of all
+	// devices of the class, which needs at least one.
+	Count int64
+}
+
+// DRAClaimRequestsOf lists a claim's requests for GPU DeviceClasses;
+// gpuClass tells those classes. Requests with alternatives (firstAvailable)
+// are left to the allocator.
+func DRAClaimRequestsOf(claim *resourceapi.ResourceClaim, gpuClass func(deviceClass string) (ResourceClass, bool)) []DRAClaimRequest {
+	var out []DRAClaimRequest
+	for _, r := range claim.Spec.Devices.Requests {
+		if r.Exactly == nil {
+			continue
+		}
+		class, ok := gpuClass(r.Exactly.DeviceClassName)
+		if !ok {
+			continue
+		}
+		count := int64(1)
+		if r.Exactly.AllocationMode != resourceapi.DeviceAllocationModeAll && r.Exactly.Count > 0 {
+			count = r.Exactly.Count
+		}
+		out = append(out, DRAClaimRequest{Claim: claim.Namespace + "/" + claim.Name, DeviceClass: r.Exactly.DeviceClassName, Class: class, Count: count})
+	}
+	return out
 }
 
 // stringAttribute reads a string attribute, qualified or in the driver's

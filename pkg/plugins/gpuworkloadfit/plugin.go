@@ -18,6 +18,8 @@ import (
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 
+	"k8s.io/dynamic-resource-allocation/resourceclaim"
+
 	"github.com/gpu-workload-scheduler/scheduler/pkg/apis/config"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/draguard"
@@ -36,6 +38,8 @@ type GPUWorkloadFit struct {
 	hints   hintCache
 	// guard keeps sibling DRA devices out of two claims; nil without DRA.
 	guard *draguard.Controller
+	// claims reads the pods' ResourceClaims; nil without DRA.
+	claims fwk.ResourceClaimTracker
 	// siblingWaiters are the pods Reserve rejected for a sibling conflict:
 	// they are retried once the guard's rules cover the allocations.
 	siblingWaitersMu sync.Mutex
@@ -82,6 +86,7 @@ func (pl *GPUWorkloadFit) follow(ctx context.Context, args *config.GPUWorkloadFi
 		OnPolicyChange:        func() { pl.activatePendingGPUPods(logger) },
 		ResourceSliceInformer: informers.Resource().V1().ResourceSlices().Informer(),
 		DeviceClassInformer:   informers.Resource().V1().DeviceClasses().Informer(),
+		ResourceClaimInformer: informers.Resource().V1().ResourceClaims().Informer(),
 	})
 	if err != nil {
 		return fmt.Errorf("%s: follow cluster state: %w", Name, err)
@@ -89,6 +94,7 @@ func (pl *GPUWorkloadFit) follow(ctx context.Context, args *config.GPUWorkloadFi
 	// Register the pod informer now: informers must exist before the scheduler starts them.
 	informers.Core().V1().Pods().Informer()
 	if dra := pl.handle.SharedDRAManager(); dra != nil {
+		pl.claims = dra.ResourceClaims()
 		if err := pl.startGuard(klog.NewContext(ctx, logger), dra, args.DRADriverName); err != nil {
 			return fmt.Errorf("%s: guard sibling DRA devices: %w", Name, err)
 		}
@@ -210,8 +216,23 @@ type CycleData struct {
 	insufficient  []string
 	// draServed holds, per request, the extended resource's DeviceClass when
 	// the DRA driver serves it; nil when it serves none of the pod's.
-	draServed    []gpuworkload.DRAExtendedResource
-	draNoDevices []string
+	draServed []gpuworkload.DRAExtendedResource
+	// draNeeds are the DRA devices the pod needs per class, from extended
+	// resources a DeviceClass serves and from its pending claims.
+	draNeeds []draNeed
+	// claimAllocated is set when a claim of the pod is allocated already:
+	// its devices then count as taken, by the pod itself.
+	claimAllocated bool
+}
+
+// draNeed is what the pod needs of one class of DRA devices, with the
+// reasons Filter gives, built once per cycle where they name no node.
+type draNeed struct {
+	class gpuworkload.ResourceClass
+	count int64
+	// deviceClass is the first DeviceClass the pod asks for devices of the class.
+	deviceClass              string
+	noDevices, tainted, tooFew string
 }
 
 // Clone shares the data: nothing changes it after PreFilter.
@@ -246,7 +267,10 @@ func (pl *GPUWorkloadFit) PreFilter(ctx context.Context, state fwk.CycleState, p
 	data := &CycleData{demand: gpuworkload.NewPodDemand(pod, pl.tracker.Classifier()), tracker: pl.tracker}
 	state.Write(cycleStateKey, data)
 	demand := &data.demand
-	if !demand.IsGPU() {
+	if len(pod.Spec.ResourceClaims) > 0 && pl.claims != nil {
+		data.claimAllocated = pl.addClaims(pod, demand)
+	}
+	if !demand.IsGPU() && len(demand.Claims) == 0 {
 		return nil, fwk.NewStatus(fwk.Skip)
 	}
 	logger := klog.FromContext(ctx)
@@ -262,6 +286,12 @@ func (pl *GPUWorkloadFit) PreFilter(ctx context.Context, state fwk.CycleState, p
 	} else if mode.IsSandbox() && !policy.Enabled {
 		logger.V(4).Info("Pod needs a sandbox mode but sandbox workloads are disabled", "pod", klog.KObj(pod), "mode", mode, "policy", policy.Source)
 		return nil, fwk.NewStatus(fwk.UnschedulableAndUnresolvable, sandboxDisabledReason(demand, mode, policy, pl.tracker.LabelledNodes(mode)))
+	}
+	for _, c := range demand.Claims {
+		if pl.tracker.DRADevices(c.Class) == 0 {
+			logger.V(4).Info("No node publishes DRA devices of the class a claim asks for", "pod", klog.KObj(pod), "claim", c.Claim, "deviceClass", c.DeviceClass)
+			return nil, fwk.NewStatus(fwk.UnschedulableAndUnresolvable, fmt.Sprintf(ReasonDRANoNodeHasDevices, reasonPrefix(demand), c.DeviceClass))
+		}
 	}
 	for i, r := range demand.Requests {
 		// The tracker's totals are the fast path; the cycle's snapshot decides,
@@ -303,12 +333,53 @@ func (d *CycleData) prepareNodeReasons(mode gpuworkload.Mode) {
 		if served, ok := d.tracker.DRAServed(r.Name); ok {
 			if d.draServed == nil {
 				d.draServed = make([]gpuworkload.DRAExtendedResource, len(requests))
-				d.draNoDevices = make([]string, len(requests))
 			}
 			d.draServed[i] = served
-			d.draNoDevices[i] = fmt.Sprintf(ReasonDRANoDevices, served.DeviceClass)
+			d.addDRANeed(served.Class, served.DeviceClass, r.Count)
 		}
 	}
+	for _, c := range d.demand.Claims {
+		d.addDRANeed(c.Class, c.DeviceClass, c.Count)
+	}
+}
+
+func (d *CycleData) addDRANeed(class gpuworkload.ResourceClass, deviceClass string, count int64) {
+	for i := range d.draNeeds {
+		if d.draNeeds[i].class == class {
+			d.draNeeds[i].count += count
+			return
+		}
+	}
+	d.draNeeds = append(d.draNeeds, draNeed{
+		class: class, count: count, deviceClass: deviceClass,
+		noDevices: fmt.Sprintf(ReasonDRANoDevices, deviceClass),
+		tainted:   fmt.Sprintf(ReasonDRATainted, deviceClass),
+		tooFew:    fmt.Sprintf(ReasonDRATooFewFree, deviceClass),
+	})
+}
+
+// addClaims adds the GPU requests of the pod's claims that are not
+// allocated yet, and reports whether one is: DynamicResources then holds the
+// pod to its node, and the devices the tracker counts as allocated include
+// the pod's own. A claim not created yet is DynamicResources' to report.
+func (pl *GPUWorkloadFit) addClaims(pod *v1.Pod, demand *gpuworkload.PodDemand) (allocated bool) {
+	allocated = pod.Status.ExtendedResourceClaimStatus != nil
+	for i := range pod.Spec.ResourceClaims {
+		name, _, err := resourceclaim.Name(pod, &pod.Spec.ResourceClaims[i])
+		if err != nil || name == nil {
+			continue
+		}
+		claim, err := pl.claims.Get(pod.Namespace, *name)
+		if err != nil {
+			continue
+		}
+		if claim.Status.Allocation != nil {
+			allocated = true
+			continue
+		}
+		demand.Claims = append(demand.Claims, gpuworkload.DRAClaimRequestsOf(claim, pl.tracker.DRAGPUClass)...)
+	}
+	return allocated
 }
 
 // servedByDRA is the DeviceClass that serves request i through DRA, if any.
@@ -343,7 +414,7 @@ func (pl *GPUWorkloadFit) Filter(_ context.Context, state fwk.CycleState, _ *v1.
 	if err != nil {
 		return fwk.AsStatus(err)
 	}
-	if data.draServed != nil {
+	if data.draNeeds != nil {
 		if status, decided := filterDRA(data, nodeInfo); decided {
 			return status
 		}
@@ -378,26 +449,54 @@ func (pl *GPUWorkloadFit) Filter(_ context.Context, state fwk.CycleState, _ *v1.
 	return nil
 }
 
-// filterDRA judges a node that publishes DRA GPU devices and does not
-// advertise the pod's DRA-served resources: DynamicResources allocates their
-// devices there, so the node stays usable unless it publishes no device of a
-// requested class. decided is false when the device-plugin checks apply.
+// filterDRA judges the pod's DRA devices on a node that does not advertise
+// its DRA-served resources: DynamicResources allocates the devices, so a
+// node is rejected only where the allocation would fail: no device of a
+// needed class, or too few free ones, by the claims' allocations and the
+// slices' taints. decided is false when the device-plugin checks apply.
 func filterDRA(data *CycleData, nodeInfo fwk.NodeInfo) (status *fwk.Status, decided bool) {
-	dra := data.tracker.DRANode(nodeInfo.Node().Name)
-	if dra == nil {
-		return nil, false
-	}
 	allocatable := nodeInfo.GetAllocatable().GetScalarResources()
 	for i, r := range data.demand.Requests {
-		served, ok := data.servedByDRA(i)
-		if !ok || allocatable[r.Name] > 0 {
+		if _, ok := data.servedByDRA(i); !ok || allocatable[r.Name] > 0 {
 			return nil, false
 		}
-		if !dra.Has(served.Class) {
-			return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, data.draNoDevices[i]), true
+	}
+	name := nodeInfo.Node().Name
+	dra := data.tracker.DRANode(name)
+	if dra == nil && len(data.demand.Requests) > 0 {
+		return nil, false
+	}
+	for i := range data.draNeeds {
+		if need := &data.draNeeds[i]; !dra.Has(need.class) {
+			return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, need.noDevices), true
 		}
 	}
+	if data.claimAllocated {
+		return nil, true
+	}
+	available := data.tracker.DRAAvailability(name)
+	for i := range data.draNeeds {
+		need := &data.draNeeds[i]
+		if available == nil || int64(available.Free[need.class]) >= need.count {
+			continue
+		}
+		return fwk.NewStatus(fwk.Unschedulable, need.shortage(available, dra.ByClass[need.class])), true
+	}
 	return nil, true
+}
+
+// shortage says why the node's free devices do not cover the need.
+func (need *draNeed) shortage(available *gpuworkload.DRAAvailability, total int) string {
+	switch {
+	case available.Free[need.class] > 0:
+		return need.tooFew
+	case available.SiblingInUse[need.class] > 0:
+		held := available.SiblingHolder[need.class]
+		return fmt.Sprintf(ReasonDRASiblingInUse, need.deviceClass, held.Claim, held.Device)
+	case available.Tainted[need.class] > 0:
+		return need.tainted
+	}
+	return fmt.Sprintf(ReasonDRAAllAllocated, total, need.deviceClass)
 }
 
 // SignPod lets the scheduler batch pods with the same GPU demand: the filter

@@ -570,3 +570,130 @@ func TestExplainDRANodes(t *testing.T) {
 		t.Fatalf("explanation\n%s\nwant\n%s", got, want)
 	}
 }
+
+// draGPUs publishes n GPUs of a node as the driver does with
+// PassthroughSupport: gpu-i and gpu-vfio-i with one PCI bus ID each.
+func draGPUs(node string, n int, taints ...resourceapi.DeviceTaint) *resourceapi.ResourceSlice {
+	slice := &resourceapi.ResourceSlice{ObjectMeta: metav1.ObjectMeta{Name: node + "-slice"}, Spec: resourceapi.ResourceSliceSpec{
+		Driver: gpuworkload.DRADriver, NodeName: ptr.To(node), Pool: resourceapi.ResourcePool{Name: node}}}
+	for i := range n {
+		busID := fmt.Sprintf("0000:%02x:00.0", i+1)
+		for _, d := range []struct{ name, deviceType string }{{fmt.Sprintf("gpu-%d", i), "gpu"}, {fmt.Sprintf("gpu-vfio-%d", i), "vfio"}} {
+			slice.Spec.Devices = append(slice.Spec.Devices, resourceapi.Device{Name: d.name, Taints: taints, Attributes: map[resourceapi.QualifiedName]resourceapi.DeviceAttribute{
+				"type": {StringValue: ptr.To(d.deviceType)}, "resource.kubernetes.io/pciBusID": {StringValue: ptr.To(busID)}}})
+		}
+	}
+	return slice
+}
+
+func vfioDeviceClass() *resourceapi.DeviceClass {
+	return &resourceapi.DeviceClass{ObjectMeta: metav1.ObjectMeta{Name: "vfio.gpu.nvidia.com"}}
+}
+
+// claim is a ResourceClaim for one device of the class, allocated on node
+// when devices are given.
+func claim(name, deviceClass, node string, devices ...string) *resourceapi.ResourceClaim {
+	c := &resourceapi.ResourceClaim{ObjectMeta: metav1.ObjectMeta{Namespace: "vms", Name: name}, Spec: resourceapi.ResourceClaimSpec{Devices: resourceapi.DeviceClaim{
+		Requests: []resourceapi.DeviceRequest{{Name: "gpu", Exactly: &resourceapi.ExactDeviceRequest{DeviceClassName: deviceClass}}}}}}
+	if len(devices) > 0 {
+		c.Status.Allocation = &resourceapi.AllocationResult{}
+		for _, d := range devices {
+			c.Status.Allocation.Devices.Results = append(c.Status.Allocation.Devices.Results,
+				resourceapi.DeviceRequestAllocationResult{Request: "gpu", Driver: gpuworkload.DRADriver, Pool: node, Device: d})
+		}
+	}
+	return c
+}
+
+// claimGetter serves the claims a test knows; the plugin only reads them.
+type claimGetter struct {
+	fwk.ResourceClaimTracker
+	claims []*resourceapi.ResourceClaim
+}
+
+func (g claimGetter) Get(namespace, name string) (*resourceapi.ResourceClaim, error) {
+	for _, c := range g.claims {
+		if c.Namespace == namespace && c.Name == name {
+			return c, nil
+		}
+	}
+	return nil, fmt.Errorf("claim %s/%s not found", namespace, name)
+}
+
+func vmWithClaim(vmi, claimName string) *v1.Pod {
+	pod := launcherPod(vmi, nil)
+	pod.Spec.ResourceClaims = []v1.PodResourceClaim{{Name: "gpu", ResourceClaimName: ptr.To(claimName)}}
+	return pod
+}
+
+// GPUWorkloadFit rejects a DRA node only where the allocation would fail,
+// and then says why: every device allocated, the free ones halves of GPUs in
+// use, tainted, or too few.
+func TestFilterDRADeviceAvailability(t *testing.T) {
+	draNode := gpuNode("dra", "", nil)
+	container := gpuNode("container", "container", map[v1.ResourceName]string{gpu: "8"})
+	noSchedule := resourceapi.DeviceTaint{Key: "example.com/maintenance", Effect: resourceapi.DeviceTaintEffectNoSchedule}
+	for _, tc := range []struct {
+		name   string
+		pod    *v1.Pod
+		node   *v1.Node
+		taints []resourceapi.DeviceTaint
+		claims []*resourceapi.ResourceClaim
+		code   fwk.Code
+		reason string
+	}{
+		{name: "extended resource, free devices", pod: podRequesting("cuda", map[v1.ResourceName]string{gpu: "1"}), node: draNode, code: fwk.Success},
+		{name: "extended resource, every gpu device allocated", pod: podRequesting("cuda", map[v1.ResourceName]string{gpu: "1"}), node: draNode,
+			claims: []*resourceapi.ResourceClaim{claim("a", "gpu.nvidia.com", "dra", "gpu-0"), claim("b", "gpu.nvidia.com", "dra", "gpu-1")},
+			code:   fwk.Unschedulable, reason: "all 2 devices of DeviceClass gpu.nvidia.com on the node are allocated"},
+		{name: "extended resource, fewer free than requested", pod: podRequesting("cuda", map[v1.ResourceName]string{gpu: "2"}), node: draNode,
+			claims: []*resourceapi.ResourceClaim{claim("a", "gpu.nvidia.com", "dra", "gpu-0")},
+			code:   fwk.Unschedulable, reason: "too few free devices of DeviceClass gpu.nvidia.com on the node"},
+		{name: "extended resource, tainted devices", pod: podRequesting("cuda", map[v1.ResourceName]string{gpu: "1"}), node: draNode, taints: []resourceapi.DeviceTaint{noSchedule},
+			code: fwk.Unschedulable, reason: "the node's free devices of DeviceClass gpu.nvidia.com are tainted"},
+		{name: "VM claim, free vfio devices", pod: vmWithClaim("vm", "vm-gpu"), node: draNode,
+			claims: []*resourceapi.ResourceClaim{claim("vm-gpu", "vfio.gpu.nvidia.com", "")}, code: fwk.Success},
+		{name: "VM claim, the free vfio device's GPU is in use", pod: vmWithClaim("vm", "vm-gpu"), node: draNode,
+			claims: []*resourceapi.ResourceClaim{claim("vm-gpu", "vfio.gpu.nvidia.com", ""), claim("train", "gpu.nvidia.com", "dra", "gpu-0"), claim("vm-other", "vfio.gpu.nvidia.com", "dra", "gpu-vfio-1")},
+			code:   fwk.Unschedulable, reason: "the node's free devices of DeviceClass vfio.gpu.nvidia.com are GPUs in use through another device (claim vms/train holds gpu-0)"},
+		{name: "VM claim already allocated on a full node", pod: vmWithClaim("vm", "vm-gpu"), node: draNode,
+			claims: []*resourceapi.ResourceClaim{claim("vm-gpu", "vfio.gpu.nvidia.com", "dra", "gpu-vfio-0"), claim("train", "gpu.nvidia.com", "dra", "gpu-1")}, code: fwk.Success},
+		{name: "VM claim on a device-plugin node", pod: vmWithClaim("vm", "vm-gpu"), node: container,
+			claims: []*resourceapi.ResourceClaim{claim("vm-gpu", "vfio.gpu.nvidia.com", "")},
+			code:   fwk.UnschedulableAndUnresolvable, reason: "node's DRA driver publishes no device of DeviceClass vfio.gpu.nvidia.com"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pl := newPlugin(t, enabled(), []*v1.Node{draNode, container})
+			pl.claims = claimGetter{claims: tc.claims}
+			pl.tracker.UpsertDeviceClass(gpuDeviceClass())
+			pl.tracker.UpsertDeviceClass(vfioDeviceClass())
+			pl.tracker.UpsertResourceSlice(draGPUs("dra", 2, tc.taints...))
+			for _, c := range tc.claims {
+				pl.tracker.UpsertResourceClaim(c)
+			}
+			state := framework.NewCycleState()
+			_, status := pl.PreFilter(context.Background(), state, tc.pod, nil)
+			if status.IsSkip() {
+				// Nothing left to allocate: the framework skips Filter.
+				wantStatus(t, nil, tc.code, tc.reason)
+				return
+			}
+			if !status.IsSuccess() {
+				t.Fatalf("PreFilter: %v", status)
+			}
+			wantStatus(t, pl.Filter(context.Background(), state, tc.pod, nodeInfo(tc.node)), tc.code, tc.reason)
+		})
+	}
+}
+
+// A claim for a class of which no node publishes a device fails every node
+// at once.
+func TestPreFilterRejectsClaimsNoNodeCanServe(t *testing.T) {
+	pl := newPlugin(t, enabled(), []*v1.Node{gpuNode("dra", "", nil)})
+	pl.tracker.UpsertDeviceClass(vfioDeviceClass())
+	pl.tracker.UpsertResourceSlice(draSlice("dra", "gpu"))
+	pod := vmWithClaim("vm", "vm-gpu")
+	pl.claims = claimGetter{claims: []*resourceapi.ResourceClaim{claim("vm-gpu", "vfio.gpu.nvidia.com", "")}}
+	_, status := pl.PreFilter(context.Background(), framework.NewCycleState(), pod, nil)
+	wantStatus(t, status, fwk.UnschedulableAndUnresolvable, "VirtualMachineInstance/vms/vm: no node's DRA driver publishes a device of DeviceClass vfio.gpu.nvidia.com")
+}

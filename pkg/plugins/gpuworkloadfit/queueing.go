@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	v1 "k8s.io/api/core/v1"
+	resourceapi "k8s.io/api/resource/v1"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 	schedutil "k8s.io/kubernetes/pkg/scheduler/util"
@@ -26,7 +27,7 @@ func (pl *GPUWorkloadFit) EventsToRegister(_ context.Context) ([]fwk.ClusterEven
 		// change frees or settles a sibling a Reserve rejection waited for.
 		{Event: fwk.ClusterEvent{Resource: fwk.ResourceSlice, ActionType: fwk.Add | fwk.Update}, QueueingHintFn: pl.mayUseDRAGPUs},
 		{Event: fwk.ClusterEvent{Resource: fwk.DeviceClass, ActionType: fwk.Add | fwk.Update}, QueueingHintFn: pl.mayUseDRAGPUs},
-		{Event: fwk.ClusterEvent{Resource: fwk.ResourceClaim, ActionType: fwk.Add | fwk.Update | fwk.Delete}, QueueingHintFn: pl.mayUseDRAGPUs},
+		{Event: fwk.ClusterEvent{Resource: fwk.ResourceClaim, ActionType: fwk.Add | fwk.Update | fwk.Delete}, QueueingHintFn: pl.isSchedulableAfterClaimChange},
 	}, nil
 }
 
@@ -40,6 +41,22 @@ func (pl *GPUWorkloadFit) mayUseDRAGPUs(_ klog.Logger, pod *v1.Pod, _, _ any) (f
 		return fwk.Queue, nil
 	}
 	return fwk.QueueSkip, nil
+}
+
+// isSchedulableAfterClaimChange records the claim's devices in the tracker
+// before the pod is queued: the tracker's own informer handler may run after
+// the retry, whose Filter would then still count the devices the change freed.
+func (pl *GPUWorkloadFit) isSchedulableAfterClaimChange(logger klog.Logger, pod *v1.Pod, oldObj, newObj any) (fwk.QueueingHint, error) {
+	oldClaim, newClaim, err := schedutil.As[*resourceapi.ResourceClaim](oldObj, newObj)
+	if err != nil {
+		return fwk.Queue, err
+	}
+	if newClaim != nil {
+		pl.tracker.UpsertResourceClaim(newClaim)
+	} else if oldClaim != nil {
+		pl.tracker.DeleteResourceClaim(oldClaim.Namespace, oldClaim.Name)
+	}
+	return pl.mayUseDRAGPUs(logger, pod, oldObj, newObj)
 }
 
 // isSchedulableAfterNodeChange queues the pod only when the node can now

@@ -33,8 +33,18 @@ const (
 	ReasonTotalTooSmall = "node has fewer %s in total than the pod requests"
 
 	// ReasonDRANoDevices: the DeviceClass serving the requested extended
-	// resource; the node publishes DRA GPUs, none of that class.
+	// resource, or the one the pod's claim asks for; the node publishes no
+	// DRA GPU of that class.
 	ReasonDRANoDevices = "node's DRA driver publishes no device of DeviceClass %s"
+	// ReasonDRAAllAllocated: the node's devices of the class, the DeviceClass.
+	ReasonDRAAllAllocated = "all %d devices of DeviceClass %s on the node are allocated"
+	// ReasonDRASiblingInUse: the DeviceClass, a claim and the device it holds
+	// whose GPU the node's free devices of the class share.
+	ReasonDRASiblingInUse = "the node's free devices of DeviceClass %s are GPUs in use through another device (claim %s holds %s)"
+	// ReasonDRATainted: the DeviceClass; its free devices on the node are tainted.
+	ReasonDRATainted = "the node's free devices of DeviceClass %s are tainted"
+	// ReasonDRATooFewFree: the DeviceClass; some are free, fewer than the pod needs.
+	ReasonDRATooFewFree = "too few free devices of DeviceClass %s on the node"
 
 	// ReasonDRANodeNotAdvertised: the requested resource. The node's GPUs
 	// are DRA devices and no DeviceClass serves the resource.
@@ -49,6 +59,8 @@ const (
 	ReasonNotAdvertised = "%sno node advertises %s; the cluster advertises %s"
 	// ReasonPolicyNotRead (PreFilter): the pod's mode.
 	ReasonPolicyNotRead = "%spod needs %s mode and the scheduler has not read the ClusterPolicy yet; it retries the pod when it has"
+	// ReasonDRANoNodeHasDevices (PreFilter): the DeviceClass the pod needs devices of.
+	ReasonDRANoNodeHasDevices = "%sno node's DRA driver publishes a device of DeviceClass %s"
 	// ReasonLargerThanAnyNode (PreFilter): the count, the resource, the largest node total.
 	ReasonLargerThanAnyNode = "%sno node has %d x %s in total; the largest has %d"
 	// ReasonSandboxDisabled (PreFilter): the pod's mode, the policy source,
@@ -62,8 +74,8 @@ const (
 // Reasons lists every template, for documentation tests.
 var Reasons = []string{
 	ReasonNoGPUs, ReasonModeMismatch, ReasonConverting,
-	ReasonOtherContainerResource, ReasonOtherModel, ReasonOtherProfile, ReasonInsufficient, ReasonTotalTooSmall, ReasonDRANoDevices, ReasonDRANodeNotAdvertised, ReasonSiblingAllocated,
-	ReasonModeConflict, ReasonNotAdvertised, ReasonLargerThanAnyNode, ReasonPolicyNotRead, ReasonSandboxDisabled, EventReasonUnschedulable,
+	ReasonOtherContainerResource, ReasonOtherModel, ReasonOtherProfile, ReasonInsufficient, ReasonTotalTooSmall, ReasonDRANoDevices, ReasonDRAAllAllocated, ReasonDRASiblingInUse, ReasonDRATainted, ReasonDRATooFewFree,
+	ReasonDRANodeNotAdvertised, ReasonSiblingAllocated, ReasonModeConflict, ReasonDRANoNodeHasDevices, ReasonNotAdvertised, ReasonLargerThanAnyNode, ReasonPolicyNotRead, ReasonSandboxDisabled, EventReasonUnschedulable,
 }
 
 // modeMismatchReason is why a node cannot serve pods of podMode, or "" if
