@@ -231,7 +231,7 @@ type draNeed struct {
 	class gpuworkload.ResourceClass
 	count int64
 	// deviceClass is the first DeviceClass the pod asks for devices of the class.
-	deviceClass              string
+	deviceClass                string
 	noDevices, tainted, tooFew string
 }
 
