@@ -87,6 +87,9 @@ type DRANode struct {
 	Devices []DRADevice
 	// ByClass counts the devices per class.
 	ByClass [len(classNames)]int
+	// GPUs counts the physical GPUs: devices with one PCI bus ID are one
+	// GPU; devices without one are taken as one class's view of the GPUs.
+	GPUs int
 }
 
 // Has reports whether the node publishes devices of the class.
@@ -128,9 +131,18 @@ func keepsAllocatorAway(taints []resourceapi.DeviceTaint) bool {
 // NewDRANode sums a node's devices.
 func NewDRANode(devices []DRADevice) *DRANode {
 	n := &DRANode{Devices: devices}
+	var busIDs []string
+	var withoutBusID [len(classNames)]int
 	for _, d := range devices {
 		n.ByClass[d.Class]++
+		switch {
+		case d.PCIBusID == "":
+			withoutBusID[d.Class]++
+		case !slices.Contains(busIDs, d.PCIBusID):
+			busIDs = append(busIDs, d.PCIBusID)
+		}
 	}
+	n.GPUs = len(busIDs) + slices.Max(withoutBusID[:])
 	return n
 }
 
@@ -141,6 +153,8 @@ type DRAHolder func(pool, device string) string
 // A device is counted once: allocated before tainted, tainted before
 // blocked by a sibling.
 type DRAAvailability struct {
+	// GPUs is the node's physical GPUs (DRANode.GPUs).
+	GPUs                                   int
 	Free, Allocated, Tainted, SiblingInUse [len(classNames)]int
 	// SiblingHolder names, per class, a device of the node in use and the
 	// claim that holds it, whose sibling of the class is blocked by it.
@@ -159,6 +173,7 @@ func (n *DRANode) Availability(holder DRAHolder) DRAAvailability {
 	if n == nil {
 		return a
 	}
+	a.GPUs = n.GPUs
 	// A node has few GPUs: a slice of the held GPUs beats a map.
 	var heldGPUs []DRAHeldDevice
 	var heldBusIDs []string

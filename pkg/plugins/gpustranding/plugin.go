@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -14,6 +15,7 @@ import (
 	fwk "k8s.io/kube-scheduler/framework"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/apis/config"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpuworkloadfit"
 )
 
@@ -59,14 +61,21 @@ type cycleState struct {
 	// and the pod's effective requests, read once for all nodes.
 	demand           Demand
 	milliCPU, memory int64
+	// draNeed is the DRA devices the pod needs, container and passthrough;
+	// claimOnlyShare the share of recent GPU requests, per class, that only
+	// DRA devices can serve (claims).
+	draNeed, claimOnlyShare [2]float64
 }
+
+// draClasses are the classes of DRA devices, in cycleState's order.
+var draClasses = [2]gpuworkload.ResourceClass{gpuworkload.ClassContainerGPU, gpuworkload.ClassPassthroughGPU}
 
 func (s *cycleState) Clone() fwk.StateData { return s }
 
 // PreFilter learns the pod's GPU requests from GPUWorkloadFit's PreFilter,
 // which runs before it. It runs at every attempt, before Filter, so that
 // demand that waits weighs more than demand that is served.
-func (pl *GPUStranding) PreFilter(_ context.Context, state fwk.CycleState, _ *v1.Pod, _ []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
+func (pl *GPUStranding) PreFilter(_ context.Context, state fwk.CycleState, pod *v1.Pod, _ []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
 	gpu, err := gpuworkloadfit.ReadCycleData(state)
 	if err != nil {
 		return nil, fwk.AsStatus(fmt.Errorf("%s needs %s before it at preFilter in the same profile: %w", Name, gpuworkloadfit.Name, err))
@@ -74,6 +83,13 @@ func (pl *GPUStranding) PreFilter(_ context.Context, state fwk.CycleState, _ *v1
 	demand := gpu.Demand()
 	for _, r := range demand.Requests {
 		pl.demand.Observe(r.Name, r.Count, demand.MilliCPU, demand.Memory)
+	}
+	if len(demand.Claims) > 0 {
+		milliCPU, memory := demand.CPUAndMemory(pod)
+		for _, c := range demand.Claims {
+			// Claims are learned by DeviceClass: scoring tells their class by it.
+			pl.demand.Observe(v1.ResourceName(c.DeviceClass), c.Count, milliCPU, memory)
+		}
 	}
 	state.Write(cycleStateKey, &cycleState{gpu: gpu})
 	return nil, nil
@@ -91,6 +107,17 @@ func (pl *GPUStranding) PreScore(_ context.Context, state fwk.CycleState, pod *v
 	}
 	s.demand = pl.demand.Current()
 	s.milliCPU, s.memory = s.gpu.Demand().CPUAndMemory(pod)
+	tracker := s.gpu.Tracker()
+	for i, class := range draClasses {
+		s.draNeed[i] = float64(s.gpu.DRANeed(class))
+	}
+	for name, d := range s.demand {
+		if class, ok := tracker.DRAGPUClass(string(name)); ok {
+			if i := slices.Index(draClasses[:], class); i >= 0 {
+				s.claimOnlyShare[i] += d.Share
+			}
+		}
+	}
 	return nil
 }
 
@@ -115,6 +142,11 @@ func (pl *GPUStranding) Score(_ context.Context, state fwk.CycleState, _ *v1.Pod
 	s, err := readCycleState(state)
 	if err != nil {
 		return 0, fwk.AsStatus(err)
+	}
+	if s.draNeed != [2]float64{} {
+		if available := s.gpu.Tracker().DRAAvailability(nodeInfo.Node().Name); available != nil && !advertisesRequests(s, nodeInfo) {
+			return pl.scoreDRAPod(s, available), nil
+		}
 	}
 	if s.gpu.Demand().IsGPU() {
 		return pl.scoreGPUPod(s, nodeInfo), nil
@@ -144,6 +176,43 @@ func (pl *GPUStranding) scoreGPUPod(s *cycleState, nodeInfo fwk.NodeInfo) int64 
 		fill += packWeight(demand, after, freeCPU-s.milliCPU, freeMemory-s.memory) * float64(used+r.Count) / float64(total)
 	}
 	return int64(math.Round((fill/float64(len(s.gpu.Demand().Requests)) - cost) * costScale))
+}
+
+// scoreDRAPod: on a DRA node each free GPU can serve a container or a VM
+// device, so nothing is stranded by mode and no relabel waits for the node
+// to drain. A GPU taken there is lost to the other class, which matters
+// where that class has no other home: the requests that came as claims for
+// it. Each device the pod takes costs, times that class's share of recent
+// GPU requests, what taking an empty device-plugin node of the DRA node's
+// size costs (emptyNodePenalty percent of its units, plus the unit). Among
+// equal costs the node the pod fills most wins, which keeps whole DRA nodes
+// for requests of several GPUs.
+func (pl *GPUStranding) scoreDRAPod(s *cycleState, available *gpuworkload.DRAAvailability) int64 {
+	if available.GPUs <= 0 {
+		return math.MinInt32
+	}
+	var inUse int
+	for _, class := range draClasses {
+		inUse += available.Allocated[class]
+	}
+	need := s.draNeed[0] + s.draNeed[1]
+	flexibility := 1 + float64(pl.emptyNodePenalty*int64(available.GPUs))/100
+	cost := (s.draNeed[0]*s.claimOnlyShare[1] + s.draNeed[1]*s.claimOnlyShare[0]) * flexibility
+	fill := (float64(inUse) + need) / float64(available.GPUs)
+	return int64(math.Round((fill - cost) * costScale))
+}
+
+// advertisesRequests reports whether the node serves the pod's extended
+// resources through a device plugin: then its units are counted, not its
+// DRA devices.
+func advertisesRequests(s *cycleState, nodeInfo fwk.NodeInfo) bool {
+	allocatable := nodeInfo.GetAllocatable().GetScalarResources()
+	for _, r := range s.gpu.Demand().Requests {
+		if allocatable[r.Name] > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // podsHolding counts the node's pods that request the resource. A node's

@@ -2,18 +2,23 @@ package gpustranding
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
 	"testing"
 
 	v1 "k8s.io/api/core/v1"
+	resourceapi "k8s.io/api/resource/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 	st "k8s.io/kubernetes/pkg/scheduler/testing"
+	"k8s.io/utils/ptr"
 
+	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpuworkloadfit"
 )
@@ -57,6 +62,12 @@ type observed struct {
 // after the tracker has seen the given requests.
 func scores(t *testing.T, args runtime.Object, p *v1.Pod, infos []fwk.NodeInfo, history ...observed) (raw, normalized []int64) {
 	t.Helper()
+	return scoresWithDRA(t, args, nil, p, infos, history...)
+}
+
+// scoresWithDRA is scores after dra has fed the tracker DRA objects.
+func scoresWithDRA(t *testing.T, args runtime.Object, dra func(*clusterstate.Tracker), p *v1.Pod, infos []fwk.NodeInfo, history ...observed) (raw, normalized []int64) {
+	t.Helper()
 	ctx := context.Background()
 	fit, err := gpuworkloadfit.New(ctx, nil, nil)
 	if err != nil {
@@ -66,6 +77,9 @@ func scores(t *testing.T, args runtime.Object, p *v1.Pod, infos []fwk.NodeInfo, 
 	tracker.SetPolicy(&gpuworkload.SandboxPolicy{Enabled: true, DefaultWorkload: gpuworkload.ModeContainer})
 	for _, ni := range infos {
 		tracker.UpsertNode(ni.Node())
+	}
+	if dra != nil {
+		dra(tracker)
 	}
 	plugin, err := New(ctx, args, nil)
 	if err != nil {
@@ -276,5 +290,65 @@ func TestPackWeight(t *testing.T) {
 		if got := packWeight(demand, tc.units, tc.milliCPU, tc.memory); math.Abs(got-tc.want) > 1e-9 {
 			t.Errorf("%s: packWeight = %v, want %v", tc.name, got, tc.want)
 		}
+	}
+}
+
+// draNodes publishes two GPUs on each node as the NVIDIA DRA driver does
+// (gpu-i and gpu-vfio-i), serves nvidia.com/gpu through gpu.nvidia.com and
+// allocates the given devices of node dra-half.
+func draNodes(allocated ...string) func(*clusterstate.Tracker) {
+	return func(tr *clusterstate.Tracker) {
+		tr.UpsertDeviceClass(&resourceapi.DeviceClass{ObjectMeta: metav1.ObjectMeta{Name: "gpu.nvidia.com"}, Spec: resourceapi.DeviceClassSpec{ExtendedResourceName: ptr.To(string(gpu))}})
+		tr.UpsertDeviceClass(&resourceapi.DeviceClass{ObjectMeta: metav1.ObjectMeta{Name: "vfio.gpu.nvidia.com"}})
+		for _, n := range []string{"dra-half", "dra-empty"} {
+			slice := &resourceapi.ResourceSlice{ObjectMeta: metav1.ObjectMeta{Name: n}, Spec: resourceapi.ResourceSliceSpec{
+				Driver: gpuworkload.DRADriver, NodeName: ptr.To(n), Pool: resourceapi.ResourcePool{Name: n}}}
+			for i := range 2 {
+				bus := fmt.Sprintf("0000:0%d:00.0", i+1)
+				for name, deviceType := range map[string]string{fmt.Sprintf("gpu-%d", i): "gpu", fmt.Sprintf("gpu-vfio-%d", i): "vfio"} {
+					slice.Spec.Devices = append(slice.Spec.Devices, resourceapi.Device{Name: name, Attributes: map[resourceapi.QualifiedName]resourceapi.DeviceAttribute{
+						"type": {StringValue: ptr.To(deviceType)}, "resource.kubernetes.io/pciBusID": {StringValue: ptr.To(bus)}}})
+				}
+			}
+			tr.UpsertResourceSlice(slice)
+		}
+		for _, d := range allocated {
+			tr.UpsertResourceClaim(&resourceapi.ResourceClaim{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "holds-" + d}, Status: resourceapi.ResourceClaimStatus{
+				Allocation: &resourceapi.AllocationResult{Devices: resourceapi.DeviceAllocationResult{Results: []resourceapi.DeviceRequestAllocationResult{
+					{Request: "gpu", Driver: gpuworkload.DRADriver, Pool: "dra-half", Device: d}}}}}})
+		}
+	}
+}
+
+// A free DRA GPU serves either class: a container pod fills DRA nodes while
+// no VM asks for them, and keeps them for VMs, whose vfio claims have no
+// other home, when VMs make up recent demand.
+func TestScoreDRANodes(t *testing.T) {
+	container := pod("ctr", map[v1.ResourceName]string{gpu: "1"})
+	infos := []fwk.NodeInfo{
+		nodeInfo(node("busy-device-plugin", "container", map[v1.ResourceName]string{gpu: "8"}),
+			pod("a", map[v1.ResourceName]string{gpu: "1"}), pod("b", map[v1.ResourceName]string{gpu: "1"}), pod("c", map[v1.ResourceName]string{gpu: "1"})),
+		nodeInfo(node("dra-half", "", nil)),
+		nodeInfo(node("dra-empty", "", nil)),
+	}
+	for _, tc := range []struct {
+		name    string
+		history []observed
+		best    string
+	}{
+		{name: "no VM demand: pack the half-used DRA node", history: []observed{{name: gpu, units: 1, times: 100}}, best: "dra-half"},
+		{name: "VMs' vfio claims make up recent demand: keep DRA GPUs for them", history: []observed{{name: gpu, units: 1, times: 100}, {name: "vfio.gpu.nvidia.com", units: 1, times: 300}},
+			best: "busy-device-plugin"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			raw, _ := scoresWithDRA(t, nil, draNodes("gpu-0"), container, infos, tc.history...)
+			best := slices.Index(raw, slices.Max(raw))
+			if got := infos[best].Node().Name; got != tc.best {
+				t.Fatalf("raw scores %v (busy-device-plugin, dra-half, dra-empty): best %s, want %s", raw, got, tc.best)
+			}
+			if raw[1] <= raw[2] {
+				t.Fatalf("raw scores %v: the half-used DRA node must score above the empty one", raw)
+			}
+		})
 	}
 }

@@ -244,6 +244,18 @@ func (d *CycleData) Demand() *gpuworkload.PodDemand { return &d.demand }
 // Tracker is the cluster state the cycle was judged against.
 func (d *CycleData) Tracker() *clusterstate.Tracker { return d.tracker }
 
+// DRANeed is how many DRA devices of the class the pod needs on a node that
+// does not advertise its DRA-served resources: for those resources and for
+// its pending claims.
+func (d *CycleData) DRANeed(class gpuworkload.ResourceClass) int64 {
+	for i := range d.draNeeds {
+		if d.draNeeds[i].class == class {
+			return d.draNeeds[i].count
+		}
+	}
+	return 0
+}
+
 // ReadCycleData returns what GPUWorkloadFit's PreFilter wrote in this cycle.
 func ReadCycleData(state fwk.CycleState) (*CycleData, error) {
 	data, err := state.Read(cycleStateKey)
