@@ -24,7 +24,7 @@ func (pl *GPUWorkloadFit) PostFilter(ctx context.Context, state fwk.CycleState, 
 		logger.Error(err, "Cannot explain the unschedulable pod", "pod", klog.KObj(pod))
 		return nil, fwk.NewStatus(fwk.Unschedulable)
 	}
-	if !data.demand.IsGPU() {
+	if !data.demand.IsGPU() && len(data.demand.Claims) == 0 {
 		return nil, fwk.NewStatus(fwk.Unschedulable)
 	}
 	nodes, err := pl.handle.SnapshotSharedLister().NodeInfos().List()
@@ -98,6 +98,7 @@ func Explain(pod *v1.Pod, demand *gpuworkload.PodDemand, tracker *clusterstate.T
 	for i, r := range demand.Requests {
 		perResource[i].dra, _ = tracker.DRAServed(r.Name)
 	}
+	perClaim := make([]claimSummary, len(demand.Claims))
 	ignoredLabels, draNodes := 0, 0
 	for _, ni := range nodes {
 		entry := tracker.Entry(ni.Node())
@@ -111,6 +112,11 @@ func Explain(pod *v1.Pod, demand *gpuworkload.PodDemand, tracker *clusterstate.T
 			for i := range perResource {
 				if rs := &perResource[i]; rs.dra.DeviceClass != "" && dra.Has(rs.dra.Class) {
 					rs.draNodes++
+				}
+			}
+			if available := tracker.DRAAvailability(s.Name); available != nil {
+				for i, c := range demand.Claims {
+					perClaim[i].add(s.Name, c.Class, available)
 				}
 			}
 			if len(s.Resources) == 0 {
@@ -187,7 +193,12 @@ func Explain(pod *v1.Pod, demand *gpuworkload.PodDemand, tracker *clusterstate.T
 		}
 		b.WriteString(".")
 	}
-	if !policy.Enabled {
+	for i, c := range demand.Claims {
+		cs := perClaim[i]
+		fmt.Fprintf(&b, " DeviceClass %s: %d device(s) free of %d on %d DRA node(s); %d allocated, %d blocked by a sibling in use, %d tainted.",
+			c.DeviceClass, cs.free, cs.total, cs.nodes, cs.allocated, cs.siblingInUse, cs.tainted)
+	}
+	if !policy.Enabled && len(demand.Requests) > 0 {
 		fmt.Fprintf(&b, " sandboxWorkloads is disabled in %s", policy.Source)
 		if ignoredLabels > 0 {
 			fmt.Fprintf(&b, ", so the mode label of %d node(s) is ignored", ignoredLabels)
@@ -195,8 +206,61 @@ func Explain(pod *v1.Pod, demand *gpuworkload.PodDemand, tracker *clusterstate.T
 		b.WriteString(".")
 	}
 	b.WriteString(fixPrefix)
-	b.WriteString(fix(demand, policy, byMode, perResource, tracker.AdvertisedByClass()))
+	if fixed := claimFix(demand, perClaim); fixed != "" {
+		b.WriteString(fixed)
+	} else {
+		b.WriteString(fix(demand, policy, byMode, perResource, tracker.AdvertisedByClass()))
+	}
 	return b.String()
+}
+
+// claimSummary is what Explain learns about the devices of a claim's class.
+type claimSummary struct {
+	nodes, total, free, allocated, siblingInUse, tainted int
+	// siblingNode and sibling name one device in use whose sibling of the class is blocked.
+	siblingNode string
+	sibling     gpuworkload.DRAHeldDevice
+}
+
+func (cs *claimSummary) add(node string, class gpuworkload.ResourceClass, a *gpuworkload.DRAAvailability) {
+	total := a.Free[class] + a.Allocated[class] + a.SiblingInUse[class] + a.Tainted[class]
+	if total == 0 {
+		return
+	}
+	cs.nodes++
+	cs.total += total
+	cs.free += a.Free[class]
+	cs.allocated += a.Allocated[class]
+	cs.siblingInUse += a.SiblingInUse[class]
+	cs.tainted += a.Tainted[class]
+	if cs.siblingNode == "" && a.SiblingInUse[class] > 0 {
+		cs.siblingNode, cs.sibling = node, a.SiblingHolder[class]
+	}
+}
+
+// claimFix is the fix for the first claim whose devices are short, or ""
+// when every claim has free devices somewhere.
+func claimFix(demand *gpuworkload.PodDemand, perClaim []claimSummary) string {
+	for i, c := range demand.Claims {
+		cs := perClaim[i]
+		switch {
+		case cs.nodes == 0:
+			return fmt.Sprintf("no node publishes a device of DeviceClass %s for claim %s: enable the devices in the DRA driver (PassthroughSupport for VFIO devices), or ask for a class the nodes publish.", c.DeviceClass, c.Claim)
+		case int64(cs.free) >= c.Count:
+			continue
+		case cs.siblingInUse > 0:
+			return fmt.Sprintf("the free devices of DeviceClass %s are GPUs in use through their other device, e.g. claim %s holds %s on node %s: let that pod finish, or free a whole GPU.",
+				c.DeviceClass, cs.sibling.Claim, cs.sibling.Device, cs.siblingNode)
+		case cs.tainted > 0:
+			return fmt.Sprintf("the free devices of DeviceClass %s are tainted: remove the taints when the devices are usable, or tolerate them in claim %s.", c.DeviceClass, c.Claim)
+		default:
+			return fmt.Sprintf("all %d devices of DeviceClass %s are allocated: let GPU pods finish, or publish more devices of the class.", cs.total, c.DeviceClass)
+		}
+	}
+	if len(demand.Claims) > 0 && len(demand.Requests) == 0 {
+		return "devices of the pod's claims are free on some DRA node; the FailedScheduling message says what else rejects those nodes."
+	}
+	return ""
 }
 
 // fixPrefix starts the last sentence of an explanation, which truncation keeps.
@@ -225,9 +289,12 @@ func TruncateNote(message string) string {
 const noteLengthLimit = 1024
 
 func describeRequests(demand *gpuworkload.PodDemand) string {
-	parts := make([]string, len(demand.Requests))
-	for i, r := range demand.Requests {
-		parts[i] = fmt.Sprintf("%d x %s", r.Count, r.Name)
+	parts := make([]string, 0, len(demand.Requests)+len(demand.Claims))
+	for _, r := range demand.Requests {
+		parts = append(parts, fmt.Sprintf("%d x %s", r.Count, r.Name))
+	}
+	for _, c := range demand.Claims {
+		parts = append(parts, fmt.Sprintf("%d x %s device (claim %s)", c.Count, c.DeviceClass, c.Claim))
 	}
 	return strings.Join(parts, " and ")
 }

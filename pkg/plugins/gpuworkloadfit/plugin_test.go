@@ -697,3 +697,32 @@ func TestPreFilterRejectsClaimsNoNodeCanServe(t *testing.T) {
 	_, status := pl.PreFilter(context.Background(), framework.NewCycleState(), pod, nil)
 	wantStatus(t, status, fwk.UnschedulableAndUnresolvable, "VirtualMachineInstance/vms/vm: no node's DRA driver publishes a device of DeviceClass vfio.gpu.nvidia.com")
 }
+
+// The explanation of a VM whose vfio claim finds only halves of GPUs in use
+// names the claim that holds the other half.
+func TestExplainDRAClaim(t *testing.T) {
+	draNode := gpuNode("dra", "", nil)
+	pl := newPlugin(t, enabled(), []*v1.Node{draNode})
+	claims := []*resourceapi.ResourceClaim{claim("vm-gpu", "vfio.gpu.nvidia.com", ""), claim("train", "gpu.nvidia.com", "dra", "gpu-0"), claim("vm-other", "vfio.gpu.nvidia.com", "dra", "gpu-vfio-1")}
+	pl.claims = claimGetter{claims: claims}
+	pl.tracker.UpsertDeviceClass(vfioDeviceClass())
+	pl.tracker.UpsertResourceSlice(draGPUs("dra", 2))
+	for _, c := range claims {
+		pl.tracker.UpsertResourceClaim(c)
+	}
+	pod := vmWithClaim("vm", "vm-gpu")
+	state := framework.NewCycleState()
+	if _, status := pl.PreFilter(context.Background(), state, pod, nil); !status.IsSuccess() {
+		t.Fatalf("PreFilter: %v", status)
+	}
+	data, err := ReadCycleData(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "VirtualMachineInstance/vms/vm (pod virt-launcher-vm-abcde) needs 1 x vfio.gpu.nvidia.com device (claim vms/vm-gpu). GPU nodes by mode: container 0, vm-passthrough 0, vm-vgpu 0; DRA 1. " +
+		"DeviceClass vfio.gpu.nvidia.com: 0 device(s) free of 2 on 1 DRA node(s); 1 allocated, 1 blocked by a sibling in use, 0 tainted. " +
+		"Fix: the free devices of DeviceClass vfio.gpu.nvidia.com are GPUs in use through their other device, e.g. claim vms/train holds gpu-0 on node dra: let that pod finish, or free a whole GPU."
+	if got := Explain(pod, &data.demand, pl.tracker, []fwk.NodeInfo{nodeInfo(draNode)}); got != want {
+		t.Fatalf("explanation\n%s\nwant\n%s", got, want)
+	}
+}
