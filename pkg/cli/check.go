@@ -118,8 +118,11 @@ func buildCheckReport(ctx context.Context, c *cluster) *CheckReport {
 	add(policyObject(c.policy), gpuworkload.PolicyFindings(c.policy, c.permitted, advertised))
 	add(c.kubeVirt, gpuworkload.CheckPermittedHostDevices(c.permitted, c.policy, advertised))
 	for _, vmi := range c.vmis {
-		names, malformed := vmiDeviceNames(vmi, classifier)
+		names, fromClaims, malformed := vmiDeviceNames(vmi, classifier)
 		findings := gpuworkload.CheckVMIDevices(names, c.permitted, advertised)
+		if c.kubeVirtGates != nil {
+			findings = append(findings, gpuworkload.CheckVMIClaims(slices.Contains(fromClaims, "gpus"), slices.Contains(fromClaims, "hostDevices"), *c.kubeVirtGates, c.kubeVirt)...)
+		}
 		if len(findings) > 0 && c.client != nil {
 			failed, err := failedCreateEvents(ctx, c, vmi)
 			if err != nil {
@@ -208,8 +211,9 @@ func policyObject(p gpuworkload.SandboxPolicy) string {
 }
 
 // vmiDeviceNames are the GPU resources a VMI's gpus and hostDevices request,
-// and what in those lists cannot be read, by field path.
-func vmiDeviceNames(vmi *unstructured.Unstructured, classifier *gpuworkload.Classifier) (names []v1.ResourceName, malformed []string) {
+// the lists (gpus, hostDevices) that take devices from ResourceClaims, and
+// what in those lists cannot be read, by field path.
+func vmiDeviceNames(vmi *unstructured.Unstructured, classifier *gpuworkload.Classifier) (names []v1.ResourceName, fromClaims, malformed []string) {
 	for _, field := range []string{"gpus", "hostDevices"} {
 		path := "spec.domain.devices." + field
 		devices, _, err := unstructured.NestedSlice(vmi.Object, "spec", "domain", "devices", field)
@@ -228,6 +232,9 @@ func vmiDeviceNames(vmi *unstructured.Unstructured, classifier *gpuworkload.Clas
 			switch {
 			case !present:
 				// A DRA device names a claim instead.
+				if _, claim := m["claimName"]; claim && !slices.Contains(fromClaims, field) {
+					fromClaims = append(fromClaims, field)
+				}
 				continue
 			case !isString:
 				malformed = append(malformed, fmt.Sprintf("%s[%d].deviceName: a %T, not a string", path, i, raw))
@@ -240,7 +247,7 @@ func vmiDeviceNames(vmi *unstructured.Unstructured, classifier *gpuworkload.Clas
 			}
 		}
 	}
-	return names, malformed
+	return names, fromClaims, malformed
 }
 
 // failedCreateEvents joins the messages of a VMI's FailedCreate events.

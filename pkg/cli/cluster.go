@@ -31,8 +31,10 @@ type cluster struct {
 	// classes are the scheduler's configured resource classes, in the scheduler's view.
 	classes   map[v1.ResourceName]gpuworkload.ResourceClass
 	permitted *gpuworkload.PermittedHostDevices
-	// kubeVirt names the KubeVirt CR in use, "" if none.
-	kubeVirt string
+	// kubeVirt names the KubeVirt CR in use, "" if none; kubeVirtGates are
+	// its DRA feature gates, nil without a CR.
+	kubeVirt      string
+	kubeVirtGates *gpuworkload.KubeVirtDRAGates
 	// dra is what the DRA driver publishes and the claims that use it.
 	dra draObjects
 	// Live only: pods bound to nodes, VMIs and their FailedCreate events.
@@ -212,8 +214,13 @@ func (c *cluster) chooseKubeVirt(objs []*unstructured.Unstructured) error {
 	if err != nil {
 		return err
 	}
+	gates, err := gpuworkload.KubeVirtDRAGatesOf(sorted[0])
+	if err != nil {
+		return err
+	}
 	c.permitted = permitted
 	c.kubeVirt = fmt.Sprintf("KubeVirt/%s/%s", sorted[0].GetNamespace(), sorted[0].GetName())
+	c.kubeVirtGates = &gates
 	return nil
 }
 

@@ -169,9 +169,12 @@ func TestVMIDeviceNamesReportsMalformedLists(t *testing.T) {
 		"gpus":        []any{map[string]any{"name": "gpu1", "deviceName": "nvidia.com/GA102GL_A10"}, "nvidia.com/GA102GL_A40", map[string]any{"deviceName": int64(7)}, map[string]any{"claimName": "gpu"}},
 		"hostDevices": "nvidia.com/GA102GL_A10",
 	}}}}}
-	names, malformed := vmiDeviceNames(vmi, nil)
+	names, fromClaims, malformed := vmiDeviceNames(vmi, nil)
 	if want := []v1.ResourceName{"nvidia.com/GA102GL_A10"}; !slices.Equal(names, want) {
 		t.Errorf("names %v, want %v", names, want)
+	}
+	if want := []string{"gpus"}; !slices.Equal(fromClaims, want) {
+		t.Errorf("lists that take devices from claims %v, want %v", fromClaims, want)
 	}
 	want := []string{
 		"spec.domain.devices.gpus[1]: a string, not an object",

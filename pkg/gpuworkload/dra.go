@@ -314,11 +314,19 @@ func DRANodeFindings(node *v1.Node, dra *DRANode, served []DRAExtendedResource) 
 				"the node advertises %s from a device plugin and publishes devices that DeviceClass %s serves it with; a node may serve an extended resource one way only", s.Name, s.DeviceClass))
 		}
 	}
-	var unbound []string
+	var unbound, tainted []string
 	for _, d := range dra.Devices {
 		if d.Type == DRATypeVFIO && d.PCIBusID == "" {
 			unbound = append(unbound, d.Pool+"/"+d.Name)
 		}
+		if d.Tainted {
+			tainted = append(tainted, d.Pool+"/"+d.Name)
+		}
+	}
+	if len(tainted) > 0 {
+		out = append(out, newFinding(FindingDRADevicesTainted,
+			"remove the taints from the ResourceSlice when the devices are usable again, or tolerate them in the claims that may use them",
+			"GPU devices tainted NoSchedule or NoExecute in their ResourceSlice: %s; the allocator gives them only to claims that tolerate the taint", strings.Join(tainted, ", ")))
 	}
 	if len(unbound) > 0 {
 		out = append(out, newFinding(FindingDRAVFIONoPCIBusID,

@@ -69,6 +69,8 @@ const (
 	FindingDRAVFIONoPCIBusID      FindingCode = "DRAVFIONoPCIBusID"
 	FindingDRAClassMatchesNothing FindingCode = "DRAClassMatchesNothing"
 	FindingDRASiblingsAllocated   FindingCode = "DRASiblingsAllocated"
+	FindingDRADevicesTainted      FindingCode = "DRADevicesTainted"
+	FindingVMIClaimsGateOff       FindingCode = "VMIClaimsGateOff"
 )
 
 var findingSeverity = map[FindingCode]Severity{
@@ -99,6 +101,8 @@ var findingSeverity = map[FindingCode]Severity{
 	FindingDRAVFIONoPCIBusID:      SeverityWarning,
 	FindingDRAClassMatchesNothing: SeverityWarning,
 	FindingDRASiblingsAllocated:   SeverityError,
+	FindingDRADevicesTainted:      SeverityInfo,
+	FindingVMIClaimsGateOff:       SeverityError,
 }
 
 // FindingCodes lists every code, in the order findings are reported.
@@ -128,6 +132,8 @@ var FindingCodes = []FindingCode{
 	FindingDRAVFIONoPCIBusID,
 	FindingDRAClassMatchesNothing,
 	FindingDRASiblingsAllocated,
+	FindingDRADevicesTainted,
+	FindingVMIClaimsGateOff,
 }
 
 // Severity is the code's fixed severity.

@@ -2,6 +2,7 @@ package gpuworkload
 
 import (
 	"fmt"
+	"slices"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -131,4 +132,72 @@ func VMIOf(pod *v1.Pod) *VMIRef {
 		}
 	}
 	return ref
+}
+
+// KubeVirt's feature gates that let a VMI take devices from ResourceClaims:
+// gpus[] and hostDevices[] entries with a claimName.
+const (
+	GateGPUsWithDRA        = "GPUsWithDRA"
+	GateHostDevicesWithDRA = "HostDevicesWithDRA"
+)
+
+// gpusWithDRABeta is the first KubeVirt minor version (1.x) with
+// GPUsWithDRA on by default (beta).
+const gpusWithDRABeta = 9
+
+// KubeVirtDRAGates is what a KubeVirt CR says of its DRA feature gates.
+type KubeVirtDRAGates struct {
+	// GPUs and HostDevices say whether each gate is on.
+	GPUs, HostDevices bool
+	// GPUsKnown is false when the CR neither names GPUsWithDRA nor reports
+	// the version its default depends on.
+	GPUsKnown bool
+}
+
+// KubeVirtDRAGatesOf reads spec.configuration.developerConfiguration's
+// featureGates and disabledFeatureGates, and status.observedKubeVirtVersion
+// for GPUsWithDRA's default (on from v1.9). HostDevicesWithDRA is alpha:
+// on only when listed.
+func KubeVirtDRAGatesOf(obj *unstructured.Unstructured) (KubeVirtDRAGates, error) {
+	source := fmt.Sprintf("KubeVirt/%s/%s", obj.GetNamespace(), obj.GetName())
+	lists := map[string][]string{}
+	for _, field := range []string{"featureGates", "disabledFeatureGates"} {
+		list, _, err := unstructured.NestedStringSlice(obj.Object, "spec", "configuration", "developerConfiguration", field)
+		if err != nil {
+			return KubeVirtDRAGates{}, fmt.Errorf("%s: spec.configuration.developerConfiguration.%s: %w; fix: make it a list of gate names", source, field, err)
+		}
+		lists[field] = list
+	}
+	g := KubeVirtDRAGates{HostDevices: slices.Contains(lists["featureGates"], GateHostDevicesWithDRA) && !slices.Contains(lists["disabledFeatureGates"], GateHostDevicesWithDRA)}
+	switch {
+	case slices.Contains(lists["disabledFeatureGates"], GateGPUsWithDRA):
+		g.GPUsKnown = true
+	case slices.Contains(lists["featureGates"], GateGPUsWithDRA):
+		g.GPUs, g.GPUsKnown = true, true
+	default:
+		version, _, _ := unstructured.NestedString(obj.Object, "status", "observedKubeVirtVersion")
+		var minor int
+		if _, err := fmt.Sscanf(version, "v1.%d", &minor); err == nil {
+			g.GPUs, g.GPUsKnown = minor >= gpusWithDRABeta, true
+		}
+	}
+	return g, nil
+}
+
+// CheckVMIClaims reports a VMI that takes GPUs or host devices from
+// ResourceClaims while KubeVirt's gate for them is off: virt-controller then
+// does not give the claims to the launcher pod, and the VM gets no device.
+func CheckVMIClaims(gpuClaims, hostDeviceClaims bool, gates KubeVirtDRAGates, kubeVirt string) []Finding {
+	var out []Finding
+	if gpuClaims && gates.GPUsKnown && !gates.GPUs {
+		out = append(out, newFinding(FindingVMIClaimsGateOff,
+			fmt.Sprintf("enable %s in %s spec.configuration.developerConfiguration.featureGates (and remove it from disabledFeatureGates), or upgrade KubeVirt to v1.9, where it is on by default", GateGPUsWithDRA, kubeVirt),
+			"spec.domain.devices.gpus takes devices from ResourceClaims, and feature gate %s is off in %s", GateGPUsWithDRA, kubeVirt))
+	}
+	if hostDeviceClaims && !gates.HostDevices {
+		out = append(out, newFinding(FindingVMIClaimsGateOff,
+			fmt.Sprintf("enable %s (alpha) in %s spec.configuration.developerConfiguration.featureGates", GateHostDevicesWithDRA, kubeVirt),
+			"spec.domain.devices.hostDevices takes devices from ResourceClaims, and feature gate %s is off in %s", GateHostDevicesWithDRA, kubeVirt))
+	}
+	return out
 }

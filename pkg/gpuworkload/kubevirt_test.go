@@ -67,3 +67,55 @@ func TestPermittedHostDevicesFromKubeVirt(t *testing.T) {
 		})
 	}
 }
+
+// GPUsWithDRA is on where the CR enables it or, unless disabled, from
+// KubeVirt v1.9; HostDevicesWithDRA only where enabled. A VMI that takes
+// devices from claims while its gate is off gets a finding with the fix.
+func TestVMIClaimsNeedKubeVirtDRAGates(t *testing.T) {
+	kubeVirt := func(gates, disabled []any, version string) *unstructured.Unstructured {
+		obj := &unstructured.Unstructured{Object: map[string]any{"metadata": map[string]any{"namespace": "kubevirt", "name": "kubevirt"},
+			"spec": map[string]any{"configuration": map[string]any{"developerConfiguration": map[string]any{"featureGates": gates, "disabledFeatureGates": disabled}}}}}
+		if version != "" {
+			obj.Object["status"] = map[string]any{"observedKubeVirtVersion": version}
+		}
+		return obj
+	}
+	for _, tc := range []struct {
+		name              string
+		cr                *unstructured.Unstructured
+		gpus, hostDevices bool
+		wantGates         KubeVirtDRAGates
+		wantFindings      int
+	}{
+		{name: "v1.9 default", cr: kubeVirt(nil, nil, "v1.9.0"), gpus: true, wantGates: KubeVirtDRAGates{GPUs: true, GPUsKnown: true}},
+		{name: "v1.8 without the gate", cr: kubeVirt(nil, nil, "v1.8.2"), gpus: true, wantGates: KubeVirtDRAGates{GPUsKnown: true}, wantFindings: 1},
+		{name: "v1.8 with the gate", cr: kubeVirt([]any{"GPUsWithDRA"}, nil, "v1.8.2"), gpus: true, wantGates: KubeVirtDRAGates{GPUs: true, GPUsKnown: true}},
+		{name: "disabled on v1.9", cr: kubeVirt(nil, []any{"GPUsWithDRA"}, "v1.9.0"), gpus: true, wantGates: KubeVirtDRAGates{GPUsKnown: true}, wantFindings: 1},
+		{name: "version unknown: no finding", cr: kubeVirt(nil, nil, ""), gpus: true},
+		{name: "host devices from claims need the alpha gate", cr: kubeVirt(nil, nil, "v1.9.0"), hostDevices: true, wantGates: KubeVirtDRAGates{GPUs: true, GPUsKnown: true}, wantFindings: 1},
+		{name: "host devices gate on", cr: kubeVirt([]any{"HostDevicesWithDRA"}, nil, "v1.9.0"), hostDevices: true,
+			wantGates: KubeVirtDRAGates{GPUs: true, HostDevices: true, GPUsKnown: true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			gates, err := KubeVirtDRAGatesOf(tc.cr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if gates != tc.wantGates {
+				t.Fatalf("gates %+v, want %+v", gates, tc.wantGates)
+			}
+			findings := CheckVMIClaims(tc.gpus, tc.hostDevices, gates, "KubeVirt/kubevirt/kubevirt")
+			if len(findings) != tc.wantFindings {
+				t.Fatalf("findings %+v, want %d", findings, tc.wantFindings)
+			}
+			for _, f := range findings {
+				if f.Code != FindingVMIClaimsGateOff || !strings.Contains(f.Fix, "featureGates") {
+					t.Errorf("finding %+v: want %s with a fix naming featureGates", f, FindingVMIClaimsGateOff)
+				}
+			}
+		})
+	}
+	if _, err := KubeVirtDRAGatesOf(kubeVirt([]any{int64(1)}, nil, "")); err == nil || !strings.Contains(err.Error(), "spec.configuration.developerConfiguration.featureGates") {
+		t.Fatalf("a malformed gate list: %v, want an error naming the field", err)
+	}
+}
