@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/go-logr/logr"
 	"k8s.io/klog/v2"
@@ -78,8 +79,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&o.config, "config", "", "ConfigMap or KubeSchedulerConfiguration to run (default: the shipped "+install.ConfigMapFile+")")
 	fs.StringVar(&o.policies, "policies", "", "comma-separated policies to compare (default: all):"+policyList())
 	fs.StringVar(&o.advisor, "advisor", "", "run the mode advisor: off, on, or both (each policy with and without); default: on when the scenario configures it, else off")
-	fs.DurationVar(&o.interval, "advisor-interval", 5*time.Minute, "how often the advisor looks, unless the scenario says")
-	fs.DurationVar(&o.conversion, "advisor-conversion", 10*time.Minute, "how long a relabelled node advertises nothing, unless the scenario says")
+	fs.DurationVar(&o.interval, "advisor-interval", sim.DefaultAdvisorInterval, "how often the advisor looks, unless the scenario says")
+	fs.DurationVar(&o.conversion, "advisor-conversion", sim.DefaultAdvisorConversion, "how long a relabelled node advertises nothing, unless the scenario says")
 	fs.StringVar(&o.output, "o", "table", "output: table or json")
 	fs.StringVar(&o.jsonFile, "json", "", "also write the JSON report to this file")
 	fs.StringVar(&o.plotDir, "plot-dir", "", "write <scenario>.svg, stranded units over time per policy, to this directory")
@@ -109,6 +110,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if !slices.Contains([]string{"", "off", "on", "both"}, o.advisor) {
 		return fmt.Errorf("%w: --advisor %q: want off, on or both", errUsage, o.advisor)
 	}
+	if err := (sim.AdvisorOptions{Interval: o.interval, Conversion: o.conversion}).Validate("--advisor-interval", "--advisor-conversion"); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
 	policies, err := sim.ScoringPoliciesByName(o.policies)
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
@@ -126,12 +130,35 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		logger = klog.Background()
 	}
 	ctx = klog.NewContext(ctx, logger)
-	var reports []sim.Report
+	// Every input is loaded and every output opened before the first run:
+	// a mistake found after minutes of simulation would lose the results.
+	type input struct {
+		scenario *sim.Scenario
+		advisor  *sim.AdvisorOptions
+	}
+	var inputs []input
 	for _, item := range scenarioInputs(o, scenarioFiles) {
 		scenario, advisor, err := item()
 		if err != nil {
 			return err
 		}
+		inputs = append(inputs, input{scenario, advisor})
+	}
+	if o.plotDir != "" {
+		if err := os.MkdirAll(o.plotDir, 0o755); err != nil {
+			return fmt.Errorf("--plot-dir: %w", err)
+		}
+	}
+	var jsonOut *os.File
+	if o.jsonFile != "" {
+		if jsonOut, err = os.Create(o.jsonFile); err != nil {
+			return fmt.Errorf("--json: %w", err)
+		}
+		defer jsonOut.Close()
+	}
+	var reports []sim.Report
+	for _, in := range inputs {
+		scenario, advisor := in.scenario, in.advisor
 		started := time.Now()
 		var results []*sim.Result
 		for _, advisorOpts := range advisorRuns(o, advisor) {
@@ -155,16 +182,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		reports = append(reports, sim.NewReport(scenario, results))
 	}
-	if o.jsonFile != "" {
-		f, err := os.Create(o.jsonFile)
-		if err != nil {
+	if jsonOut != nil {
+		if err := writeJSON(jsonOut, reports); err != nil {
 			return err
 		}
-		if err := writeJSON(f, reports); err != nil {
-			f.Close()
-			return err
-		}
-		if err := f.Close(); err != nil {
+		if err := jsonOut.Close(); err != nil {
 			return err
 		}
 	}
@@ -252,10 +274,7 @@ func advisorRuns(o options, fromScenario *sim.AdvisorOptions) []*sim.AdvisorOpti
 }
 
 func writePlot(dir string, scenario *sim.Scenario, results []*sim.Result) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	f, err := os.Create(filepath.Join(dir, scenario.Name+".svg"))
+	f, err := os.Create(filepath.Join(dir, plotFileName(scenario.Name)))
 	if err != nil {
 		return err
 	}
@@ -264,4 +283,20 @@ func writePlot(dir string, scenario *sim.Scenario, results []*sim.Result) error 
 		return err
 	}
 	return f.Close()
+}
+
+// plotFileName makes a scenario name a file name inside the plot directory:
+// characters other than letters, digits, '-', '_' and '.' become '_', and a
+// name of dots only cannot climb out.
+func plotFileName(scenario string) string {
+	name := strings.Map(func(r rune) rune {
+		if r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '_' || r == '.') {
+			return r
+		}
+		return '_'
+	}, scenario)
+	if strings.Trim(name, ".") == "" {
+		name = "scenario" + name
+	}
+	return name + ".svg"
 }

@@ -26,6 +26,10 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"s.yaml", "--no-such-flag"}, `flag provided but not defined: -no-such-flag`},
 		{[]string{"--policies", "best", "s.yaml"}, `unknown policy "best"`},
 		{[]string{"--advisor", "sometimes", "--nodes", "n.csv", "--pods", "p.csv"}, `--advisor "sometimes": want off, on or both`},
+		// The flags share the scenario file's bounds.
+		{[]string{"--advisor-interval", "0s", "s.yaml"}, "--advisor-interval 0s: want from 1s to a year"},
+		{[]string{"--advisor-interval", "1ns", "s.yaml"}, "--advisor-interval 1ns: want from 1s to a year"},
+		{[]string{"--advisor-conversion", "-1m", "s.yaml"}, "--advisor-conversion -1m0s: want from 0s to a year"},
 	} {
 		err := run(context.Background(), tc.args, new(bytes.Buffer), new(bytes.Buffer))
 		if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), tc.want) {
@@ -92,5 +96,51 @@ func TestFlagsAfterTheScenario(t *testing.T) {
 	var reports []sim.Report
 	if err := json.Unmarshal(out.Bytes(), &reports); err != nil || len(reports) != 1 || len(reports[0].Results) != 1 {
 		t.Fatalf("want one JSON report with one policy: %v\n%s", err, out.String())
+	}
+}
+
+// Outputs are opened and every input loaded before the first run: a bad
+// later scenario, an unwritable --json or a --plot-dir that is a file stops
+// the command before it simulates anything.
+func TestOutputsAndInputsCheckedBeforeRunning(t *testing.T) {
+	dir := t.TempDir()
+	for name, content := range map[string]string{
+		"good.yaml": "name: good\nnodes: nodes.csv\npods: pods.csv\n",
+		"bad.yaml":  "name: bad\nnodes: nodes.csv\npods: missing.csv\n",
+		"nodes.csv": "name,gpus\nx,1\n",
+		"pods.csv":  "name,gpus\np,1\n",
+		"a-file":    "",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	good, bad := filepath.Join(dir, "good.yaml"), filepath.Join(dir, "bad.yaml")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{good, bad}, "missing.csv"},
+		{[]string{"--json", filepath.Join(dir, "no-such-dir", "r.json"), good}, "--json:"},
+		{[]string{"--plot-dir", filepath.Join(dir, "a-file"), good}, "--plot-dir:"},
+	} {
+		var stderr bytes.Buffer
+		err := run(context.Background(), tc.args, new(bytes.Buffer), &stderr)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(stderr.String(), "runs in") {
+			t.Errorf("%v: error %v, stderr %q; want an error containing %q before any run", tc.args, err, stderr.String(), tc.want)
+		}
+	}
+}
+
+func TestPlotFileNameStaysInTheDirectory(t *testing.T) {
+	for name, want := range map[string]string{
+		"drift":             "drift.svg",
+		"../../../tmp/evil": ".._.._.._tmp_evil.svg",
+		"..":                "scenario...svg",
+		"a b/c":             "a_b_c.svg",
+	} {
+		if got := plotFileName(name); got != want || strings.ContainsRune(got, filepath.Separator) {
+			t.Errorf("plotFileName(%q) = %q, want %q", name, got, want)
+		}
 	}
 }

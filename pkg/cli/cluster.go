@@ -49,7 +49,7 @@ type sourceFlags struct {
 	nodes, clusterPolicy, kubeVirt, dra string
 }
 
-// draObjects are the DRA objects check reads.
+// draObjects are the DRA objects check and explain read.
 type draObjects struct {
 	slices  []*resourceapi.ResourceSlice
 	classes []*resourceapi.DeviceClass
@@ -128,6 +128,16 @@ func listDRA(ctx context.Context, client kubernetes.Interface) (draObjects, erro
 	return out, nil
 }
 
+// Get reads a claim of the dump or of the live cluster, for GPUWorkloadFit.
+func (d draObjects) Get(namespace, name string) (*resourceapi.ResourceClaim, error) {
+	for _, c := range d.claims {
+		if c.Namespace == namespace && c.Name == name {
+			return c, nil
+		}
+	}
+	return nil, fmt.Errorf("resourceclaim %s/%s not found", namespace, name)
+}
+
 // draNodes groups the driver's devices by node.
 func (d draObjects) draNodes(driver string) map[string]*gpuworkload.DRANode {
 	devices := map[string][]gpuworkload.DRADevice{}
@@ -147,6 +157,16 @@ var vmiGVR = schema.GroupVersionResource{Group: gpuworkload.KubeVirtGroup, Versi
 
 // loadOffline reads dumps. Without a ClusterPolicy the GPU Operator's defaults apply.
 func loadOffline(src sourceFlags, stdin io.Reader) (*cluster, error) {
+	var fromStdin []string
+	for flag, path := range map[string]string{"-f": src.nodes, "--cluster-policy": src.clusterPolicy, "--kubevirt": src.kubeVirt, "--dra": src.dra} {
+		if path == "-" {
+			fromStdin = append(fromStdin, flag)
+		}
+	}
+	if len(fromStdin) > 1 {
+		slices.Sort(fromStdin)
+		return nil, usageErrorf("%s all read standard input, which can be read once; give all but one of them as files", strings.Join(fromStdin, ", "))
+	}
 	nodes, err := readNodes(src.nodes, stdin)
 	if err != nil {
 		return nil, err

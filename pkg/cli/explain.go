@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -38,8 +39,21 @@ type ExplainNode struct {
 	Mode      gpuworkload.Mode  `json:"mode,omitempty"`
 	ModeWhy   string            `json:"modeWhy,omitempty"`
 	Resources []ExplainResource `json:"resources"`
-	Verdict   string            `json:"verdict"`
-	Reason    string            `json:"reason,omitempty"`
+	// Devices are the node's DRA GPU devices, each with its verdict for the pod.
+	Devices []ExplainDevice `json:"devices,omitempty"`
+	Verdict string          `json:"verdict"`
+	Reason  string          `json:"reason,omitempty"`
+}
+
+// ExplainDevice is a DRA device of a node: its state, and whether the pod
+// could get it.
+type ExplainDevice struct {
+	Device string `json:"device"`
+	Type   string `json:"type"`
+	// State is free, allocated, tainted or sibling-in-use.
+	State   string `json:"state"`
+	Verdict string `json:"verdict"`
+	Reason  string `json:"reason,omitempty"`
 }
 
 // ExplainResource is a GPU resource's free and total units on a node.
@@ -49,11 +63,15 @@ type ExplainResource struct {
 	Total int64           `json:"total"`
 }
 
-// Verdicts of explain.
+// Verdicts of explain: a node's, then a DRA device's.
 const (
 	VerdictFits      = "fits"
 	VerdictRejected  = "rejected"
 	VerdictNotFilter = "not-filtered"
+
+	VerdictUsable    = "usable"
+	VerdictTaken     = "taken"
+	VerdictNotNeeded = "not-needed"
 )
 
 func newExplainCommand(o *rootOptions) *cobra.Command {
@@ -80,8 +98,8 @@ func newExplainCommand(o *rootOptions) *cobra.Command {
 				}
 				c, err = loadOffline(src, cmd.InOrStdin())
 			case podFile == "" && len(args) == 2 && args[0] == "pod":
-				if src.nodes != "" || src.clusterPolicy != "" || src.kubeVirt != "" {
-					return usageErrorf("--nodes, --cluster-policy and --kubevirt go with -f; a live explain reads the cluster")
+				if src.nodes != "" || src.clusterPolicy != "" || src.kubeVirt != "" || src.dra != "" {
+					return usageErrorf("--nodes, --cluster-policy, --kubevirt and --dra go with -f; a live explain reads the cluster")
 				}
 				if c, err = loadLive(ctx, o.config, false); err != nil {
 					return err
@@ -125,6 +143,7 @@ func newExplainCommand(o *rootOptions) *cobra.Command {
 	cmd.Flags().StringVar(&src.nodes, "nodes", "", "node dump for -f: "+nodesWanted)
 	cmd.Flags().StringVar(&src.clusterPolicy, "cluster-policy", "", "ClusterPolicy dump for -f; without it the GPU Operator's defaults apply")
 	cmd.Flags().StringVar(&src.kubeVirt, "kubevirt", "", "KubeVirt CR dump for -f")
+	cmd.Flags().StringVar(&src.dra, "dra", "", "DRA dump for -f: "+draWanted+"; without it DRA nodes show no devices")
 	cmd.Flags().StringVar(&schedulerConfig, "scheduler-config", "", "the scheduler's configuration ("+schedulerConfigWanted+
 		"); default: the installed ConfigMap on a live cluster, the shipped one with -f or when none is installed")
 	return cmd
@@ -136,6 +155,16 @@ func explainPod(ctx context.Context, c *cluster, pod *v1.Pod, pl *gpuworkloadfit
 	tracker := pl.Tracker()
 	tracker.SetPolicy(&c.policy)
 	tracker.SetPermitted(c.permitted)
+	for _, class := range c.dra.classes {
+		tracker.UpsertDeviceClass(class)
+	}
+	for _, slice := range c.dra.slices {
+		tracker.UpsertResourceSlice(slice)
+	}
+	for _, claim := range c.dra.claims {
+		tracker.UpsertResourceClaim(claim)
+	}
+	pl.ReadClaimsFrom(c.dra)
 	byNode := map[string][]*v1.Pod{}
 	for _, p := range c.assigned {
 		byNode[p.Spec.NodeName] = append(byNode[p.Spec.NodeName], p)
@@ -157,12 +186,18 @@ func explainPod(ctx context.Context, c *cluster, pod *v1.Pod, pl *gpuworkloadfit
 	for _, ni := range infos {
 		entry := tracker.Entry(ni.Node())
 		row := ExplainNode{Node: ni.Node().Name, Resources: []ExplainResource{}}
-		if entry.State.GPUNode {
+		switch {
+		case entry.State.DRA && len(entry.State.Resources) == 0:
+			row.ModeWhy = "DRA node: no mode, each GPU is a container or a VM device"
+		case entry.State.GPUNode:
 			row.Mode, row.ModeWhy = entry.State.Mode.Mode, entry.State.Mode.Explain(c.policy)
 		}
 		requested := ni.GetRequested().GetScalarResources()
 		for _, r := range entry.State.Resources {
 			row.Resources = append(row.Resources, ExplainResource{Name: r.Name, Free: max(r.Allocatable-requested[r.Name], 0), Total: r.Allocatable})
+		}
+		for _, d := range tracker.DRADeviceStates(row.Node) {
+			row.Devices = append(row.Devices, explainDevice(d, data))
 		}
 		switch {
 		case preStatus.IsSkip():
@@ -201,6 +236,24 @@ func explainPod(ctx context.Context, c *cluster, pod *v1.Pod, pl *gpuworkloadfit
 	return report, nil
 }
 
+// explainDevice says whether the pod could get the device.
+func explainDevice(d gpuworkload.DRADeviceState, data *gpuworkloadfit.CycleData) ExplainDevice {
+	e := ExplainDevice{Device: d.Pool + "/" + d.Name, Type: d.Type, State: d.State}
+	switch {
+	case data.DRANeed(d.Class) == 0:
+		e.Verdict, e.Reason = VerdictNotNeeded, "the pod needs no "+d.Class.Describe()+" device"
+	case d.State == gpuworkload.DRADeviceAllocated:
+		e.Verdict, e.Reason = VerdictTaken, "allocated to claim "+d.Claim
+	case d.State == gpuworkload.DRADeviceTainted:
+		e.Verdict, e.Reason = VerdictTaken, "tainted NoSchedule or NoExecute in its ResourceSlice"
+	case d.State == gpuworkload.DRADeviceSiblingInUse:
+		e.Verdict, e.Reason = VerdictTaken, fmt.Sprintf("its GPU is in use through %s (claim %s)", d.Sibling, d.Claim)
+	default:
+		e.Verdict = VerdictUsable
+	}
+	return e
+}
+
 func printExplainReport(out io.Writer, format string, r *ExplainReport) error {
 	if format != "table" {
 		return printStructured(out, format, r)
@@ -214,11 +267,14 @@ func printExplainReport(out io.Writer, format string, r *ExplainReport) error {
 		}
 		mode, why := string(n.Mode), n.ModeWhy
 		if mode == "" {
-			mode, why = "-", "no NVIDIA GPU"
+			mode, why = "-", cmp.Or(why, "no NVIDIA GPU")
 		}
 		w.row(n.Node, mode, why, orDash(strings.Join(resources, ", ")), n.Verdict, orDash(n.Reason))
 	}
 	if err := w.flush(); err != nil {
+		return err
+	}
+	if err := printDevices(out, r.Nodes); err != nil {
 		return err
 	}
 	fmt.Fprintf(out, "\nPolicy: %s. Scheduler configuration: %s.\n", r.Policy, r.SchedulerConfig)
@@ -227,6 +283,23 @@ func printExplainReport(out io.Writer, format string, r *ExplainReport) error {
 	}
 	_, err := fmt.Fprintln(out, r.Summary)
 	return err
+}
+
+// printDevices lists the DRA nodes' devices with their verdicts, if any.
+func printDevices(out io.Writer, nodes []ExplainNode) error {
+	w := newTable(out)
+	header := false
+	for _, n := range nodes {
+		for _, d := range n.Devices {
+			if !header {
+				fmt.Fprintln(out)
+				w.row("NODE", "DRA DEVICE", "TYPE", "STATE", "VERDICT", "REASON")
+				header = true
+			}
+			w.row(n.Node, d.Device, d.Type, d.State, d.Verdict, orDash(d.Reason))
+		}
+	}
+	return w.flush()
 }
 
 func orDash(s string) string {

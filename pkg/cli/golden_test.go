@@ -107,12 +107,16 @@ func TestBadInput(t *testing.T) {
 	}
 	malformed := write("broken.json", `{"kind": "NodeList", "items": [`)
 	pods := write("pods.yaml", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n")
+	duplicates := write("duplicates.yaml", "kind: Node\nmetadata: {name: gpu-1}\n---\nkind: Node\nmetadata: {name: gpu-1}\n")
 	for _, tc := range []struct {
 		name   string
 		args   []string
 		stderr string
 	}{
-		{"malformed JSON", []string{"check", "-f", malformed}, "error: " + malformed + ": not valid JSON or YAML"},
+		{"malformed JSON", []string{"check", "-f", malformed}, "error: " + malformed + ": document 1: not valid JSON or YAML"},
+		{"duplicate node names", []string{"check", "-f", duplicates}, "error: " + duplicates + `: node "gpu-1" appears as object 0 and object 1; a dump holds each node once`},
+		{"standard input twice", []string{"check", "-f", "-", "--cluster-policy", "-"}, "error: --cluster-policy, -f all read standard input, which can be read once"},
+		{"KubeVirt as the ClusterPolicy", []string{"check", "-f", checkData("healthy.json"), "--cluster-policy", checkData("kubevirt.yaml")}, "'kubectl get clusterpolicies -o json'"},
 		{"wrong kind", []string{"check", "-f", pods}, "error: " + pods + `: object 0 is a "Pod", not a Node; want the output of 'kubectl get nodes -o json'`},
 		{"missing file", []string{"check", "-f", filepath.Join(dir, "absent.json")}, "error: open " + filepath.Join(dir, "absent.json") + ": no such file or directory"},
 		{"ClusterPolicy of the wrong kind", []string{"check", "-f", checkData("healthy.json"), "--cluster-policy", checkData("kubevirt.yaml")}, `: object 0 is a "KubeVirt", not a ClusterPolicy`},
@@ -149,6 +153,8 @@ func TestExplainGolden(t *testing.T) {
 	golden(t, "explain-vm-a10-deployed-args", nil, "explain", "-f", pod("vm-a10.yaml"), "--nodes", nodes, "--cluster-policy", policies,
 		"--scheduler-config", pod("scheduler-config.yaml"))
 	golden(t, "explain-cuda-json", nil, "explain", "-f", pod("cuda.yaml"), "--nodes", nodes, "--cluster-policy", enabled, "-o", "json")
+	// A VM's vfio claim on DRA nodes: each device's verdict, and why none is usable.
+	golden(t, "explain-vm-dra", nil, "explain", "-f", pod("vm-dra.yaml"), "--nodes", pod("dra-nodes.json"), "--cluster-policy", enabled, "--dra", pod("dra.yaml"))
 }
 
 func TestAdviseGolden(t *testing.T) {
@@ -195,5 +201,24 @@ func TestUnreachableClusterExitsWithFailure(t *testing.T) {
 		if code != ExitFailure || !strings.Contains(stderr, "list nodes") {
 			t.Errorf("%v: exit %d, stderr %q; want exit %d naming the call that failed", args, code, stderr, ExitFailure)
 		}
+	}
+}
+
+// Every document of a multi-document YAML dump, and every value of
+// concatenated JSON, is read: the second node's finding is not lost.
+func TestDumpsReadEveryDocument(t *testing.T) {
+	healthy := `{"apiVersion": "v1", "kind": "Node", "metadata": {"name": "gpu-1", "labels": {"nvidia.com/gpu.present": "true", "nvidia.com/gpu.workload.config": "container"}},
+ "status": {"capacity": {"nvidia.com/gpu": "1"}, "allocatable": {"nvidia.com/gpu": "1"}}}`
+	broken := `{"apiVersion": "v1", "kind": "Node", "metadata": {"name": "gpu-2", "labels": {"nvidia.com/gpu.present": "true", "nvidia.com/gpu.workload.config": "vm"}}}`
+	for name, dump := range map[string]string{
+		"multi-document YAML": healthy + "\n---\n" + broken + "\n---\n",
+		"concatenated JSON":   healthy + "\n" + broken,
+	} {
+		t.Run(name, func(t *testing.T) {
+			code, stdout, stderr := run(t, strings.NewReader(dump), "check", "-f", "-", "-o", "json")
+			if code != 1 || !strings.Contains(stdout, `"object": "Node/gpu-2"`) || !strings.Contains(stdout, `"code": "ModeLabelIgnored"`) {
+				t.Fatalf("exit %d, want 1 with gpu-2's ModeLabelIgnored\n%s%s", code, stdout, stderr)
+			}
+		})
 	}
 }

@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -9,7 +11,7 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"sigs.k8s.io/yaml"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 )
 
 // readInput reads a file, or standard input for "-".
@@ -35,22 +37,43 @@ func displayName(path string) string {
 	return path
 }
 
-// decodeObjects parses JSON or YAML holding one object or a List, and returns
-// the objects with their kinds. want describes the expected input for errors.
+// decodeObjects parses JSON or YAML holding objects or Lists: every
+// document of a multi-document YAML file and every value of concatenated
+// JSON. It returns the objects with their kinds, Lists flattened. want
+// describes the expected input for errors.
 func decodeObjects(data []byte, path, want string) ([]*unstructured.Unstructured, error) {
-	jsonData, err := yaml.YAMLToJSON(data)
-	if err != nil {
-		return nil, usageErrorf("%s: not valid JSON or YAML (%v); want %s", displayName(path), err, want)
+	decoder := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(data), 4096)
+	var out []*unstructured.Unstructured
+	for doc := 0; ; doc++ {
+		var obj map[string]any
+		err := decoder.Decode(&obj)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, usageErrorf("%s: document %d: not valid JSON or YAML (%v); want %s", displayName(path), doc+1, err, want)
+		}
+		if obj == nil {
+			continue // an empty document, e.g. after a trailing ---
+		}
+		items, err := flattenList(&unstructured.Unstructured{Object: obj}, path, want)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, items...)
 	}
-	var obj map[string]any
-	if err := json.Unmarshal(jsonData, &obj); err != nil || obj == nil {
+	if len(out) == 0 {
 		return nil, usageErrorf("%s: not a Kubernetes object; want %s", displayName(path), want)
 	}
-	u := &unstructured.Unstructured{Object: obj}
+	return out, nil
+}
+
+// flattenList returns a List's items, or the object itself.
+func flattenList(u *unstructured.Unstructured, path, want string) ([]*unstructured.Unstructured, error) {
 	if !strings.HasSuffix(u.GetKind(), "List") {
 		return []*unstructured.Unstructured{u}, nil
 	}
-	items, _, err := unstructured.NestedSlice(obj, "items")
+	items, _, err := unstructured.NestedSlice(u.Object, "items")
 	if err != nil {
 		return nil, usageErrorf("%s: items: %v; want %s", displayName(path), err, want)
 	}
@@ -81,9 +104,20 @@ func requireKind(objs []*unstructured.Unstructured, kind, path, want string) err
 
 const nodesWanted = "the output of 'kubectl get nodes -o json' (a NodeList, a List of Nodes, or one Node), as JSON or YAML"
 
-// readNodes reads a node dump.
+// readNodes reads a node dump; node names must be unique.
 func readNodes(path string, stdin io.Reader) ([]*v1.Node, error) {
-	return readTyped[v1.Node](path, "Node", nodesWanted, stdin)
+	nodes, err := readTyped[v1.Node](path, "Node", nodesWanted, stdin)
+	if err != nil {
+		return nil, err
+	}
+	seen := make(map[string]int, len(nodes))
+	for i, n := range nodes {
+		if first, dup := seen[n.Name]; dup {
+			return nil, usageErrorf("%s: node %q appears as object %d and object %d; a dump holds each node once", displayName(path), n.Name, first, i)
+		}
+		seen[n.Name] = i
+	}
+	return nodes, nil
 }
 
 // readPods reads a pod dump.
@@ -135,9 +169,13 @@ func readPod(path string, stdin io.Reader) (*v1.Pod, error) {
 	return pod, nil
 }
 
+// resourcePlurals are the resources of the kinds read by readObjectsOfKind,
+// as kubectl names them.
+var resourcePlurals = map[string]string{"ClusterPolicy": "clusterpolicies", "KubeVirt": "kubevirts"}
+
 // readObjectsOfKind reads a ClusterPolicy or KubeVirt dump: one object or a List.
 func readObjectsOfKind(path, kind string, stdin io.Reader) ([]*unstructured.Unstructured, error) {
-	want := fmt.Sprintf("a %s object or a List of them ('kubectl get %s -o json'), as JSON or YAML", kind, strings.ToLower(kind)+"s")
+	want := fmt.Sprintf("a %s object or a List of them ('kubectl get %s -o json'), as JSON or YAML", kind, resourcePlurals[kind])
 	return readKind(path, kind, want, stdin)
 }
 

@@ -120,8 +120,20 @@ func (t *Tracker) recountAvailabilityLocked(node string) {
 	if n == nil {
 		return
 	}
-	a := n.Availability(func(pool, device string) string { return t.dra.holders[draDevice{pool, device}] })
+	a := n.Availability(t.holderLocked)
 	t.dra.availability[node] = &a
+}
+
+func (t *Tracker) holderLocked(pool, device string) string {
+	return t.dra.holders[draDevice{pool, device}]
+}
+
+// DRADeviceStates is each DRA device of the node with its state; nil for a
+// node without DRA devices.
+func (t *Tracker) DRADeviceStates(node string) []gpuworkload.DRADeviceState {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return t.dra.nodes[node].DeviceStates(t.holderLocked)
 }
 
 // UpsertResourceClaim records the driver's devices a claim holds.

@@ -166,33 +166,77 @@ type DRAHeldDevice struct {
 	Device, Claim string
 }
 
-// Availability counts the node's devices per class: held by a claim,
-// tainted, blocked because another device of the same GPU is held, or free.
+// The states of a DRA device for a new claim, as explain shows them.
+const (
+	DRADeviceFree         = "free"
+	DRADeviceAllocated    = "allocated"
+	DRADeviceTainted      = "tainted"
+	DRADeviceSiblingInUse = "sibling-in-use"
+)
+
+// DRADeviceState is a device of a DRA node and what keeps it from a new claim.
+type DRADeviceState struct {
+	DRADevice
+	State string
+	// Claim holds the device (allocated) or its sibling (sibling-in-use),
+	// Sibling names that sibling.
+	Claim, Sibling string
+}
+
+// DeviceStates classifies the node's devices: held by a claim, tainted,
+// blocked because another device of the same GPU is held, or free. A device
+// has one state: allocated before tainted, tainted before sibling-in-use.
+func (n *DRANode) DeviceStates(holder DRAHolder) []DRADeviceState {
+	if n == nil {
+		return nil
+	}
+	out := make([]DRADeviceState, len(n.Devices))
+	// A node has few GPUs: slices of the held GPUs beat a map.
+	var heldBusIDs []string
+	var heldGPUs []DRAHeldDevice
+	for i, d := range n.Devices {
+		out[i].DRADevice = d
+		if claim := holder(d.Pool, d.Name); claim != "" {
+			out[i].State, out[i].Claim = DRADeviceAllocated, claim
+			if d.PCIBusID != "" && !d.Counted {
+				heldBusIDs = append(heldBusIDs, d.PCIBusID)
+				heldGPUs = append(heldGPUs, DRAHeldDevice{Device: d.Name, Claim: claim})
+			}
+		}
+	}
+	for i := range out {
+		d := &out[i]
+		switch {
+		case d.State != "":
+		case d.Tainted:
+			d.State = DRADeviceTainted
+		case d.PCIBusID != "" && !d.Counted && slices.Contains(heldBusIDs, d.PCIBusID):
+			held := heldGPUs[slices.Index(heldBusIDs, d.PCIBusID)]
+			d.State, d.Claim, d.Sibling = DRADeviceSiblingInUse, held.Claim, held.Device
+		default:
+			d.State = DRADeviceFree
+		}
+	}
+	return out
+}
+
+// Availability counts the node's devices per class by state (DeviceStates).
 func (n *DRANode) Availability(holder DRAHolder) DRAAvailability {
 	var a DRAAvailability
 	if n == nil {
 		return a
 	}
 	a.GPUs = n.GPUs
-	// A node has few GPUs: a slice of the held GPUs beats a map.
-	var heldGPUs []DRAHeldDevice
-	var heldBusIDs []string
-	for _, d := range n.Devices {
-		if claim := holder(d.Pool, d.Name); claim != "" && d.PCIBusID != "" && !d.Counted {
-			heldBusIDs = append(heldBusIDs, d.PCIBusID)
-			heldGPUs = append(heldGPUs, DRAHeldDevice{Device: d.Name, Claim: claim})
-		}
-	}
-	for _, d := range n.Devices {
-		switch {
-		case holder(d.Pool, d.Name) != "":
+	for _, d := range n.DeviceStates(holder) {
+		switch d.State {
+		case DRADeviceAllocated:
 			a.Allocated[d.Class]++
-		case d.Tainted:
+		case DRADeviceTainted:
 			a.Tainted[d.Class]++
-		case d.PCIBusID != "" && !d.Counted && slices.Contains(heldBusIDs, d.PCIBusID):
+		case DRADeviceSiblingInUse:
 			a.SiblingInUse[d.Class]++
 			if a.SiblingHolder[d.Class].Claim == "" {
-				a.SiblingHolder[d.Class] = heldGPUs[slices.Index(heldBusIDs, d.PCIBusID)]
+				a.SiblingHolder[d.Class] = DRAHeldDevice{Device: d.Sibling, Claim: d.Claim}
 			}
 		default:
 			a.Free[d.Class]++

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -54,6 +55,20 @@ type PodSpec struct {
 	// a pod already running in a cluster snapshot.
 	Node string
 }
+
+// Bounds of the simulator's input: beyond them a run would not fit in
+// memory or in time, or a quantity would overflow. docs/simulation.md
+// states them.
+const (
+	MaxCount    = 100_000   // copies one row or entry stands for
+	MaxNodes    = 50_000    // nodes in a cluster
+	MaxPods     = 1_000_000 // pods in a workload
+	MaxGPUs     = 1_024     // GPUs of a node, units a pod requests
+	MaxCPU      = "100k"    // CPUs of a node or a pod
+	MaxMemory   = "1Pi"     // memory of a node or a pod
+	MaxTime     = 365 * 24 * time.Hour
+	maxTimeText = "a year"
+)
 
 // A node described without cpu or memory gets these: a typical GPU server.
 const (
@@ -144,7 +159,12 @@ func yamlRecords(path string, data []byte, key string, columns []string) ([]reco
 			if !slices.Contains(columns, k) {
 				return nil, fmt.Errorf("%s: field %q is unknown; valid fields are %s", rec.where, k, strings.Join(columns, ", "))
 			}
-			if v != nil {
+			switch v := v.(type) {
+			case nil:
+			case float64:
+				// YAML numbers decode as float64: 1000000 would print as 1e+06.
+				rec.fields[k] = strconv.FormatFloat(v, 'f', -1, 64)
+			default:
 				rec.fields[k] = fmt.Sprint(v)
 			}
 		}
@@ -155,11 +175,12 @@ func yamlRecords(path string, data []byte, key string, columns []string) ([]reco
 
 // LoadNodes reads a cluster description. See docs/simulation.md.
 func LoadNodes(path string) ([]NodeSpec, error) {
-	return load(path, "nodes", "node", nodeColumns, nodeSpecs, func(n NodeSpec) string { return n.Name })
+	return load(path, "nodes", "node", MaxNodes, nodeColumns, nodeSpecs, func(n NodeSpec) string { return n.Name })
 }
 
-// load reads records and turns each into one or more specs with unique names.
-func load[T any](path, key, kind string, columns []string, parse func(record) ([]T, error), name func(T) string) ([]T, error) {
+// load reads records and turns each into one or more specs with unique
+// names, at most limit in all.
+func load[T any](path, key, kind string, limit int, columns []string, parse func(record) ([]T, error), name func(T) string) ([]T, error) {
 	records, err := readRecords(path, key, columns)
 	if err != nil {
 		return nil, err
@@ -178,6 +199,9 @@ func load[T any](path, key, kind string, columns []string, parse func(record) ([
 			seen[name(spec)] = rec.where
 		}
 		out = append(out, specs...)
+		if len(out) > limit {
+			return nil, rec.errorf("count", "the %s exceed the limit of %d %ss; simulate a smaller cluster or workload", key, limit, kind)
+		}
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("%s: no %s", path, key)
@@ -205,7 +229,7 @@ func nameAndCount(rec record) (string, int64, error) {
 	if name == "" {
 		return "", 0, rec.errorf("name", "required")
 	}
-	count, err := positiveInt(rec, "count", 1)
+	count, err := boundedInt(rec, "count", 1, 1, MaxCount)
 	return name, count, err
 }
 
@@ -214,15 +238,15 @@ func nodeSpecs(rec record) ([]NodeSpec, error) {
 	if err != nil {
 		return nil, err
 	}
-	cpu, err := quantity(rec, "cpu", DefaultNodeCPU)
+	cpu, err := quantity(rec, "cpu", DefaultNodeCPU, MaxCPU)
 	if err != nil {
 		return nil, err
 	}
-	memory, err := quantity(rec, "memory", DefaultNodeMemory)
+	memory, err := quantity(rec, "memory", DefaultNodeMemory, MaxMemory)
 	if err != nil {
 		return nil, err
 	}
-	gpus, err := positiveInt(rec, "gpus", 0)
+	gpus, err := boundedInt(rec, "gpus", 0, 0, MaxGPUs)
 	if err != nil {
 		return nil, err
 	}
@@ -247,7 +271,7 @@ func nodeSpecs(rec record) ([]NodeSpec, error) {
 
 // LoadPods reads a timed workload, sorted by arrival. See docs/simulation.md.
 func LoadPods(path string) ([]PodSpec, error) {
-	pods, err := load(path, "pods", "pod", podColumns, podSpecs, func(p PodSpec) string { return p.Name })
+	pods, err := load(path, "pods", "pod", MaxPods, podColumns, podSpecs, func(p PodSpec) string { return p.Name })
 	if err != nil {
 		return nil, err
 	}
@@ -275,11 +299,11 @@ func podSpecs(rec record) ([]PodSpec, error) {
 		}
 		duration = departure - arrival
 	}
-	cpu, err := quantity(rec, "cpu", "0")
+	cpu, err := quantity(rec, "cpu", "0", MaxCPU)
 	if err != nil {
 		return nil, err
 	}
-	memory, err := quantity(rec, "memory", "0")
+	memory, err := quantity(rec, "memory", "0", MaxMemory)
 	if err != nil {
 		return nil, err
 	}
@@ -293,7 +317,7 @@ func podSpecs(rec record) ([]PodSpec, error) {
 // gpuRequest reads the GPU request: a resource name (gpu) with a count
 // (gpus), or a mode with the model or profile that names the resource.
 func gpuRequest(rec record, p *PodSpec) error {
-	count, err := positiveInt(rec, "gpus", 0)
+	count, err := boundedInt(rec, "gpus", 0, 0, MaxGPUs)
 	if err != nil {
 		return err
 	}
@@ -310,8 +334,13 @@ func gpuRequest(rec record, p *PodSpec) error {
 		return rec.errorf("gpu", "give the GPU request as a resource name (gpu) or as mode/model/profile, not both")
 	}
 	if byName {
-		if !strings.HasPrefix(name, gpuworkload.ResourceDomain) {
+		if !strings.HasPrefix(name, gpuworkload.ResourceDomain) || name == gpuworkload.ResourceDomain {
 			return rec.errorf("gpu", "%q is not an NVIDIA resource; want e.g. nvidia.com/gpu or nvidia.com/GA102GL_A10", name)
+		}
+		if profile, err := gpuworkload.ParseVGPUTypeName(name); err == nil {
+			if _, known := profile.MaxPerGPU(); !known {
+				return rec.errorf("gpu", "vGPU profile %s is not in the vGPU profile table; want one the card offers, as the profile column checks", profile.Name())
+			}
 		}
 		p.GPU = v1.ResourceName(name)
 		p.VM = name != string(gpuworkload.ResourceGPU)
@@ -336,19 +365,20 @@ func gpuRequest(rec record, p *PodSpec) error {
 	return nil
 }
 
-func positiveInt(rec record, field string, fallback int64) (int64, error) {
+func boundedInt(rec record, field string, fallback, lowest, highest int64) (int64, error) {
 	v, ok := rec.fields[field]
 	if !ok {
 		return fallback, nil
 	}
 	n, err := strconv.ParseInt(v, 10, 64)
-	if err != nil || n < 0 || (field == "count" && n == 0) {
-		return 0, rec.errorf(field, "%q is not a whole number %s", v, map[bool]string{true: "of at least 1", false: "of at least 0"}[field == "count"])
+	if err != nil || n < lowest || n > highest {
+		return 0, rec.errorf(field, "%q is not a whole number from %d to %d", v, lowest, highest)
 	}
 	return n, nil
 }
 
-func quantity(rec record, field string, fallback string) (resource.Quantity, error) {
+// quantity reads a non-negative Kubernetes quantity of at most limit.
+func quantity(rec record, field, fallback, limit string) (resource.Quantity, error) {
 	v, ok := rec.fields[field]
 	if !ok {
 		v = fallback
@@ -356,6 +386,9 @@ func quantity(rec record, field string, fallback string) (resource.Quantity, err
 	q, err := resource.ParseQuantity(v)
 	if err != nil || q.Sign() < 0 {
 		return q, rec.errorf(field, "%q is not a non-negative Kubernetes quantity, e.g. %s", v, map[string]string{"cpu": "500m or 4", "memory": "16Gi"}[field])
+	}
+	if q.Cmp(resource.MustParse(limit)) > 0 {
+		return q, rec.errorf(field, "%q is more than the limit of %s", v, limit)
 	}
 	return q, nil
 }
@@ -366,12 +399,19 @@ func seconds(rec record, field string, fallback time.Duration) (time.Duration, e
 	if !ok {
 		return fallback, nil
 	}
-	if f, err := strconv.ParseFloat(v, 64); err == nil && f >= 0 {
+	tooLate := rec.errorf(field, "%q is later than %s after the start, the limit", v, maxTimeText)
+	if f, err := strconv.ParseFloat(v, 64); err == nil && f >= 0 && !math.IsInf(f, 0) {
+		if f > MaxTime.Seconds() {
+			return 0, tooLate
+		}
 		return time.Duration(f * float64(time.Second)), nil
 	}
 	d, err := time.ParseDuration(v)
 	if err != nil || d < 0 {
 		return 0, rec.errorf(field, "%q is not seconds from the start; want e.g. 90 or 1h30m", v)
+	}
+	if d > MaxTime {
+		return 0, tooLate
 	}
 	return d, nil
 }

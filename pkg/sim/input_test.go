@@ -95,6 +95,20 @@ func TestLoadRejectsBadInput(t *testing.T) {
 		{"not an NVIDIA resource", "p.csv", "name,gpu,gpus\np,amd.com/gpu,1\n", `p.csv:2: gpu: "amd.com/gpu" is not an NVIDIA resource`, true},
 		{"count without units", "p.csv", "name,mode\np,vm-passthrough\n", "p.csv:2: gpus: required with gpu or mode", true},
 		{"bad time", "p.csv", "name,arrival\np,soon\n", `p.csv:2: arrival: "soon" is not seconds from the start; want e.g. 90 or 1h30m`, true},
+		{"empty NVIDIA name", "p.csv", "name,gpu,gpus\np,nvidia.com/,1\n", `gpu: "nvidia.com/" is not an NVIDIA resource`, true},
+		{"vGPU profile the table lacks", "p.csv", "name,gpu,gpus\np,nvidia.com/NVIDIA_A10-7Q,1\n", "gpu: vGPU profile A10-7Q is not in the vGPU profile table", true},
+		// Bounds (issue: bad input never gives a wrong answer).
+		{"a billion nodes", "n.csv", "name,count\nx,1000000000\n", `n.csv:2: count: "1000000000" is not a whole number from 1 to 100000`, false},
+		{"more nodes than the limit", "n.yaml", "nodes:\n- {name: a, count: 50000}\n- {name: b, count: 1}\n", `n.yaml: nodes[1]: count: the nodes exceed the limit of 50000 nodes`, false},
+		{"YAML integer of a million", "n.yaml", "nodes:\n- {name: a, count: 1000000}\n", `count: "1000000" is not a whole number from 1 to 100000`, false},
+		{"CPU beyond the limit", "n.csv", "name,cpu\nx,1e400\n", `n.csv:2: cpu: "1e400" is more than the limit of 100k`, false},
+		{"CPU of 2^63-1", "n.csv", "name,cpu\nx,9223372036854775807\n", `cpu: "9223372036854775807" is more than the limit of 100k`, false},
+		{"memory beyond the limit", "n.csv", "name,memory\nx,2Pi\n", `memory: "2Pi" is more than the limit of 1Pi`, false},
+		{"GPUs of 2^63-1", "n.csv", "name,gpus\nx,9223372036854775807\n", `gpus: "9223372036854775807" is not a whole number from 0 to 1024`, false},
+		{"pod CPU beyond the limit", "p.csv", "name,cpu\np,1e400\n", `p.csv:2: cpu: "1e400" is more than the limit of 100k`, true},
+		{"arrival beyond the limit", "p.csv", "name,arrival\np,9999999999\n", `arrival: "9999999999" is later than a year after the start, the limit`, true},
+		{"infinite arrival", "p.csv", "name,arrival\np,Inf\n", `arrival: "Inf" is not seconds from the start`, true},
+		{"departure beyond the limit", "p.csv", "name,departure\np,20000h\n", `departure: "20000h" is later than a year after the start, the limit`, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := writeFile(t, tc.file, tc.content)
@@ -108,5 +122,42 @@ func TestLoadRejectsBadInput(t *testing.T) {
 				t.Fatalf("error %v, want it to contain %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// A scenario's sandboxWorkloads without enabled keeps sandbox workloads on,
+// and an advisor without timings takes the documented defaults; timings out
+// of bounds are rejected with the field named.
+func TestScenarioDefaultsAndAdvisorBounds(t *testing.T) {
+	dir := t.TempDir()
+	for name, content := range map[string]string{"nodes.csv": "name,gpus\nx,1\n", "pods.csv": "name,gpus\np,1\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	scenario := func(extra string) string {
+		path := filepath.Join(dir, "s.yaml")
+		if err := os.WriteFile(path, []byte("nodes: nodes.csv\npods: pods.csv\n"+extra), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	s, advisor, err := LoadScenario(scenario("sandboxWorkloads: {defaultWorkload: vm-passthrough}\nadvisor: {}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.Policy.Enabled || s.Policy.DefaultWorkload != gpuworkload.ModePassthrough {
+		t.Errorf("policy %+v: want sandbox workloads enabled with defaultWorkload vm-passthrough", s.Policy)
+	}
+	if advisor == nil || advisor.Interval != DefaultAdvisorInterval || advisor.Conversion != DefaultAdvisorConversion {
+		t.Errorf("advisor %+v: want the defaults %s and %s", advisor, DefaultAdvisorInterval, DefaultAdvisorConversion)
+	}
+	for extra, want := range map[string]string{
+		"advisor: {interval: 1ns}\n":   "advisor.interval 1ns: want from 1s to a year",
+		"advisor: {conversion: -1m}\n": "advisor.conversion -1m0s: want from 0s to a year",
+	} {
+		if _, _, err := LoadScenario(scenario(extra)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: error %v, want it to contain %q", extra, err, want)
+		}
 	}
 }

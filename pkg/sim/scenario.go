@@ -19,12 +19,13 @@ type scenarioFile struct {
 	Pods        string `json:"pods"`
 	// SandboxWorkloads is the ClusterPolicy's; enabled unless it says otherwise.
 	SandboxWorkloads *struct {
-		Enabled         bool   `json:"enabled"`
+		Enabled         *bool  `json:"enabled"`
 		DefaultWorkload string `json:"defaultWorkload"`
 	} `json:"sandboxWorkloads,omitempty"`
+	// Advisor turns the mode advisor on; unset timings take the defaults.
 	Advisor *struct {
-		Interval   metav1.Duration `json:"interval"`
-		Conversion metav1.Duration `json:"conversion"`
+		Interval   *metav1.Duration `json:"interval"`
+		Conversion *metav1.Duration `json:"conversion"`
 	} `json:"advisor,omitempty"`
 }
 
@@ -48,7 +49,9 @@ func LoadScenario(path string) (*Scenario, *AdvisorOptions, error) {
 		s.Name = filepath.Base(dir)
 	}
 	if sw := f.SandboxWorkloads; sw != nil {
-		s.Policy.Enabled = sw.Enabled
+		if sw.Enabled != nil {
+			s.Policy.Enabled = *sw.Enabled
+		}
 		if sw.DefaultWorkload != "" {
 			if s.Policy.DefaultWorkload, err = gpuworkload.ParseMode(sw.DefaultWorkload); err != nil {
 				return nil, nil, fmt.Errorf("%s: sandboxWorkloads.defaultWorkload: %w", path, err)
@@ -63,10 +66,16 @@ func LoadScenario(path string) (*Scenario, *AdvisorOptions, error) {
 	}
 	var advisor *AdvisorOptions
 	if a := f.Advisor; a != nil {
-		if a.Interval.Duration <= 0 || a.Conversion.Duration < 0 {
-			return nil, nil, fmt.Errorf("%s: advisor.interval must be positive and advisor.conversion not negative, e.g. interval: 5m, conversion: 10m", path)
+		advisor = &AdvisorOptions{Interval: DefaultAdvisorInterval, Conversion: DefaultAdvisorConversion}
+		if a.Interval != nil {
+			advisor.Interval = a.Interval.Duration
 		}
-		advisor = &AdvisorOptions{Interval: a.Interval.Duration, Conversion: a.Conversion.Duration}
+		if a.Conversion != nil {
+			advisor.Conversion = a.Conversion.Duration
+		}
+		if err := advisor.Validate("advisor.interval", "advisor.conversion"); err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", path, err)
+		}
 	}
 	return s, advisor, nil
 }

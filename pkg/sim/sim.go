@@ -41,6 +41,28 @@ type AdvisorOptions struct {
 	Conversion time.Duration
 }
 
+// The advisor's timing when neither the scenario nor a flag gives it.
+const (
+	DefaultAdvisorInterval   = 5 * time.Minute
+	DefaultAdvisorConversion = 10 * time.Minute
+)
+
+// minAdvisorInterval keeps a run's advisor passes countable: a year of
+// simulated time at one pass per second is 31 million passes.
+const minAdvisorInterval = time.Second
+
+// Validate checks the timing, whether it came from a scenario or from flags;
+// field names it as they are called there.
+func (a AdvisorOptions) Validate(intervalField, conversionField string) error {
+	if a.Interval < minAdvisorInterval || a.Interval > MaxTime {
+		return fmt.Errorf("%s %s: want from %s to %s, e.g. 5m", intervalField, a.Interval, minAdvisorInterval, maxTimeText)
+	}
+	if a.Conversion < 0 || a.Conversion > MaxTime {
+		return fmt.Errorf("%s %s: want from 0s to %s, e.g. 10m", conversionField, a.Conversion, maxTimeText)
+	}
+	return nil
+}
+
 // Options configure a run.
 type Options struct {
 	// Profile and Percentage come from LoadProfile.
@@ -69,6 +91,23 @@ type simNode struct {
 }
 
 func (n *simNode) free() int64 { return n.units - n.usedUnits }
+
+// cannotHold says why the node cannot hold a pod pinned to it, or "" if it
+// can: a snapshot that overcommits a node or puts a GPU pod on a node of
+// another mode would make every figure of the run wrong.
+func (n *simNode) cannotHold(p PodSpec) string {
+	switch {
+	case n.usedCPU+p.MilliCPU > n.spec.MilliCPU:
+		return fmt.Sprintf("has %dm CPU free, the pod requests %dm", n.spec.MilliCPU-n.usedCPU, p.MilliCPU)
+	case n.usedMemory+p.Memory > n.spec.Memory:
+		return fmt.Sprintf("has %d bytes of memory free, the pod requests %d", n.spec.Memory-n.usedMemory, p.Memory)
+	case p.GPU != "" && n.resource != p.GPU:
+		return fmt.Sprintf("advertises %q in mode %s, the pod requests %s", n.resource, n.mode, p.GPU)
+	case p.GPU != "" && n.free() < p.GPUCount:
+		return fmt.Sprintf("has %d x %s free, the pod requests %d", n.free(), p.GPU, p.GPUCount)
+	}
+	return ""
+}
 
 type simPod struct {
 	spec     PodSpec
@@ -309,6 +348,8 @@ func (r *run) place(p *simPod, now time.Duration) (bool, error) {
 		if node, err = r.engine.schedule(r.ctx, p.obj); err != nil {
 			return false, fmt.Errorf("schedule pod %s: %w", p.spec.Name, err)
 		}
+	} else if why := r.byName[node].cannotHold(p.spec); why != "" {
+		return false, fmt.Errorf("pod %s is pinned to node %s, which %s: pin it to a node that holds it, or leave node empty to schedule it", p.spec.Name, node, why)
 	}
 	if !p.tried {
 		p.tried = true

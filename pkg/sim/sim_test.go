@@ -305,3 +305,25 @@ func TestRunLeavesNoGoroutines(t *testing.T) {
 		t.Fatalf("%d goroutines after 5 more runs, %d before", runtime.NumGoroutine(), baseline)
 	}
 }
+
+// A pod pinned to a node that cannot hold it stops the run with the reason:
+// a snapshot that overcommits a node would make every figure wrong.
+func TestPinnedPodMustFitItsNode(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		pod  PodSpec
+		want string
+	}{
+		{"more GPUs than the node has", PodSpec{Name: "big", GPU: a10, GPUCount: 5, VM: true, Node: "pt"}, "pod big is pinned to node pt, which has 4 x nvidia.com/GA102GL_A10 free, the pod requests 5"},
+		{"another mode's resource", PodSpec{Name: "ctr", GPU: "nvidia.com/gpu", GPUCount: 1, Node: "pt"}, `pod ctr is pinned to node pt, which advertises "nvidia.com/GA102GL_A10" in mode vm-passthrough, the pod requests nvidia.com/gpu`},
+		{"more CPU than the node has", PodSpec{Name: "cpu", MilliCPU: 65000, Node: "pt"}, "pod cpu is pinned to node pt, which has 64000m CPU free, the pod requests 65000m"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &Scenario{Name: "t", Policy: enabled(), Nodes: []NodeSpec{a10Node(t, "pt", gpuworkload.ModePassthrough, "")}, Pods: []PodSpec{tc.pod}}
+			_, err := Run(quietContext(t), s, ScoringPolicies[0], shippedOptions(t))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want it to contain %q", err, tc.want)
+			}
+		})
+	}
+}

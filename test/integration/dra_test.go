@@ -72,6 +72,29 @@ func (e *env) claimPod(t *testing.T, name, vmi, deviceClass string) *v1.Pod {
 	return pod
 }
 
+// releaseClaim frees and deletes the claim of a pod that is gone, as
+// kube-controller-manager's resource claim controller does; the lab runs no
+// controller manager.
+func (e *env) releaseClaim(t *testing.T, name string) {
+	t.Helper()
+	claims := e.client.ResourceV1().ResourceClaims("default")
+	claim, err := claims.Get(e.ctx, name, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	claim.Status.ReservedFor, claim.Status.Allocation = nil, nil
+	if claim, err = claims.UpdateStatus(e.ctx, claim, metav1.UpdateOptions{}); err != nil {
+		t.Fatalf("free claim %s: %v", name, err)
+	}
+	claim.Finalizers = nil
+	if _, err := claims.Update(e.ctx, claim, metav1.UpdateOptions{}); err != nil {
+		t.Fatalf("remove the finalizers of claim %s: %v", name, err)
+	}
+	if err := claims.Delete(e.ctx, name, metav1.DeleteOptions{}); err != nil {
+		t.Fatalf("delete claim %s: %v", name, err)
+	}
+}
+
 // allocatedDevice waits for the claim's allocation and returns its device.
 func (e *env) allocatedDevice(t *testing.T, claim string) string {
 	t.Helper()

@@ -1,6 +1,7 @@
 package integration
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,11 +14,14 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 	"sigs.k8s.io/yaml"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/controlplane"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/draguard"
 )
 
 // applyInstallRBAC creates the ServiceAccount and RBAC objects of manifests/install, as built by kustomize.
@@ -82,18 +86,7 @@ func TestSchedulerRunsWithInstallRBAC(t *testing.T) {
 	e := newEnv(t)
 	e.installCRDs(t)
 	e.applyClusterPolicy(t, "cluster-policy", true)
-	e.applyInstallRBAC(t)
-
-	token, err := e.client.CoreV1().ServiceAccounts(schedulerName).CreateToken(e.ctx, schedulerName,
-		&authenticationv1.TokenRequest{Spec: authenticationv1.TokenRequestSpec{}}, metav1.CreateOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	kubeconfig := filepath.Join(e.cp.Dir, "service-account.kubeconfig")
-	if err := e.cp.WriteKubeconfig(kubeconfig, schedulerName, token.Status.Token); err != nil {
-		t.Fatal(err)
-	}
-	s := e.startSchedulerAs(t, "scheduler", kubeconfig)
+	s, kubeconfig := e.startSchedulerWithInstallRBAC(t)
 	e.seedNodes(t)
 
 	e.createPod(t, gpuPod("virt-launcher-vm-a10-x7k2p", "vm-a10", map[string]string{a10: "1"}))
@@ -128,8 +121,31 @@ func TestSchedulerRunsWithInstallRBAC(t *testing.T) {
 		}
 	}
 
-	// Whatever the scheduler tried on its own was allowed: a missing rule shows up as "forbidden" in its log.
-	logData, err := os.ReadFile(s.LogPath)
+	wantNothingForbidden(t, s.LogPath)
+}
+
+// startSchedulerWithInstallRBAC runs the scheduler as the ServiceAccount of
+// manifests/install, bound to exactly its roles.
+func (e *env) startSchedulerWithInstallRBAC(t *testing.T) (*controlplane.Scheduler, string) {
+	t.Helper()
+	e.applyInstallRBAC(t)
+	token, err := e.client.CoreV1().ServiceAccounts(schedulerName).CreateToken(e.ctx, schedulerName,
+		&authenticationv1.TokenRequest{Spec: authenticationv1.TokenRequestSpec{}}, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kubeconfig := filepath.Join(e.cp.Dir, "service-account.kubeconfig")
+	if err := e.cp.WriteKubeconfig(kubeconfig, schedulerName, token.Status.Token); err != nil {
+		t.Fatal(err)
+	}
+	return e.startSchedulerAs(t, "scheduler", kubeconfig), kubeconfig
+}
+
+// wantNothingForbidden checks that whatever the scheduler tried on its own
+// was allowed: a missing rule shows up as "forbidden" in its log.
+func wantNothingForbidden(t *testing.T, logPath string) {
+	t.Helper()
+	logData, err := os.ReadFile(logPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,4 +154,40 @@ func TestSchedulerRunsWithInstallRBAC(t *testing.T) {
 			t.Errorf("scheduler was denied something it needs: %s", line)
 		}
 	}
+}
+
+// DRA under the install RBAC: the scheduler reads slices, classes and
+// claims, allocates, and its sibling guard creates and deletes its
+// DeviceTaintRules, with no permission beyond manifests/install.
+func TestDRAWithInstallRBAC(t *testing.T) {
+	e := newEnv(t)
+	e.installCRDs(t)
+	e.applyClusterPolicy(t, "cluster-policy", true)
+	s, _ := e.startSchedulerWithInstallRBAC(t)
+	e.createDriverDeviceClasses(t)
+	e.publishGPUs(t, "dra-a", 1, true)
+
+	e.createPod(t, e.claimPod(t, "cuda-claim", "", "gpu.nvidia.com"))
+	if node := e.waitBound(t, "cuda-claim"); node != "dra-a" {
+		t.Fatalf("cuda-claim bound to %s, want dra-a", node)
+	}
+	e.poll(t, "the guard's DeviceTaintRule on gpu-vfio-0", func(ctx context.Context) (bool, error) {
+		rules, err := e.client.ResourceV1().DeviceTaintRules().List(ctx, metav1.ListOptions{LabelSelector: draguard.ManagedByLabel + "=" + draguard.ManagedBy})
+		return err == nil && len(rules.Items) == 1 && *rules.Items[0].Spec.DeviceSelector.Device == "gpu-vfio-0", err
+	})
+	e.createPod(t, e.claimPod(t, "virt-launcher-vm-dra-x7k2p", "vm-dra", "vfio.gpu.nvidia.com"))
+	e.waitMessage(t, "virt-launcher-vm-dra-x7k2p", "0/1 nodes are available: 1 the node's free devices of DeviceClass vfio.gpu.nvidia.com are "+
+		"GPUs in use through another device (claim default/cuda-claim holds gpu-0).")
+
+	if err := e.client.CoreV1().Pods("default").Delete(e.ctx, "cuda-claim", metav1.DeleteOptions{GracePeriodSeconds: ptr.To[int64](0)}); err != nil {
+		t.Fatal(err)
+	}
+	e.releaseClaim(t, "cuda-claim")
+	if node := e.waitBound(t, "virt-launcher-vm-dra-x7k2p"); node != "dra-a" {
+		t.Fatalf("the VM bound to %s, want dra-a", node)
+	}
+	if device := e.allocatedDevice(t, "virt-launcher-vm-dra-x7k2p"); device != "gpu-vfio-0" {
+		t.Fatalf("the VM's claim got %s, want gpu-vfio-0", device)
+	}
+	wantNothingForbidden(t, s.LogPath)
 }

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -11,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	v1helper "k8s.io/kubernetes/pkg/apis/core/v1/helper"
+	sigsjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
@@ -35,8 +37,18 @@ func decodeStrict(obj runtime.Object, kind string, into any) error {
 	if len(unknown.Raw) == 0 {
 		return nil
 	}
-	if err := yaml.UnmarshalStrict(unknown.Raw, into); err != nil {
+	data, err := yaml.YAMLToJSON(unknown.Raw)
+	if err != nil {
 		return fmt.Errorf("%s: %w", kind, err)
+	}
+	// Case-sensitive, as the API server decodes: EMPTYNODEPENALTY is not
+	// emptyNodePenalty. Strict errors carry the field's path.
+	strict, err := sigsjson.UnmarshalStrict(data, into)
+	if err != nil {
+		return fmt.Errorf("%s: %w", kind, err)
+	}
+	if len(strict) > 0 {
+		return fmt.Errorf("%s: %w", kind, errors.Join(strict...))
 	}
 	return nil
 }

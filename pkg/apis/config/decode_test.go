@@ -58,7 +58,17 @@ resourceClasses: {nvidia.com/hostdev_gpu: passthrough-gpu}
 		{
 			name:    "misspelt field",
 			args:    raw(`{"sandboxWorkload":{"enabled":true}}`),
-			wantErr: `GPUWorkloadFitArgs: error unmarshaling JSON: while decoding JSON: json: unknown field "sandboxWorkload"`,
+			wantErr: `GPUWorkloadFitArgs: unknown field "sandboxWorkload"`,
+		},
+		{
+			name:    "misspelt nested field, with its path",
+			args:    raw(`{"sandboxWorkloads":{"enabeld":true}}`),
+			wantErr: `GPUWorkloadFitArgs: unknown field "sandboxWorkloads.enabeld"`,
+		},
+		{
+			name:    "field names are case-sensitive",
+			args:    raw(`{"ClusterPolicyName":"other"}`),
+			wantErr: `GPUWorkloadFitArgs: unknown field "ClusterPolicyName"`,
 		},
 		{
 			name:    "wrong apiVersion",

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	resourceapi "k8s.io/api/resource/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/tools/cache"
@@ -39,7 +40,7 @@ type GPUWorkloadFit struct {
 	// guard keeps sibling DRA devices out of two claims; nil without DRA.
 	guard *draguard.Controller
 	// claims reads the pods' ResourceClaims; nil without DRA.
-	claims fwk.ResourceClaimTracker
+	claims ClaimReader
 	// siblingWaiters are the pods Reserve rejected for a sibling conflict:
 	// they are retried once the guard's rules cover the allocations.
 	siblingWaitersMu sync.Mutex
@@ -195,6 +196,15 @@ func usesDRA(state fwk.CycleState, pod *v1.Pod) bool {
 func NewOffline(args *config.GPUWorkloadFitArgs) *GPUWorkloadFit {
 	return &GPUWorkloadFit{tracker: clusterstate.NewTrackerWithDRADriver(args.Policy(), args.Classes(), modeMismatchReason, args.DRADriverName)}
 }
+
+// ClaimReader reads ResourceClaims: the scheduler's DRA manager, or the
+// claims the kubectl plugin read.
+type ClaimReader interface {
+	Get(namespace, name string) (*resourceapi.ResourceClaim, error)
+}
+
+// ReadClaimsFrom lets a plugin built by NewOffline see the pods' claims.
+func (pl *GPUWorkloadFit) ReadClaimsFrom(claims ClaimReader) { pl.claims = claims }
 
 // Name returns the plugin name.
 func (pl *GPUWorkloadFit) Name() string { return Name }

@@ -605,9 +605,8 @@ func claim(name, deviceClass, node string, devices ...string) *resourceapi.Resou
 	return c
 }
 
-// claimGetter serves the claims a test knows; the plugin only reads them.
+// claimGetter serves the claims a test knows.
 type claimGetter struct {
-	fwk.ResourceClaimTracker
 	claims []*resourceapi.ResourceClaim
 }
 
