@@ -7,7 +7,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"slices"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -61,21 +60,19 @@ type cycleState struct {
 	// and the pod's effective requests, read once for all nodes.
 	demand           Demand
 	milliCPU, memory int64
-	// draNeed is the DRA devices the pod needs, container and passthrough;
-	// claimOnlyShare the share of recent GPU requests, per class, that only
-	// DRA devices can serve (claims).
-	draNeed, claimOnlyShare [2]float64
+	// draDevices is how many DRA devices the pod needs on a DRA node;
+	// flexibleCost what taking them costs a pod that device plugins could
+	// serve elsewhere (scoreDRAPod).
+	draDevices   int64
+	flexibleCost float64
 }
-
-// draClasses are the classes of DRA devices, in cycleState's order.
-var draClasses = [2]gpuworkload.ResourceClass{gpuworkload.ClassContainerGPU, gpuworkload.ClassPassthroughGPU}
 
 func (s *cycleState) Clone() fwk.StateData { return s }
 
 // PreFilter learns the pod's GPU requests from GPUWorkloadFit's PreFilter,
 // which runs before it. It runs at every attempt, before Filter, so that
 // demand that waits weighs more than demand that is served.
-func (pl *GPUStranding) PreFilter(_ context.Context, state fwk.CycleState, pod *v1.Pod, _ []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
+func (pl *GPUStranding) PreFilter(_ context.Context, state fwk.CycleState, _ *v1.Pod, _ []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
 	gpu, err := gpuworkloadfit.ReadCycleData(state)
 	if err != nil {
 		return nil, fwk.AsStatus(fmt.Errorf("%s needs %s before it at preFilter in the same profile: %w", Name, gpuworkloadfit.Name, err))
@@ -84,13 +81,7 @@ func (pl *GPUStranding) PreFilter(_ context.Context, state fwk.CycleState, pod *
 	for _, r := range demand.Requests {
 		pl.demand.Observe(r.Name, r.Count, demand.MilliCPU, demand.Memory)
 	}
-	if len(demand.Claims) > 0 {
-		milliCPU, memory := demand.CPUAndMemory(pod)
-		for _, c := range demand.Claims {
-			// Claims are learned by DeviceClass: scoring tells their class by it.
-			pl.demand.Observe(v1.ResourceName(c.DeviceClass), c.Count, milliCPU, memory)
-		}
-	}
+
 	state.Write(cycleStateKey, &cycleState{gpu: gpu})
 	return nil, nil
 }
@@ -107,15 +98,11 @@ func (pl *GPUStranding) PreScore(_ context.Context, state fwk.CycleState, pod *v
 	}
 	s.demand = pl.demand.Current()
 	s.milliCPU, s.memory = s.gpu.Demand().CPUAndMemory(pod)
+	s.draDevices = s.gpu.DRANeed(gpuworkload.ClassContainerGPU) + s.gpu.DRANeed(gpuworkload.ClassPassthroughGPU)
 	tracker := s.gpu.Tracker()
-	for i, class := range draClasses {
-		s.draNeed[i] = float64(s.gpu.DRANeed(class))
-	}
-	for name, d := range s.demand {
-		if class, ok := tracker.DRAGPUClass(string(name)); ok {
-			if i := slices.Index(draClasses[:], class); i >= 0 {
-				s.claimOnlyShare[i] += d.Share
-			}
+	for _, r := range s.gpu.Demand().Requests {
+		if _, ok := tracker.DRAServed(r.Name); ok {
+			s.flexibleCost += float64(r.Count*tracker.Largest(r.Name)) * (1 + float64(pl.emptyNodePenalty)/100)
 		}
 	}
 	return nil
@@ -143,7 +130,7 @@ func (pl *GPUStranding) Score(_ context.Context, state fwk.CycleState, _ *v1.Pod
 	if err != nil {
 		return 0, fwk.AsStatus(err)
 	}
-	if s.draNeed != [2]float64{} {
+	if s.draDevices > 0 {
 		if available := s.gpu.Tracker().DRAAvailability(nodeInfo.Node().Name); available != nil && !advertisesRequests(s, nodeInfo) {
 			return pl.scoreDRAPod(s, available), nil
 		}
@@ -180,26 +167,21 @@ func (pl *GPUStranding) scoreGPUPod(s *cycleState, nodeInfo fwk.NodeInfo) int64 
 
 // scoreDRAPod: on a DRA node each free GPU can serve a container or a VM
 // device, so nothing is stranded by mode and no relabel waits for the node
-// to drain. A GPU taken there is lost to the other class, which matters
-// where that class has no other home: the requests that came as claims for
-// it. Each device the pod takes costs, times that class's share of recent
-// GPU requests, what taking an empty device-plugin node of the DRA node's
-// size costs (emptyNodePenalty percent of its units, plus the unit). Among
-// equal costs the node the pod fills most wins, which keeps whole DRA nodes
-// for requests of several GPUs.
+// to drain. Such a flexible GPU is worth keeping for requests that nothing
+// else serves (claims: VFIO devices for VMs, containers that ask for
+// devices). A pod whose extended resource device plugins also serve pays,
+// per unit, more than any device-plugin placement can cost: the largest
+// node total of the resource, as units that could be left unusable, plus
+// emptyNodePenalty percent of it, as drain delay. So it takes a DRA GPU
+// only where no device-plugin node has room. Among DRA nodes the one the
+// pod fills most wins, which keeps whole nodes for requests of several GPUs.
 func (pl *GPUStranding) scoreDRAPod(s *cycleState, available *gpuworkload.DRAAvailability) int64 {
 	if available.GPUs <= 0 {
 		return math.MinInt32
 	}
-	var inUse int
-	for _, class := range draClasses {
-		inUse += available.Allocated[class]
-	}
-	need := s.draNeed[0] + s.draNeed[1]
-	flexibility := 1 + float64(pl.emptyNodePenalty*int64(available.GPUs))/100
-	cost := (s.draNeed[0]*s.claimOnlyShare[1] + s.draNeed[1]*s.claimOnlyShare[0]) * flexibility
-	fill := (float64(inUse) + need) / float64(available.GPUs)
-	return int64(math.Round((fill - cost) * costScale))
+	inUse := available.Allocated[gpuworkload.ClassContainerGPU] + available.Allocated[gpuworkload.ClassPassthroughGPU]
+	fill := float64(int64(inUse)+s.draDevices) / float64(available.GPUs)
+	return int64(math.Round((fill - s.flexibleCost) * costScale))
 }
 
 // advertisesRequests reports whether the node serves the pod's extended

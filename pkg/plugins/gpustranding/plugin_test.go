@@ -320,34 +320,37 @@ func draNodes(allocated ...string) func(*clusterstate.Tracker) {
 	}
 }
 
-// A free DRA GPU serves either class: a container pod fills DRA nodes while
-// no VM asks for them, and keeps them for VMs, whose vfio claims have no
-// other home, when VMs make up recent demand.
+// A free DRA GPU serves either class: a container pod whose resource a
+// device plugin serves goes to a device-plugin node while one has room, and
+// among DRA nodes fills the fullest.
 func TestScoreDRANodes(t *testing.T) {
 	container := pod("ctr", map[v1.ResourceName]string{gpu: "1"})
-	infos := []fwk.NodeInfo{
-		nodeInfo(node("busy-device-plugin", "container", map[v1.ResourceName]string{gpu: "8"}),
-			pod("a", map[v1.ResourceName]string{gpu: "1"}), pod("b", map[v1.ResourceName]string{gpu: "1"}), pod("c", map[v1.ResourceName]string{gpu: "1"})),
-		nodeInfo(node("dra-half", "", nil)),
-		nodeInfo(node("dra-empty", "", nil)),
-	}
+	busy := nodeInfo(node("busy-device-plugin", "container", map[v1.ResourceName]string{gpu: "8"}),
+		pod("a", map[v1.ResourceName]string{gpu: "1"}), pod("b", map[v1.ResourceName]string{gpu: "1"}), pod("c", map[v1.ResourceName]string{gpu: "1"}))
+	empty := nodeInfo(node("empty-device-plugin", "container", map[v1.ResourceName]string{gpu: "8"}))
+	half, free := nodeInfo(node("dra-half", "", nil)), nodeInfo(node("dra-empty", "", nil))
 	for _, tc := range []struct {
-		name    string
-		history []observed
-		best    string
+		name  string
+		nodes []fwk.NodeInfo
+		want  []string // best first
 	}{
-		{name: "no VM demand: pack the half-used DRA node", history: []observed{{name: gpu, units: 1, times: 100}}, best: "dra-half"},
-		{name: "VMs' vfio claims make up recent demand: keep DRA GPUs for them", history: []observed{{name: gpu, units: 1, times: 100}, {name: "vfio.gpu.nvidia.com", units: 1, times: 300}},
-			best: "busy-device-plugin"},
+		{name: "device-plugin nodes with room come first, even an empty one", nodes: []fwk.NodeInfo{half, free, busy, empty},
+			want: []string{"busy-device-plugin", "empty-device-plugin", "dra-half", "dra-empty"}},
+		{name: "only DRA nodes: the half-used one", nodes: []fwk.NodeInfo{free, half}, want: []string{"dra-half", "dra-empty"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			raw, _ := scoresWithDRA(t, nil, draNodes("gpu-0"), container, infos, tc.history...)
-			best := slices.Index(raw, slices.Max(raw))
-			if got := infos[best].Node().Name; got != tc.best {
-				t.Fatalf("raw scores %v (busy-device-plugin, dra-half, dra-empty): best %s, want %s", raw, got, tc.best)
+			raw, _ := scoresWithDRA(t, nil, draNodes("gpu-0"), container, tc.nodes, observed{name: gpu, units: 1, times: 100})
+			order := make([]int, len(raw))
+			for i := range order {
+				order[i] = i
 			}
-			if raw[1] <= raw[2] {
-				t.Fatalf("raw scores %v: the half-used DRA node must score above the empty one", raw)
+			slices.SortStableFunc(order, func(a, b int) int { return int(raw[b] - raw[a]) })
+			var got []string
+			for _, i := range order {
+				got = append(got, tc.nodes[i].Node().Name)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Fatalf("raw scores %v: order %v, want %v", raw, got, tc.want)
 			}
 		})
 	}
