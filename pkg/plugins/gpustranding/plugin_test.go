@@ -2,7 +2,6 @@ package gpustranding
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -20,6 +19,7 @@ import (
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dratest"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpuworkloadfit"
 )
 
@@ -301,21 +301,10 @@ func draNodes(allocated ...string) func(*clusterstate.Tracker) {
 		tr.UpsertDeviceClass(&resourceapi.DeviceClass{ObjectMeta: metav1.ObjectMeta{Name: "gpu.nvidia.com"}, Spec: resourceapi.DeviceClassSpec{ExtendedResourceName: ptr.To(string(gpu))}})
 		tr.UpsertDeviceClass(&resourceapi.DeviceClass{ObjectMeta: metav1.ObjectMeta{Name: "vfio.gpu.nvidia.com"}})
 		for _, n := range []string{"dra-half", "dra-empty"} {
-			slice := &resourceapi.ResourceSlice{ObjectMeta: metav1.ObjectMeta{Name: n}, Spec: resourceapi.ResourceSliceSpec{
-				Driver: gpuworkload.DRADriver, NodeName: ptr.To(n), Pool: resourceapi.ResourcePool{Name: n}}}
-			for i := range 2 {
-				bus := fmt.Sprintf("0000:0%d:00.0", i+1)
-				for name, deviceType := range map[string]string{fmt.Sprintf("gpu-%d", i): "gpu", fmt.Sprintf("gpu-vfio-%d", i): "vfio"} {
-					slice.Spec.Devices = append(slice.Spec.Devices, resourceapi.Device{Name: name, Attributes: map[resourceapi.QualifiedName]resourceapi.DeviceAttribute{
-						"type": {StringValue: ptr.To(deviceType)}, "resource.kubernetes.io/pciBusID": {StringValue: ptr.To(bus)}}})
-				}
-			}
-			tr.UpsertResourceSlice(slice)
+			tr.UpsertResourceSlice(dratest.Slice(n, 2))
 		}
 		for _, d := range allocated {
-			tr.UpsertResourceClaim(&resourceapi.ResourceClaim{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "holds-" + d}, Status: resourceapi.ResourceClaimStatus{
-				Allocation: &resourceapi.AllocationResult{Devices: resourceapi.DeviceAllocationResult{Results: []resourceapi.DeviceRequestAllocationResult{
-					{Request: "gpu", Driver: gpuworkload.DRADriver, Pool: "dra-half", Device: d}}}}}})
+			tr.UpsertResourceClaim(dratest.AllocatedClaim("ns", "holds-"+d, "dra-half", d))
 		}
 	}
 }

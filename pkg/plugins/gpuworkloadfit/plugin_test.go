@@ -20,6 +20,7 @@ import (
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dratest"
 )
 
 const (
@@ -571,21 +572,6 @@ func TestExplainDRANodes(t *testing.T) {
 	}
 }
 
-// draGPUs publishes n GPUs of a node as the driver does with
-// PassthroughSupport: gpu-i and gpu-vfio-i with one PCI bus ID each.
-func draGPUs(node string, n int, taints ...resourceapi.DeviceTaint) *resourceapi.ResourceSlice {
-	slice := &resourceapi.ResourceSlice{ObjectMeta: metav1.ObjectMeta{Name: node + "-slice"}, Spec: resourceapi.ResourceSliceSpec{
-		Driver: gpuworkload.DRADriver, NodeName: ptr.To(node), Pool: resourceapi.ResourcePool{Name: node}}}
-	for i := range n {
-		busID := fmt.Sprintf("0000:%02x:00.0", i+1)
-		for _, d := range []struct{ name, deviceType string }{{fmt.Sprintf("gpu-%d", i), "gpu"}, {fmt.Sprintf("gpu-vfio-%d", i), "vfio"}} {
-			slice.Spec.Devices = append(slice.Spec.Devices, resourceapi.Device{Name: d.name, Taints: taints, Attributes: map[resourceapi.QualifiedName]resourceapi.DeviceAttribute{
-				"type": {StringValue: ptr.To(d.deviceType)}, "resource.kubernetes.io/pciBusID": {StringValue: ptr.To(busID)}}})
-		}
-	}
-	return slice
-}
-
 func vfioDeviceClass() *resourceapi.DeviceClass {
 	return &resourceapi.DeviceClass{ObjectMeta: metav1.ObjectMeta{Name: "vfio.gpu.nvidia.com"}}
 }
@@ -666,7 +652,7 @@ func TestFilterDRADeviceAvailability(t *testing.T) {
 			pl.claims = claimGetter{claims: tc.claims}
 			pl.tracker.UpsertDeviceClass(gpuDeviceClass())
 			pl.tracker.UpsertDeviceClass(vfioDeviceClass())
-			pl.tracker.UpsertResourceSlice(draGPUs("dra", 2, tc.taints...))
+			pl.tracker.UpsertResourceSlice(dratest.Slice("dra", 2, tc.taints...))
 			for _, c := range tc.claims {
 				pl.tracker.UpsertResourceClaim(c)
 			}
@@ -705,7 +691,7 @@ func TestExplainDRAClaim(t *testing.T) {
 	claims := []*resourceapi.ResourceClaim{claim("vm-gpu", "vfio.gpu.nvidia.com", ""), claim("train", "gpu.nvidia.com", "dra", "gpu-0"), claim("vm-other", "vfio.gpu.nvidia.com", "dra", "gpu-vfio-1")}
 	pl.claims = claimGetter{claims: claims}
 	pl.tracker.UpsertDeviceClass(vfioDeviceClass())
-	pl.tracker.UpsertResourceSlice(draGPUs("dra", 2))
+	pl.tracker.UpsertResourceSlice(dratest.Slice("dra", 2))
 	for _, c := range claims {
 		pl.tracker.UpsertResourceClaim(c)
 	}
