@@ -161,6 +161,14 @@ type DRAAvailability struct {
 	SiblingHolder [len(classNames)]DRAHeldDevice
 }
 
+// Total counts the node's devices of the class, in any state.
+func (a *DRAAvailability) Total(class ResourceClass) int {
+	if a == nil || int(class) >= len(a.Free) {
+		return 0
+	}
+	return a.Free[class] + a.Allocated[class] + a.Tainted[class] + a.SiblingInUse[class]
+}
+
 // DRAHeldDevice is a device and the claim that holds it.
 type DRAHeldDevice struct {
 	Device, Claim string

@@ -483,32 +483,29 @@ func filterDRA(data *CycleData, nodeInfo fwk.NodeInfo) (status *fwk.Status, deci
 			return nil, false
 		}
 	}
-	name := nodeInfo.Node().Name
-	dra := data.tracker.DRANode(name)
-	if dra == nil && len(data.demand.Requests) > 0 {
+	// One read of the tracker per node: the counts say what the node publishes too.
+	available := data.tracker.DRAAvailability(nodeInfo.Node().Name)
+	if available == nil && len(data.demand.Requests) > 0 {
 		return nil, false
 	}
 	for i := range data.draNeeds {
-		if need := &data.draNeeds[i]; !dra.Has(need.class) {
+		if need := &data.draNeeds[i]; available.Total(need.class) == 0 {
 			return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, need.noDevices), true
 		}
 	}
 	if data.claimAllocated {
 		return nil, true
 	}
-	available := data.tracker.DRAAvailability(name)
 	for i := range data.draNeeds {
-		need := &data.draNeeds[i]
-		if available == nil || int64(available.Free[need.class]) >= need.count {
-			continue
+		if need := &data.draNeeds[i]; int64(available.Free[need.class]) < need.count {
+			return fwk.NewStatus(fwk.Unschedulable, need.shortage(available)), true
 		}
-		return fwk.NewStatus(fwk.Unschedulable, need.shortage(available, dra.ByClass[need.class])), true
 	}
 	return nil, true
 }
 
 // shortage says why the node's free devices do not cover the need.
-func (need *draNeed) shortage(available *gpuworkload.DRAAvailability, total int) string {
+func (need *draNeed) shortage(available *gpuworkload.DRAAvailability) string {
 	switch {
 	case available.Free[need.class] > 0:
 		return need.tooFew
@@ -518,7 +515,7 @@ func (need *draNeed) shortage(available *gpuworkload.DRAAvailability, total int)
 	case available.Tainted[need.class] > 0:
 		return need.tainted
 	}
-	return fmt.Sprintf(ReasonDRAAllAllocated, total, need.deviceClass)
+	return fmt.Sprintf(ReasonDRAAllAllocated, available.Total(need.class), need.deviceClass)
 }
 
 // SignPod lets the scheduler batch pods with the same GPU demand: the filter
