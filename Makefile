@@ -21,7 +21,7 @@ PLUGIN_DIR ?= $(HOME)/.local/bin
 # make sim writes the shipped scenarios' comparison here (docs/simulation.md).
 SIM_OUT ?= $(CURDIR)/docs/simulation
 
-.PHONY: help build tools test test-unit test-integration verify vendor lab lab-down perf sim sim-traces install-plugin clean
+.PHONY: help build tools test test-unit test-fuzz test-integration verify vendor lab lab-down perf sim sim-traces install-plugin clean
 
 help: ## List the targets with one line each
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-17s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -40,10 +40,13 @@ $(BIN)/kube-apiserver: $(TOOL_DEPS)
 $(BIN)/kubectl: $(TOOL_DEPS)
 	$(GO) build -o $@ k8s.io/kubernetes/cmd/kubectl
 
-test: verify test-unit test-integration ## Run verify (gofmt, vet, vendor in sync), unit and integration tests: what CI runs
+test: verify test-unit test-fuzz test-integration ## Run verify (gofmt, vet, vendor in sync), unit, fuzz and integration tests: what CI runs
 
 test-unit: ## Run the unit tests of cmd/ and pkg/
 	$(GO) test ./cmd/... ./pkg/...
+
+test-fuzz: ## Run every fuzz target for a few seconds (FUZZTIME, default 3s)
+	hack/fuzz.sh
 
 test-integration: tools build ## Run the integration, lab, manifest and scheduler_perf smoke tests against a real control plane
 	$(GO) build -o $(BIN)/gpu-workload-lab ./cmd/gpu-workload-lab

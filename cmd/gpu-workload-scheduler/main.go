@@ -9,10 +9,13 @@ import (
 
 	"github.com/spf13/cobra"
 	"k8s.io/component-base/cli"
+	"k8s.io/klog/v2"
 	"k8s.io/kubernetes/cmd/kube-scheduler/app"
+	"k8s.io/kubernetes/cmd/kube-scheduler/app/options"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpustranding"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpuworkloadfit"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/profiles"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/version"
 )
 
@@ -29,7 +32,27 @@ func main() {
 			fmt.Fprintln(c.OutOrStdout(), version.String("gpu-workload-scheduler"))
 			return nil
 		}
+		if err := validateConfig(c); err != nil {
+			return err
+		}
 		return runScheduler(c, args)
 	}
 	os.Exit(cli.Run(cmd))
+}
+
+// validateConfig stops startup on a profile our plugins cannot run in, which
+// kube-scheduler's own validation lets through.
+func validateConfig(c *cobra.Command) error {
+	f := c.Flags().Lookup("config")
+	if f == nil || f.Value.String() == "" {
+		return nil
+	}
+	cfg, err := options.LoadConfigFromFile(klog.Background(), f.Value.String())
+	if err != nil {
+		return err
+	}
+	if err := profiles.Validate(cfg); err != nil {
+		return fmt.Errorf("%s: %w", f.Value.String(), err)
+	}
+	return nil
 }

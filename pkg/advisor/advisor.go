@@ -80,6 +80,12 @@ type Shortfall struct {
 	Units    int64           `json:"units"`
 }
 
+// Unservable is a pending pod no relabel can help, and why.
+type Unservable struct {
+	Pod string `json:"pod"`
+	Why string `json:"why"`
+}
+
 // Plan is the advisor's proposal.
 type Plan struct {
 	// Prerequisite is a change needed before any relabel takes effect.
@@ -87,6 +93,8 @@ type Plan struct {
 	Relabels     []Relabel    `json:"relabels"`
 	DrainFirst   []DrainFirst `json:"drainFirst,omitempty"`
 	Unserved     []Shortfall  `json:"unserved,omitempty"`
+	// Unservable pods are left out of the demand the plan serves.
+	Unservable []Unservable `json:"unservable,omitempty"`
 }
 
 // demand is pending work for one resource.
@@ -102,7 +110,16 @@ type demand struct {
 // the wanted resource in its mode, until the shortfall is covered.
 func Advise(in Input) Plan {
 	plan := Plan{Relabels: []Relabel{}}
-	demands := pendingDemand(in.Pending)
+	var servable []PendingPod
+	for _, p := range in.Pending {
+		if largest := largestNode(in.Nodes, p.Resource); largest > 0 && p.Count > largest {
+			plan.Unservable = append(plan.Unservable, Unservable{Pod: p.Name,
+				Why: fmt.Sprintf("asks for %d x %s; no node has more than %d, nor would after a relabel: split the request or add a node with more GPUs", p.Count, p.Resource, largest)})
+			continue
+		}
+		servable = append(servable, p)
+	}
+	demands := pendingDemand(servable)
 	if len(demands) == 0 {
 		return plan
 	}
@@ -133,7 +150,7 @@ func Advise(in Input) Plan {
 				break
 			}
 			n := c.node
-			if taken[n.Name] || n.RelabelledFor != "" && n.RelabelledFor != d.resource && wanted[n.RelabelledFor] > 0 {
+			if taken[n.Name] || c.conversion.Units() < d.smallest || n.RelabelledFor != "" && n.RelabelledFor != d.resource && wanted[n.RelabelledFor] > 0 {
 				continue
 			}
 			if n.GPUPods > 0 || n.VMs > 0 {
@@ -155,6 +172,22 @@ func Advise(in Input) Plan {
 		}
 	}
 	return plan
+}
+
+// largestNode is the most units of r one node advertises, or would after a relabel.
+func largestNode(nodes []Node, r v1.ResourceName) int64 {
+	var largest int64
+	for _, n := range nodes {
+		if n.Resource == r {
+			largest = max(largest, n.Units)
+		}
+		if mode, served, ok := n.Inventory.Serving(r); ok {
+			if _, units, err := served.Advertisement(mode); err == nil {
+				largest = max(largest, units)
+			}
+		}
+	}
+	return largest
 }
 
 // pendingDemand sums the pending pods by resource, largest demand first.

@@ -57,6 +57,7 @@ func TestAdvise(t *testing.T) {
 		drainFirst []string
 		unserved   int64
 		prereq     bool
+		unservable []string
 	}{
 		{name: "nothing pending", policy: on, nodes: []Node{full, a10Node("c1", gpuworkload.ModeContainer, 0, 0, 0)}},
 		{
@@ -148,6 +149,19 @@ func TestAdvise(t *testing.T) {
 			unserved: 1,
 		},
 		{
+			name: "a VM larger than any node: no relabel, and why", policy: on,
+			nodes:      []Node{a10Node("c1", gpuworkload.ModeContainer, 0, 0, 0), a10Node("c2", gpuworkload.ModeContainer, 0, 0, 0)},
+			pending:    vms(1, 100),
+			unservable: []string{"vm: asks for 100 x nvidia.com/GA102GL_A10; no node has more than 4, nor would after a relabel: split the request or add a node with more GPUs"},
+		},
+		{
+			name: "the VM that fits is served, the one that cannot is named", policy: on,
+			nodes:      []Node{a10Node("c1", gpuworkload.ModeContainer, 0, 0, 0), a10Node("c2", gpuworkload.ModeContainer, 0, 0, 0)},
+			pending:    append(vms(1, 100), vms(1, 2)...),
+			relabels:   []string{"c1"},
+			unservable: []string{"vm: asks for 100 x nvidia.com/GA102GL_A10; no node has more than 4, nor would after a relabel: split the request or add a node with more GPUs"},
+		},
+		{
 			name: "a resource no node can advertise", policy: on,
 			nodes:    []Node{a10Node("c1", gpuworkload.ModeContainer, 0, 0, 0)},
 			pending:  []PendingPod{{Name: "vm", Resource: "nvidia.com/GB100_B200", Count: 1}},
@@ -180,6 +194,13 @@ func TestAdvise(t *testing.T) {
 			var unserved int64
 			for _, u := range plan.Unserved {
 				unserved += u.Units
+			}
+			var unservable []string
+			for _, u := range plan.Unservable {
+				unservable = append(unservable, u.Pod+": "+u.Why)
+			}
+			if !slices.Equal(unservable, tc.unservable) {
+				t.Fatalf("unservable %q, want %q", unservable, tc.unservable)
 			}
 			if !slices.Equal(relabels, tc.relabels) || !slices.Equal(profiles, tc.profiles) || !slices.Equal(drain, tc.drainFirst) || unserved != tc.unserved || (plan.Prerequisite != "") != tc.prereq {
 				t.Fatalf("plan %+v: want relabels %v with profiles %q, drain first %v, %d units unserved, prerequisite %v", plan, tc.relabels, tc.profiles, tc.drainFirst, tc.unserved, tc.prereq)

@@ -26,8 +26,11 @@ type AdviseReport struct {
 	Policy     string `json:"policy"`
 	advisor.Plan
 	// Gain is the plan's effect on the pending GPU pods, simulated.
-	Gain    *SimulatedGain `json:"simulatedGain,omitempty"`
-	Summary string         `json:"summary"`
+	Gain *SimulatedGain `json:"simulatedGain,omitempty"`
+	// Withdrawn are the relabels the advisor found but the simulation showed
+	// to place no more pending pods: they would disrupt nodes for nothing.
+	Withdrawn []advisor.Relabel `json:"withdrawn,omitempty"`
+	Summary   string            `json:"summary"`
 }
 
 // SimulatedGain compares placing the pending GPU pods on the cluster as it
@@ -129,6 +132,7 @@ func advise(ctx context.Context, c *cluster, pods []*v1.Pod) (*AdviseReport, err
 		views[in.Nodes[i].Name] = &in.Nodes[i]
 	}
 	var running, pending []sim.PodSpec
+	var unservable []advisor.Unservable
 	for _, p := range pods {
 		if p.Status.Phase == v1.PodSucceeded || p.Status.Phase == v1.PodFailed {
 			continue
@@ -149,12 +153,19 @@ func advise(ctx context.Context, c *cluster, pods []*v1.Pod) (*AdviseReport, err
 			}
 			continue
 		}
-		if demand.IsGPU() && !demand.Conflict() {
+		name := p.Namespace + "/" + p.Name
+		switch {
+		case demand.Invalid != nil:
+			unservable = append(unservable, advisor.Unservable{Pod: name, Why: demand.Invalid.Error()})
+		case demand.Conflict():
+			unservable = append(unservable, advisor.Unservable{Pod: name, Why: fmt.Sprintf("requests GPU resources of several modes (%s) and a node runs one mode: request one mode's resources", demand.RequestModes())})
+		case demand.IsGPU():
 			pending = append(pending, podSpecOf(p, demand, ""))
-			in.Pending = append(in.Pending, advisor.PendingPod{Name: p.Namespace + "/" + p.Name, Resource: demand.Requests[0].Name, Count: demand.Requests[0].Count})
+			in.Pending = append(in.Pending, advisor.PendingPod{Name: name, Resource: demand.Requests[0].Name, Count: demand.Requests[0].Count})
 		}
 	}
 	plan := advisor.Advise(in)
+	plan.Unservable = append(unservable, plan.Unservable...)
 	report := &AdviseReport{APIVersion: ReportAPIVersion, Kind: "AdviseReport", Policy: describePolicy(c.policy), Plan: plan}
 	if len(plan.Relabels) > 0 && plan.Prerequisite == "" {
 		gain, err := simulateGain(ctx, c.policy, nodes, running, pending, plan)
@@ -162,8 +173,11 @@ func advise(ctx context.Context, c *cluster, pods []*v1.Pod) (*AdviseReport, err
 			return nil, err
 		}
 		report.Gain = gain
+		if gain.PlacedAfter <= gain.PlacedBefore && gain.UnitsPlacedAfter <= gain.UnitsPlacedBefore {
+			report.Withdrawn, report.Relabels = report.Relabels, []advisor.Relabel{}
+		}
 	}
-	report.Summary = adviseSummary(len(in.Pending), report)
+	report.Summary = adviseSummary(len(in.Pending)+len(unservable), report)
 	return report, nil
 }
 
@@ -234,6 +248,12 @@ func adviseSummary(pending int, r *AdviseReport) string {
 	switch {
 	case pending == 0:
 		return "No GPU pod is pending: nothing to relabel."
+	case len(r.Withdrawn) > 0:
+		g := r.Gain
+		return fmt.Sprintf("%d GPU pod(s) pending; relabelling the %d node(s) the advisor found places no more of them in simulation with the shipped profile (%d -> %d pods, GPU units %d -> %d), so none is proposed.",
+			pending, len(r.Withdrawn), g.PlacedBefore, g.PlacedAfter, g.UnitsPlacedBefore, g.UnitsPlacedAfter)
+	case len(r.Unservable) == pending:
+		return fmt.Sprintf("%d GPU pod(s) pending, and no relabel can help any of them (above).", pending)
 	case r.Prerequisite != "":
 		return "Relabelling has no effect until sandbox workloads are enabled: do that first."
 	case len(r.Relabels) == 0 && len(r.DrainFirst) == 0 && len(r.Unserved) == 0:
@@ -278,6 +298,12 @@ func printAdviseReport(out io.Writer, format string, r *AdviseReport) error {
 	}
 	for _, u := range r.Unserved {
 		fmt.Fprintf(out, "Still short: %d unit(s) of %s\n", u.Units, u.Resource)
+	}
+	for _, x := range r.Withdrawn {
+		fmt.Fprintf(out, "Not proposed, no simulated gain: %s %s -> %s (%d %s)\n", x.Node, x.From, x.To, x.Units, x.Resource)
+	}
+	for _, u := range r.Unservable {
+		fmt.Fprintf(out, "No relabel helps %s: %s\n", u.Pod, u.Why)
 	}
 	_, err := fmt.Fprintln(out, r.Summary)
 	return err

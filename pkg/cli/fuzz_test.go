@@ -1,33 +1,38 @@
 package cli
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 )
 
-// FuzzDecodeObjects feeds the dump decoder arbitrary bytes: it never
-// panics, and an error is a usage error naming the input.
-func FuzzDecodeObjects(f *testing.F) {
+// FuzzReadNodes feeds the node dump reader arbitrary bytes, through its
+// streaming JSON path and its YAML path: it never panics, an error is a
+// usage error naming the input, and what it returns are nodes.
+func FuzzReadNodes(f *testing.F) {
 	for _, seed := range []string{
 		`{"kind": "NodeList", "items": [{"metadata": {"name": "a"}}]}`,
 		"kind: Node\nmetadata: {name: a}\n---\nkind: Node\nmetadata: {name: b}\n",
-		`{"kind": "Node"}{"kind": "Node"}`,
+		`{"kind": "Node"}{"kind": "Node", "metadata": {"name": "b"}}`,
 		"a: &a [*a, *a]\nb: &b [*a, *a]\n",
 		`{"kind": "List", "items": [1]}`,
+		`{"kind": "List", "items": [{"kind": "Node", "status": {"allocatable": {"nvidia.com/gpu": "1e400"}}}]}`,
+		`{"items": [{"kind": "Node"}], "kind": "Pod"}`,
+		`{"kind": "NodeList", "items": null}`,
 	} {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		objs, err := decodeObjects(data, "dump.json", nodesWanted)
+		nodes, err := readNodes("-", bytes.NewReader(data))
 		if err != nil {
-			if !strings.Contains(err.Error(), "dump.json") {
+			if !strings.Contains(err.Error(), "standard input") {
 				t.Fatalf("error %q does not name the input", err)
 			}
 			return
 		}
-		for i, o := range objs {
-			if o == nil || o.Object == nil {
-				t.Fatalf("object %d is empty", i)
+		for i, n := range nodes {
+			if n == nil || n.Kind != "Node" {
+				t.Fatalf("object %d is not a node: %+v", i, n)
 			}
 		}
 	})

@@ -108,6 +108,9 @@ func TestBadInput(t *testing.T) {
 	malformed := write("broken.json", `{"kind": "NodeList", "items": [`)
 	pods := write("pods.yaml", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n")
 	duplicates := write("duplicates.yaml", "kind: Node\nmetadata: {name: gpu-1}\n---\nkind: Node\nmetadata: {name: gpu-1}\n")
+	notAQuantity := write("not-a-quantity.json", `{"kind": "NodeList", "items": [{"metadata": {"name": "gpu-1"}, "status": {"allocatable": {"cpu": "4", "nvidia.com/gpu": "four"}}}]}`)
+	halfGPU := write("half-gpu.yaml", "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n    resources: {limits: {nvidia.com/gpu: 0.5}}\n")
+	requestAboveLimit := write("request-above-limit.yaml", "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: lab}\nspec:\n  containers:\n  - name: c\n    resources: {requests: {nvidia.com/gpu: 2}, limits: {nvidia.com/gpu: 1}}\n")
 	for _, tc := range []struct {
 		name   string
 		args   []string
@@ -126,6 +129,12 @@ func TestBadInput(t *testing.T) {
 		{"cluster policy without a dump", []string{"check", "--cluster-policy", checkData("clusterpolicy-enabled.yaml")}, "error: --cluster-policy and --kubevirt need -f"},
 		{"explain without nodes", []string{"explain", "-f", pods}, "error: -f " + pods + " needs --nodes"},
 		{"explain of a node dump as a pod", []string{"explain", "-f", checkData("healthy.json"), "--nodes", checkData("healthy.json")}, ": holds 4 objects; want one Pod manifest"},
+		{"a quantity that is none", []string{"check", "-f", notAQuantity},
+			"error: " + notAQuantity + `: document 1: items[0]: status.allocatable[nvidia.com/gpu]: "four" is not a Kubernetes quantity, e.g. 4, 500m or 16Gi; want the output of 'kubectl get nodes -o json'`},
+		{"a fractional GPU limit", []string{"explain", "-f", halfGPU, "--nodes", checkData("healthy.json")},
+			"error: " + halfGPU + `: Pod/default/p: spec.containers[0].resources.limits[nvidia.com/gpu]: Invalid value: "500m": 500m is not a whole number of units from 0 to 65536`},
+		{"a GPU request above its limit in a pod dump", []string{"advise", "--nodes", checkData("healthy.json"), "--pods", requestAboveLimit},
+			"error: " + requestAboveLimit + `: Pod/lab/p: spec.containers[0].resources.requests[nvidia.com/gpu]: Invalid value: "2": the API server requires an extended resource's request to equal its limit (1)`},
 		{"explain with nothing", []string{"explain"}, "error: want `explain pod NAME [-n NAMESPACE]` or `explain -f POD --nodes NODES`"},
 		{"invalid mode", []string{"operands", "vgpu"}, `error: invalid GPU workload mode "vgpu": valid values are "container", "vm-passthrough", "vm-vgpu"`},
 		{"too many args", []string{"operands", "container", "vm-vgpu"}, "error: accepts at most 1 arg(s), received 2"},
@@ -168,6 +177,10 @@ func TestAdviseGolden(t *testing.T) {
 	golden(t, "advise-nothing-pending", nil, "advise", "--nodes", data("nodes.json"), "--pods", data("pods-running.json"), "--cluster-policy", enabled)
 	golden(t, "advise-container-demand-served", nil, "advise", "--nodes", data("nodes.json"), "--pods", filepath.Join(testdata, "explain", "cuda.yaml"))
 	golden(t, "advise-pods-without-nodes", nil, "advise", "--pods", data("pods.json"))
+	// A VM larger than any node and a pod of two modes: nothing proposed, each with why.
+	golden(t, "advise-unservable", nil, "advise", "--nodes", data("nodes.json"), "--pods", data("pods-unservable.json"), "--cluster-policy", enabled)
+	// Every A10 is in use and the waiting VM needs more CPUs than any node has: the relabel the advisor finds places nothing in simulation, so it is withdrawn.
+	golden(t, "advise-no-gain", nil, "advise", "--nodes", data("nodes.json"), "--pods", data("pods-no-gain.json"), "--cluster-policy", enabled)
 }
 
 func TestVMIDeviceNamesReportsMalformedLists(t *testing.T) {

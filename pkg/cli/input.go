@@ -12,6 +12,8 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 )
 
 // readInput reads a file, or standard input for "-".
@@ -106,7 +108,7 @@ const nodesWanted = "the output of 'kubectl get nodes -o json' (a NodeList, a Li
 
 // readNodes reads a node dump; node names must be unique.
 func readNodes(path string, stdin io.Reader) ([]*v1.Node, error) {
-	nodes, err := readTyped[v1.Node](path, "Node", nodesWanted, stdin)
+	nodes, err := readTyped[v1.Node, *v1.Node](path, "Node", nodesWanted, stdin)
 	if err != nil {
 		return nil, err
 	}
@@ -122,23 +124,25 @@ func readNodes(path string, stdin io.Reader) ([]*v1.Node, error) {
 
 // readPods reads a pod dump.
 func readPods(path string, stdin io.Reader) ([]*v1.Pod, error) {
-	return readTyped[v1.Pod](path, "Pod", podsWanted, stdin)
-}
-
-// readTyped reads a dump of one kind: one object or a List.
-func readTyped[T any](path, kind, want string, stdin io.Reader) ([]*T, error) {
-	objs, err := readKind(path, kind, want, stdin)
+	pods, err := readTyped[v1.Pod, *v1.Pod](path, "Pod", podsWanted, stdin)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*T, len(objs))
-	for i, o := range objs {
-		out[i] = new(T)
-		if err := convert(o, out[i]); err != nil {
-			return nil, usageErrorf("%s: %s %q: %v; want %s", displayName(path), strings.ToLower(kind), o.GetName(), err, want)
+	for _, pod := range pods {
+		if err := checkGPUResources(path, pod); err != nil {
+			return nil, err
 		}
 	}
-	return out, nil
+	return pods, nil
+}
+
+// checkGPUResources rejects the GPU resources the API server would reject
+// or no node can serve: a file never met the API server's validation.
+func checkGPUResources(path string, pod *v1.Pod) error {
+	if errs := gpuworkload.PodGPUResourceErrors(pod); len(errs) > 0 {
+		return usageErrorf("%s: Pod/%s/%s: %v", displayName(path), pod.Namespace, pod.Name, errs.ToAggregate())
+	}
+	return nil
 }
 
 const podWanted = "one Pod manifest, as JSON or YAML"
@@ -165,6 +169,9 @@ func readPod(path string, stdin io.Reader) (*v1.Pod, error) {
 	}
 	if pod.Namespace == "" {
 		pod.Namespace = "default"
+	}
+	if err := checkGPUResources(path, pod); err != nil {
+		return nil, err
 	}
 	return pod, nil
 }
@@ -203,5 +210,8 @@ func convert(u *unstructured.Unstructured, into any) error {
 	if err != nil {
 		return err
 	}
-	return json.Unmarshal(data, into)
+	if err := json.Unmarshal(data, into); err != nil {
+		return namedDecodeError(data, err)
+	}
+	return nil
 }

@@ -234,15 +234,16 @@ func (t *Tracker) classEvidenceLocked(node *v1.Node) string {
 
 func (t *Tracker) countLocked(node *v1.Node, delta int) {
 	for name, q := range node.Status.Allocatable {
-		if !q.IsZero() && t.classifier.Classify(name).IsGPU() {
+		units, err := gpuworkload.Units(q)
+		if err == nil && units > 0 && t.classifier.Classify(name).IsGPU() {
 			byTotal := t.totals[name]
 			if byTotal == nil {
 				byTotal = map[int64]int{}
 				t.totals[name] = byTotal
 			}
-			byTotal[q.Value()] += delta
-			if byTotal[q.Value()] <= 0 {
-				delete(byTotal, q.Value())
+			byTotal[units] += delta
+			if byTotal[units] <= 0 {
+				delete(byTotal, units)
 			}
 			if len(byTotal) == 0 {
 				delete(t.totals, name)

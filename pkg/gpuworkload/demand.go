@@ -1,6 +1,7 @@
 package gpuworkload
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -31,6 +32,9 @@ type PodDemand struct {
 	// MilliCPU and Memory are the effective requests of a pod that names an
 	// nvidia.com/ resource, computed with the GPU requests; zero for others.
 	MilliCPU, Memory int64
+	// Invalid holds the pod's GPU quantities that are not a count of units
+	// (Units), each with its field; such a pod has no Requests.
+	Invalid error
 }
 
 // IsGPU reports whether the pod requests any GPU resource.
@@ -38,6 +42,16 @@ func (d PodDemand) IsGPU() bool { return len(d.Requests) > 0 }
 
 // Conflict reports whether the pod requests resources of more than one mode.
 func (d PodDemand) Conflict() bool { return len(d.Modes) > 1 }
+
+// RequestModes lists the requests with their modes: "nvidia.com/gpu: container, ...".
+func (d PodDemand) RequestModes() string {
+	parts := make([]string, len(d.Requests))
+	for i, r := range d.Requests {
+		mode, _ := r.Class.Mode()
+		parts[i] = fmt.Sprintf("%s: %s", r.Name, mode)
+	}
+	return strings.Join(parts, ", ")
+}
 
 // Mode is the single mode the pod needs; ok is false for non-GPU pods and conflicts.
 func (d PodDemand) Mode() (mode Mode, ok bool) {
@@ -64,7 +78,12 @@ func NewPodDemand(pod *v1.Pod, classifier *Classifier) PodDemand {
 		if !class.IsGPU() {
 			continue
 		}
-		d.Requests = append(d.Requests, ResourceRequest{Name: name, Class: class, Count: q.Value()})
+		count, err := Units(q)
+		if err != nil {
+			d.Requests, d.Invalid = nil, invalidRequests(pod, name, err)
+			return d
+		}
+		d.Requests = append(d.Requests, ResourceRequest{Name: name, Class: class, Count: count})
 	}
 	slices.SortFunc(d.Requests, func(a, b ResourceRequest) int { return strings.Compare(string(a.Name), string(b.Name)) })
 	for _, m := range Modes {
@@ -78,6 +97,15 @@ func NewPodDemand(pod *v1.Pod, classifier *Classifier) PodDemand {
 	return d
 }
 
+// invalidRequests names the fields behind an effective request that is not a
+// count of units; a sum of valid containers' requests can be out of range too.
+func invalidRequests(pod *v1.Pod, name v1.ResourceName, err error) error {
+	if errs := podGPUResourceErrors(pod, false); len(errs) > 0 {
+		return errs.ToAggregate()
+	}
+	return fmt.Errorf("the containers' requests of %s add up to more than a pod can ask: %w", name, err)
+}
+
 // CPUAndMemory is the pod's effective CPU and memory requests: kept from
 // NewPodDemand for a GPU pod, computed for another.
 func (d *PodDemand) CPUAndMemory(pod *v1.Pod) (milliCPU, memory int64) {
@@ -89,6 +117,9 @@ func (d *PodDemand) CPUAndMemory(pod *v1.Pod) (milliCPU, memory int64) {
 }
 
 func namesNVIDIAResource(pod *v1.Pod) bool {
+	if r := pod.Spec.Resources; r != nil && (hasNVIDIAName(r.Requests) || hasNVIDIAName(r.Limits)) {
+		return true
+	}
 	for name := range pod.Spec.Overhead {
 		if strings.HasPrefix(string(name), ResourceDomain) {
 			return true

@@ -52,6 +52,11 @@ const (
 	FindingOperandLabelsAbsent  FindingCode = "OperandLabelsAbsent"
 	FindingOperandsDisabled     FindingCode = "OperandsDisabled"
 	FindingStaleZeroResource    FindingCode = "StaleZeroResource"
+	FindingUncountableResource  FindingCode = "UncountableResource"
+	FindingUnhealthyDevices     FindingCode = "UnhealthyDevices"
+	FindingInvalidGPUCountLabel FindingCode = "InvalidGPUCountLabel"
+	FindingInvalidVGPUConfig    FindingCode = "InvalidVGPUConfig"
+	FindingVGPUProfileNotOnCard FindingCode = "VGPUProfileNotOnCard"
 
 	// KubeVirt's permittedHostDevices and VMIs.
 	FindingResourceNotPermitted   FindingCode = "ResourceNotPermitted"
@@ -88,6 +93,11 @@ var findingSeverity = map[FindingCode]Severity{
 	FindingOperandLabelsAbsent:  SeverityInfo,
 	FindingOperandsDisabled:     SeverityInfo,
 	FindingStaleZeroResource:    SeverityInfo,
+	FindingUncountableResource:  SeverityError,
+	FindingUnhealthyDevices:     SeverityWarning,
+	FindingInvalidGPUCountLabel: SeverityWarning,
+	FindingInvalidVGPUConfig:    SeverityError,
+	FindingVGPUProfileNotOnCard: SeverityError,
 
 	FindingResourceNotPermitted:   SeverityError,
 	FindingPermittedNotExternal:   SeverityWarning,
@@ -112,6 +122,8 @@ var FindingCodes = []FindingCode{
 	FindingForeignResource,
 	FindingMixedResourceClasses,
 	FindingNothingAdvertised,
+	FindingInvalidVGPUConfig,
+	FindingVGPUProfileNotOnCard,
 	FindingVGPUProfileMismatch,
 	FindingVGPUConfigPending,
 	FindingVGPUConfigFailed,
@@ -121,6 +133,9 @@ var FindingCodes = []FindingCode{
 	FindingOperandLabelsAbsent,
 	FindingOperandsDisabled,
 	FindingStaleZeroResource,
+	FindingUncountableResource,
+	FindingUnhealthyDevices,
+	FindingInvalidGPUCountLabel,
 	FindingResourceNotPermitted,
 	FindingPermittedNotExternal,
 	FindingPermittedNotAdvertised,

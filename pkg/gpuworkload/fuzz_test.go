@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 )
 
 func FuzzParseMode(f *testing.F) {
@@ -65,5 +66,27 @@ func FuzzParseVGPUTypeName(f *testing.F) {
 			t.Fatalf("config %q of %q: %+v, %v", p.Name(), s, again, err)
 		}
 		p.MaxPerGPU()
+	})
+}
+
+func FuzzUnits(f *testing.F) {
+	for _, s := range []string{"0", "4", "65536", "65537", "-1", "0.5", "500m", "1e400", "9223372036854775808", "1Ki", "1e-9"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		q, err := resource.ParseQuantity(s)
+		if err != nil {
+			return
+		}
+		units, err := Units(q)
+		if err != nil {
+			if !strings.Contains(err.Error(), "is not a whole number of units from 0 to 65536") {
+				t.Fatalf("Units(%s): error %q does not state the range", s, err)
+			}
+			return
+		}
+		if units < 0 || units > MaxUnits || resource.NewQuantity(units, resource.DecimalSI).Cmp(q) != 0 {
+			t.Fatalf("Units(%s) = %d, which is not the quantity or out of range", s, units)
+		}
 	})
 }

@@ -2,7 +2,6 @@ package gpuworkload
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	v1 "k8s.io/api/core/v1"
@@ -207,7 +206,7 @@ func InventoryOf(node *v1.Node, state *NodeState) GPUInventory {
 			}
 		}
 	}
-	if n, err := strconv.ParseInt(node.Labels[LabelGPUCount], 10, 64); err == nil && n > 0 {
+	if n, present, err := gpuCountOf(node.Labels); present && err == nil {
 		inv.GPUs = n
 	}
 	if inv.PassthroughName == "" {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/validation"
 )
 
 // AdvertisedResource is one GPU extended resource in a node's status.
@@ -26,10 +27,14 @@ type NodeState struct {
 	// Resources are the GPU resources with a non-zero capacity or allocatable, sorted by name.
 	Resources []AdvertisedResource
 	// StaleResources are GPU resources left at zero, typically after a mode switch.
-	StaleResources   []v1.ResourceName
-	VGPUConfig       string
-	VGPUConfigState  string
-	OperandsDisabled bool
+	StaleResources []v1.ResourceName
+	// UncountableResources are GPU quantities in the node's status that are
+	// not a count of units (Units), with their fields; they are left out of
+	// Resources.
+	UncountableResources []string
+	VGPUConfig           string
+	VGPUConfigState      string
+	OperandsDisabled     bool
 	// PausedOperands are deploy labels whose value pauses their operand.
 	PausedOperands []string
 	Findings       []Finding
@@ -66,8 +71,19 @@ func NewNodeState(node *v1.Node, policy SandboxPolicy, classifier *Classifier) *
 			s.StaleResources = append(s.StaleResources, name)
 			continue
 		}
-		s.Resources = append(s.Resources, AdvertisedResource{Name: name, Class: class, Capacity: capacity.Value(), Allocatable: allocatable.Value()})
+		capacityUnits, capacityErr := Units(capacity)
+		allocatableUnits, allocatableErr := Units(allocatable)
+		if capacityErr != nil || allocatableErr != nil {
+			for field, err := range map[string]error{"capacity": capacityErr, "allocatable": allocatableErr} {
+				if err != nil {
+					s.UncountableResources = append(s.UncountableResources, fmt.Sprintf("status.%s[%s]: %v", field, name, err))
+				}
+			}
+			continue
+		}
+		s.Resources = append(s.Resources, AdvertisedResource{Name: name, Class: class, Capacity: capacityUnits, Allocatable: allocatableUnits})
 	}
+	slices.Sort(s.UncountableResources)
 	slices.SortFunc(s.Resources, func(a, b AdvertisedResource) int { return strings.Compare(string(a.Name), string(b.Name)) })
 	slices.Sort(s.StaleResources)
 	for key, value := range node.Labels {
@@ -76,7 +92,7 @@ func NewNodeState(node *v1.Node, policy SandboxPolicy, classifier *Classifier) *
 		}
 	}
 	slices.Sort(s.PausedOperands)
-	s.GPUNode = len(s.Resources) > 0 || hasGPULabels(node.Labels)
+	s.GPUNode = len(s.Resources) > 0 || len(s.UncountableResources) > 0 || hasGPULabels(node.Labels)
 	if s.GPUNode {
 		s.Findings = nodeFindings(node, s, policy)
 	}
@@ -193,7 +209,63 @@ func nodeFindings(node *v1.Node, s *NodeState, policy SandboxPolicy) []Finding {
 			"nothing to do: a zero quantity is not an advertisement; it disappears when the kubelet restarts",
 			"zero-quantity resources left in node status: %s", strings.Join(names, ", ")))
 	}
+	checkOperands := fmt.Sprintf("kubectl get pods -A -o wide --field-selector spec.nodeName=%s", s.Name)
+	if len(s.UncountableResources) > 0 {
+		out = append(out, newFinding(FindingUncountableResource,
+			"a device plugin advertises whole devices: find what wrote these quantities to the node's status and restart the node's device plugin ("+checkOperands+")",
+			"GPU quantities that no device plugin advertises, left out of the node's GPUs: %s", strings.Join(s.UncountableResources, "; ")))
+	}
+	for _, r := range s.Resources {
+		if r.Allocatable < r.Capacity {
+			out = append(out, newFinding(FindingUnhealthyDevices,
+				"check the node's GPUs (nvidia-smi, Xid errors in the kernel log) and its device plugin's log ("+checkOperands+"); the units return when the device plugin reports them healthy",
+				"%s: %d of %d units are not allocatable: the device plugin reports them unhealthy", r.Name, r.Capacity-r.Allocatable, r.Capacity))
+		}
+	}
+	if _, present, err := gpuCountOf(node.Labels); present && err != nil {
+		out = append(out, newFinding(FindingInvalidGPUCountLabel,
+			fmt.Sprintf("gpu-feature-discovery sets the label from the GPUs it finds: check its pod on the node (%s), and remove a hand-set value: kubectl label node %s %s-", checkOperands, s.Name, LabelGPUCount),
+			"%v; the node's GPU count is unknown", err))
+	}
 	return out
+}
+
+// gpuCountOf reads gpu-feature-discovery's GPU count label; present is false without it.
+func gpuCountOf(labels map[string]string) (count int64, present bool, err error) {
+	value, present := labels[LabelGPUCount]
+	if !present {
+		return 0, false, nil
+	}
+	count, err = strconv.ParseInt(value, 10, 64)
+	if err != nil || count < 1 || count > MaxUnits {
+		return 0, true, fmt.Errorf("%s=%q is not a whole number of GPUs from 1 to %d", LabelGPUCount, value, MaxUnits)
+	}
+	return count, true, nil
+}
+
+// profileNotOnCard is the finding for a vgpu.config profile the node's card
+// does not offer: the vGPU device manager fails, so waiting never helps.
+func profileNotOnCard(node, value string, p VGPUProfile, card string, sizes []string) Finding {
+	fix := fmt.Sprintf("pick a profile of the %s (%s): kubectl label node %s %s=%s --overwrite", card, strings.Join(sizes, ", "), node, LabelVGPUConfig, orPlaceholder(defaultProfileName(card), card+"-<profile>"))
+	if p.Card != card {
+		return newFinding(FindingVGPUProfileNotOnCard, fix, "%s=%s names a profile of the %s, but the node's GPUs are %s; the vGPU device manager fails to apply it", LabelVGPUConfig, value, p.Card, card)
+	}
+	return newFinding(FindingVGPUProfileNotOnCard, fix, "%s=%s: the %s has no %s profile in the vGPU device manager's default configuration, so applying it fails", LabelVGPUConfig, value, card, p.Size())
+}
+
+// defaultProfileName is the card's default profile, or "" when unknown.
+func defaultProfileName(card string) string {
+	if p, ok := DefaultVGPUProfile(card); ok {
+		return p.Name()
+	}
+	return ""
+}
+
+func orPlaceholder(value, placeholder string) string {
+	if value == "" {
+		return placeholder
+	}
+	return value
 }
 
 // foreignMode is the single mode whose class the node advertises instead of its own.
@@ -255,14 +327,28 @@ func vgpuFindings(node *v1.Node, s *NodeState) []Finding {
 	if configValue == "" {
 		configValue = VGPUConfigDefault
 	}
+	// The product label names a card family (NVIDIA-A100-SXM4-80GB is an
+	// A100); only an advertised vGPU type names the card as profiles do.
+	card, cardAdvertised := cardOfProduct(node.Labels[LabelGPUProduct]), len(advertised) > 0
+	if cardAdvertised {
+		card = advertised[0].Card
+	}
 	var want VGPUProfile
 	wantKnown := false
-	if configValue == VGPUConfigDefault {
-		if len(advertised) > 0 {
-			want, wantKnown = DefaultVGPUProfile(advertised[0].Card)
+	switch p, err := ParseVGPUConfig(configValue); {
+	case configValue == VGPUConfigDefault:
+		want, wantKnown = DefaultVGPUProfile(card)
+	case err == nil:
+		sizes, known := CardProfiles(card)
+		if known && (p.Card == card && !slices.Contains(sizes, p.Size()) || p.Card != card && cardAdvertised) {
+			out = append(out, profileNotOnCard(s.Name, configValue, p, card, sizes))
+		} else {
+			want, wantKnown = p, true
 		}
-	} else if p, err := ParseVGPUConfig(configValue); err == nil {
-		want, wantKnown = p, true
+	case len(validation.IsValidLabelValue(configValue)) > 0:
+		out = append(out, newFinding(FindingInvalidVGPUConfig,
+			fmt.Sprintf("name a vGPU profile or a section of the vGPU device manager's ConfigMap: kubectl label node %s %s=%s --overwrite", s.Name, LabelVGPUConfig, orPlaceholder(defaultProfileName(card), "<profile>")),
+			"%s=%q is not a valid label value: the API server rejects it and no vGPU device manager configuration has that name", LabelVGPUConfig, configValue))
 	}
 	if wantKnown {
 		for _, p := range advertised {
@@ -283,11 +369,11 @@ func vgpuFindings(node *v1.Node, s *NodeState) []Finding {
 			fmt.Sprintf("check that %s=%s names a section of the vGPU device manager's ConfigMap that fits the card, and read the nvidia-vgpu-device-manager logs on the node", LabelVGPUConfig, configValue),
 			"%s=%s: the vGPU device manager could not apply %s=%s", LabelVGPUConfigState, VGPUConfigStateFailed, LabelVGPUConfig, configValue))
 	}
-	if gpus, err := strconv.Atoi(node.Labels[LabelGPUCount]); err == nil && gpus > 0 && len(advertised) == 1 {
+	if gpus, present, err := gpuCountOf(node.Labels); present && err == nil && len(advertised) == 1 {
 		p := advertised[0]
 		if perGPU, ok := p.MaxPerGPU(); ok {
 			r, _ := s.Advertised(v1.ResourceName(ResourceDomain + p.TypeName()))
-			if want := int64(perGPU * gpus); r.Capacity != want {
+			if want := int64(perGPU) * gpus; r.Capacity != want {
 				out = append(out, newFinding(FindingVGPUCountMismatch,
 					"check that every GPU is bound to the vGPU manager and that the profile is created on each (vGPU device manager logs)",
 					"%s advertises %d but %d GPUs x %d per GPU = %d", r.Name, r.Capacity, gpus, perGPU, want))

@@ -142,6 +142,67 @@ func TestNodeStateFindings(t *testing.T) {
 			want: []FindingCode{FindingStaleZeroResource},
 		},
 		{
+			name: "fractional and wrapped GPU counts are findings, not GPUs", policy: enabledPolicy(ModeContainer),
+			labels:     merge(deployLabels(ModeContainer), map[string]string{LabelGPUPresent: "true"}),
+			quantities: map[string]string{"nvidia.com/gpu": "500m", "nvidia.com/mig-1g.10gb": "9223372036854775808"},
+			gpuNode:    true, mode: ModeContainer, converting: true,
+			want: []FindingCode{FindingNothingAdvertised, FindingUncountableResource},
+		},
+		{
+			name: "negative GPU count alone still makes a GPU node", policy: enabledPolicy(ModeContainer),
+			labels:     deployLabels(ModeContainer),
+			quantities: map[string]string{"nvidia.com/gpu": "-1"},
+			gpuNode:    true, mode: ModeContainer, converting: true,
+			want: []FindingCode{FindingNothingAdvertised, FindingUncountableResource},
+		},
+		{
+			name: "gpu.count label that is not a count", policy: enabledPolicy(ModeContainer),
+			labels:     merge(deployLabels(ModeContainer), map[string]string{LabelGPUCount: "abc"}),
+			quantities: map[string]string{"nvidia.com/gpu": "4"},
+			gpuNode:    true, mode: ModeContainer,
+			want: []FindingCode{FindingInvalidGPUCountLabel},
+		},
+		{
+			name: "gpu.count of zero", policy: enabledPolicy(ModeContainer),
+			labels:     merge(deployLabels(ModeContainer), map[string]string{LabelGPUCount: "0"}),
+			quantities: map[string]string{"nvidia.com/gpu": "4"},
+			gpuNode:    true, mode: ModeContainer,
+			want: []FindingCode{FindingInvalidGPUCountLabel},
+		},
+		{
+			name: "vgpu.config that is no label value", policy: enabledPolicy(ModeContainer),
+			labels:     merge(deployLabels(ModeVGPU), map[string]string{LabelWorkloadConfig: "vm-vgpu", LabelVGPUConfig: "!!!"}),
+			quantities: map[string]string{"nvidia.com/NVIDIA_A10-12Q": "4"},
+			gpuNode:    true, mode: ModeVGPU,
+			want: []FindingCode{FindingInvalidVGPUConfig},
+		},
+		{
+			name: "vgpu.config naming a custom device manager section is not judged", policy: enabledPolicy(ModeContainer),
+			labels:     merge(deployLabels(ModeVGPU), map[string]string{LabelWorkloadConfig: "vm-vgpu", LabelVGPUConfig: "custom-mixed"}),
+			quantities: map[string]string{"nvidia.com/NVIDIA_A10-12Q": "4"},
+			gpuNode:    true, mode: ModeVGPU,
+		},
+		{
+			name: "vgpu.config profile the card lacks", policy: enabledPolicy(ModeContainer),
+			labels:     merge(deployLabels(ModeVGPU), map[string]string{LabelWorkloadConfig: "vm-vgpu", LabelVGPUConfig: "A10-7Q"}),
+			quantities: map[string]string{"nvidia.com/NVIDIA_A10-12Q": "4"},
+			gpuNode:    true, mode: ModeVGPU,
+			want: []FindingCode{FindingVGPUProfileNotOnCard},
+		},
+		{
+			name: "vgpu.config profile the card lacks, the card from the product label", policy: enabledPolicy(ModeContainer),
+			labels:  merge(deployLabels(ModeVGPU), map[string]string{LabelWorkloadConfig: "vm-vgpu", LabelVGPUConfig: "A10-7Q", LabelGPUProduct: "NVIDIA-A10"}),
+			gpuNode: true, mode: ModeVGPU, converting: true,
+			want: []FindingCode{FindingNothingAdvertised, FindingVGPUProfileNotOnCard},
+		},
+		{
+			// The product label names a family: an 80 GB A100 takes A100D profiles.
+			name: "another card's profile is not judged from the product label", policy: enabledPolicy(ModeContainer),
+			labels:  merge(deployLabels(ModeVGPU), map[string]string{LabelWorkloadConfig: "vm-vgpu", LabelVGPUConfig: "A100D-1-10C", LabelGPUProduct: "NVIDIA-A100-SXM4-80GB"}),
+			gpuNode: true, mode: ModeVGPU, converting: true,
+			want: []FindingCode{FindingNothingAdvertised},
+		},
+		{
 			name: "raw device ID when pci.ids lacks the model", policy: enabledPolicy(ModePassthrough),
 			labels:     deployLabels(ModePassthrough),
 			quantities: map[string]string{"nvidia.com/26b5": "1"},
@@ -191,6 +252,76 @@ func TestNodeStateMessages(t *testing.T) {
 	}
 	if foreign.Fix != "if the node was relabelled recently, wait for the vm-passthrough operands to replace the previous device plugin; otherwise make the label match what the node serves: kubectl label node gpu-1 nvidia.com/gpu.workload.config=container --overwrite" {
 		t.Fatalf("fix %q", foreign.Fix)
+	}
+}
+
+func TestNodeStateBadInputMessages(t *testing.T) {
+	vgpu := merge(deployLabels(ModeVGPU), map[string]string{LabelWorkloadConfig: "vm-vgpu"})
+	unhealthy := testNode("gpu-3", merge(deployLabels(ModeContainer), map[string]string{LabelGPUPresent: "true"}), map[string]string{"nvidia.com/gpu": "4"})
+	unhealthy.Status.Allocatable = resourceList(map[string]string{"nvidia.com/gpu": "0"})
+	for _, tc := range []struct {
+		name string
+		node *v1.Node
+		want Finding
+	}{
+		{
+			name: "milli GPU count",
+			node: testNode("gpu-1", deployLabels(ModeContainer), map[string]string{"nvidia.com/gpu": "500m"}),
+			want: Finding{Code: FindingUncountableResource, Severity: SeverityError,
+				Message: "GPU quantities that no device plugin advertises, left out of the node's GPUs: status.allocatable[nvidia.com/gpu]: 500m is not a whole number of units from 0 to 65536; status.capacity[nvidia.com/gpu]: 500m is not a whole number of units from 0 to 65536",
+				Fix:     "a device plugin advertises whole devices: find what wrote these quantities to the node's status and restart the node's device plugin (kubectl get pods -A -o wide --field-selector spec.nodeName=gpu-1)"},
+		},
+		{
+			name: "capacity 4, allocatable 0",
+			node: unhealthy,
+			want: Finding{Code: FindingUnhealthyDevices, Severity: SeverityWarning,
+				Message: "nvidia.com/gpu: 4 of 4 units are not allocatable: the device plugin reports them unhealthy",
+				Fix:     "check the node's GPUs (nvidia-smi, Xid errors in the kernel log) and its device plugin's log (kubectl get pods -A -o wide --field-selector spec.nodeName=gpu-3); the units return when the device plugin reports them healthy"},
+		},
+		{
+			name: "negative gpu.count",
+			node: testNode("gpu-4", merge(deployLabels(ModeContainer), map[string]string{LabelGPUCount: "-3"}), map[string]string{"nvidia.com/gpu": "4"}),
+			want: Finding{Code: FindingInvalidGPUCountLabel, Severity: SeverityWarning,
+				Message: `nvidia.com/gpu.count="-3" is not a whole number of GPUs from 1 to 65536; the node's GPU count is unknown`,
+				Fix:     "gpu-feature-discovery sets the label from the GPUs it finds: check its pod on the node (kubectl get pods -A -o wide --field-selector spec.nodeName=gpu-4), and remove a hand-set value: kubectl label node gpu-4 nvidia.com/gpu.count-"},
+		},
+		{
+			name: "A10-7Q",
+			node: testNode("vgpu-1", merge(vgpu, map[string]string{LabelVGPUConfig: "A10-7Q"}), map[string]string{"nvidia.com/NVIDIA_A10-12Q": "4"}),
+			want: Finding{Code: FindingVGPUProfileNotOnCard, Severity: SeverityError,
+				Message: "nvidia.com/vgpu.config=A10-7Q: the A10 has no 7Q profile in the vGPU device manager's default configuration, so applying it fails",
+				Fix:     "pick a profile of the A10 (1Q, 2Q, 3Q, 4Q, 6Q, 8Q, 12Q, 24Q, 4C, 6C, 8C, 12C, 24C): kubectl label node vgpu-1 nvidia.com/vgpu.config=A10-12Q --overwrite"},
+		},
+		{
+			name: "another card's profile",
+			node: testNode("vgpu-2", merge(vgpu, map[string]string{LabelVGPUConfig: "T4-8Q"}), map[string]string{"nvidia.com/NVIDIA_A10-12Q": "4"}),
+			want: Finding{Code: FindingVGPUProfileNotOnCard, Severity: SeverityError,
+				Message: "nvidia.com/vgpu.config=T4-8Q names a profile of the T4, but the node's GPUs are A10; the vGPU device manager fails to apply it",
+				Fix:     "pick a profile of the A10 (1Q, 2Q, 3Q, 4Q, 6Q, 8Q, 12Q, 24Q, 4C, 6C, 8C, 12C, 24C): kubectl label node vgpu-2 nvidia.com/vgpu.config=A10-12Q --overwrite"},
+		},
+		{
+			name: "not a label value",
+			node: testNode("vgpu-3", merge(vgpu, map[string]string{LabelVGPUConfig: "!!!"}), map[string]string{"nvidia.com/NVIDIA_A10-12Q": "4"}),
+			want: Finding{Code: FindingInvalidVGPUConfig, Severity: SeverityError,
+				Message: `nvidia.com/vgpu.config="!!!" is not a valid label value: the API server rejects it and no vGPU device manager configuration has that name`,
+				Fix:     "name a vGPU profile or a section of the vGPU device manager's ConfigMap: kubectl label node vgpu-3 nvidia.com/vgpu.config=A10-12Q --overwrite"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := NewNodeState(tc.node, enabledPolicy(ModeContainer), nil)
+			i := slices.IndexFunc(s.Findings, func(f Finding) bool { return f.Code == tc.want.Code })
+			if i < 0 {
+				t.Fatalf("no %s finding in %+v", tc.want.Code, s.Findings)
+			}
+			if s.Findings[i] != tc.want {
+				t.Fatalf("got  %+v\nwant %+v", s.Findings[i], tc.want)
+			}
+			for _, r := range s.Resources {
+				if r.Capacity < 0 || r.Allocatable < 0 || r.Capacity > MaxUnits {
+					t.Fatalf("resource %+v out of range", r)
+				}
+			}
+		})
 	}
 }
 

@@ -1,8 +1,10 @@
 package gpuworkload
 
 import (
+	"cmp"
 	_ "embed"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -158,6 +160,29 @@ func (p VGPUProfile) MaxPerGPU() (count int, ok bool) {
 	}
 	count, ok = card.Profiles[p.Size()]
 	return count, ok
+}
+
+// CardProfiles lists the profile sizes the vGPU device manager's default
+// configuration offers on the card, by series and then framebuffer; ok is
+// false for cards the table does not know.
+func CardProfiles(card string) (sizes []string, ok bool) {
+	c, ok := vgpuCards.Cards[card]
+	if !ok {
+		return nil, false
+	}
+	profiles := make([]VGPUProfile, 0, len(c.Profiles))
+	for size := range c.Profiles {
+		p, _ := parseProfile(card + "-" + size)
+		profiles = append(profiles, p)
+	}
+	slices.SortFunc(profiles, func(a, b VGPUProfile) int {
+		return cmp.Or(cmp.Compare(b.Series, a.Series), cmp.Compare(a.GPUInstanceSlices, b.GPUInstanceSlices), cmp.Compare(a.FramebufferGB, b.FramebufferGB))
+	})
+	sizes = make([]string, len(profiles))
+	for i, p := range profiles {
+		sizes[i] = p.Size()
+	}
+	return sizes, true
 }
 
 // DefaultVGPUProfile is what vgpu.config=default (or no label) creates on the

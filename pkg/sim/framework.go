@@ -30,6 +30,7 @@ import (
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpustranding"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpuworkloadfit"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/profiles"
 )
 
 // ProfileName is the profile of the shipped configuration the simulator runs.
@@ -48,6 +49,9 @@ func LoadProfile(data []byte, source string) (*schedconfig.KubeSchedulerProfile,
 		return nil, nil, fmt.Errorf("%s: a %T is not a KubeSchedulerConfiguration", source, obj)
 	}
 	if err := validation.ValidateKubeSchedulerConfiguration(cfg); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", source, err)
+	}
+	if err := profiles.Validate(cfg); err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", source, err)
 	}
 	for i := range cfg.Profiles {
@@ -162,8 +166,10 @@ func (e *engine) updateNode(logger klog.Logger, old, node *v1.Node) {
 
 // schedule runs one scheduling cycle as kube-scheduler's schedulePod does:
 // PreFilter, Filter over a rotating sample of nodes, PreScore, Score, and the
-// highest total. It returns "" when no node fits.
-func (e *engine) schedule(ctx context.Context, pod *v1.Pod) (string, error) {
+// highest total. It returns "" when no node fits. knownUnplaceable says the
+// pod's shape found no node since capacity was last freed: at thousands of
+// waiting pods, filtering every node for each is what made runs quadratic.
+func (e *engine) schedule(ctx context.Context, pod *v1.Pod, knownUnplaceable bool) (string, error) {
 	logger := klog.FromContext(ctx)
 	if err := e.cache.UpdateSnapshot(logger, e.snapshot); err != nil {
 		return "", err
@@ -183,6 +189,12 @@ func (e *engine) schedule(ctx context.Context, pod *v1.Pod) (string, error) {
 	nodes := all
 	if !preResult.AllNodes() {
 		nodes = slices.DeleteFunc(slices.Clone(all), func(ni fwk.NodeInfo) bool { return !preResult.NodeNames.Has(ni.Node().Name) })
+	}
+	if knownUnplaceable {
+		// Filter would reject every node: skip it, keeping what the pass
+		// changes, PreFilter's learning and where the next one starts.
+		e.nextStart = (e.nextStart + len(nodes)) % len(all)
+		return "", nil
 	}
 	want := e.numFeasibleNodesToFind(len(all))
 	e.feasible = e.feasible[:0]

@@ -152,6 +152,9 @@ type run struct {
 	// reversals counts relabels that took a node away from the resource its
 	// previous relabel served while pods requesting that resource waited.
 	reversals int
+	// unplaceable are the shapes that found no node since capacity was last
+	// freed: placements only fill nodes, so they find none until then.
+	unplaceable map[shape]bool
 }
 
 type conversion struct {
@@ -172,7 +175,7 @@ func Run(ctx context.Context, scenario *Scenario, policy ScoringPolicy, opts Opt
 	if err != nil {
 		return nil, fmt.Errorf("policy %s: %w", policy.Name, err)
 	}
-	r := &run{ctx: ctx, logger: klog.FromContext(ctx), engine: e, opts: opts, policy: scenario.Policy, byName: map[string]*simNode{}}
+	r := &run{ctx: ctx, logger: klog.FromContext(ctx), engine: e, opts: opts, policy: scenario.Policy, byName: map[string]*simNode{}, unplaceable: map[shape]bool{}}
 	for _, spec := range scenario.Nodes {
 		n := &simNode{spec: spec, mode: spec.Mode}
 		r.advertise(n, false)
@@ -246,6 +249,7 @@ func (r *run) loop() error {
 			freed = true
 		}
 		if freed {
+			clear(r.unplaceable)
 			if err := r.retryPending(now); err != nil {
 				return err
 			}
@@ -314,13 +318,12 @@ func (r *run) leaveAt(p *simPod, at time.Duration) {
 }
 
 // retryPending tries pending pods oldest first, as the scheduling queue does
-// after capacity is freed. A shape that fails keeps failing until more is freed.
+// after capacity is freed. A shape that fails keeps failing until more is
+// freed, so its later pods are not tried again in this pass.
 func (r *run) retryPending(now time.Duration) error {
-	failed := map[shape]bool{}
 	kept := r.pending[:0]
 	for _, p := range r.pending {
-		s := shapeOf(p.spec)
-		if failed[s] {
+		if r.unplaceable[shapeOf(p.spec)] {
 			kept = append(kept, p)
 			continue
 		}
@@ -332,7 +335,6 @@ func (r *run) retryPending(now time.Duration) error {
 			r.metrics.removePending(p)
 			continue
 		}
-		failed[s] = true
 		kept = append(kept, p)
 	}
 	clear(r.pending[len(kept):])
@@ -344,9 +346,13 @@ func (r *run) retryPending(now time.Duration) error {
 func (r *run) place(p *simPod, now time.Duration) (bool, error) {
 	node := p.spec.Node
 	if node == "" {
+		s := shapeOf(p.spec)
 		var err error
-		if node, err = r.engine.schedule(r.ctx, p.obj); err != nil {
+		if node, err = r.engine.schedule(r.ctx, p.obj, r.unplaceable[s]); err != nil {
 			return false, fmt.Errorf("schedule pod %s: %w", p.spec.Name, err)
+		}
+		if node == "" {
+			r.unplaceable[s] = true
 		}
 	} else if why := r.byName[node].cannotHold(p.spec); why != "" {
 		return false, fmt.Errorf("pod %s is pinned to node %s, which %s: pin it to a node that holds it, or leave node empty to schedule it", p.spec.Name, node, why)

@@ -41,10 +41,24 @@ func TestKubectlPluginLive(t *testing.T) {
 	e.createNamespace(t, "kubevirt")
 	e.createUnstructured(t, clusterstate.KubeVirtGVR, "kubevirt", map[string]any{
 		"apiVersion": "kubevirt.io/v1", "kind": "KubeVirt", "metadata": map[string]any{"name": "kubevirt"},
-		"spec": map[string]any{"configuration": map[string]any{"permittedHostDevices": map[string]any{
-			"pciHostDevices":  []any{map[string]any{"pciVendorSelector": "10DE:2236", "resourceName": a10, "externalResourceProvider": true}},
-			"mediatedDevices": []any{map[string]any{"mdevNameSelector": "NVIDIA A10-12Q", "resourceName": "nvidia.com/NVIDIA_A10_12Q", "externalResourceProvider": true}},
-		}}},
+		"spec": map[string]any{"configuration": map[string]any{
+			"permittedHostDevices": map[string]any{
+				"pciHostDevices":  []any{map[string]any{"pciVendorSelector": "10DE:2236", "resourceName": a10, "externalResourceProvider": true}},
+				"mediatedDevices": []any{map[string]any{"mdevNameSelector": "NVIDIA A10-12Q", "resourceName": "nvidia.com/NVIDIA_A10_12Q", "externalResourceProvider": true}},
+			},
+			"developerConfiguration": map[string]any{"disabledFeatureGates": []any{"GPUsWithDRA"}},
+		}},
+	})
+	// A VM whose GPU comes from a ResourceClaim while KubeVirt's GPUsWithDRA is off.
+	e.createUnstructured(t, schema.GroupVersionResource{Group: "kubevirt.io", Version: "v1", Resource: "virtualmachineinstances"}, "default", map[string]any{
+		"apiVersion": "kubevirt.io/v1", "kind": "VirtualMachineInstance", "metadata": map[string]any{"name": "vm-dra"},
+		"spec": map[string]any{
+			"schedulerName":  schedulerName,
+			"resourceClaims": []any{map[string]any{"name": "gpu", "resourceClaimName": "vm-dra-gpu"}},
+			"domain": map[string]any{"devices": map[string]any{
+				"gpus": []any{map[string]any{"name": "gpu1", "claimName": "gpu", "requestName": "gpu"}},
+			}},
+		},
 	})
 	vmi := e.createUnstructured(t, schema.GroupVersionResource{Group: "kubevirt.io", Version: "v1", Resource: "virtualmachineinstances"}, "default", map[string]any{
 		"apiVersion": "kubevirt.io/v1", "kind": "VirtualMachineInstance", "metadata": map[string]any{"name": "vm-a40"},
@@ -80,6 +94,7 @@ func TestKubectlPluginLive(t *testing.T) {
 		"KubeVirt/kubevirt/kubevirt PermittedNotAdvertised",
 		"VirtualMachineInstance/default/vm-a40 VMIDeviceNotPermitted",
 		"VirtualMachineInstance/default/vm-a40 VMIDeviceNotAdvertised",
+		"VirtualMachineInstance/default/vm-dra VMIClaimsGateOff",
 	} {
 		if _, ok := found[want]; !ok {
 			t.Errorf("check found no %s; findings: %+v", want, report.Findings)

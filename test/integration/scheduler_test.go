@@ -1,7 +1,9 @@
 package integration
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -66,5 +68,38 @@ func TestSchedulerVersion(t *testing.T) {
 	if !strings.HasPrefix(got, "gpu-workload-scheduler ") || strings.HasPrefix(got, "gpu-workload-scheduler dev ") ||
 		!strings.HasSuffix(got, "(k8s.io/kubernetes v1.37.2)") {
 		t.Fatalf("--version printed %q, want this project's version from the Makefile's -ldflags and the Kubernetes library version", got)
+	}
+}
+
+// A profile our plugins cannot run in, or args under a misspelt plugin name,
+// stops the real binary at startup with the field path, before it connects
+// to any API server.
+func TestSchedulerRejectsBrokenProfile(t *testing.T) {
+	config := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(config, []byte(`apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: gpu-workload-scheduler
+  plugins:
+    multiPoint:
+      enabled: [{name: GPUStranding}]
+  pluginConfig:
+  - name: GPUStrandng
+    args: {emptyNodePenalty: 0}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("gpu-workload-scheduler", "--config", config).CombinedOutput()
+	if err == nil {
+		t.Fatalf("the scheduler started with a broken profile:\n%s", out)
+	}
+	for _, want := range []string{
+		`profiles[0].pluginConfig[0].name: Invalid value: "GPUStrandng": no plugin of that name is registered, so its args would be ignored; did you mean GPUStranding?`,
+		`profiles[0].plugins.preFilter.enabled: Invalid value: "GPUStranding": GPUStranding reads the demand GPUWorkloadFit's PreFilter computes: enable GPUWorkloadFit before it at preFilter`,
+	} {
+		// kube-scheduler's command logs the error as a structured klog value.
+		if logged := strings.ReplaceAll(want, `"`, `\"`); !strings.Contains(string(out), logged) {
+			t.Errorf("output lacks %s:\n%s", logged, out)
+		}
 	}
 }

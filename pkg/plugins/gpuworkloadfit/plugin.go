@@ -292,10 +292,14 @@ func (pl *GPUWorkloadFit) PreFilter(ctx context.Context, state fwk.CycleState, p
 	if len(pod.Spec.ResourceClaims) > 0 && pl.claims != nil {
 		data.claimAllocated = pl.addClaims(pod, demand)
 	}
+	logger := klog.FromContext(ctx)
+	if demand.Invalid != nil {
+		logger.V(4).Info("Pod's GPU resources cannot be served", "pod", klog.KObj(pod), "err", demand.Invalid)
+		return nil, fwk.NewStatus(fwk.UnschedulableAndUnresolvable, fmt.Sprintf(ReasonInvalidGPUResources, reasonPrefix(demand), demand.Invalid))
+	}
 	if !demand.IsGPU() && len(demand.Claims) == 0 {
 		return nil, fwk.NewStatus(fwk.Skip)
 	}
-	logger := klog.FromContext(ctx)
 	if demand.Conflict() {
 		logger.V(4).Info("Pod requests GPU resources of several modes", "pod", klog.KObj(pod), "modes", demand.Modes)
 		return nil, fwk.NewStatus(fwk.UnschedulableAndUnresolvable, modeConflictReason(demand))

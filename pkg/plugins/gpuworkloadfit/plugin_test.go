@@ -131,6 +131,11 @@ func TestPreFilter(t *testing.T) {
 			reason: "pod requests GPU resources of several modes (nvidia.com/GA102GL_A10: vm-passthrough, nvidia.com/gpu: container); a node runs one mode",
 		},
 		{
+			name: "a count no node holds, named by its field", pod: launcherPod("vm-huge", map[v1.ResourceName]string{a10: "1e400"}),
+			code:   fwk.UnschedulableAndUnresolvable,
+			reason: `VirtualMachineInstance/vms/vm-huge: pod's GPU resources cannot be served: spec.containers[0].resources.requests[nvidia.com/GA102GL_A10]: Invalid value: "10e399": 10e399 is not a whole number of units from 0 to 65536`,
+		},
+		{
 			name: "the seed's trap: a VM while sandbox workloads are disabled", policy: disabled(),
 			pod:    launcherPod("vm-a10", map[v1.ResourceName]string{a10: "1"}),
 			code:   fwk.UnschedulableAndUnresolvable,

@@ -97,8 +97,7 @@ func canServe(node *v1.Node, entry *clusterstate.NodeEntry, demand *gpuworkload.
 		return false
 	}
 	for _, r := range demand.Requests {
-		q := node.Status.Allocatable[r.Name]
-		if q.Value() < r.Count {
+		if units, err := gpuworkload.Units(node.Status.Allocatable[r.Name]); err != nil || units < r.Count {
 			return false
 		}
 	}

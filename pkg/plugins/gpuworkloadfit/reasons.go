@@ -53,6 +53,9 @@ const (
 	// ReasonSiblingAllocated (Reserve): the conflict, in words.
 	ReasonSiblingAllocated = "%s; the scheduler taints the sibling of an allocated device and retries the pod"
 
+	// ReasonInvalidGPUResources (PreFilter): each GPU resource field no node
+	// can serve, with its path and what is wrong.
+	ReasonInvalidGPUResources = "%spod's GPU resources cannot be served: %v"
 	// ReasonModeConflict (PreFilter): the pod's resources with their modes.
 	ReasonModeConflict = "%spod requests GPU resources of several modes (%s); a node runs one mode"
 	// ReasonNotAdvertised (PreFilter): the resource, then what the cluster advertises by class.
@@ -75,7 +78,7 @@ const (
 var Reasons = []string{
 	ReasonNoGPUs, ReasonModeMismatch, ReasonConverting,
 	ReasonOtherContainerResource, ReasonOtherModel, ReasonOtherProfile, ReasonInsufficient, ReasonTotalTooSmall, ReasonDRANoDevices, ReasonDRAAllAllocated, ReasonDRASiblingInUse, ReasonDRATainted, ReasonDRATooFewFree,
-	ReasonDRANodeNotAdvertised, ReasonSiblingAllocated, ReasonModeConflict, ReasonDRANoNodeHasDevices, ReasonNotAdvertised, ReasonLargerThanAnyNode, ReasonPolicyNotRead, ReasonSandboxDisabled, EventReasonUnschedulable,
+	ReasonDRANodeNotAdvertised, ReasonSiblingAllocated, ReasonInvalidGPUResources, ReasonModeConflict, ReasonDRANoNodeHasDevices, ReasonNotAdvertised, ReasonLargerThanAnyNode, ReasonPolicyNotRead, ReasonSandboxDisabled, EventReasonUnschedulable,
 }
 
 // modeMismatchReason is why a node cannot serve pods of podMode, or "" if
@@ -136,12 +139,7 @@ func reasonPrefix(demand *gpuworkload.PodDemand) string {
 }
 
 func modeConflictReason(demand *gpuworkload.PodDemand) string {
-	parts := make([]string, len(demand.Requests))
-	for i, r := range demand.Requests {
-		mode, _ := r.Class.Mode()
-		parts[i] = fmt.Sprintf("%s: %s", r.Name, mode)
-	}
-	return fmt.Sprintf(ReasonModeConflict, reasonPrefix(demand), strings.Join(parts, ", "))
+	return fmt.Sprintf(ReasonModeConflict, reasonPrefix(demand), demand.RequestModes())
 }
 
 func sandboxDisabledReason(demand *gpuworkload.PodDemand, mode gpuworkload.Mode, policy gpuworkload.SandboxPolicy, labelled int) string {

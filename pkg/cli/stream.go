@@ -1,0 +1,289 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// typedObject is a pointer to a typed Kubernetes object such as *v1.Node.
+type typedObject[T any] interface {
+	*T
+	metav1.Object
+	GetObjectKind() schema.ObjectKind
+}
+
+// readTyped reads a dump of one kind: objects or Lists, JSON or YAML. JSON,
+// what kubectl writes and what large dumps are, is decoded as it streams,
+// one List item at a time straight into its typed object: a 20,000-node
+// dump then takes a small multiple of its size in memory rather than the
+// twenty times that generic maps took. From the first document that is not
+// a JSON object on, the rest goes through decodeObjects.
+func readTyped[T any, PT typedObject[T]](path, kind, want string, stdin io.Reader) ([]*T, error) {
+	r, closeInput, err := openInput(path, stdin)
+	if err != nil {
+		return nil, err
+	}
+	defer closeInput()
+	rest := io.MultiReader(r)
+	var out []*T
+	for doc := 1; ; doc++ {
+		first, err := nextNonSpace(rest)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, usageErrorf("%s: %v", displayName(path), err)
+		}
+		rest = io.MultiReader(bytes.NewReader([]byte{first}), rest)
+		if first != '{' {
+			data, err := io.ReadAll(rest)
+			if err != nil {
+				return nil, usageErrorf("%s: %v", displayName(path), err)
+			}
+			objs, err := readTypedYAML[T, PT](data, path, kind, want)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, objs...)
+			break
+		}
+		dec := json.NewDecoder(rest)
+		objs, err := decodeJSONDocument[T, PT](dec)
+		if err != nil {
+			return nil, usageErrorf("%s: document %d: %v; want %s", displayName(path), doc, err, want)
+		}
+		out = append(out, objs...)
+		rest = io.MultiReader(dec.Buffered(), rest)
+	}
+	if len(out) == 0 {
+		return nil, usageErrorf("%s: not a Kubernetes object; want %s", displayName(path), want)
+	}
+	for i, obj := range out {
+		if got := PT(obj).GetObjectKind().GroupVersionKind().Kind; got != kind {
+			return nil, usageErrorf("%s: object %d is a %q, not a %s; want %s", displayName(path), i, got, kind, want)
+		}
+	}
+	return out, nil
+}
+
+// nextNonSpace reads up to the first byte that is not white space.
+func nextNonSpace(r io.Reader) (byte, error) {
+	var b [1]byte
+	for {
+		if _, err := io.ReadFull(r, b[:]); err != nil {
+			return 0, err
+		}
+		if !strings.ContainsRune(" \t\r\n", rune(b[0])) {
+			return b[0], nil
+		}
+	}
+}
+
+// readTypedYAML is readTyped for YAML, through generic objects.
+func readTypedYAML[T any, PT typedObject[T]](data []byte, path, kind, want string) ([]*T, error) {
+	objs, err := decodeObjects(data, path, want)
+	if err != nil {
+		return nil, err
+	}
+	if err := requireKind(objs, kind, path, want); err != nil {
+		return nil, err
+	}
+	out := make([]*T, len(objs))
+	for i, o := range objs {
+		out[i] = new(T)
+		if err := convert(o, out[i]); err != nil {
+			return nil, usageErrorf("%s: %s %q: %v; want %s", displayName(path), strings.ToLower(kind), o.GetName(), err, want)
+		}
+		trim(PT(out[i]))
+	}
+	return out, nil
+}
+
+// decodeJSONDocument decodes one top-level JSON value: a List, whose items
+// it decodes one by one, or one object.
+func decodeJSONDocument[T any, PT typedObject[T]](dec *json.Decoder) ([]*T, error) {
+	if _, err := dec.Token(); err != nil {
+		return nil, notJSON(err)
+	}
+	fields := map[string]json.RawMessage{}
+	var items []*T
+	hasItems := false
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return nil, notJSON(err)
+		}
+		if key != "items" {
+			var raw json.RawMessage
+			if err := dec.Decode(&raw); err != nil {
+				return nil, notJSON(err)
+			}
+			fields[key.(string)] = raw
+			continue
+		}
+		hasItems = true
+		if items, err = decodeItems[T, PT](dec); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, notJSON(err)
+	}
+	var listKind string
+	if raw, ok := fields["kind"]; ok {
+		if err := json.Unmarshal(raw, &listKind); err != nil {
+			return nil, fmt.Errorf("kind: %w", err)
+		}
+	}
+	if !strings.HasSuffix(listKind, "List") {
+		if hasItems {
+			return nil, fmt.Errorf("has items but kind %q is not a List", listKind)
+		}
+		data, err := json.Marshal(fields)
+		if err != nil {
+			return nil, err
+		}
+		obj := new(T)
+		if err := json.Unmarshal(data, obj); err != nil {
+			return nil, namedDecodeError(data, err)
+		}
+		trim(PT(obj))
+		return []*T{obj}, nil
+	}
+	itemKind := strings.TrimSuffix(listKind, "List")
+	for _, item := range items {
+		if gvk := PT(item).GetObjectKind(); itemKind != "" && gvk.GroupVersionKind().Kind == "" {
+			gvk.SetGroupVersionKind(gvk.GroupVersionKind().GroupVersion().WithKind(itemKind))
+		}
+	}
+	return items, nil
+}
+
+// decodeItems decodes a List's items array into typed objects, trimming
+// each before the next is read.
+func decodeItems[T any, PT typedObject[T]](dec *json.Decoder) ([]*T, error) {
+	open, err := dec.Token()
+	if err != nil {
+		return nil, notJSON(err)
+	}
+	if open == nil {
+		return nil, nil
+	}
+	if open != json.Delim('[') {
+		return nil, fmt.Errorf("items is not a list")
+	}
+	var items []*T
+	for i := 0; dec.More(); i++ {
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, notJSON(err)
+		}
+		obj := new(T)
+		if err := json.Unmarshal(raw, obj); err != nil {
+			return nil, fmt.Errorf("items[%d]: %w", i, namedDecodeError(raw, err))
+		}
+		trim(PT(obj))
+		items = append(items, obj)
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, notJSON(err)
+	}
+	return items, nil
+}
+
+// notJSON is a syntax error, a truncated document included.
+func notJSON(err error) error {
+	if errors.Is(err, io.EOF) {
+		err = io.ErrUnexpectedEOF
+	}
+	return fmt.Errorf("not valid JSON or YAML (%v)", err)
+}
+
+// trim drops what no command reads and dumps hold most of: managed fields,
+// and a node's list of container images.
+func trim(obj metav1.Object) {
+	obj.SetManagedFields(nil)
+	if node, ok := obj.(*v1.Node); ok {
+		node.Status.Images = nil
+	}
+}
+
+// openInput opens a file, or standard input for "-".
+func openInput(path string, stdin io.Reader) (io.Reader, func(), error) {
+	if path == "-" {
+		return stdin, func() {}, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, usageErrorf("%v", err)
+	}
+	return f, func() { f.Close() }, nil
+}
+
+// namedDecodeError names the field behind a typed decode error:
+// encoding/json does not say which quantity failed to parse.
+func namedDecodeError(data []byte, err error) error {
+	var obj map[string]any
+	if json.Unmarshal(data, &obj) != nil {
+		return err
+	}
+	lists := []string{"status.capacity", "status.allocatable", "spec.overhead", "spec.resources.requests", "spec.resources.limits"}
+	for _, kind := range []string{"initContainers", "containers"} {
+		containers, _, _ := unstructured.NestedSlice(obj, "spec", kind)
+		for i := range containers {
+			for _, list := range []string{"requests", "limits"} {
+				lists = append(lists, fmt.Sprintf("spec.%s[%d].resources.%s", kind, i, list))
+			}
+		}
+	}
+	for _, list := range lists {
+		quantities, ok := nestedMap(obj, list)
+		if !ok {
+			continue
+		}
+		for _, name := range slices.Sorted(maps.Keys(quantities)) {
+			text := fmt.Sprint(quantities[name])
+			if _, parseErr := resource.ParseQuantity(text); parseErr != nil {
+				return fmt.Errorf("%s[%s]: %q is not a Kubernetes quantity, e.g. 4, 500m or 16Gi", list, name, text)
+			}
+		}
+	}
+	return err
+}
+
+// nestedMap follows a path like spec.containers[0].resources.limits.
+func nestedMap(obj map[string]any, path string) (map[string]any, bool) {
+	var current any = obj
+	for _, part := range strings.Split(path, ".") {
+		name, index, indexed := strings.Cut(part, "[")
+		m, ok := current.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		current = m[name]
+		if indexed {
+			list, ok := current.([]any)
+			i, err := strconv.Atoi(strings.TrimSuffix(index, "]"))
+			if !ok || err != nil || i >= len(list) {
+				return nil, false
+			}
+			current = list[i]
+		}
+	}
+	m, ok := current.(map[string]any)
+	return m, ok
+}
