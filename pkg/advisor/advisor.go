@@ -111,8 +111,14 @@ type demand struct {
 func Advise(in Input) Plan {
 	plan := Plan{Relabels: []Relabel{}}
 	var servable []PendingPod
+	largestOf := map[v1.ResourceName]int64{}
 	for _, p := range in.Pending {
-		if largest := largestNode(in.Nodes, p.Resource); largest > 0 && p.Count > largest {
+		largest, ok := largestOf[p.Resource]
+		if !ok {
+			largest = largestNode(in.Nodes, p.Resource)
+			largestOf[p.Resource] = largest
+		}
+		if largest > 0 && p.Count > largest {
 			plan.Unservable = append(plan.Unservable, Unservable{Pod: p.Name,
 				Why: fmt.Sprintf("asks for %d x %s; no node has more than %d, nor would after a relabel: split the request or add a node with more GPUs", p.Count, p.Resource, largest)})
 			continue

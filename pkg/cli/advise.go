@@ -186,8 +186,8 @@ func advise(ctx context.Context, c *cluster, pods []*v1.Pod, progress io.Writer)
 }
 
 // slowSimulation is the number of pending pods from which simulating a plan
-// takes long enough to say so (BenchmarkAdviseLargeCluster: 17 s for 5,000
-// pending pods on 4,000 nodes, 110 s for 25,000 on 20,000).
+// takes long enough to say so (BenchmarkAdviseLargeCluster: 11 s for 5,000
+// pending pods on 4,000 nodes, 78 s for 25,000 on 20,000).
 const slowSimulation = 2_000
 
 // simulateGain places the pending pods with the shipped profile on the
