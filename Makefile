@@ -45,7 +45,7 @@ test: verify test-unit test-fuzz test-integration ## Run verify (gofmt, vet, ven
 test-unit: ## Run the unit tests of cmd/ and pkg/
 	$(GO) test ./cmd/... ./pkg/...
 
-test-fuzz: ## Run every fuzz target for a few seconds (FUZZTIME, default 3s)
+test-fuzz: ## Run every fuzz target on 2,000 generated inputs (FUZZTIME, default 2000x)
 	hack/fuzz.sh
 
 test-integration: tools build ## Run the integration, lab, manifest and scheduler_perf smoke tests against a real control plane
