@@ -169,10 +169,12 @@ func advise(ctx context.Context, c *cluster, pods []*v1.Pod, progress io.Writer)
 	plan.Unservable = append(unservable, plan.Unservable...)
 	report := &AdviseReport{APIVersion: ReportAPIVersion, Kind: "AdviseReport", Policy: describePolicy(c.policy), Plan: plan}
 	if len(plan.Relabels) > 0 && plan.Prerequisite == "" {
-		if len(pending) >= slowSimulation {
-			fmt.Fprintf(progress, "advise: %d relabel(s) proposed; simulating them with %d pending GPU pods (at this size, up to minutes) ...\n", len(plan.Relabels), len(pending))
+		if len(pending) < slowSimulation {
+			progress = nil
+		} else {
+			fmt.Fprintf(progress, "advise: %d relabel(s) proposed; simulating the cluster now and relabelled with %d pending GPU pods (at this size, up to a minute) ...\n", len(plan.Relabels), len(pending))
 		}
-		gain, err := simulateGain(ctx, c.policy, nodes, running, pending, plan)
+		gain, err := simulateGain(ctx, c.policy, nodes, running, pending, plan, progress)
 		if err != nil {
 			return nil, err
 		}
@@ -186,13 +188,14 @@ func advise(ctx context.Context, c *cluster, pods []*v1.Pod, progress io.Writer)
 }
 
 // slowSimulation is the number of pending pods from which simulating a plan
-// takes long enough to say so (BenchmarkAdviseLargeCluster: 11 s for 5,000
-// pending pods on 4,000 nodes, 78 s for 25,000 on 20,000).
-const slowSimulation = 2_000
+// takes long enough to report its progress, every progressEvery pending pods
+// (BenchmarkAdviseLargeCluster).
+const slowSimulation, progressEvery = 2_000, 5_000
 
 // simulateGain places the pending pods with the shipped profile on the
 // cluster as it is and as relabelled; running pods stay where they are.
-func simulateGain(ctx context.Context, policy gpuworkload.SandboxPolicy, nodes []sim.NodeSpec, running, pending []sim.PodSpec, plan advisor.Plan) (*SimulatedGain, error) {
+// With progress, each run reports its pending pods tried and placed so far.
+func simulateGain(ctx context.Context, policy gpuworkload.SandboxPolicy, nodes []sim.NodeSpec, running, pending []sim.PodSpec, plan advisor.Plan, progress io.Writer) (*SimulatedGain, error) {
 	data, err := install.SchedulerConfiguration()
 	if err != nil {
 		return nil, err
@@ -222,8 +225,27 @@ func simulateGain(ctx context.Context, policy gpuworkload.SandboxPolicy, nodes [
 	scenarioPods = append(scenarioPods, pending...)
 	ctx = klog.NewContext(ctx, logr.Discard())
 	gain := &SimulatedGain{PendingGPUPods: len(pending)}
+	var progressMu sync.Mutex
 	simulate := func(name string, nodes []sim.NodeSpec, placed *int, units *int64) error {
-		res, err := sim.Run(ctx, &sim.Scenario{Name: name, Policy: policy, Nodes: nodes, Pods: scenarioPods}, policies[0], sim.Options{Profile: profile, Percentage: percentage})
+		opts := sim.Options{Profile: profile, Percentage: percentage}
+		if progress != nil {
+			var tried, placedSoFar int
+			opts.Arrived = func(pod sim.PodSpec, placed bool) {
+				if pod.Node != "" {
+					return
+				}
+				tried++
+				if placed {
+					placedSoFar++
+				}
+				if tried%progressEvery == 0 {
+					progressMu.Lock()
+					defer progressMu.Unlock()
+					fmt.Fprintf(progress, "advise: cluster %s: %d of %d pending GPU pods tried, %d placed so far\n", name, tried, len(pending), placedSoFar)
+				}
+			}
+		}
+		res, err := sim.Run(ctx, &sim.Scenario{Name: name, Policy: policy, Nodes: nodes, Pods: scenarioPods}, policies[0], opts)
 		if err != nil {
 			return fmt.Errorf("simulate the plan: %w", err)
 		}

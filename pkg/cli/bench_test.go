@@ -104,12 +104,12 @@ func peakHeap(f func()) uint64 {
 
 // writeNodeDump writes a List of nodes, a quarter per mode and a quarter
 // without GPUs, with what real node objects carry besides.
-func writeNodeDump(b *testing.B, n int) (string, int64) {
+func writeNodeDump(b testing.TB, n int) (string, int64) {
 	return writeList(b, "nodes.json", n, func(i int) any { return benchNode(i) })
 }
 
 // writeList writes a List of n objects as kubectl does, one item at a time.
-func writeList(b *testing.B, name string, n int, item func(int) any) (string, int64) {
+func writeList(b testing.TB, name string, n int, item func(int) any) (string, int64) {
 	b.Helper()
 	path := filepath.Join(b.TempDir(), name)
 	f, err := os.Create(path)
@@ -199,7 +199,7 @@ func benchNode(i int) *v1.Node {
 
 // writePendingVMs writes a List of pending virt-launcher pods, each asking for
 // one passthrough A10.
-func writePendingVMs(b *testing.B, n int) string {
+func writePendingVMs(b testing.TB, n int) string {
 	path, _ := writeList(b, "pods.json", n, func(i int) any {
 		return &v1.Pod{
 			TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"},

@@ -235,3 +235,25 @@ func TestDumpsReadEveryDocument(t *testing.T) {
 		})
 	}
 }
+
+// A large simulation reports, for each cluster it simulates, the pending
+// pods tried and placed so far.
+func TestAdviseReportsProgress(t *testing.T) {
+	// Ten nodes per mode, four A10s each: the ten passthrough nodes take 40
+	// VMs now, and the twenty empty others relabelled take 80 more.
+	nodes, _ := writeNodeDump(t, 40)
+	pods := writePendingVMs(t, progressEvery)
+	code, _, stderr := run(t, nil, "advise", "--nodes", nodes, "--pods", pods, "--cluster-policy", checkData("clusterpolicy-enabled.yaml"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{
+		"advise: 20 relabel(s) proposed; simulating the cluster now and relabelled with 5000 pending GPU pods",
+		"advise: cluster now: 5000 of 5000 pending GPU pods tried, 40 placed so far\n",
+		"advise: cluster relabelled: 5000 of 5000 pending GPU pods tried, 120 placed so far\n",
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+}

@@ -273,12 +273,12 @@ func (t *Tracker) newEntry(node *v1.Node, policy gpuworkload.SandboxPolicy, clas
 // entry is computed for the snapshot's object without being stored.
 func (t *Tracker) Entry(node *v1.Node) *NodeEntry {
 	t.mu.RLock()
-	e := t.entries[node.Name]
-	epoch, policy, classifier, publishedByDRA := t.epoch, t.policy, t.classifier, t.dra.nodes[node.Name] != nil
-	t.mu.RUnlock()
-	if e != nil && e.ResourceVersion == node.ResourceVersion && e.Epoch == epoch {
+	if e := t.entries[node.Name]; e != nil && e.ResourceVersion == node.ResourceVersion && e.Epoch == t.epoch {
+		t.mu.RUnlock()
 		return e
 	}
+	epoch, policy, classifier, publishedByDRA := t.epoch, t.policy, t.classifier, t.dra.nodes[node.Name] != nil
+	t.mu.RUnlock()
 	return t.newEntry(node, policy, classifier, epoch, publishedByDRA)
 }
 

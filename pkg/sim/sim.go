@@ -70,6 +70,9 @@ type Options struct {
 	Percentage *int32
 	// Advisor, when set, relabels nodes as the mode advisor proposes.
 	Advisor *AdvisorOptions
+	// Arrived, when set, hears of each pod's first scheduling attempt:
+	// a long run's progress.
+	Arrived func(pod PodSpec, placed bool)
 }
 
 // simNode is a node's state during a run.
@@ -96,6 +99,9 @@ func (n *simNode) free() int64 { return n.units - n.usedUnits }
 // can: a snapshot that overcommits a node or puts a GPU pod on a node of
 // another mode would make every figure of the run wrong.
 func (n *simNode) cannotHold(p PodSpec) string {
+	if n.holds(p) {
+		return ""
+	}
 	switch {
 	case n.usedCPU+p.MilliCPU > n.spec.MilliCPU:
 		return fmt.Sprintf("has %dm CPU free, the pod requests %dm", n.spec.MilliCPU-n.usedCPU, p.MilliCPU)
@@ -103,10 +109,17 @@ func (n *simNode) cannotHold(p PodSpec) string {
 		return fmt.Sprintf("has %d bytes of memory free, the pod requests %d", n.spec.Memory-n.usedMemory, p.Memory)
 	case p.GPU != "" && n.resource != p.GPU:
 		return fmt.Sprintf("advertises %q in mode %s, the pod requests %s", n.resource, n.mode, p.GPU)
-	case p.GPU != "" && n.free() < p.GPUCount:
+	default:
 		return fmt.Sprintf("has %d x %s free, the pod requests %d", n.free(), p.GPU, p.GPUCount)
 	}
-	return ""
+}
+
+// holds says whether the node has the pod's CPU, memory and GPU units free.
+// Where it does not, NodeResourcesFit rejects the node, as the node object
+// advertises the same.
+func (n *simNode) holds(p PodSpec) bool {
+	return n.usedCPU+p.MilliCPU <= n.spec.MilliCPU && n.usedMemory+p.Memory <= n.spec.Memory &&
+		(p.GPU == "" || n.resource == p.GPU && n.free() >= p.GPUCount)
 }
 
 type simPod struct {
@@ -136,13 +149,16 @@ func shapeOf(s PodSpec) shape {
 }
 
 type run struct {
-	ctx      context.Context
-	logger   klog.Logger
-	engine   *engine
-	opts     Options
-	policy   gpuworkload.SandboxPolicy
-	nodes    []*simNode
-	byName   map[string]*simNode
+	ctx    context.Context
+	logger klog.Logger
+	engine *engine
+	opts   Options
+	policy gpuworkload.SandboxPolicy
+	nodes  []*simNode
+	byName map[string]*simNode
+	// byObject finds a node by the object the scheduler cache holds, on the
+	// Filter path where looking up names cost a fifth of a large run.
+	byObject map[*v1.Node]*simNode
 	pods     []*simPod
 	pending  []*simPod
 	leaving  departureQueue
@@ -175,7 +191,7 @@ func Run(ctx context.Context, scenario *Scenario, policy ScoringPolicy, opts Opt
 	if err != nil {
 		return nil, fmt.Errorf("policy %s: %w", policy.Name, err)
 	}
-	r := &run{ctx: ctx, logger: klog.FromContext(ctx), engine: e, opts: opts, policy: scenario.Policy, byName: map[string]*simNode{}, unplaceable: map[shape]bool{}}
+	r := &run{ctx: ctx, logger: klog.FromContext(ctx), engine: e, opts: opts, policy: scenario.Policy, byName: map[string]*simNode{}, byObject: map[*v1.Node]*simNode{}, unplaceable: map[shape]bool{}}
 	for _, spec := range scenario.Nodes {
 		n := &simNode{spec: spec, mode: spec.Mode}
 		r.advertise(n, false)
@@ -213,7 +229,9 @@ func (r *run) advertise(n *simNode, converting bool) {
 	if name, count, err := n.spec.Inventory.Advertisement(r.effectiveMode(n)); err == nil && count > 0 && !converting {
 		n.resource, n.units = name, count
 	}
+	delete(r.byObject, n.obj)
 	n.obj = nodeObject(n.spec, n.mode, n.resource, n.units, n.version)
+	r.byObject[n.obj] = n
 }
 
 func (r *run) effectiveMode(n *simNode) gpuworkload.Mode {
@@ -294,8 +312,14 @@ func (r *run) nextEventTime(now time.Duration, nextArrival int, nextAdvice time.
 
 func (r *run) arrive(p *simPod, now time.Duration) error {
 	placed, err := r.place(p, now)
-	if err != nil || placed {
+	if err != nil {
 		return err
+	}
+	if r.opts.Arrived != nil {
+		r.opts.Arrived(p.spec, placed)
+	}
+	if placed {
+		return nil
 	}
 	r.pending = append(r.pending, p)
 	r.metrics.addPending(p)
@@ -348,7 +372,8 @@ func (r *run) place(p *simPod, now time.Duration) (bool, error) {
 	if node == "" {
 		s := shapeOf(p.spec)
 		var err error
-		if node, err = r.engine.schedule(r.ctx, p.obj, r.unplaceable[s]); err != nil {
+		full := func(node *v1.Node) bool { return !r.byObject[node].holds(p.spec) }
+		if node, err = r.engine.schedule(r.ctx, p.obj, r.unplaceable[s], full); err != nil {
 			return false, fmt.Errorf("schedule pod %s: %w", p.spec.Name, err)
 		}
 		if node == "" {
