@@ -309,6 +309,6 @@ func drainFirst(c candidate, r v1.ResourceName) DrainFirst {
 	n := c.node
 	return DrainFirst{
 		Node: n.Name, Resource: r, GPUPods: n.GPUPods, VMs: n.VMs,
-		Advice: fmt.Sprintf("runs %d GPU pod(s), %d of them VMs: drain it first (kubectl drain %s --ignore-daemonsets), then convert it: %s", n.GPUPods, n.VMs, n.Name, c.conversion.Command(n.Name)),
+		Advice: fmt.Sprintf("runs %d GPU pod(s), %d of them VMs: drain it first (kubectl drain %s --ignore-daemonsets), then convert it and uncordon it: %s; kubectl uncordon %s", n.GPUPods, n.VMs, n.Name, c.conversion.Command(n.Name), n.Name),
 	}
 }

@@ -32,6 +32,9 @@ type AdviseReport struct {
 	// to place no more pending pods: they would disrupt nodes for nothing.
 	Withdrawn []advisor.Relabel `json:"withdrawn,omitempty"`
 	Summary   string            `json:"summary"`
+	// Commands, run in order, carry out the plan: the prerequisite, then
+	// each relabel.
+	Commands []string `json:"commands"`
 }
 
 // SimulatedGain compares placing the pending GPU pods on the cluster as it
@@ -184,6 +187,13 @@ func advise(ctx context.Context, c *cluster, pods []*v1.Pod, progress io.Writer)
 		}
 	}
 	report.Summary = adviseSummary(len(in.Pending)+len(unservable), report)
+	report.Commands = []string{}
+	if command, ok := gpuworkload.EnableSandboxCommand(c.policy); ok && plan.Prerequisite != "" {
+		report.Commands = append(report.Commands, command)
+	}
+	for _, r := range report.Relabels {
+		report.Commands = append(report.Commands, r.Command)
+	}
 	return report, nil
 }
 

@@ -31,6 +31,9 @@ type ExplainReport struct {
 	// Fits counts the nodes GPUWorkloadFit accepts.
 	Fits    int    `json:"fits"`
 	Summary string `json:"summary"`
+	// FixCommands, run in order, make the pod schedulable: the commands of
+	// the summary's fix, as the scheduler's event annotates them.
+	FixCommands []string `json:"fixCommands,omitempty"`
 }
 
 // ExplainNode is GPUWorkloadFit's verdict on one node.
@@ -228,7 +231,8 @@ func explainPod(ctx context.Context, c *cluster, pod *v1.Pod, pl *gpuworkloadfit
 	case report.Fits > 0:
 		report.Summary = fmt.Sprintf("pod %s fits %d of %d node(s) as far as GPUs go; the scheduler's other plugins (taints, affinity, CPU and memory) still apply.", report.Pod, report.Fits, len(report.Nodes))
 	default:
-		report.Summary = gpuworkloadfit.Explain(pod, data.Demand(), tracker, infos)
+		explanation := gpuworkloadfit.Explain(pod, data.Demand(), tracker, infos)
+		report.Summary, report.FixCommands = explanation.Message, explanation.FixCommands
 	}
 	if !preStatus.IsSuccess() && !preStatus.IsSkip() {
 		report.PodReason = preStatus.Message()

@@ -298,10 +298,19 @@ func VGPUConfigCommand(node string, profile VGPUProfile) string {
 // EnableSandboxFix says how to turn sandbox workloads on: the exact command
 // when the policy comes from a ClusterPolicy, the field to set otherwise.
 func EnableSandboxFix(policy SandboxPolicy) string {
-	if policy.Source.Kind == SourceClusterPolicy {
-		return fmt.Sprintf(`enable sandbox workloads: kubectl patch clusterpolicies.nvidia.com %s --type merge -p '{"spec":{"sandboxWorkloads":{"enabled":true}}}'`, policy.Source.Name)
+	if command, ok := EnableSandboxCommand(policy); ok {
+		return "enable sandbox workloads: " + command
 	}
 	return "enable sandboxWorkloads in the GPU Operator's ClusterPolicy (spec.sandboxWorkloads.enabled: true)"
+}
+
+// EnableSandboxCommand is the command that turns sandbox workloads on; ok is
+// false when the policy comes from no ClusterPolicy, which has to be created.
+func EnableSandboxCommand(policy SandboxPolicy) (command string, ok bool) {
+	if policy.Source.Kind != SourceClusterPolicy {
+		return "", false
+	}
+	return fmt.Sprintf(`kubectl patch clusterpolicies.nvidia.com %s --type merge -p '{"spec":{"sandboxWorkloads":{"enabled":true}}}'`, policy.Source.Name), true
 }
 
 // enableSandboxOrUnlabel is the fix for a node whose mode label is ignored.

@@ -127,7 +127,7 @@ func BenchmarkExplain(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/%d-nodes", bc.name, size), func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
-					Explain(pod, &data.demand, data.tracker, bc.nodes)
+					_ = Explain(pod, &data.demand, data.tracker, bc.nodes)
 				}
 			})
 		}

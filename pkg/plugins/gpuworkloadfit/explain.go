@@ -2,11 +2,13 @@ package gpuworkloadfit
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"unicode/utf8"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/client-go/tools/events"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 
@@ -32,17 +34,21 @@ func (pl *GPUWorkloadFit) PostFilter(ctx context.Context, state fwk.CycleState, 
 		logger.Error(err, "Cannot list nodes to explain the unschedulable pod", "pod", klog.KObj(pod))
 		return nil, fwk.NewStatus(fwk.Unschedulable)
 	}
-	message := TruncateNote(Explain(pod, &data.demand, data.tracker, nodes))
+	explanation := Explain(pod, &data.demand, data.tracker, nodes)
+	message := TruncateNote(explanation.Message)
 	var related *v1.ObjectReference
 	if vmi := data.demand.VMI; vmi != nil && vmi.Name != "" {
 		related = &v1.ObjectReference{APIVersion: "kubevirt.io/v1", Kind: "VirtualMachineInstance", Namespace: vmi.Namespace, Name: vmi.Name, UID: vmi.UID}
 	}
-	if recorder := pl.handle.EventRecorder(); recorder != nil {
+	if recorder, ok := pl.handle.EventRecorder().(events.AnnotatedEventRecorder); ok {
+		annotations := explanation.Annotations()
 		if related != nil {
-			recorder.Eventf(pod, related, v1.EventTypeWarning, EventReasonUnschedulable, "Scheduling", "%s", message)
+			recorder.AnnotatedEventf(pod, related, annotations, v1.EventTypeWarning, EventReasonUnschedulable, "Scheduling", "%s", message)
 		} else {
-			recorder.Eventf(pod, nil, v1.EventTypeWarning, EventReasonUnschedulable, "Scheduling", "%s", message)
+			recorder.AnnotatedEventf(pod, nil, annotations, v1.EventTypeWarning, EventReasonUnschedulable, "Scheduling", "%s", message)
 		}
+	} else {
+		logger.Error(nil, "The scheduler's event recorder cannot annotate events: the explanation is only logged", "pod", klog.KObj(pod), "explanation", message)
 	}
 	logger.V(3).Info("GPU pod unschedulable", "pod", klog.KObj(pod), "explanation", message)
 	return nil, fwk.NewStatus(fwk.Unschedulable)
@@ -83,12 +89,44 @@ func (c *conversionCandidate) offer(node string, current gpuworkload.Mode, conve
 	}
 }
 
+// Explanation is what Explain concludes about an unschedulable GPU pod.
+type Explanation struct {
+	// Message says what the pod needs, what each GPU mode offers, and the fix.
+	Message string
+	// FixCommands, run in order, make the pod schedulable. Empty when no
+	// command can: the fix is to wait, to change the pod or to add hardware,
+	// and Message says which.
+	FixCommands []string
+}
+
+// AnnotationFixCommands holds, on the explanation event, the fix's commands
+// as a JSON array of strings, for programs that follow the fix.
+const AnnotationFixCommands = "gpu-workload.io/fix-commands"
+
+// Annotations are the explanation event's annotations: the fix's commands,
+// when it has any.
+func (e Explanation) Annotations() map[string]string {
+	if len(e.FixCommands) == 0 {
+		return nil
+	}
+	commands, _ := json.Marshal(e.FixCommands)
+	return map[string]string{AnnotationFixCommands: string(commands)}
+}
+
+// remedy is the fix sentence and the commands it names.
+type remedy struct {
+	text     string
+	commands []string
+}
+
+func remedyText(text string) remedy { return remedy{text: text} }
+
 // Explain says, in one message, what the pod needs, what each GPU mode
 // offers, and the concrete fix. It is shared by PostFilter and the kubectl
 // plugin so that both give the same answer. Nodes a fix proposes to convert
 // are taken from their hardware (gpuworkload.GPUInventory), as the advisor
 // takes them.
-func Explain(pod *v1.Pod, demand *gpuworkload.PodDemand, tracker *clusterstate.Tracker, nodes []fwk.NodeInfo) string {
+func Explain(pod *v1.Pod, demand *gpuworkload.PodDemand, tracker *clusterstate.Tracker, nodes []fwk.NodeInfo) Explanation {
 	policy := tracker.Policy()
 	byMode := map[gpuworkload.Mode]*modeSummary{}
 	for _, m := range gpuworkload.Modes {
@@ -206,12 +244,12 @@ func Explain(pod *v1.Pod, demand *gpuworkload.PodDemand, tracker *clusterstate.T
 		b.WriteString(".")
 	}
 	b.WriteString(fixPrefix)
-	if fixed := claimFix(demand, perClaim); fixed != "" {
-		b.WriteString(fixed)
-	} else {
-		b.WriteString(fix(demand, policy, byMode, perResource, tracker.AdvertisedByClass()))
+	r, ok := claimFix(demand, perClaim)
+	if !ok {
+		r = fix(demand, policy, byMode, perResource, tracker.AdvertisedByClass())
 	}
-	return b.String()
+	b.WriteString(r.text)
+	return Explanation{Message: b.String(), FixCommands: r.commands}
 }
 
 // claimSummary is what Explain learns about the devices of a claim's class.
@@ -238,29 +276,29 @@ func (cs *claimSummary) add(node string, class gpuworkload.ResourceClass, a *gpu
 	}
 }
 
-// claimFix is the fix for the first claim whose devices are short, or ""
-// when every claim has free devices somewhere.
-func claimFix(demand *gpuworkload.PodDemand, perClaim []claimSummary) string {
+// claimFix is the fix for the first claim whose devices are short; ok is
+// false when every claim has free devices somewhere.
+func claimFix(demand *gpuworkload.PodDemand, perClaim []claimSummary) (r remedy, ok bool) {
 	for i, c := range demand.Claims {
 		cs := perClaim[i]
 		switch {
 		case cs.nodes == 0:
-			return fmt.Sprintf("no node publishes a device of DeviceClass %s for claim %s: enable the devices in the DRA driver (PassthroughSupport for VFIO devices), or ask for a class the nodes publish.", c.DeviceClass, c.Claim)
+			return remedyText(fmt.Sprintf("no node publishes a device of DeviceClass %s for claim %s: enable the devices in the DRA driver (PassthroughSupport for VFIO devices), or ask for a class the nodes publish.", c.DeviceClass, c.Claim)), true
 		case int64(cs.free) >= c.Count:
 			continue
 		case cs.siblingInUse > 0:
-			return fmt.Sprintf("the free devices of DeviceClass %s are GPUs in use through their other device, e.g. claim %s holds %s on node %s: let that pod finish, or free a whole GPU.",
-				c.DeviceClass, cs.sibling.Claim, cs.sibling.Device, cs.siblingNode)
+			return remedyText(fmt.Sprintf("the free devices of DeviceClass %s are GPUs in use through their other device, e.g. claim %s holds %s on node %s: let that pod finish, or free a whole GPU.",
+				c.DeviceClass, cs.sibling.Claim, cs.sibling.Device, cs.siblingNode)), true
 		case cs.tainted > 0:
-			return fmt.Sprintf("the free devices of DeviceClass %s are tainted: remove the taints when the devices are usable, or tolerate them in claim %s.", c.DeviceClass, c.Claim)
+			return remedyText(fmt.Sprintf("the free devices of DeviceClass %s are tainted: remove the taints when the devices are usable, or tolerate them in claim %s.", c.DeviceClass, c.Claim)), true
 		default:
-			return fmt.Sprintf("all %d devices of DeviceClass %s are allocated: let GPU pods finish, or publish more devices of the class.", cs.total, c.DeviceClass)
+			return remedyText(fmt.Sprintf("all %d devices of DeviceClass %s are allocated: let GPU pods finish, or publish more devices of the class.", cs.total, c.DeviceClass)), true
 		}
 	}
 	if len(demand.Claims) > 0 && len(demand.Requests) == 0 {
-		return "devices of the pod's claims are free on some DRA node; the FailedScheduling message says what else rejects those nodes."
+		return remedyText("devices of the pod's claims are free on some DRA node; the FailedScheduling message says what else rejects those nodes."), true
 	}
-	return ""
+	return remedy{}, false
 }
 
 // fixPrefix starts the last sentence of an explanation, which truncation keeps.
@@ -300,58 +338,68 @@ func describeRequests(demand *gpuworkload.PodDemand) string {
 }
 
 func fix(demand *gpuworkload.PodDemand, policy gpuworkload.SandboxPolicy, byMode map[gpuworkload.Mode]*modeSummary, perResource []resourceSummary,
-	advertised map[gpuworkload.ResourceClass][]v1.ResourceName) string {
+	advertised map[gpuworkload.ResourceClass][]v1.ResourceName) remedy {
 	if demand.Conflict() {
-		return "request the GPU resources of one mode only; a node runs one mode."
+		return remedyText("request the GPU resources of one mode only; a node runs one mode.")
 	}
 	mode, _ := demand.Mode()
 	if mode.IsSandbox() && !policy.Enabled {
-		if policy.Source.Kind == gpuworkload.SourceClusterPolicy {
-			return gpuworkload.EnableSandboxFix(policy)
+		if command, ok := gpuworkload.EnableSandboxCommand(policy); ok {
+			return remedy{text: gpuworkload.EnableSandboxFix(policy), commands: []string{command}}
 		}
-		return gpuworkload.EnableSandboxFix(policy) + "."
+		return remedyText(gpuworkload.EnableSandboxFix(policy) + ".")
 	}
 	for i, r := range demand.Requests {
 		rs := perResource[i]
 		switch {
 		case rs.draNodes > 0:
-			return fmt.Sprintf("the DRA nodes have no free device of DeviceClass %s for %d x %s (the FailedScheduling message gives DynamicResources' reasons): "+
-				"let GPU pods finish, or publish more devices of the class.", rs.dra.DeviceClass, r.Count, r.Name)
+			return remedyText(fmt.Sprintf("the DRA nodes have no free device of DeviceClass %s for %d x %s (the FailedScheduling message gives DynamicResources' reasons): "+
+				"let GPU pods finish, or publish more devices of the class.", rs.dra.DeviceClass, r.Count, r.Name))
 		case rs.nodes == 0:
 			return notAdvertisedFix(r, rs, advertised[r.Class])
 		case rs.largest < r.Count:
-			return fmt.Sprintf("no node has %d x %s in total; the largest has %d: split the request, or add a node with more of this hardware.", r.Count, r.Name, rs.largest)
+			return remedyText(fmt.Sprintf("no node has %d x %s in total; the largest has %d: split the request, or add a node with more of this hardware.", r.Count, r.Name, rs.largest))
 		}
 	}
 	if m := byMode[mode]; m.nodes > 0 && m.converting == m.nodes {
-		return fmt.Sprintf("wait: all %d %s node(s) are converting their mode or vGPU profile.", m.nodes, mode)
+		return remedyText(fmt.Sprintf("wait: all %d %s node(s) are converting their mode or vGPU profile.", m.nodes, mode))
 	}
 	for _, rs := range perResource {
 		if c := rs.idle; c.node != "" {
-			return fmt.Sprintf("free units are used up; let running GPU pods finish, let preemption make room for a higher priority, or convert idle node %s, which has this hardware: %s", c.node, c.conversion.Command(c.node))
+			command := c.conversion.Command(c.node)
+			return remedy{
+				text:     fmt.Sprintf("free units are used up; let running GPU pods finish, let preemption make room for a higher priority, or convert idle node %s, which has this hardware: %s", c.node, command),
+				commands: []string{command},
+			}
 		}
 	}
-	return "free units are used up; let running GPU pods finish, or let preemption make room for a higher priority."
+	return remedyText("free units are used up; let running GPU pods finish, or let preemption make room for a higher priority.")
 }
 
 // notAdvertisedFix names a node with the hardware for r, or says that none
 // has it and what the pod's kind of workload can request instead.
-func notAdvertisedFix(r gpuworkload.ResourceRequest, rs resourceSummary, sameClass []v1.ResourceName) string {
+// A drained node stays cordoned: uncordoning it after the conversion is part
+// of the fix.
+func notAdvertisedFix(r gpuworkload.ResourceRequest, rs resourceSummary, sameClass []v1.ResourceName) remedy {
 	switch {
 	case rs.idle.node != "":
-		return fmt.Sprintf("no node advertises %s; convert idle node %s, which has this hardware: %s", r.Name, rs.idle.node, rs.idle.conversion.Command(rs.idle.node))
+		command := rs.idle.conversion.Command(rs.idle.node)
+		return remedy{text: fmt.Sprintf("no node advertises %s; convert idle node %s, which has this hardware: %s", r.Name, rs.idle.node, command), commands: []string{command}}
 	case rs.busy.node != "":
 		c := rs.busy
-		return fmt.Sprintf("no node advertises %s; node %s has this hardware but runs GPU pods: drain it (kubectl drain %s --ignore-daemonsets), then convert it: %s",
-			r.Name, c.node, c.node, c.conversion.Command(c.node))
+		commands := []string{"kubectl drain " + c.node + " --ignore-daemonsets", c.conversion.Command(c.node), "kubectl uncordon " + c.node}
+		return remedy{
+			text:     fmt.Sprintf("no node advertises %s; node %s has this hardware but runs GPU pods: drain it, convert it and uncordon it: %s", r.Name, c.node, strings.Join(commands, "; ")),
+			commands: commands,
+		}
 	}
 	kind := r.Class.Describe()
 	if len(sameClass) == 0 {
-		return fmt.Sprintf("no node advertises %s, none has hardware known to, and no node advertises any %s resource: add a node with this hardware.", r.Name, kind)
+		return remedyText(fmt.Sprintf("no node advertises %s, none has hardware known to, and no node advertises any %s resource: add a node with this hardware.", r.Name, kind))
 	}
 	names := make([]string, len(sameClass))
 	for i, n := range sameClass {
 		names[i] = string(n)
 	}
-	return fmt.Sprintf("no node advertises %s and none has hardware known to; request a %s resource the cluster advertises (%s), or add a node with this hardware.", r.Name, kind, strings.Join(names, ", "))
+	return remedyText(fmt.Sprintf("no node advertises %s and none has hardware known to; request a %s resource the cluster advertises (%s), or add a node with this hardware.", r.Name, kind, strings.Join(names, ", ")))
 }

@@ -3,6 +3,7 @@ package gpuworkloadfit
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -287,6 +288,28 @@ func TestPostFilterExplains(t *testing.T) {
 	}
 }
 
+// The event carries the fix's commands where a program can take them.
+func TestPostFilterEventCarriesFixCommands(t *testing.T) {
+	nodes := testNodes()
+	pl := newPlugin(t, enabled(), nodes)
+	h := &fakeHandle{snapshot: cache.NewSnapshot(nil, nodes), recorder: events.NewFakeRecorder(10)}
+	h.recorder.Verbose = true
+	pl.handle = h
+	state := framework.NewCycleState()
+	pod := launcherPod("vm-8q", map[v1.ResourceName]string{"nvidia.com/NVIDIA_A10-8Q": "1"})
+	pl.PreFilter(context.Background(), state, pod, nil)
+	pl.PostFilter(context.Background(), state, pod, nil)
+	want := ` map[gpu-workload.io/fix-commands:["kubectl label node vgpu nvidia.com/gpu.workload.config=vm-vgpu nvidia.com/vgpu.config=A10-8Q --overwrite"]]`
+	select {
+	case got := <-h.recorder.Events:
+		if !strings.HasSuffix(got, want) {
+			t.Fatalf("event\n%s\nwant it to end with the annotations\n%s", got, want)
+		}
+	default:
+		t.Fatal("no event recorded")
+	}
+}
+
 func TestPostFilterIgnoresNonGPUPods(t *testing.T) {
 	pl := newPlugin(t, enabled(), testNodes())
 	h := &fakeHandle{snapshot: cache.NewSnapshot(nil, testNodes()), recorder: events.NewFakeRecorder(10)}
@@ -334,6 +357,7 @@ func TestExplainFixNamesNodesWithTheHardware(t *testing.T) {
 		assigned []*v1.Pod
 		pod      *v1.Pod
 		fix      string
+		commands []string
 	}{
 		{
 			name: "an A10 VM is not sent to a container node of unknown GPUs", nodes: []*v1.Node{bareContainer, a40Node},
@@ -342,15 +366,17 @@ func TestExplainFixNamesNodesWithTheHardware(t *testing.T) {
 		},
 		{
 			name: "an idle container node with A10s", nodes: []*v1.Node{bareContainer, a10Container()},
-			pod: launcherPod("vm-a10", map[v1.ResourceName]string{a10: "1"}),
-			fix: "no node advertises nvidia.com/GA102GL_A10; convert idle node c-a10, which has this hardware: kubectl label node c-a10 nvidia.com/gpu.workload.config=vm-passthrough --overwrite",
+			pod:      launcherPod("vm-a10", map[v1.ResourceName]string{a10: "1"}),
+			fix:      "no node advertises nvidia.com/GA102GL_A10; convert idle node c-a10, which has this hardware: kubectl label node c-a10 nvidia.com/gpu.workload.config=vm-passthrough --overwrite",
+			commands: []string{"kubectl label node c-a10 nvidia.com/gpu.workload.config=vm-passthrough --overwrite"},
 		},
 		{
 			name: "a busy container node with A10s", nodes: []*v1.Node{a10Container()},
 			assigned: []*v1.Pod{st.MakePod().Name("busy").Namespace("ns").UID("busy").Node("c-a10").Req(map[v1.ResourceName]string{gpu: "1"}).Obj()},
 			pod:      launcherPod("vm-a10", map[v1.ResourceName]string{a10: "1"}),
-			fix: "no node advertises nvidia.com/GA102GL_A10; node c-a10 has this hardware but runs GPU pods: drain it (kubectl drain c-a10 --ignore-daemonsets), " +
-				"then convert it: kubectl label node c-a10 nvidia.com/gpu.workload.config=vm-passthrough --overwrite",
+			fix: "no node advertises nvidia.com/GA102GL_A10; node c-a10 has this hardware but runs GPU pods: drain it, convert it and uncordon it: " +
+				"kubectl drain c-a10 --ignore-daemonsets; kubectl label node c-a10 nvidia.com/gpu.workload.config=vm-passthrough --overwrite; kubectl uncordon c-a10",
+			commands: []string{"kubectl drain c-a10 --ignore-daemonsets", "kubectl label node c-a10 nvidia.com/gpu.workload.config=vm-passthrough --overwrite", "kubectl uncordon c-a10"},
 		},
 		{
 			name: "a MIG name is not served by a relabel to container", nodes: []*v1.Node{bareContainer, a40Node},
@@ -364,13 +390,15 @@ func TestExplainFixNamesNodesWithTheHardware(t *testing.T) {
 		},
 		{
 			name: "a container pod and an idle passthrough node", nodes: []*v1.Node{a40Node},
-			pod: podRequesting("c", map[v1.ResourceName]string{gpu: "1"}),
-			fix: "no node advertises nvidia.com/gpu; convert idle node pt-a40, which has this hardware: kubectl label node pt-a40 nvidia.com/gpu.workload.config=container --overwrite",
+			pod:      podRequesting("c", map[v1.ResourceName]string{gpu: "1"}),
+			fix:      "no node advertises nvidia.com/gpu; convert idle node pt-a40, which has this hardware: kubectl label node pt-a40 nvidia.com/gpu.workload.config=container --overwrite",
+			commands: []string{"kubectl label node pt-a40 nvidia.com/gpu.workload.config=container --overwrite"},
 		},
 		{
 			name: "a vGPU VM: the command sets the profile", nodes: []*v1.Node{withProduct(gpuNode("c-a16", "container", map[v1.ResourceName]string{gpu: "4"}), "NVIDIA-A16")},
-			pod: launcherPod("vm-a16", map[v1.ResourceName]string{a16_4q: "1"}),
-			fix: "no node advertises nvidia.com/NVIDIA_A16-4Q; convert idle node c-a16, which has this hardware: kubectl label node c-a16 nvidia.com/gpu.workload.config=vm-vgpu nvidia.com/vgpu.config=A16-4Q --overwrite",
+			pod:      launcherPod("vm-a16", map[v1.ResourceName]string{a16_4q: "1"}),
+			fix:      "no node advertises nvidia.com/NVIDIA_A16-4Q; convert idle node c-a16, which has this hardware: kubectl label node c-a16 nvidia.com/gpu.workload.config=vm-vgpu nvidia.com/vgpu.config=A16-4Q --overwrite",
+			commands: []string{"kubectl label node c-a16 nvidia.com/gpu.workload.config=vm-vgpu nvidia.com/vgpu.config=A16-4Q --overwrite"},
 		},
 		{
 			name: "a request larger than any node", nodes: testNodes(),
@@ -391,10 +419,13 @@ func TestExplainFixNamesNodesWithTheHardware(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			message := Explain(tc.pod, &data.demand, pl.tracker, infos)
-			_, got, ok := strings.Cut(message, " Fix: ")
+			explanation := Explain(tc.pod, &data.demand, pl.tracker, infos)
+			_, got, ok := strings.Cut(explanation.Message, " Fix: ")
 			if !ok || got != tc.fix {
-				t.Fatalf("fix\n%s\nwant\n%s\n(explanation: %s)", got, tc.fix, message)
+				t.Fatalf("fix\n%s\nwant\n%s\n(explanation: %s)", got, tc.fix, explanation.Message)
+			}
+			if !slices.Equal(explanation.FixCommands, tc.commands) {
+				t.Fatalf("fix commands %q, want %q", explanation.FixCommands, tc.commands)
 			}
 		})
 	}
@@ -572,7 +603,7 @@ func TestExplainDRANodes(t *testing.T) {
 		"nvidia.com/gpu: 1 free of 1 on 1 node(s), and served through DRA by DeviceClass gpu.nvidia.com on 1 node(s). " +
 		"Fix: the DRA nodes have no free device of DeviceClass gpu.nvidia.com for 2 x nvidia.com/gpu (the FailedScheduling message gives DynamicResources' reasons): " +
 		"let GPU pods finish, or publish more devices of the class."
-	if got := Explain(pod, &data.demand, pl.tracker, infos); got != want {
+	if got := Explain(pod, &data.demand, pl.tracker, infos); got.Message != want || len(got.FixCommands) != 0 {
 		t.Fatalf("explanation\n%s\nwant\n%s", got, want)
 	}
 }
@@ -712,7 +743,7 @@ func TestExplainDRAClaim(t *testing.T) {
 	want := "VirtualMachineInstance/vms/vm (pod virt-launcher-vm-abcde) needs 1 x vfio.gpu.nvidia.com device (claim vms/vm-gpu). GPU nodes by mode: container 0, vm-passthrough 0, vm-vgpu 0; DRA 1. " +
 		"DeviceClass vfio.gpu.nvidia.com: 0 device(s) free of 2 on 1 DRA node(s); 1 allocated, 1 blocked by a sibling in use, 0 tainted. " +
 		"Fix: the free devices of DeviceClass vfio.gpu.nvidia.com are GPUs in use through their other device, e.g. claim vms/train holds gpu-0 on node dra: let that pod finish, or free a whole GPU."
-	if got := Explain(pod, &data.demand, pl.tracker, []fwk.NodeInfo{nodeInfo(draNode)}); got != want {
+	if got := Explain(pod, &data.demand, pl.tracker, []fwk.NodeInfo{nodeInfo(draNode)}); got.Message != want || len(got.FixCommands) != 0 {
 		t.Fatalf("explanation\n%s\nwant\n%s", got, want)
 	}
 }
