@@ -10,12 +10,17 @@ import (
 	"os/signal"
 	"syscall"
 
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+
 	"github.com/gpu-workload-scheduler/scheduler/pkg/lab"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/lab/agent"
 )
 
 const usage = `usage:
   gpu-workload-lab up --dir DIR --repo REPO --bin BIN --scenario DIR [--check]
-  gpu-workload-lab down --dir DIR [--clean]`
+  gpu-workload-lab down --dir DIR [--clean]
+  gpu-workload-lab agent --kubeconfig FILE [--conversion-delay 3s]`
 
 func main() {
 	if len(os.Args) < 2 {
@@ -42,12 +47,22 @@ func main() {
 		clean := fs.Bool("clean", false, "also remove the lab directory")
 		_ = fs.Parse(os.Args[2:])
 		err = lab.Down(*dir, *clean, os.Stdout)
+	case "agent":
+		fs := flag.NewFlagSet("agent", flag.ExitOnError)
+		kubeconfig := fs.String("kubeconfig", "", "the lab's kubeconfig")
+		opts := agent.Options{}
+		fs.DurationVar(&opts.ConversionDelay, "conversion-delay", agent.DefaultConversionDelay, "how long a GPU node's conversion takes, unless its "+agent.AnnotationConversionDelay+" annotation says otherwise")
+		_ = fs.Parse(os.Args[2:])
+		var config *rest.Config
+		if config, err = clientcmd.BuildConfigFromFlags("", *kubeconfig); err == nil {
+			err = agent.Run(ctx, config, opts)
+		}
 	default:
 		fmt.Fprintln(os.Stderr, usage)
 		os.Exit(2)
 	}
 	if err != nil {
-		if !errors.Is(err, lab.ErrExpectations) {
+		if !errors.Is(err, lab.ErrExpectations) && !errors.Is(err, lab.ErrFixFailed) {
 			fmt.Fprintln(os.Stderr, "[lab] error:", err)
 		} else {
 			fmt.Fprintln(os.Stderr, "[lab]", err)

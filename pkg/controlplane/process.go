@@ -58,6 +58,14 @@ func (cp *ControlPlane) spawn(bin string, args []string, logPath string) (*proce
 	return p, nil
 }
 
+// StartProcess runs another component against this control plane, logging
+// to <name>.log in its directory (detached: with a pid file beside it, so
+// that StopDetached stops it too), and returns once it has started.
+func (cp *ControlPlane) StartProcess(name, bin string, args ...string) error {
+	_, err := cp.spawn(bin, args, filepath.Join(cp.Dir, name+".log"))
+	return err
+}
+
 // exited returns an error once the process has exited.
 func (p *process) exited() error {
 	select {

@@ -19,6 +19,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/discovery"
@@ -30,6 +31,8 @@ import (
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/cli"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/controlplane"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/lab/agent"
 )
 
 // Options configure Up.
@@ -135,6 +138,14 @@ func Up(ctx context.Context, opts Options) (err error) {
 	if err := l.step("apply scenario nodes and cluster objects", "", func() error { return l.apply(scenario, false) }); err != nil {
 		return err
 	}
+	if err := l.step("start the node and KubeVirt agent", "agent.log", func() error {
+		if err := cp.StartProcess("agent", filepath.Join(l.Bin, "gpu-workload-lab"), "agent", "--kubeconfig", l.kubeconfig()); err != nil {
+			return err
+		}
+		return l.waitForAgent()
+	}); err != nil {
+		return err
+	}
 	if err := l.step("start gpu-workload-scheduler", "scheduler.log", func() error { return l.startScheduler(cp) }); err != nil {
 		return err
 	}
@@ -166,12 +177,15 @@ func Up(ctx context.Context, opts Options) (err error) {
 				return ErrExpectations
 			}
 		} else {
-			fmt.Fprintf(l.Out, "\n== Expectations (%s): all %d pod(s) as expected\n", filepath.Join(l.Scenario, ExpectFile), len(scenario.Expect.Pods))
+			fmt.Fprintf(l.Out, "\n== Expectations (%s): all %d pod(s) as expected\n", filepath.Join(l.Scenario, ExpectFile), len(scenario.Expect.Pods)+len(scenario.Expect.VMIs))
 		}
 	}
-	if !opts.Check {
-		l.nextSteps(scenario)
+	if opts.Check {
+		// Following the fixes changes the cluster: only a lab about to be torn down does it.
+		_, err := l.followFixes(scenario)
+		return err
 	}
+	l.nextSteps(scenario)
 	return nil
 }
 
@@ -278,6 +292,26 @@ func (l *lab) create(obj *unstructured.Unstructured) error {
 	return nil
 }
 
+// waitForAgent waits until the agent has taken every node with hardware in
+// hand: a relabel before that would be taken for the node's first state.
+func (l *lab) waitForAgent() error {
+	return wait.PollUntilContextTimeout(l.ctx, 100*time.Millisecond, agentTimeout, true, func(ctx context.Context) (bool, error) {
+		nodes, err := l.client.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return false, err
+		}
+		for i := range nodes.Items {
+			if n := &nodes.Items[i]; n.Annotations[agent.AnnotationHardware] != "" && !agent.Took(n) {
+				return false, nil
+			}
+		}
+		return true, nil
+	})
+}
+
+// agentTimeout bounds the wait for the agent to start and see the nodes.
+const agentTimeout = 30 * time.Second
+
 func (l *lab) startScheduler(cp *controlplane.ControlPlane) error {
 	if _, err := l.client.CoreV1().Namespaces().Create(l.ctx, &v1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "gpu-workload-scheduler"}}, metav1.CreateOptions{}); err != nil {
 		return err
@@ -290,11 +324,17 @@ func (l *lab) startScheduler(cp *controlplane.ControlPlane) error {
 	return err
 }
 
-// outcome is a pod's placement, or its unschedulable message.
+// outcome is a pod's placement, or its unschedulable message; for a VMI,
+// its launcher pod's, or virt-controller's FailedCreate message.
 type outcome struct {
 	node, message string
+	// namespace and pod name the pod; pod is empty for a VMI without one.
+	namespace, pod string
+	failedCreate   bool
 }
 
+// outcomes are the scenario pods' and VMIs' outcomes by expectation key:
+// <pod> in default, <namespace>/<pod>, and vmi/<name> or vmi/<namespace>/<name>.
 func (l *lab) outcomes(ctx context.Context, s *Scenario) (map[string]outcome, error) {
 	out := map[string]outcome{}
 	for _, p := range s.Pods() {
@@ -302,16 +342,56 @@ func (l *lab) outcomes(ctx context.Context, s *Scenario) (map[string]outcome, er
 		if err != nil {
 			return nil, err
 		}
-		o := outcome{node: pod.Spec.NodeName}
-		for _, c := range pod.Status.Conditions {
-			if c.Type == v1.PodScheduled && c.Status == v1.ConditionFalse {
-				o.message = c.Message
-			}
+		out[podKey(p.GetNamespace(), p.GetName())] = podOutcome(pod)
+	}
+	for _, vmi := range s.VMIs() {
+		o, err := l.vmiOutcome(ctx, vmi.GetNamespace(), vmi.GetName())
+		if err != nil {
+			return nil, err
 		}
-		out[podKey(p.GetNamespace(), p.GetName())] = o
+		out[vmiPrefix+podKey(vmi.GetNamespace(), vmi.GetName())] = o
 	}
 	return out, nil
 }
+
+// vmiPrefix starts a VMI's expectation key.
+const vmiPrefix = "vmi/"
+
+func podOutcome(pod *v1.Pod) outcome {
+	o := outcome{node: pod.Spec.NodeName, namespace: pod.Namespace, pod: pod.Name}
+	for _, c := range pod.Status.Conditions {
+		if c.Type == v1.PodScheduled && c.Status == v1.ConditionFalse {
+			o.message = c.Message
+		}
+	}
+	return o
+}
+
+func (l *lab) vmiOutcome(ctx context.Context, namespace, name string) (outcome, error) {
+	vmi, err := l.dynamic.Resource(vmiGVR).Namespace(namespace).Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return outcome{}, err
+	}
+	pods, err := l.client.CoreV1().Pods(namespace).List(ctx, metav1.ListOptions{LabelSelector: "kubevirt.io/created-by=" + string(vmi.GetUID())})
+	if err != nil {
+		return outcome{}, err
+	}
+	if len(pods.Items) > 0 {
+		return podOutcome(&pods.Items[0]), nil
+	}
+	events, err := l.client.EventsV1().Events(namespace).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return outcome{}, err
+	}
+	for _, e := range events.Items {
+		if e.Reason == "FailedCreate" && e.Regarding.UID == vmi.GetUID() {
+			return outcome{namespace: namespace, message: e.Note, failedCreate: true}, nil
+		}
+	}
+	return outcome{namespace: namespace}, nil
+}
+
+var vmiGVR = schema.GroupVersionResource{Group: gpuworkload.KubeVirtGroup, Version: gpuworkload.KubeVirtVersion, Resource: "virtualmachineinstances"}
 
 func podKey(namespace, name string) string {
 	if namespace == "default" {
@@ -341,23 +421,31 @@ func (l *lab) compare(s *Scenario) []string {
 		return []string{err.Error()}
 	}
 	var diffs []string
-	names := make([]string, 0, len(s.Expect.Pods))
-	for name := range s.Expect.Pods {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		want := s.Expect.Pods[name]
-		got, ok := outcomes[name]
-		switch {
-		case !ok:
-			diffs = append(diffs, fmt.Sprintf("pod %s: expected, but the scenario has no such pod", name))
-		case want.Node != "" && got.node != want.Node:
-			diffs = append(diffs, fmt.Sprintf("pod %s: on %q, want node %s (message: %s)", name, got.node, want.Node, got.message))
-		case want.Pending != "" && got.node != "":
-			diffs = append(diffs, fmt.Sprintf("pod %s: bound to %s, want Pending with %q", name, got.node, want.Pending))
-		case want.Pending != "" && !strings.Contains(got.message, want.Pending):
-			diffs = append(diffs, fmt.Sprintf("pod %s: Pending with %q, want a reason containing %q", name, got.message, want.Pending))
+	for _, expected := range []struct {
+		kind, prefix string
+		wants        map[string]PodExpectation
+	}{{"pod", "", s.Expect.Pods}, {"VMI", vmiPrefix, s.Expect.VMIs}} {
+		names := make([]string, 0, len(expected.wants))
+		for name := range expected.wants {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			want := expected.wants[name]
+			got, ok := outcomes[expected.prefix+name]
+			what := expected.kind + " " + name
+			switch {
+			case !ok:
+				diffs = append(diffs, fmt.Sprintf("%s: expected, but the scenario has no such %s", what, expected.kind))
+			case want.FailedCreate != "" && (!got.failedCreate || !strings.Contains(got.message, want.FailedCreate)):
+				diffs = append(diffs, fmt.Sprintf("%s: launcher pod %q on %q (message: %s), want FailedCreate containing %q", what, got.pod, got.node, got.message, want.FailedCreate))
+			case want.Node != "" && got.node != want.Node:
+				diffs = append(diffs, fmt.Sprintf("%s: on %q, want node %s (message: %s)", what, got.node, want.Node, got.message))
+			case want.Pending != "" && got.node != "":
+				diffs = append(diffs, fmt.Sprintf("%s: bound to %s, want Pending with %q", what, got.node, want.Pending))
+			case want.Pending != "" && !strings.Contains(got.message, want.Pending):
+				diffs = append(diffs, fmt.Sprintf("%s: Pending with %q, want a reason containing %q", what, got.message, want.Pending))
+			}
 		}
 	}
 	return diffs
@@ -410,11 +498,11 @@ func (l *lab) runTool(name string, args ...string) {
 }
 
 func (l *lab) nextSteps(s *Scenario) {
-	pending := ""
+	var pending outcome
 	if outcomes, err := l.outcomes(l.ctx, s); err == nil {
-		for name, o := range outcomes {
-			if o.node == "" && (pending == "" || name < pending) {
-				pending = name
+		for _, o := range outcomes {
+			if o.node == "" && o.pod != "" && (pending.pod == "" || o.pod < pending.pod) {
+				pending = o
 			}
 		}
 	}
@@ -422,9 +510,16 @@ func (l *lab) nextSteps(s *Scenario) {
 	fmt.Fprintf(l.Out, "  export KUBECONFIG=%s PATH=%s:$PATH\n", l.kubeconfig(), l.Bin)
 	fmt.Fprintln(l.Out, "  kubectl get nodes -L nvidia.com/gpu.workload.config")
 	fmt.Fprintln(l.Out, "  kubectl gpu-workload check")
-	if pending != "" {
-		fmt.Fprintf(l.Out, "  kubectl gpu-workload explain pod %s\n", pending)
+	if pending.pod != "" {
+		fmt.Fprintf(l.Out, "  kubectl gpu-workload explain pod %s -n %s\n", pending.pod, pending.namespace)
+		if commands, err := l.fixCommands(pending.namespace, pending.pod, time.Time{}); err == nil && len(commands) > 0 {
+			fmt.Fprintf(l.Out, "  # follow the scheduler's fix for %s, then watch the node convert and the pod land:\n", pending.pod)
+			for _, c := range commands {
+				fmt.Fprintln(l.Out, "  "+c)
+			}
+			fmt.Fprintf(l.Out, "  kubectl get nodes -L %s -L %s -w\n", gpuworkload.LabelWorkloadConfig, gpuworkload.LabelVGPUConfigState)
+		}
 	}
-	fmt.Fprintf(l.Out, "  logs: %s/{etcd,apiserver,scheduler}.log\n", l.Dir)
+	fmt.Fprintf(l.Out, "  logs: %s/{etcd,apiserver,scheduler,agent}.log\n", l.Dir)
 	fmt.Fprintln(l.Out, "  make lab-down            # stop it (LAB_CLEAN=1 also removes the lab directory)")
 }

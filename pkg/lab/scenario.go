@@ -26,15 +26,20 @@ type Scenario struct {
 	Expect  *Expectations
 }
 
-// Expectations says, per pod, where it must land or why it must stay Pending.
+// Expectations says, per pod and per VMI (its launcher pod), where it must
+// land or why it must stay Pending; for a VMI, also that KubeVirt refuses
+// to create its pod.
 type Expectations struct {
 	Pods map[string]PodExpectation `json:"pods"`
+	VMIs map[string]PodExpectation `json:"vmis"`
 }
 
-// PodExpectation is either a node or a Pending reason substring.
+// PodExpectation is a node, a Pending reason substring, or (VMIs only) a
+// FailedCreate message substring.
 type PodExpectation struct {
-	Node    string `json:"node,omitempty"`
-	Pending string `json:"pending,omitempty"`
+	Node         string `json:"node,omitempty"`
+	Pending      string `json:"pending,omitempty"`
+	FailedCreate string `json:"failedCreate,omitempty"`
 }
 
 // applyOrder puts what others depend on first; pods come last, after the scheduler starts.
@@ -70,11 +75,16 @@ func LoadScenario(dir string) (*Scenario, error) {
 		if name == ExpectFile {
 			s.Expect = &Expectations{}
 			if err := yaml.UnmarshalStrict(data, s.Expect); err != nil {
-				return nil, fmt.Errorf("%s: %w; want pods: {<pod>: {node: <node>} or {pending: <text in the reason>}}", path, err)
+				return nil, fmt.Errorf("%s: %w; want pods: {<pod>: {node: <node>} or {pending: <text in the reason>}}, vmis: {<vmi>: the same, or {failedCreate: <text in the message>}}", path, err)
 			}
 			for pod, want := range s.Expect.Pods {
-				if (want.Node == "") == (want.Pending == "") {
+				if (want.Node == "") == (want.Pending == "") || want.FailedCreate != "" {
 					return nil, fmt.Errorf("%s: pods.%s: set exactly one of node and pending", path, pod)
+				}
+			}
+			for vmi, want := range s.Expect.VMIs {
+				if set := btoi(want.Node != "") + btoi(want.Pending != "") + btoi(want.FailedCreate != ""); set != 1 {
+					return nil, fmt.Errorf("%s: vmis.%s: set exactly one of node, pending and failedCreate", path, vmi)
 				}
 			}
 			continue
@@ -110,11 +120,29 @@ func decodeDocuments(data []byte, path string) ([]*unstructured.Unstructured, er
 		if u.GetKind() == "" || u.GetAPIVersion() == "" || u.GetName() == "" {
 			return nil, fmt.Errorf("%s: document %d: apiVersion, kind and metadata.name are required", path, i+1)
 		}
-		if u.GetKind() == "Pod" && u.GetNamespace() == "" {
+		if (u.GetKind() == "Pod" || u.GetKind() == "VirtualMachineInstance") && u.GetNamespace() == "" {
 			u.SetNamespace("default")
 		}
 		out = append(out, u)
 	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// VMIs are the scenario's VirtualMachineInstances.
+func (s *Scenario) VMIs() []*unstructured.Unstructured {
+	var vmis []*unstructured.Unstructured
+	for _, o := range s.Objects {
+		if o.GetKind() == "VirtualMachineInstance" {
+			vmis = append(vmis, o)
+		}
+	}
+	return vmis
 }
 
 // Pods are the scenario's pods.

@@ -64,14 +64,45 @@ func TestLabDefaultScenarioCheck(t *testing.T) {
 		"[lab] start etcd and kube-apiserver",
 		"[lab] start gpu-workload-scheduler",
 		"== Pods (kubectl get pods -A -o wide)",
-		"virt-launcher-vm-l40s-q2w3e: 0/5 nodes are available: VirtualMachineInstance/default/vm-l40s: no node advertises nvidia.com/AD102GL_L40S",
+		"[lab] start the node and KubeVirt agent",
+		"virt-launcher-vm-l40s-q2w3e: 0/6 nodes are available: VirtualMachineInstance/default/vm-l40s: no node advertises nvidia.com/AD102GL_L40S",
 		"== GPUWorkloadUnschedulable",
 		"Node/gpu-broken",
-		"all 4 pod(s) as expected",
+		"all 5 pod(s) as expected",
+		"virt-launcher-vm-a40-m4n5b: ran kubectl label node gpu-a40 nvidia.com/gpu.workload.config=vm-passthrough --overwrite; landed on gpu-a40",
+		"fix-success rate: 1 of 1 Pending pod(s) with fix commands landed (100%)",
 	} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("lab output lacks %q:\n%s", want, out)
 		}
+	}
+	requireNoLabProcesses(t, dir)
+}
+
+// Every Pending pod's fix, run as the event's annotation gives it, makes the
+// pod land once the lab's agent has converted the node: one scenario per
+// kind of fix that has commands (docs/lab.md). The default and DRA
+// scenarios' check runs follow their fixes too.
+func TestEveryFixWorks(t *testing.T) {
+	for _, scenario := range []string{"sandbox-disabled", "busy-node", "vgpu-profile", "units-used-up"} {
+		t.Run(scenario, func(t *testing.T) {
+			dir := t.TempDir()
+			code, out := runLab(t, labArgs(dir, filepath.Join(repoRoot, "manifests", "examples", "lab-fixes", scenario), "--check")...)
+			if code != 0 || !strings.Contains(out, "fix-success rate: 1 of 1 Pending pod(s) with fix commands landed (100%)") {
+				t.Fatalf("exit %d, want 0 with the fix followed and the pod landed:\n%s", code, out)
+			}
+			requireNoLabProcesses(t, dir)
+		})
+	}
+}
+
+// VMs as VMIs: the agent renders the permitted one's launcher pod, which
+// lands, and refuses the other with KubeVirt's FailedCreate event.
+func TestLabKubeVirtScenarioCheck(t *testing.T) {
+	dir := t.TempDir()
+	code, out := runLab(t, labArgs(dir, filepath.Join(repoRoot, "manifests", "examples", "lab-kubevirt"), "--check")...)
+	if code != 0 || !strings.Contains(out, "all 2 pod(s) as expected") || !strings.Contains(out, "vmi/vm-a40: no launcher pod: failed to render launch manifest") {
+		t.Fatalf("exit %d, want 0 with both VMIs as expected:\n%s", code, out)
 	}
 	requireNoLabProcesses(t, dir)
 }
@@ -158,7 +189,7 @@ spec:
 		_, alive := controlplane.PidAlive(filepath.Join(dir, "scheduler.pid"))
 		return !alive, nil
 	})
-	if code, out := runLab(t, labArgs(dir, scenario)...); code != 0 || !strings.Contains(out, "[lab] stale lab in "+dir+" (2 of 3 processes alive): stopping it") {
+	if code, out := runLab(t, labArgs(dir, scenario)...); code != 0 || !strings.Contains(out, "[lab] stale lab in "+dir+" (3 of 4 processes alive): stopping it") {
 		t.Fatalf("lab over a stale one: exit %d:\n%s", code, out)
 	}
 }

@@ -1,0 +1,282 @@
+// Package agent emulates, in the lab, the parts of a GPU cluster that need
+// hardware: the GPU Operator's node side (operand deploy labels, the vGPU
+// device manager's state labels), the device plugins' advertisement, the
+// kubelet's last step of deleting a pod, and KubeVirt's virt-controller
+// rendering VMIs into launcher pods. The control plane, the scheduler and
+// kubectl stay real, as KWOK keeps them real. docs/lab.md says what is
+// emulated and how.
+package agent
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/dynamic/dynamicinformer"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	corelisters "k8s.io/client-go/listers/core/v1"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/events"
+	"k8s.io/client-go/util/workqueue"
+	"k8s.io/klog/v2"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+)
+
+// Annotations a scenario sets on a node, and those the agent keeps there.
+const (
+	// AnnotationHardware is a node's GPUs as "COUNT x MODEL", e.g. "2 x A10"
+	// or "1 x GA102GL_A10": what each mode would advertise. Nodes without it
+	// are left as the scenario wrote them.
+	AnnotationHardware = "lab.gpu-workload.io/hardware"
+	// AnnotationConversionDelay overrides, for one node, how long a
+	// conversion takes, e.g. "10s".
+	AnnotationConversionDelay = "lab.gpu-workload.io/conversion-delay"
+	// annotationPrepared is what the node's operands and device plugin serve:
+	// a mode, or vm-vgpu/<vgpu.config>.
+	annotationPrepared = "lab.gpu-workload.io/prepared"
+	// annotationConverting is the target of a conversion under way, done at
+	// annotationReadyAt (RFC 3339).
+	annotationConverting = "lab.gpu-workload.io/converting"
+	annotationReadyAt    = "lab.gpu-workload.io/ready-at"
+)
+
+// Took says whether the agent has taken the node in hand: a node with
+// hardware is marked when the agent first sees it, so that a change made
+// after that is a change the agent converts.
+func Took(node *v1.Node) bool {
+	_, prepared := node.Annotations[annotationPrepared]
+	_, converting := node.Annotations[annotationConverting]
+	return prepared || converting
+}
+
+// DefaultConversionDelay is how long a conversion takes unless a node says otherwise.
+const DefaultConversionDelay = 3 * time.Second
+
+// Options configure Run.
+type Options struct {
+	ConversionDelay time.Duration
+}
+
+type agent struct {
+	client   kubernetes.Interface
+	dynamic  dynamic.Interface
+	opts     Options
+	nodes    corelisters.NodeLister
+	pods     corelisters.PodLister
+	policies cache.GenericLister
+	kubevirt cache.GenericLister
+	vmis     cache.GenericLister
+	recorder events.EventRecorder
+	queue    workqueue.TypedRateLimitingInterface[key]
+}
+
+// key is one object to reconcile.
+type key struct {
+	kind            string // "node", "pod" or "vmi"
+	namespace, name string
+}
+
+// Run reconciles until ctx ends.
+func Run(ctx context.Context, config *rest.Config, opts Options) error {
+	logger := klog.FromContext(ctx)
+	client, err := kubernetes.NewForConfig(config)
+	if err != nil {
+		return err
+	}
+	dyn, err := dynamic.NewForConfig(config)
+	if err != nil {
+		return err
+	}
+	factory := informers.NewSharedInformerFactory(client, 0)
+	dynFactory := dynamicinformer.NewDynamicSharedInformerFactory(dyn, 0)
+	broadcaster := events.NewBroadcaster(&events.EventSinkImpl{Interface: client.EventsV1()})
+	broadcaster.StartRecordingToSink(ctx.Done())
+	defer broadcaster.Shutdown()
+	a := &agent{
+		client: client, dynamic: dyn, opts: opts,
+		nodes:    factory.Core().V1().Nodes().Lister(),
+		pods:     factory.Core().V1().Pods().Lister(),
+		policies: dynFactory.ForResource(clusterstate.ClusterPolicyGVR).Lister(),
+		kubevirt: dynFactory.ForResource(clusterstate.KubeVirtGVR).Lister(),
+		vmis:     dynFactory.ForResource(vmiGVR).Lister(),
+		recorder: broadcaster.NewRecorder(scheme(), "gpu-workload-lab-agent"),
+		queue:    workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[key]()),
+	}
+	defer a.queue.ShutDown()
+	enqueue := func(kind string) cache.ResourceEventHandler {
+		add := func(obj any) {
+			if o, err := meta.Accessor(obj); err == nil {
+				a.queue.Add(key{kind: kind, namespace: o.GetNamespace(), name: o.GetName()})
+			}
+		}
+		return cache.ResourceEventHandlerFuncs{AddFunc: add, UpdateFunc: func(_, obj any) { add(obj) }}
+	}
+	// A policy or KubeVirt change can change every node's mode and every VMI's permission.
+	all := func(kind string, lister func() []key) cache.ResourceEventHandler {
+		f := func(any) {
+			for _, k := range lister() {
+				a.queue.Add(k)
+			}
+		}
+		return cache.ResourceEventHandlerFuncs{AddFunc: f, UpdateFunc: func(_, obj any) { f(obj) }, DeleteFunc: f}
+	}
+	handlers := []struct {
+		informer cache.SharedIndexInformer
+		handler  cache.ResourceEventHandler
+	}{
+		{factory.Core().V1().Nodes().Informer(), enqueue("node")},
+		{factory.Core().V1().Pods().Informer(), enqueue("pod")},
+		{dynFactory.ForResource(vmiGVR).Informer(), enqueue("vmi")},
+		{dynFactory.ForResource(clusterstate.ClusterPolicyGVR).Informer(), all("node", a.allNodes)},
+		{dynFactory.ForResource(clusterstate.KubeVirtGVR).Informer(), all("vmi", a.allVMIs)},
+	}
+	for _, h := range handlers {
+		if _, err := h.informer.AddEventHandler(h.handler); err != nil {
+			return err
+		}
+	}
+	factory.Start(ctx.Done())
+	dynFactory.Start(ctx.Done())
+	for informer, synced := range factory.WaitForCacheSync(ctx.Done()) {
+		if !synced {
+			return fmt.Errorf("the %v informer did not sync", informer)
+		}
+	}
+	for gvr, synced := range dynFactory.WaitForCacheSync(ctx.Done()) {
+		if !synced {
+			return fmt.Errorf("the %s informer did not sync", gvr)
+		}
+	}
+	logger.Info("Lab agent running", "conversionDelay", opts.ConversionDelay)
+	go func() {
+		<-ctx.Done()
+		a.queue.ShutDown()
+	}()
+	for a.next(ctx) {
+	}
+	return nil
+}
+
+func (a *agent) next(ctx context.Context) bool {
+	k, shutdown := a.queue.Get()
+	if shutdown {
+		return false
+	}
+	defer a.queue.Done(k)
+	var err error
+	switch k.kind {
+	case "node":
+		err = a.syncNode(ctx, k.name)
+	case "pod":
+		err = a.syncPod(ctx, k.namespace, k.name)
+	case "vmi":
+		err = a.syncVMI(ctx, k.namespace, k.name)
+	}
+	if err != nil {
+		klog.FromContext(ctx).Error(err, "Reconcile failed; retrying", "kind", k.kind, "namespace", k.namespace, "name", k.name)
+		a.queue.AddRateLimited(k)
+		return true
+	}
+	a.queue.Forget(k)
+	return true
+}
+
+func (a *agent) allNodes() []key {
+	nodes, _ := a.nodes.List(labels.Everything())
+	keys := make([]key, len(nodes))
+	for i, n := range nodes {
+		keys[i] = key{kind: "node", name: n.Name}
+	}
+	return keys
+}
+
+func (a *agent) allVMIs() []key {
+	vmis, _ := a.vmis.List(labels.Everything())
+	keys := make([]key, 0, len(vmis))
+	for _, obj := range vmis {
+		if o, err := meta.Accessor(obj); err == nil {
+			keys = append(keys, key{kind: "vmi", namespace: o.GetNamespace(), name: o.GetName()})
+		}
+	}
+	return keys
+}
+
+// policy is the sandbox policy of the ClusterPolicy the scheduler follows by
+// default (the oldest), or the GPU Operator's defaults without one.
+func (a *agent) policy() (gpuworkload.SandboxPolicy, error) {
+	objs, err := a.policies.List(labels.Everything())
+	if err != nil {
+		return gpuworkload.SandboxPolicy{}, err
+	}
+	candidates := make([]any, len(objs))
+	for i, o := range objs {
+		candidates[i] = o
+	}
+	chosen := clusterstate.ChooseClusterPolicy(clusterstate.OldestFirst(candidates), "")
+	if chosen == nil {
+		return gpuworkload.DefaultPolicy(), nil
+	}
+	return gpuworkload.PolicyFromClusterPolicy(chosen)
+}
+
+// syncPod does the kubelet's last step of a graceful deletion on the lab's
+// nodes, where no kubelet runs: without it a drained pod never goes away.
+func (a *agent) syncPod(ctx context.Context, namespace, name string) error {
+	pod, err := a.pods.Pods(namespace).Get(name)
+	if apierrors.IsNotFound(err) || err == nil && (pod.DeletionTimestamp == nil || pod.Spec.NodeName == "") {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	err = a.client.CoreV1().Pods(namespace).Delete(ctx, name, metav1.DeleteOptions{GracePeriodSeconds: new(int64), Preconditions: &metav1.Preconditions{UID: &pod.UID}})
+	if apierrors.IsNotFound(err) || apierrors.IsConflict(err) {
+		return nil
+	}
+	return err
+}
+
+func scheme() *runtime.Scheme {
+	s := runtime.NewScheme()
+	_ = v1.AddToScheme(s)
+	return s
+}
+
+// parseHardware reads AnnotationHardware.
+func parseHardware(value string) (gpus int64, model string, err error) {
+	count, model, ok := strings.Cut(value, " x ")
+	if ok {
+		gpus, err = strconv.ParseInt(strings.TrimSpace(count), 10, 64)
+	}
+	model = strings.TrimSpace(model)
+	if !ok || err != nil || gpus < 1 || gpus > gpuworkload.MaxUnits || model == "" {
+		return 0, "", fmt.Errorf("want COUNT x MODEL with COUNT from 1 to %d and MODEL a card (A10) or a PCI device name (GA102GL_A10), e.g. \"2 x A10\"", gpuworkload.MaxUnits)
+	}
+	return gpus, model, nil
+}
+
+// conversionDelay is the node's AnnotationConversionDelay, else the default.
+func (a *agent) conversionDelay(node *v1.Node) (time.Duration, error) {
+	value, ok := node.Annotations[AnnotationConversionDelay]
+	if !ok {
+		return a.opts.ConversionDelay, nil
+	}
+	d, err := time.ParseDuration(value)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("want a duration of 0s or more, e.g. 10s")
+	}
+	return d, nil
+}
