@@ -2,6 +2,7 @@ package integration
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,7 +10,12 @@ import (
 	"syscall"
 	"testing"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/clientcmd"
+
 	"github.com/gpu-workload-scheduler/scheduler/pkg/controlplane"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 )
 
 // runLab runs bin/gpu-workload-lab as `make lab` does.
@@ -191,5 +197,82 @@ spec:
 	})
 	if code, out := runLab(t, labArgs(dir, scenario)...); code != 0 || !strings.Contains(out, "[lab] stale lab in "+dir+" (3 of 4 processes alive): stopping it") {
 		t.Fatalf("lab over a stale one: exit %d:\n%s", code, out)
+	}
+}
+
+// advise's plan, applied command by command as -o json gives it, lands the
+// waiting VMs once the lab's agent has converted the nodes, and relabels no
+// node that runs a VM.
+func TestEveryPlanWorks(t *testing.T) {
+	dir := t.TempDir()
+	if code, out := runLab(t, labArgs(dir, filepath.Join(repoRoot, "manifests", "examples", "lab-fixes", "advise-plan"))...); code != 0 {
+		t.Fatalf("lab up exited %d:\n%s", code, out)
+	}
+	t.Cleanup(func() {
+		if code, out := runLab(t, "down", "--dir", dir); code != 0 {
+			t.Errorf("lab down exited %d:\n%s", code, out)
+		}
+	})
+	config, err := clientcmd.BuildConfigFromFlags("", filepath.Join(dir, "kubeconfig"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &env{ctx: context.Background(), client: kubernetes.NewForConfigOrDie(config)}
+	pods, err := e.client.CoreV1().Pods("default").List(e.ctx, metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var waiting []string
+	modeOfVMNodes := map[string]string{}
+	for _, p := range pods.Items {
+		switch {
+		case p.Spec.NodeName == "":
+			waiting = append(waiting, p.Name)
+		case gpuworkload.VMIOf(&p) != nil:
+			node, err := e.client.CoreV1().Nodes().Get(e.ctx, p.Spec.NodeName, metav1.GetOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			modeOfVMNodes[node.Name] = node.Labels[gpuworkload.LabelWorkloadConfig]
+		}
+	}
+	if len(waiting) != 2 || len(modeOfVMNodes) != 1 {
+		t.Fatalf("scenario: %d waiting pods and %d nodes with VMs, want 2 and 1", len(waiting), len(modeOfVMNodes))
+	}
+
+	env := append(os.Environ(), "KUBECONFIG="+filepath.Join(dir, "kubeconfig"))
+	advise := exec.Command("kubectl-gpu_workload", "advise", "-o", "json")
+	advise.Env = env
+	out, err := advise.Output()
+	if err != nil {
+		t.Fatalf("advise: %v\n%s", err, out)
+	}
+	var report struct {
+		Commands []string `json:"commands"`
+	}
+	if err := json.Unmarshal(out, &report); err != nil || len(report.Commands) == 0 {
+		t.Fatalf("advise -o json gave no commands (%v):\n%s", err, out)
+	}
+	for _, c := range report.Commands {
+		cmd := exec.Command("sh", "-c", c)
+		cmd.Env = env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", c, err, out)
+		}
+	}
+	for _, name := range waiting {
+		e.poll(t, "VM "+name+" to land after the plan", func(ctx context.Context) (bool, error) {
+			p, err := e.client.CoreV1().Pods("default").Get(ctx, name, metav1.GetOptions{})
+			return err == nil && p.Spec.NodeName != "", err
+		})
+	}
+	for name, mode := range modeOfVMNodes {
+		node, err := e.client.CoreV1().Nodes().Get(e.ctx, name, metav1.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := node.Labels[gpuworkload.LabelWorkloadConfig]; got != mode {
+			t.Errorf("node %s runs a VM and was relabelled from %s to %s by the plan %q", name, mode, got, report.Commands)
+		}
 	}
 }
