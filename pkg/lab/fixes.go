@@ -126,10 +126,10 @@ func (l *lab) messageOf(namespace, name string) string {
 }
 
 // fixCommands are the commands of the pod's latest explanation, one newer
-// than since when one comes in time.
+// than since when one comes in time; none without an explanation.
 func (l *lab) fixCommands(namespace, name string, since time.Time) ([]string, error) {
 	var latest *eventsv1.Event
-	err := wait.PollUntilContextTimeout(l.ctx, 200*time.Millisecond, freshExplanationTimeout, true, func(context.Context) (bool, error) {
+	_ = wait.PollUntilContextTimeout(l.ctx, 200*time.Millisecond, freshExplanationTimeout, true, func(context.Context) (bool, error) {
 		e, err := l.latestExplanation(namespace, name)
 		if err != nil {
 			return false, err
@@ -138,7 +138,9 @@ func (l *lab) fixCommands(namespace, name string, since time.Time) ([]string, er
 		return e != nil && observed(e).After(since), nil
 	})
 	if latest == nil {
-		return nil, fmt.Errorf("pod %s/%s has no %s event: %w", namespace, name, gpuworkloadfit.EventReasonUnschedulable, err)
+		// A pod rejected for its own fields gets no explanation: its
+		// FailedScheduling message says what to change.
+		return nil, nil
 	}
 	value, ok := latest.Annotations[gpuworkloadfit.AnnotationFixCommands]
 	if !ok {

@@ -102,6 +102,17 @@ func TestEveryFixWorks(t *testing.T) {
 	}
 }
 
+// Every reason of docs/reasons.md a live cluster shows without DRA, one
+// Pending pod each, in the FailedScheduling message as documented.
+func TestLabReasonsScenarioCheck(t *testing.T) {
+	dir := t.TempDir()
+	code, out := runLab(t, labArgs(dir, filepath.Join(repoRoot, "manifests", "examples", "lab-reasons"), "--check")...)
+	if code != 0 || !strings.Contains(out, "all 18 pod(s) as expected") {
+		t.Fatalf("exit %d, want 0 with every reason as expected:\n%s", code, out)
+	}
+	requireNoLabProcesses(t, dir)
+}
+
 // VMs as VMIs: the agent renders the permitted one's launcher pod, which
 // lands, and refuses the other with KubeVirt's FailedCreate event.
 func TestLabKubeVirtScenarioCheck(t *testing.T) {

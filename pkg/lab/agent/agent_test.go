@@ -3,8 +3,8 @@ package agent
 import (
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -68,12 +68,12 @@ spec:
 		Limits:   v1.ResourceList{"nvidia.com/GA102GL_A10": two},
 		Claims:   []v1.ResourceClaim{{Name: "gpu", Request: "vfio"}},
 	}
-	if diff := cmp.Diff(wantResources, pod.Spec.Containers[0].Resources); diff != "" {
-		t.Errorf("compute resources (-want +got):\n%s", diff)
+	if got := pod.Spec.Containers[0].Resources; !equality.Semantic.DeepEqual(got, wantResources) {
+		t.Errorf("compute resources %+v, want %+v", got, wantResources)
 	}
 	wantLabels := map[string]string{"app": "desktop", "kubevirt.io": "virt-launcher", "kubevirt.io/created-by": "1234", "vm.kubevirt.io/name": "vm"}
-	if diff := cmp.Diff(wantLabels, pod.Labels); diff != "" {
-		t.Errorf("labels (-want +got):\n%s", diff)
+	if !equality.Semantic.DeepEqual(pod.Labels, wantLabels) {
+		t.Errorf("labels %v, want %v", pod.Labels, wantLabels)
 	}
 	owner := pod.OwnerReferences[0]
 	if pod.Spec.SchedulerName != "gpu-workload-scheduler" || pod.Annotations["kubevirt.io/domain"] != "vm" || owner.Kind != "VirtualMachineInstance" || owner.UID != "1234" ||
