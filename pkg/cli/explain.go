@@ -34,6 +34,9 @@ type ExplainReport struct {
 	// FixCommands, run in order, make the pod schedulable: the commands of
 	// the summary's fix, as the scheduler's event annotates them.
 	FixCommands []string `json:"fixCommands,omitempty"`
+	// ReasonCode is the code (docs/reasons.md) of the cause the summary's
+	// fix answers, as the event annotates it; with podReason, its code.
+	ReasonCode gpuworkloadfit.ReasonCode `json:"reasonCode,omitempty"`
 }
 
 // ExplainNode is GPUWorkloadFit's verdict on one node.
@@ -46,6 +49,8 @@ type ExplainNode struct {
 	Devices []ExplainDevice `json:"devices,omitempty"`
 	Verdict string          `json:"verdict"`
 	Reason  string          `json:"reason,omitempty"`
+	// Code is the reason's code (docs/reasons.md), when it is one of GPUWorkloadFit's.
+	Code gpuworkloadfit.ReasonCode `json:"code,omitempty"`
 }
 
 // ExplainDevice is a DRA device of a node: its state, and whether the pod
@@ -220,6 +225,7 @@ func explainPod(ctx context.Context, c *cluster, pod *v1.Pod, pl *gpuworkloadfit
 				row.Verdict, row.Reason = VerdictRejected, status.Message()
 			}
 		}
+		row.Code = gpuworkloadfit.CodeOf(row.Reason)
 		if row.Verdict != VerdictRejected {
 			report.Fits++
 		}
@@ -232,10 +238,11 @@ func explainPod(ctx context.Context, c *cluster, pod *v1.Pod, pl *gpuworkloadfit
 		report.Summary = fmt.Sprintf("pod %s fits %d of %d node(s) as far as GPUs go; the scheduler's other plugins (taints, affinity, CPU and memory) still apply.", report.Pod, report.Fits, len(report.Nodes))
 	default:
 		explanation := gpuworkloadfit.Explain(pod, data.Demand(), tracker, infos)
-		report.Summary, report.FixCommands = explanation.Message, explanation.FixCommands
+		report.Summary, report.FixCommands, report.ReasonCode = explanation.Message, explanation.FixCommands, explanation.ReasonCode
 	}
 	if !preStatus.IsSuccess() && !preStatus.IsSkip() {
 		report.PodReason = preStatus.Message()
+		report.ReasonCode = gpuworkloadfit.CodeOf(report.PodReason)
 	}
 	return report, nil
 }

@@ -156,6 +156,8 @@ func TestExplainGolden(t *testing.T) {
 	golden(t, "explain-vm-a10", nil, "explain", "-f", pod("vm-a10.yaml"), "--nodes", nodes, "--cluster-policy", enabled)
 	golden(t, "explain-vm-a10-sandbox-disabled", nil, "explain", "-f", pod("vm-a10.yaml"), "--nodes", nodes, "--cluster-policy", disabled)
 	golden(t, "explain-vm-l40s", nil, "explain", "-f", pod("vm-l40s.yaml"), "--nodes", nodes, "--cluster-policy", enabled)
+	// The pod's reason and its code, for programs.
+	golden(t, "explain-vm-l40s-json", nil, "explain", "-f", pod("vm-l40s.yaml"), "--nodes", nodes, "--cluster-policy", enabled, "-o", "json")
 	// The deployed args choose another ClusterPolicy than the oldest.
 	policies := pod("two-clusterpolicies.yaml")
 	golden(t, "explain-vm-a10-shipped-args", nil, "explain", "-f", pod("vm-a10.yaml"), "--nodes", nodes, "--cluster-policy", policies)

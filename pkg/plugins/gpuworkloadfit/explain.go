@@ -97,29 +97,44 @@ type Explanation struct {
 	// command can: the fix is to wait, to change the pod or to add hardware,
 	// and Message says which.
 	FixCommands []string
+	// ReasonCode is the cause the fix answers: the code of the reason that
+	// keeps the pod off every node (docs/reasons.md); empty when the pod's
+	// claims have free devices and other plugins reject the nodes.
+	ReasonCode ReasonCode
 }
 
-// AnnotationFixCommands holds, on the explanation event, the fix's commands
-// as a JSON array of strings, for programs that follow the fix.
-const AnnotationFixCommands = "gpu-workload.io/fix-commands"
+// Annotations of the explanation event, for programs: the fix's commands
+// as a JSON array of strings, and the reason code.
+const (
+	AnnotationFixCommands = "gpu-workload.io/fix-commands"
+	AnnotationReasonCode  = "gpu-workload.io/reason-code"
+)
 
-// Annotations are the explanation event's annotations: the fix's commands,
-// when it has any.
+// Annotations are the explanation event's annotations: the reason code and
+// the fix's commands, each when there is one.
 func (e Explanation) Annotations() map[string]string {
-	if len(e.FixCommands) == 0 {
-		return nil
+	annotations := map[string]string{}
+	if e.ReasonCode != "" {
+		annotations[AnnotationReasonCode] = string(e.ReasonCode)
 	}
-	commands, _ := json.Marshal(e.FixCommands)
-	return map[string]string{AnnotationFixCommands: string(commands)}
+	if len(e.FixCommands) > 0 {
+		commands, _ := json.Marshal(e.FixCommands)
+		annotations[AnnotationFixCommands] = string(commands)
+	}
+	return annotations
 }
 
-// remedy is the fix sentence and the commands it names.
+// remedy is the fix sentence, the commands it names, and the code of the
+// reason it answers.
 type remedy struct {
 	text     string
 	commands []string
+	code     ReasonCode
 }
 
-func remedyText(text string) remedy { return remedy{text: text} }
+func remedyText(code ReasonCode, text string) remedy { return remedy{text: text, code: code} }
+
+func code(reason string) ReasonCode { return ReasonCodes[reason] }
 
 // Explain says, in one message, what the pod needs, what each GPU mode
 // offers, and the concrete fix. It is shared by PostFilter and the kubectl
@@ -249,7 +264,7 @@ func Explain(pod *v1.Pod, demand *gpuworkload.PodDemand, tracker *clusterstate.T
 		r = fix(demand, policy, byMode, perResource, tracker.AdvertisedByClass())
 	}
 	b.WriteString(r.text)
-	return Explanation{Message: b.String(), FixCommands: r.commands}
+	return Explanation{Message: b.String(), FixCommands: r.commands, ReasonCode: r.code}
 }
 
 // claimSummary is what Explain learns about the devices of a claim's class.
@@ -283,20 +298,20 @@ func claimFix(demand *gpuworkload.PodDemand, perClaim []claimSummary) (r remedy,
 		cs := perClaim[i]
 		switch {
 		case cs.nodes == 0:
-			return remedyText(fmt.Sprintf("no node publishes a device of DeviceClass %s for claim %s: enable the devices in the DRA driver (PassthroughSupport for VFIO devices), or ask for a class the nodes publish.", c.DeviceClass, c.Claim)), true
+			return remedyText(code(ReasonDRANoNodeHasDevices), fmt.Sprintf("no node publishes a device of DeviceClass %s for claim %s: enable the devices in the DRA driver (PassthroughSupport for VFIO devices), or ask for a class the nodes publish.", c.DeviceClass, c.Claim)), true
 		case int64(cs.free) >= c.Count:
 			continue
 		case cs.siblingInUse > 0:
-			return remedyText(fmt.Sprintf("the free devices of DeviceClass %s are GPUs in use through their other device, e.g. claim %s holds %s on node %s: let that pod finish, or free a whole GPU.",
+			return remedyText(code(ReasonDRASiblingInUse), fmt.Sprintf("the free devices of DeviceClass %s are GPUs in use through their other device, e.g. claim %s holds %s on node %s: let that pod finish, or free a whole GPU.",
 				c.DeviceClass, cs.sibling.Claim, cs.sibling.Device, cs.siblingNode)), true
 		case cs.tainted > 0:
-			return remedyText(fmt.Sprintf("the free devices of DeviceClass %s are tainted: remove the taints when the devices are usable, or tolerate them in claim %s.", c.DeviceClass, c.Claim)), true
+			return remedyText(code(ReasonDRATainted), fmt.Sprintf("the free devices of DeviceClass %s are tainted: remove the taints when the devices are usable, or tolerate them in claim %s.", c.DeviceClass, c.Claim)), true
 		default:
-			return remedyText(fmt.Sprintf("all %d devices of DeviceClass %s are allocated: let GPU pods finish, or publish more devices of the class.", cs.total, c.DeviceClass)), true
+			return remedyText(code(ReasonDRAAllAllocated), fmt.Sprintf("all %d devices of DeviceClass %s are allocated: let GPU pods finish, or publish more devices of the class.", cs.total, c.DeviceClass)), true
 		}
 	}
 	if len(demand.Claims) > 0 && len(demand.Requests) == 0 {
-		return remedyText("devices of the pod's claims are free on some DRA node; the FailedScheduling message says what else rejects those nodes."), true
+		return remedyText("", "devices of the pod's claims are free on some DRA node; the FailedScheduling message says what else rejects those nodes."), true
 	}
 	return remedy{}, false
 }
@@ -340,29 +355,29 @@ func describeRequests(demand *gpuworkload.PodDemand) string {
 func fix(demand *gpuworkload.PodDemand, policy gpuworkload.SandboxPolicy, byMode map[gpuworkload.Mode]*modeSummary, perResource []resourceSummary,
 	advertised map[gpuworkload.ResourceClass][]v1.ResourceName) remedy {
 	if demand.Conflict() {
-		return remedyText("request the GPU resources of one mode only; a node runs one mode.")
+		return remedyText(code(ReasonModeConflict), "request the GPU resources of one mode only; a node runs one mode.")
 	}
 	mode, _ := demand.Mode()
 	if mode.IsSandbox() && !policy.Enabled {
 		if command, ok := gpuworkload.EnableSandboxCommand(policy); ok {
-			return remedy{text: gpuworkload.EnableSandboxFix(policy), commands: []string{command}}
+			return remedy{text: gpuworkload.EnableSandboxFix(policy), commands: []string{command}, code: code(ReasonSandboxDisabled)}
 		}
-		return remedyText(gpuworkload.EnableSandboxFix(policy) + ".")
+		return remedyText(code(ReasonSandboxDisabled), gpuworkload.EnableSandboxFix(policy)+".")
 	}
 	for i, r := range demand.Requests {
 		rs := perResource[i]
 		switch {
 		case rs.draNodes > 0:
-			return remedyText(fmt.Sprintf("the DRA nodes have no free device of DeviceClass %s for %d x %s (the FailedScheduling message gives DynamicResources' reasons): "+
+			return remedyText(code(ReasonDRATooFewFree), fmt.Sprintf("the DRA nodes have no free device of DeviceClass %s for %d x %s (the FailedScheduling message gives DynamicResources' reasons): "+
 				"let GPU pods finish, or publish more devices of the class.", rs.dra.DeviceClass, r.Count, r.Name))
 		case rs.nodes == 0:
 			return notAdvertisedFix(r, rs, advertised[r.Class])
 		case rs.largest < r.Count:
-			return remedyText(fmt.Sprintf("no node has %d x %s in total; the largest has %d: split the request, or add a node with more of this hardware.", r.Count, r.Name, rs.largest))
+			return remedyText(code(ReasonLargerThanAnyNode), fmt.Sprintf("no node has %d x %s in total; the largest has %d: split the request, or add a node with more of this hardware.", r.Count, r.Name, rs.largest))
 		}
 	}
 	if m := byMode[mode]; m.nodes > 0 && m.converting == m.nodes {
-		return remedyText(fmt.Sprintf("wait: all %d %s node(s) are converting their mode or vGPU profile.", m.nodes, mode))
+		return remedyText(code(ReasonConverting), fmt.Sprintf("wait: all %d %s node(s) are converting their mode or vGPU profile.", m.nodes, mode))
 	}
 	for _, rs := range perResource {
 		if c := rs.idle; c.node != "" {
@@ -370,10 +385,11 @@ func fix(demand *gpuworkload.PodDemand, policy gpuworkload.SandboxPolicy, byMode
 			return remedy{
 				text:     fmt.Sprintf("free units are used up; let running GPU pods finish, let preemption make room for a higher priority, or convert idle node %s, which has this hardware: %s", c.node, command),
 				commands: []string{command},
+				code:     code(ReasonInsufficient),
 			}
 		}
 	}
-	return remedyText("free units are used up; let running GPU pods finish, or let preemption make room for a higher priority.")
+	return remedyText(code(ReasonInsufficient), "free units are used up; let running GPU pods finish, or let preemption make room for a higher priority.")
 }
 
 // notAdvertisedFix names a node with the hardware for r, or says that none
@@ -384,22 +400,23 @@ func notAdvertisedFix(r gpuworkload.ResourceRequest, rs resourceSummary, sameCla
 	switch {
 	case rs.idle.node != "":
 		command := rs.idle.conversion.Command(rs.idle.node)
-		return remedy{text: fmt.Sprintf("no node advertises %s; convert idle node %s, which has this hardware: %s", r.Name, rs.idle.node, command), commands: []string{command}}
+		return remedy{text: fmt.Sprintf("no node advertises %s; convert idle node %s, which has this hardware: %s", r.Name, rs.idle.node, command), commands: []string{command}, code: code(ReasonNotAdvertised)}
 	case rs.busy.node != "":
 		c := rs.busy
 		commands := []string{"kubectl drain " + c.node + " --ignore-daemonsets", c.conversion.Command(c.node), "kubectl uncordon " + c.node}
 		return remedy{
 			text:     fmt.Sprintf("no node advertises %s; node %s has this hardware but runs GPU pods: drain it, convert it and uncordon it: %s", r.Name, c.node, strings.Join(commands, "; ")),
 			commands: commands,
+			code:     code(ReasonNotAdvertised),
 		}
 	}
 	kind := r.Class.Describe()
 	if len(sameClass) == 0 {
-		return remedyText(fmt.Sprintf("no node advertises %s, none has hardware known to, and no node advertises any %s resource: add a node with this hardware.", r.Name, kind))
+		return remedyText(code(ReasonNotAdvertised), fmt.Sprintf("no node advertises %s, none has hardware known to, and no node advertises any %s resource: add a node with this hardware.", r.Name, kind))
 	}
 	names := make([]string, len(sameClass))
 	for i, n := range sameClass {
 		names[i] = string(n)
 	}
-	return remedyText(fmt.Sprintf("no node advertises %s and none has hardware known to; request a %s resource the cluster advertises (%s), or add a node with this hardware.", r.Name, kind, strings.Join(names, ", ")))
+	return remedyText(code(ReasonNotAdvertised), fmt.Sprintf("no node advertises %s and none has hardware known to; request a %s resource the cluster advertises (%s), or add a node with this hardware.", r.Name, kind, strings.Join(names, ", ")))
 }

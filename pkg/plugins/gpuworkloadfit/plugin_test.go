@@ -299,7 +299,7 @@ func TestPostFilterEventCarriesFixCommands(t *testing.T) {
 	pod := launcherPod("vm-8q", map[v1.ResourceName]string{"nvidia.com/NVIDIA_A10-8Q": "1"})
 	pl.PreFilter(context.Background(), state, pod, nil)
 	pl.PostFilter(context.Background(), state, pod, nil)
-	want := ` map[gpu-workload.io/fix-commands:["kubectl label node vgpu nvidia.com/gpu.workload.config=vm-vgpu nvidia.com/vgpu.config=A10-8Q --overwrite"]]`
+	want := ` map[gpu-workload.io/fix-commands:["kubectl label node vgpu nvidia.com/gpu.workload.config=vm-vgpu nvidia.com/vgpu.config=A10-8Q --overwrite"] gpu-workload.io/reason-code:NotAdvertised]`
 	select {
 	case got := <-h.recorder.Events:
 		if !strings.HasSuffix(got, want) {
@@ -426,6 +426,13 @@ func TestExplainFixNamesNodesWithTheHardware(t *testing.T) {
 			}
 			if !slices.Equal(explanation.FixCommands, tc.commands) {
 				t.Fatalf("fix commands %q, want %q", explanation.FixCommands, tc.commands)
+			}
+			wantCode := ReasonCode("NotAdvertised")
+			if strings.HasPrefix(tc.fix, "no node has") {
+				wantCode = "LargerThanAnyNode"
+			}
+			if explanation.ReasonCode != wantCode {
+				t.Fatalf("reason code %q, want %q", explanation.ReasonCode, wantCode)
 			}
 		})
 	}

@@ -2,6 +2,7 @@ package gpuworkloadfit
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	v1 "k8s.io/api/core/v1"
@@ -73,6 +74,74 @@ const (
 	// EventReasonUnschedulable is the reason of the explanation event PostFilter records.
 	EventReasonUnschedulable = "GPUWorkloadUnschedulable"
 )
+
+// ReasonCode is a reason's stable CamelCase name, for programs: the
+// explanation event's annotation, explain -o json.
+type ReasonCode string
+
+// ReasonCodes gives each reason template its code.
+var ReasonCodes = map[string]ReasonCode{
+	ReasonNoGPUs:                 "NoGPUs",
+	ReasonModeMismatch:           "ModeMismatch",
+	ReasonConverting:             "Converting",
+	ReasonOtherContainerResource: "OtherContainerResource",
+	ReasonOtherModel:             "OtherModel",
+	ReasonOtherProfile:           "OtherProfile",
+	ReasonInsufficient:           "Insufficient",
+	ReasonTotalTooSmall:          "TotalTooSmall",
+	ReasonDRANoDevices:           "DRANoDevices",
+	ReasonDRAAllAllocated:        "DRAAllAllocated",
+	ReasonDRASiblingInUse:        "DRASiblingInUse",
+	ReasonDRATainted:             "DRATainted",
+	ReasonDRATooFewFree:          "DRATooFewFree",
+	ReasonDRANodeNotAdvertised:   "DRANodeNotAdvertised",
+	ReasonSiblingAllocated:       "SiblingAllocated",
+	ReasonInvalidGPUResources:    "InvalidGPUResources",
+	ReasonModeConflict:           "ModeConflict",
+	ReasonNotAdvertised:          "NotAdvertised",
+	ReasonPolicyNotRead:          "PolicyNotRead",
+	ReasonDRANoNodeHasDevices:    "DRANoNodeHasDevices",
+	ReasonLargerThanAnyNode:      "LargerThanAnyNode",
+	ReasonSandboxDisabled:        "SandboxDisabled",
+}
+
+// CodeOf is the code of a reason as a status message gives it, filled in:
+// the template whose fixed parts it contains in order; "" for a message that
+// is none of ours. It is for reports, not for the scheduling path.
+func CodeOf(message string) ReasonCode {
+	var best ReasonCode
+	longest := -1
+	for template, code := range ReasonCodes {
+		if fixed := fixedParts(template); matchesInOrder(message, fixed) && len(strings.Join(fixed, "")) > longest {
+			best, longest = code, len(strings.Join(fixed, ""))
+		}
+	}
+	return best
+}
+
+// fixedParts are a template's text between its verbs.
+func fixedParts(template string) []string {
+	var parts []string
+	for _, part := range verb.Split(template, -1) {
+		if part != "" {
+			parts = append(parts, part)
+		}
+	}
+	return parts
+}
+
+var verb = regexp.MustCompile(`%[sdv]`)
+
+func matchesInOrder(message string, parts []string) bool {
+	for _, part := range parts {
+		i := strings.Index(message, part)
+		if i < 0 {
+			return false
+		}
+		message = message[i+len(part):]
+	}
+	return true
+}
 
 // Reasons lists every template, for documentation tests.
 var Reasons = []string{

@@ -3,6 +3,7 @@ package gpuworkloadfit
 import (
 	"fmt"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -17,6 +18,52 @@ func TestReasonsAreDocumented(t *testing.T) {
 	for _, reason := range Reasons {
 		if !strings.Contains(string(doc), "`"+reason+"`") {
 			t.Errorf("docs/reasons.md lacks %q", reason)
+		}
+	}
+}
+
+// Every reason has a CamelCase code, no two the same, documented in the
+// reason's row of docs/reasons.md.
+func TestReasonCodes(t *testing.T) {
+	doc, err := os.ReadFile("../../../docs/reasons.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[ReasonCode]string{}
+	for _, reason := range Reasons {
+		if reason == EventReasonUnschedulable {
+			continue
+		}
+		code, ok := ReasonCodes[reason]
+		if !ok || !camelCase.MatchString(string(code)) {
+			t.Errorf("reason %q has code %q, want a CamelCase code", reason, code)
+		}
+		if other, dup := seen[code]; dup {
+			t.Errorf("code %s names both %q and %q", code, reason, other)
+		}
+		seen[code] = reason
+		if row := "| `" + reason + "` | `" + string(code) + "` |"; !strings.Contains(string(doc), row) {
+			t.Errorf("docs/reasons.md lacks the row start %q", row)
+		}
+	}
+}
+
+var camelCase = regexp.MustCompile(`^[A-Z][A-Za-z]+$`)
+
+// A filled-in reason is traced back to its code, the longest template that
+// fits winning.
+func TestCodeOf(t *testing.T) {
+	for message, want := range map[string]ReasonCode{
+		"node has no NVIDIA GPUs": "NoGPUs",
+		"node's GPU mode is container (advertises nvidia.com/gpu), pod needs vm-passthrough":                     "ModeMismatch",
+		"insufficient free nvidia.com/GA102GL_A10":                                                               "Insufficient",
+		"VirtualMachineInstance/vms/vm: no node advertises nvidia.com/AD102GL_L40S; the cluster advertises none": "NotAdvertised",
+		"all 2 devices of DeviceClass gpu.nvidia.com on the node are allocated":                                  "DRAAllAllocated",
+		"node's passthrough GPUs are another model":                                                              "OtherModel",
+		"Insufficient cpu": "",
+	} {
+		if got := CodeOf(message); got != want {
+			t.Errorf("CodeOf(%q) = %q, want %q", message, got, want)
 		}
 	}
 }
