@@ -4,31 +4,15 @@ import (
 	"slices"
 	"time"
 
-	v1 "k8s.io/api/core/v1"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/advisor"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 )
-
-// StrandedKind is why free GPU units cannot serve the demand that waits.
-type StrandedKind int
-
-const (
-	// StrandedMode: no pending pod asks for the node's resource while GPU pods of another resource wait.
-	StrandedMode StrandedKind = iota
-	// StrandedCPUMemory: a pending pod wants the resource and the units would do, but the node's CPU or memory would not.
-	StrandedCPUMemory
-	// StrandedFragmentation: pending pods want the resource, but each wants more units than the node has free.
-	StrandedFragmentation
-	numStrandedKinds
-)
-
-// StrandedKinds names the kinds in order, as reports print them.
-var StrandedKinds = [numStrandedKinds]string{"mode", "cpu-memory", "fragmentation"}
 
 // Sample is the cluster after the events at Time.
 type Sample struct {
 	Time          time.Duration
-	Stranded      [numStrandedKinds]int64
+	Stranded      [gpuworkload.NumStrandedKinds]int64
 	EmptyGPUNodes int
 	PendingPods   int
 	UsedUnits     int64
@@ -79,45 +63,31 @@ type Result struct {
 
 // metricsRecorder follows pending demand and samples the cluster after each event time.
 type metricsRecorder struct {
-	// pendingByResource counts pending GPU pods by resource and shape.
-	pendingByResource map[v1.ResourceName]map[shape]int
-	pendingGPU        int
+	waiting           *gpuworkload.WaitingGPUPods
 	pendingPods       int
 	samples           []Sample
 	firstFailureShare *float64
 }
 
 func newMetricsRecorder() *metricsRecorder {
-	return &metricsRecorder{pendingByResource: map[v1.ResourceName]map[shape]int{}}
+	return &metricsRecorder{waiting: gpuworkload.NewWaitingGPUPods()}
+}
+
+func waitingShape(p PodSpec) gpuworkload.WaitingShape {
+	return gpuworkload.WaitingShape{Units: p.GPUCount, MilliCPU: p.MilliCPU, Memory: p.Memory}
 }
 
 func (m *metricsRecorder) addPending(p *simPod) {
 	m.pendingPods++
-	if p.spec.GPU == "" {
-		return
+	if p.spec.GPU != "" {
+		m.waiting.Add(p.spec.GPU, waitingShape(p.spec))
 	}
-	m.pendingGPU++
-	shapes := m.pendingByResource[p.spec.GPU]
-	if shapes == nil {
-		shapes = map[shape]int{}
-		m.pendingByResource[p.spec.GPU] = shapes
-	}
-	shapes[shapeOf(p.spec)]++
 }
 
 func (m *metricsRecorder) removePending(p *simPod) {
 	m.pendingPods--
-	if p.spec.GPU == "" {
-		return
-	}
-	m.pendingGPU--
-	shapes := m.pendingByResource[p.spec.GPU]
-	s := shapeOf(p.spec)
-	if shapes[s]--; shapes[s] == 0 {
-		delete(shapes, s)
-	}
-	if len(shapes) == 0 {
-		delete(m.pendingByResource, p.spec.GPU)
+	if p.spec.GPU != "" {
+		m.waiting.Remove(p.spec.GPU, waitingShape(p.spec))
 	}
 }
 
@@ -144,7 +114,8 @@ func (m *metricsRecorder) sample(now time.Duration, nodes []*simNode) {
 			s.EmptyGPUNodes++
 		}
 		s.UsedUnits += n.usedUnits
-		if kind, ok := m.stranded(n); ok {
+		free := gpuworkload.FreeOnNode{Resource: n.resource, Units: n.free(), MilliCPU: n.spec.MilliCPU - n.usedCPU, Memory: n.spec.Memory - n.usedMemory}
+		if kind, ok := m.waiting.Stranded(free); ok {
 			s.Stranded[kind] += n.free()
 		}
 	}
@@ -153,31 +124,6 @@ func (m *metricsRecorder) sample(now time.Duration, nodes []*simNode) {
 		return
 	}
 	m.samples = append(m.samples, s)
-}
-
-// stranded classifies a node's free units against the GPU pods that wait.
-func (m *metricsRecorder) stranded(n *simNode) (StrandedKind, bool) {
-	if m.pendingGPU == 0 || n.resource == "" || n.free() <= 0 {
-		return 0, false
-	}
-	shapes := m.pendingByResource[n.resource]
-	if len(shapes) == 0 {
-		return StrandedMode, true
-	}
-	unitsWould := false
-	for s := range shapes {
-		if s.count > n.free() {
-			continue
-		}
-		if s.milliCPU <= n.spec.MilliCPU-n.usedCPU && s.memory <= n.spec.Memory-n.usedMemory {
-			return 0, false
-		}
-		unitsWould = true
-	}
-	if unitsWould {
-		return StrandedCPUMemory, true
-	}
-	return StrandedFragmentation, true
 }
 
 func (m *metricsRecorder) result(pods []*simPod) *Result {
@@ -222,7 +168,7 @@ func (m *metricsRecorder) result(pods []*simPod) *Result {
 		sum.WaitP95Seconds = waits[(len(waits)*95-1)/100]
 		sum.WaitMaxSeconds = waits[len(waits)-1]
 	}
-	var stranded [numStrandedKinds]float64
+	var stranded [gpuworkload.NumStrandedKinds]float64
 	var empty, pending float64
 	average := func(value func(Sample) float64) float64 {
 		if len(m.samples) == 1 || end == 0 {
@@ -243,7 +189,7 @@ func (m *metricsRecorder) result(pods []*simPod) *Result {
 	}
 	sum.StrandedAverage = map[string]float64{}
 	for k, v := range stranded {
-		sum.StrandedAverage[StrandedKinds[k]] = v
+		sum.StrandedAverage[gpuworkload.StrandedKindNames[k]] = v
 		sum.StrandedAverageTotal += v
 	}
 	sum.EmptyGPUNodesAverage = empty

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 )
 
 // WriteTable prints one row per policy.
@@ -23,7 +25,7 @@ func WriteTable(w io.Writer, scenario *Scenario, results []*Result) error {
 		}
 		fmt.Fprintf(tw, "%s\t%d/%d (%.1f%%)\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t%.0f/%.0f\t%d\t%s\t%d\t%d\n",
 			r.Policy, s.GPUUnitsPlaced, s.GPUUnitsRequested, 100*s.PlacedShare, s.StrandedAverageTotal,
-			s.StrandedAverage[StrandedKinds[StrandedMode]], s.StrandedAverage[StrandedKinds[StrandedCPUMemory]], s.StrandedAverage[StrandedKinds[StrandedFragmentation]],
+			s.StrandedAverage[gpuworkload.StrandedKindNames[gpuworkload.StrandedMode]], s.StrandedAverage[gpuworkload.StrandedKindNames[gpuworkload.StrandedCPUMemory]], s.StrandedAverage[gpuworkload.StrandedKindNames[gpuworkload.StrandedFragmentation]],
 			s.EmptyGPUNodesAverage, s.PendingPodsAverage, s.WaitMeanSeconds, s.WaitP95Seconds, s.UnplacedGPUPods, first, len(r.Relabels), s.Reversals)
 	}
 	return tw.Flush()

@@ -278,7 +278,7 @@ func (r *run) loop() error {
 			}
 			next++
 		}
-		if r.opts.Advisor != nil && now >= nextAdvice && r.metrics.pendingGPU > 0 {
+		if r.opts.Advisor != nil && now >= nextAdvice && r.metrics.waiting.Total() > 0 {
 			r.advise(now)
 			nextAdvice = now + r.opts.Advisor.Interval
 		}
@@ -304,7 +304,7 @@ func (r *run) nextEventTime(now time.Duration, nextArrival int, nextAdvice time.
 	if len(times) == 0 {
 		return 0, false
 	}
-	if r.opts.Advisor != nil && r.metrics.pendingGPU > 0 && nextAdvice > now {
+	if r.opts.Advisor != nil && r.metrics.waiting.Total() > 0 && nextAdvice > now {
 		times = append(times, nextAdvice)
 	}
 	return slices.Min(times), true

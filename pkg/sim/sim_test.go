@@ -87,36 +87,36 @@ func TestStrandedKinds(t *testing.T) {
 		name  string
 		nodes []NodeSpec
 		pods  []PodSpec
-		kind  StrandedKind
+		kind  gpuworkload.StrandedKind
 		units int64
 	}{
 		{
 			name:  "mode: container GPUs free while a VM waits",
 			nodes: []NodeSpec{a10Node(t, "pt", gpuworkload.ModePassthrough, ""), a10Node(t, "c", gpuworkload.ModeContainer, "")},
 			pods:  []PodSpec{gpuPod("vm-1", 0, 100*time.Second, a10, 4, 1), gpuPod("vm-2", 10*time.Second, 110*time.Second, a10, 4, 1)},
-			kind:  StrandedMode, units: 4,
+			kind:  gpuworkload.StrandedMode, units: 4,
 		},
 		{
 			name:  "fragmentation: one GPU free, two wanted",
 			nodes: []NodeSpec{a10Node(t, "c", gpuworkload.ModeContainer, "")},
 			pods:  []PodSpec{gpuPod("big", 0, 100*time.Second, "nvidia.com/gpu", 3, 1), gpuPod("pair", 10*time.Second, 110*time.Second, "nvidia.com/gpu", 2, 1)},
-			kind:  StrandedFragmentation, units: 1,
+			kind:  gpuworkload.StrandedFragmentation, units: 1,
 		},
 		{
 			name:  "cpu-memory: three GPUs free, no CPU left",
 			nodes: []NodeSpec{a10Node(t, "c", gpuworkload.ModeContainer, "16")},
 			pods:  []PodSpec{gpuPod("hog", 0, 100*time.Second, "nvidia.com/gpu", 1, 16), gpuPod("small", 10*time.Second, 110*time.Second, "nvidia.com/gpu", 1, 1)},
-			kind:  StrandedCPUMemory, units: 3,
+			kind:  gpuworkload.StrandedCPUMemory, units: 3,
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := runOne(t, &Scenario{Name: "t", Nodes: tc.nodes, Pods: tc.pods, Policy: enabled()}, GPUStrandingPolicy, opts)
 			s := res.Summary
 			want := float64(tc.units) * 90 / 200
-			for k, name := range StrandedKinds {
+			for k, name := range gpuworkload.StrandedKindNames {
 				got := s.StrandedAverage[name]
-				if StrandedKind(k) == tc.kind && got != want || StrandedKind(k) != tc.kind && got != 0 {
-					t.Errorf("%s stranded average %v; want %v of kind %s only", name, got, want, StrandedKinds[tc.kind])
+				if gpuworkload.StrandedKind(k) == tc.kind && got != want || gpuworkload.StrandedKind(k) != tc.kind && got != 0 {
+					t.Errorf("%s stranded average %v; want %v of kind %s only", name, got, want, gpuworkload.StrandedKindNames[tc.kind])
 				}
 			}
 			if s.SimulatedSeconds != 200 || s.UnplacedGPUPods != 0 || s.WaitMaxSeconds != 90 {
