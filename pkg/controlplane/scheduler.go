@@ -56,6 +56,8 @@ type SchedulerOptions struct {
 // Scheduler is a running scheduler process.
 type Scheduler struct {
 	LogPath string
+	// URL is the scheduler's secure port: https://127.0.0.1:<port>.
+	URL     string
 	process *process
 }
 
@@ -92,12 +94,12 @@ func (cp *ControlPlane) StartScheduler(ctx context.Context, opts SchedulerOption
 	if err != nil {
 		return nil, err
 	}
-	s := &Scheduler{LogPath: logPath, process: proc}
+	s := &Scheduler{LogPath: logPath, URL: fmt.Sprintf("https://127.0.0.1:%d", ports[0]), process: proc}
 	client := &http.Client{Timeout: 2 * time.Second, Transport: &http.Transport{
 		// The scheduler's serving certificate is self-signed; only health is read.
 		TLSClientConfig: &tls.Config{InsecureSkipVerify: true},
 	}}
-	url := fmt.Sprintf("https://127.0.0.1:%d/healthz", ports[0])
+	url := s.URL + "/healthz"
 	err = waitFor(ctx, 60*time.Second, opts.Name, logPath, func() error {
 		if err := proc.exited(); err != nil {
 			return err

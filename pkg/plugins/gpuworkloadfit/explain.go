@@ -35,6 +35,10 @@ func (pl *GPUWorkloadFit) PostFilter(ctx context.Context, state fwk.CycleState, 
 		return nil, fwk.NewStatus(fwk.Unschedulable)
 	}
 	explanation := Explain(pod, &data.demand, data.tracker, nodes)
+	pl.explained.Store(pod.UID, explanation.ReasonCode)
+	if explanation.ReasonCode != "" {
+		rejections.WithLabelValues(string(explanation.ReasonCode)).Inc()
+	}
 	message := TruncateNote(explanation.Message)
 	var related *v1.ObjectReference
 	if vmi := data.demand.VMI; vmi != nil && vmi.Name != "" {

@@ -45,6 +45,9 @@ type GPUWorkloadFit struct {
 	// they are retried once the guard's rules cover the allocations.
 	siblingWaitersMu sync.Mutex
 	siblingWaiters   map[string]*v1.Pod
+	// explained holds each waiting pod's latest explanation's reason code
+	// (types.UID to ReasonCode), for the pending pods metric.
+	explained sync.Map
 }
 
 var (
@@ -72,6 +75,7 @@ func New(ctx context.Context, obj runtime.Object, handle fwk.Handle) (fwk.Plugin
 	if err := pl.follow(ctx, args); err != nil {
 		return nil, err
 	}
+	pl.serveMetrics()
 	return pl, nil
 }
 
@@ -144,6 +148,7 @@ func (pl *GPUWorkloadFit) retrySiblingWaiters(logger klog.Logger) {
 // moment later, and this closes that window. It runs after
 // DynamicResources' Reserve, which makes the cycle's allocation visible.
 func (pl *GPUWorkloadFit) Reserve(ctx context.Context, state fwk.CycleState, pod *v1.Pod, nodeName string) *fwk.Status {
+	pl.explained.Delete(pod.UID)
 	if pl.guard == nil || !usesDRA(state, pod) {
 		return nil
 	}

@@ -1,0 +1,209 @@
+// Package inventory counts a live cluster's GPU units by mode and resource:
+// allocatable, allocated, free and stranded by kind, with GPU nodes by
+// state, empty GPU nodes and the GPU pods that wait. The scheduler's
+// metrics and `kubectl gpu-workload inventory` both report it, so that they
+// agree; stranding is gpuworkload.WaitingGPUPods', the simulator's too.
+package inventory
+
+import (
+	"cmp"
+	"slices"
+
+	v1 "k8s.io/api/core/v1"
+	resourcehelper "k8s.io/component-helpers/resource"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+)
+
+// Node states, as metric labels and reports give them.
+const (
+	NodeReady      = "ready"
+	NodeConverting = "converting"
+	NodeMismatched = "mismatched"
+)
+
+// Resource is one GPU resource's units on the nodes of one mode.
+type Resource struct {
+	Mode        gpuworkload.Mode `json:"mode"`
+	Resource    v1.ResourceName  `json:"resource"`
+	Allocatable int64            `json:"allocatable"`
+	Allocated   int64            `json:"allocated"`
+	Free        int64            `json:"free"`
+	// Stranded counts free units by kind of stranding (gpuworkload.StrandedKindNames).
+	Stranded map[string]int64 `json:"stranded"`
+}
+
+// Mode is one mode's GPU nodes by state, and its empty GPU nodes.
+type Mode struct {
+	Mode       gpuworkload.Mode `json:"mode"`
+	Ready      int              `json:"ready"`
+	Converting int              `json:"converting"`
+	Mismatched int              `json:"mismatched"`
+	Empty      int              `json:"empty"`
+}
+
+// Pending is the GPU pods that wait for one mode, for one reason.
+type Pending struct {
+	Mode gpuworkload.Mode `json:"mode"`
+	// Reason is the code of the scheduler's explanation (docs/reasons.md),
+	// or Unexplained when it has given none.
+	Reason string `json:"reason"`
+	Pods   int    `json:"pods"`
+	Units  int64  `json:"units"`
+}
+
+// Unexplained is the reason of a waiting GPU pod the scheduler has not
+// explained (not tried yet, or rejected by other plugins only).
+const Unexplained = "Unexplained"
+
+// Report is the inventory, each list sorted.
+type Report struct {
+	Resources []Resource `json:"resources"`
+	Modes     []Mode     `json:"modes"`
+	Pending   []Pending  `json:"pending"`
+}
+
+// Input is what the inventory is counted from.
+type Input struct {
+	Nodes []*v1.Node
+	// State is a node's GPU state, as the scheduler's tracker holds it.
+	State func(*v1.Node) *gpuworkload.NodeState
+	// Pods are every pod; those bound to a node count as allocated there,
+	// the GPU pods without a node as waiting.
+	Pods       []*v1.Pod
+	Classifier *gpuworkload.Classifier
+	// ReasonOf is the reason code of a waiting pod's latest explanation, "" for none.
+	ReasonOf func(*v1.Pod) string
+}
+
+type nodeUse struct {
+	units            map[v1.ResourceName]int64
+	milliCPU, memory int64
+}
+
+// Compute counts the inventory.
+func Compute(in Input) Report {
+	used := map[string]*nodeUse{}
+	waiting := gpuworkload.NewWaitingGPUPods()
+	pending := map[Pending]*Pending{}
+	for _, pod := range in.Pods {
+		if pod.Status.Phase == v1.PodSucceeded || pod.Status.Phase == v1.PodFailed {
+			continue
+		}
+		demand := gpuworkload.NewPodDemand(pod, in.Classifier)
+		requests := resourcehelper.PodRequests(pod, resourcehelper.PodResourcesOptions{})
+		if pod.Spec.NodeName != "" {
+			u := used[pod.Spec.NodeName]
+			if u == nil {
+				u = &nodeUse{units: map[v1.ResourceName]int64{}}
+				used[pod.Spec.NodeName] = u
+			}
+			u.milliCPU += requests.Cpu().MilliValue()
+			u.memory += requests.Memory().Value()
+			for _, r := range demand.Requests {
+				u.units[r.Name] += r.Count
+			}
+			continue
+		}
+		if !demand.IsGPU() || demand.Invalid != nil {
+			continue
+		}
+		mode, _ := demand.Mode()
+		reason := in.ReasonOf(pod)
+		if reason == "" {
+			reason = Unexplained
+		}
+		key := Pending{Mode: mode, Reason: reason}
+		p := pending[key]
+		if p == nil {
+			p = &key
+			pending[key] = p
+		}
+		p.Pods++
+		for _, r := range demand.Requests {
+			p.Units += r.Count
+		}
+		first := demand.Requests[0]
+		waiting.Add(first.Name, gpuworkload.WaitingShape{Units: first.Count, MilliCPU: requests.Cpu().MilliValue(), Memory: requests.Memory().Value()})
+	}
+
+	resources := map[[2]string]*Resource{}
+	modes := map[gpuworkload.Mode]*Mode{}
+	for _, m := range gpuworkload.Modes {
+		modes[m] = &Mode{Mode: m}
+	}
+	for _, node := range in.Nodes {
+		state := in.State(node)
+		if !state.GPUNode || state.DRA {
+			continue
+		}
+		m := modes[state.Mode.Mode]
+		u := used[node.Name]
+		if u == nil {
+			u = &nodeUse{}
+		}
+		converting := state.Converting()
+		switch {
+		case converting:
+			m.Converting++
+		case hasError(state):
+			m.Mismatched++
+		default:
+			m.Ready++
+		}
+		allocatedHere := int64(0)
+		for _, r := range state.Resources {
+			allocated := min(u.units[r.Name], r.Allocatable)
+			allocatedHere += u.units[r.Name]
+			key := [2]string{string(state.Mode.Mode), string(r.Name)}
+			row := resources[key]
+			if row == nil {
+				row = &Resource{Mode: state.Mode.Mode, Resource: r.Name, Stranded: map[string]int64{}}
+				for _, kind := range gpuworkload.StrandedKindNames {
+					row.Stranded[kind] = 0
+				}
+				resources[key] = row
+			}
+			free := r.Allocatable - allocated
+			row.Allocatable += r.Allocatable
+			row.Allocated += allocated
+			row.Free += free
+			if converting {
+				continue
+			}
+			if kind, ok := waiting.Stranded(gpuworkload.FreeOnNode{
+				Resource: r.Name, Units: free,
+				MilliCPU: node.Status.Allocatable.Cpu().MilliValue() - u.milliCPU, Memory: node.Status.Allocatable.Memory().Value() - u.memory,
+			}); ok {
+				row.Stranded[gpuworkload.StrandedKindNames[kind]] += free
+			}
+		}
+		if allocatedHere == 0 && !converting {
+			m.Empty++
+		}
+	}
+
+	var r Report
+	for _, row := range resources {
+		r.Resources = append(r.Resources, *row)
+	}
+	slices.SortFunc(r.Resources, func(a, b Resource) int {
+		return cmp.Or(cmp.Compare(a.Mode, b.Mode), cmp.Compare(a.Resource, b.Resource))
+	})
+	for _, m := range gpuworkload.Modes {
+		r.Modes = append(r.Modes, *modes[m])
+	}
+	for _, p := range pending {
+		r.Pending = append(r.Pending, *p)
+	}
+	slices.SortFunc(r.Pending, func(a, b Pending) int {
+		return cmp.Or(cmp.Compare(a.Mode, b.Mode), cmp.Compare(a.Reason, b.Reason))
+	})
+	return r
+}
+
+// hasError says whether a check finding of error severity stands against
+// the node: its labels and advertisement disagree.
+func hasError(state *gpuworkload.NodeState) bool {
+	return slices.ContainsFunc(state.Findings, func(f gpuworkload.Finding) bool { return f.Code.Severity() == gpuworkload.SeverityError })
+}

@@ -1,0 +1,139 @@
+package gpuworkloadfit
+
+import (
+	"sync"
+	"sync/atomic"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/component-base/metrics"
+	"k8s.io/component-base/metrics/legacyregistry"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/inventory"
+)
+
+// The GPU inventory's metrics on the scheduler's /metrics (docs/metrics.md).
+// The gauges are counted when /metrics is scraped, from the informers'
+// caches, so that scheduling cycles do no work for them.
+var (
+	unitsDesc = metrics.NewDesc("gpu_workload_units",
+		"GPU units of a resource on the nodes of a mode, by state: allocatable, allocated, free.",
+		[]string{"mode", "resource", "state"}, nil, metrics.ALPHA, "")
+	strandedDesc = metrics.NewDesc("gpu_workload_stranded_units",
+		"Free GPU units of a resource that cannot serve the GPU pods that wait, by kind: mode, cpu-memory, fragmentation.",
+		[]string{"mode", "resource", "kind"}, nil, metrics.ALPHA, "")
+	nodesDesc = metrics.NewDesc("gpu_workload_nodes",
+		"GPU nodes by mode and state: ready, converting, mismatched (a check finding of error severity).",
+		[]string{"mode", "state"}, nil, metrics.ALPHA, "")
+	emptyNodesDesc = metrics.NewDesc("gpu_workload_empty_nodes",
+		"GPU nodes of a mode with no GPU unit allocated and no conversion under way.",
+		[]string{"mode"}, nil, metrics.ALPHA, "")
+	pendingPodsDesc = metrics.NewDesc("gpu_workload_pending_pods",
+		"GPU pods without a node, by the mode they need and the reason code of the scheduler's latest explanation (Unexplained: none yet).",
+		[]string{"mode", "reason"}, nil, metrics.ALPHA, "")
+
+	rejections = metrics.NewCounterVec(&metrics.CounterOpts{
+		Name:           "gpu_workload_unschedulable_attempts_total",
+		Help:           "Scheduling attempts of GPU pods that found no node, by the reason code of the explanation.",
+		StabilityLevel: metrics.ALPHA,
+	}, []string{"reason"})
+)
+
+// inventoryCollector counts the inventory of the scheduler's latest
+// GPUWorkloadFit on each scrape.
+type inventoryCollector struct {
+	metrics.BaseStableCollector
+	plugin atomic.Pointer[GPUWorkloadFit]
+}
+
+var (
+	collector       = &inventoryCollector{}
+	registerMetrics sync.Once
+	_               metrics.StableCollector = collector
+	nodeStateLabels                         = [...]string{inventory.NodeReady, inventory.NodeConverting, inventory.NodeMismatched}
+)
+
+// serveMetrics registers the metrics in the registry kube-scheduler serves,
+// once, and makes this plugin the one they count.
+func (pl *GPUWorkloadFit) serveMetrics() {
+	registerMetrics.Do(func() {
+		legacyregistry.MustRegister(rejections)
+		legacyregistry.CustomMustRegister(collector)
+	})
+	collector.plugin.Store(pl)
+}
+
+func (c *inventoryCollector) DescribeWithStability(ch chan<- *metrics.Desc) {
+	for _, d := range []*metrics.Desc{unitsDesc, strandedDesc, nodesDesc, emptyNodesDesc, pendingPodsDesc} {
+		ch <- d
+	}
+}
+
+func (c *inventoryCollector) CollectWithStability(ch chan<- metrics.Metric) {
+	pl := c.plugin.Load()
+	if pl == nil {
+		return
+	}
+	report, err := pl.Inventory()
+	if err != nil {
+		return
+	}
+	gauge := func(d *metrics.Desc, value float64, labels ...string) {
+		ch <- metrics.NewLazyConstMetric(d, metrics.GaugeValue, value, labels...)
+	}
+	for _, r := range report.Resources {
+		mode, name := string(r.Mode), string(r.Resource)
+		gauge(unitsDesc, float64(r.Allocatable), mode, name, "allocatable")
+		gauge(unitsDesc, float64(r.Allocated), mode, name, "allocated")
+		gauge(unitsDesc, float64(r.Free), mode, name, "free")
+		for _, kind := range gpuworkload.StrandedKindNames {
+			gauge(strandedDesc, float64(r.Stranded[kind]), mode, name, kind)
+		}
+	}
+	for _, m := range report.Modes {
+		for i, count := range [...]int{m.Ready, m.Converting, m.Mismatched} {
+			gauge(nodesDesc, float64(count), string(m.Mode), nodeStateLabels[i])
+		}
+		gauge(emptyNodesDesc, float64(m.Empty), string(m.Mode))
+	}
+	for _, p := range report.Pending {
+		gauge(pendingPodsDesc, float64(p.Pods), string(p.Mode), p.Reason)
+	}
+}
+
+// Inventory counts the cluster's GPU inventory from the scheduler's caches:
+// what the metrics report.
+func (pl *GPUWorkloadFit) Inventory() (inventory.Report, error) {
+	informers := pl.handle.SharedInformerFactory().Core().V1()
+	nodes, err := informers.Nodes().Lister().List(labels.Everything())
+	if err != nil {
+		return inventory.Report{}, err
+	}
+	pods, err := informers.Pods().Lister().List(labels.Everything())
+	if err != nil {
+		return inventory.Report{}, err
+	}
+	pending := map[string]bool{}
+	report := inventory.Compute(inventory.Input{
+		Nodes:      nodes,
+		State:      func(n *v1.Node) *gpuworkload.NodeState { return pl.tracker.Entry(n).State },
+		Pods:       pods,
+		Classifier: pl.tracker.Classifier(),
+		ReasonOf: func(p *v1.Pod) string {
+			pending[string(p.UID)] = true
+			code, _ := pl.explained.Load(p.UID)
+			s, _ := code.(ReasonCode)
+			return string(s)
+		},
+	})
+	// Pods deleted while they waited leave their last explanation behind.
+	pl.explained.Range(func(uid, _ any) bool {
+		if !pending[string(uid.(types.UID))] {
+			pl.explained.Delete(uid)
+		}
+		return true
+	})
+	return report, nil
+}

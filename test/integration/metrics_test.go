@@ -1,0 +1,113 @@
+package integration
+
+import (
+	"context"
+	"crypto/tls"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+)
+
+// The scheduler's /metrics counts the GPU inventory on the real control
+// plane: a VM waits for the one passthrough A10 while two container GPUs
+// are free, which nobody waiting can use (stranded by mode).
+func TestInventoryMetrics(t *testing.T) {
+	e := newEnv(t)
+	e.installCRDs(t)
+	e.applyClusterPolicy(t, "cluster-policy", true)
+	createNode(e.ctx, t, e.client, "gpu-container", map[string]string{gpuworkload.LabelGPUPresent: "true", gpuworkload.LabelWorkloadConfig: "container"}, map[string]string{"nvidia.com/gpu": "2"})
+	createNode(e.ctx, t, e.client, "gpu-passthrough", map[string]string{gpuworkload.LabelGPUPresent: "true", gpuworkload.LabelWorkloadConfig: "vm-passthrough"}, map[string]string{"nvidia.com/GA102GL_A10": "1"})
+	s := e.startScheduler(t, "scheduler")
+	e.createPod(t, gpuPod("virt-launcher-vm-1-abcde", "vm-1", map[string]string{"nvidia.com/GA102GL_A10": "1"}))
+	e.waitBound(t, "virt-launcher-vm-1-abcde")
+	e.createPod(t, gpuPod("virt-launcher-vm-2-fghij", "vm-2", map[string]string{"nvidia.com/GA102GL_A10": "1"}))
+	e.waitEventMatching(t, "virt-launcher-vm-2-fghij", "GPUWorkloadUnschedulable", "free units are used up", func(m string) bool { return strings.Contains(m, "free units are used up") })
+
+	want := map[string]float64{
+		`gpu_workload_units{mode="container",resource="nvidia.com/gpu",state="allocatable"}`:               2,
+		`gpu_workload_units{mode="container",resource="nvidia.com/gpu",state="free"}`:                      2,
+		`gpu_workload_units{mode="vm-passthrough",resource="nvidia.com/GA102GL_A10",state="allocated"}`:    1,
+		`gpu_workload_units{mode="vm-passthrough",resource="nvidia.com/GA102GL_A10",state="free"}`:         0,
+		`gpu_workload_stranded_units{kind="mode",mode="container",resource="nvidia.com/gpu"}`:              2,
+		`gpu_workload_stranded_units{kind="fragmentation",mode="container",resource="nvidia.com/gpu"}`:     0,
+		`gpu_workload_stranded_units{kind="mode",mode="vm-passthrough",resource="nvidia.com/GA102GL_A10"}`: 0,
+		`gpu_workload_nodes{mode="container",state="ready"}`:                                               1,
+		`gpu_workload_nodes{mode="vm-passthrough",state="ready"}`:                                          1,
+		`gpu_workload_nodes{mode="vm-vgpu",state="ready"}`:                                                 0,
+		`gpu_workload_empty_nodes{mode="container"}`:                                                       1,
+		`gpu_workload_empty_nodes{mode="vm-passthrough"}`:                                                  0,
+		`gpu_workload_pending_pods{mode="vm-passthrough",reason="Insufficient"}`:                           1,
+	}
+	var got map[string]float64
+	e.poll(t, "the metrics to count the waiting VM", func(ctx context.Context) (bool, error) {
+		var err error
+		got, err = scrape(ctx, s.URL, e.cp.AdminConfig.BearerToken)
+		if err != nil {
+			return false, err
+		}
+		for series, value := range want {
+			if v, ok := got[series]; !ok || v != value {
+				return false, nil
+			}
+		}
+		return got[`gpu_workload_unschedulable_attempts_total{reason="Insufficient"}`] >= 1, nil
+	})
+	for series, value := range want {
+		if got[series] != value {
+			t.Errorf("%s = %v, want %v", series, got[series], value)
+		}
+	}
+}
+
+// scrape reads the scheduler's /metrics as a bearer token's holder and
+// returns the gpu_workload_ series by their text (labels sorted by name).
+func scrape(ctx context.Context, url, token string) (map[string]float64, error) {
+	client := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{
+		// The scheduler's serving certificate is self-signed.
+		TLSClientConfig: &tls.Config{InsecureSkipVerify: true},
+	}}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url+"/metrics", nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("GET /metrics: %s: %s", resp.Status, body)
+	}
+	series := map[string]float64{}
+	for line := range strings.Lines(string(body)) {
+		if !strings.HasPrefix(line, "gpu_workload_") {
+			continue
+		}
+		i := strings.LastIndexByte(strings.TrimSpace(line), ' ')
+		value, err := strconv.ParseFloat(strings.TrimSpace(line[i+1:]), 64)
+		if err != nil {
+			return nil, fmt.Errorf("metrics line %q: %w", line, err)
+		}
+		series[line[:i]] = value
+	}
+	if len(series) == 0 {
+		return nil, fmt.Errorf("no gpu_workload_ series in:\n%s", firstLines(string(body), 20))
+	}
+	return series, nil
+}
+
+func firstLines(s string, n int) string {
+	lines := strings.Split(s, "\n")
+	return strings.Join(lines[:min(n, len(lines))], "\n")
+}
