@@ -4,7 +4,6 @@ import (
 	"slices"
 	"time"
 
-
 	"github.com/gpu-workload-scheduler/scheduler/pkg/advisor"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 )
