@@ -185,6 +185,13 @@ func TestAdviseGolden(t *testing.T) {
 	golden(t, "advise-no-gain", nil, "advise", "--nodes", data("nodes.json"), "--pods", data("pods-no-gain.json"), "--cluster-policy", enabled)
 }
 
+func TestInventoryGolden(t *testing.T) {
+	data := func(name string) string { return filepath.Join(testdata, "advise", name) }
+	enabled := checkData("clusterpolicy-enabled.yaml")
+	golden(t, "inventory", nil, "inventory", "--nodes", data("nodes.json"), "--pods", data("pods.json"), "--cluster-policy", enabled)
+	golden(t, "inventory-json", nil, "inventory", "--nodes", data("nodes.json"), "--pods", data("pods.json"), "--cluster-policy", enabled, "-o", "json")
+}
+
 func TestVMIDeviceNamesReportsMalformedLists(t *testing.T) {
 	vmi := &unstructured.Unstructured{Object: map[string]any{"spec": map[string]any{"domain": map[string]any{"devices": map[string]any{
 		"gpus":        []any{map[string]any{"name": "gpu1", "deviceName": "nvidia.com/GA102GL_A10"}, "nvidia.com/GA102GL_A40", map[string]any{"deviceName": int64(7)}, map[string]any{"claimName": "gpu"}},

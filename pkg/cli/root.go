@@ -60,7 +60,7 @@ func NewCommand(out io.Writer) *cobra.Command {
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	o.config.AddFlags(root.PersistentFlags())
 	root.PersistentFlags().StringVarP(&o.output, "output", "o", "table", "output format: table, json or yaml")
-	root.AddCommand(newCheckCommand(o), newExplainCommand(o), newOperandsCommand(o), newAdviseCommand(o))
+	root.AddCommand(newCheckCommand(o), newExplainCommand(o), newOperandsCommand(o), newAdviseCommand(o), newInventoryCommand(o))
 	return root
 }
 

@@ -3,15 +3,18 @@ package integration
 import (
 	"context"
 	"crypto/tls"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
+	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/inventory"
 )
 
 // The scheduler's /metrics counts the GPU inventory on the real control
@@ -62,6 +65,47 @@ func TestInventoryMetrics(t *testing.T) {
 		if got[series] != value {
 			t.Errorf("%s = %v, want %v", series, got[series], value)
 		}
+	}
+
+	// kubectl gpu-workload inventory gives the same numbers.
+	inventoryCmd := exec.Command("kubectl-gpu_workload", "inventory", "-o", "json", "--kubeconfig", e.cp.Kubeconfig)
+	out, err := inventoryCmd.Output()
+	if err != nil {
+		t.Fatalf("kubectl gpu-workload inventory: %v\n%s", err, out)
+	}
+	var report inventory.Report
+	if err := json.Unmarshal(out, &report); err != nil {
+		t.Fatal(err)
+	}
+	fromInventory := map[string]float64{}
+	for _, r := range report.Resources {
+		labels := fmt.Sprintf(`mode=%q,resource=%q`, r.Mode, r.Resource)
+		for state, v := range map[string]int64{"allocatable": r.Allocatable, "allocated": r.Allocated, "free": r.Free} {
+			fromInventory[fmt.Sprintf(`gpu_workload_units{%s,state=%q}`, labels, state)] = float64(v)
+		}
+		for kind, v := range r.Stranded {
+			fromInventory[fmt.Sprintf(`gpu_workload_stranded_units{kind=%q,%s}`, kind, labels)] = float64(v)
+		}
+	}
+	for _, m := range report.Modes {
+		for state, v := range map[string]int{"ready": m.Ready, "converting": m.Converting, "mismatched": m.Mismatched} {
+			fromInventory[fmt.Sprintf(`gpu_workload_nodes{mode=%q,state=%q}`, m.Mode, state)] = float64(v)
+		}
+		fromInventory[fmt.Sprintf(`gpu_workload_empty_nodes{mode=%q}`, m.Mode)] = float64(m.Empty)
+	}
+	for _, p := range report.Pending {
+		fromInventory[fmt.Sprintf(`gpu_workload_pending_pods{mode=%q,reason=%q}`, p.Mode, p.Reason)] = float64(p.Pods)
+	}
+	for series, value := range got {
+		if strings.HasPrefix(series, "gpu_workload_unschedulable_attempts_total") {
+			continue
+		}
+		if v, ok := fromInventory[series]; !ok || v != value {
+			t.Errorf("%s: metrics %v, inventory %v (present %v)", series, value, v, ok)
+		}
+	}
+	if len(fromInventory) != len(got)-1 {
+		t.Errorf("inventory gives %d series, the metrics %d gauges:\n%v\n%v", len(fromInventory), len(got)-1, fromInventory, got)
 	}
 }
 

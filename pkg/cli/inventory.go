@@ -1,0 +1,146 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	v1 "k8s.io/api/core/v1"
+	eventsv1 "k8s.io/api/events/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/inventory"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpuworkloadfit"
+)
+
+// InventoryReport is the output of inventory: the numbers the scheduler's
+// gpu_workload_ metrics give.
+type InventoryReport struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Policy     string `json:"policy"`
+	inventory.Report
+}
+
+func newInventoryCommand(o *rootOptions) *cobra.Command {
+	var src sourceFlags
+	var podsFile string
+	cmd := &cobra.Command{
+		Use:   "inventory [--nodes NODES --pods PODS [--cluster-policy CP]]",
+		Short: "GPU units per mode and resource (allocatable, allocated, free, stranded), GPU nodes by state, empty nodes and waiting GPU pods: the scheduler's gpu_workload_ metrics",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkOutputFormat(o.output); err != nil {
+				return err
+			}
+			var c *cluster
+			var pods []*v1.Pod
+			var err error
+			reasons := map[types.UID]string{}
+			switch {
+			case src.nodes != "" && podsFile != "":
+				if c, err = loadOffline(src, cmd.InOrStdin()); err != nil {
+					return err
+				}
+				pods, err = readPods(podsFile, cmd.InOrStdin())
+			case src.nodes == "" && podsFile == "" && src.clusterPolicy == "":
+				if c, err = loadLive(cmd.Context(), o.config, false); err != nil {
+					return err
+				}
+				if pods, err = listPods(cmd.Context(), c); err == nil {
+					reasons, err = explainedReasons(cmd.Context(), c)
+				}
+			default:
+				return usageErrorf("give --nodes and --pods (and optionally --cluster-policy) together, or none to read the live cluster")
+			}
+			if err != nil {
+				return err
+			}
+			states, classifier := c.states()
+			byName := make(map[string]*gpuworkload.NodeState, len(states))
+			for _, s := range states {
+				byName[s.Name] = s
+			}
+			report := &InventoryReport{APIVersion: ReportAPIVersion, Kind: "InventoryReport", Policy: describePolicy(c.policy), Report: inventory.Compute(inventory.Input{
+				Nodes:      c.nodes,
+				State:      func(n *v1.Node) *gpuworkload.NodeState { return byName[n.Name] },
+				Pods:       pods,
+				Classifier: classifier,
+				ReasonOf:   func(p *v1.Pod) string { return reasons[p.UID] },
+			})}
+			return printInventory(o.out, o.output, report)
+		},
+	}
+	cmd.Flags().StringVar(&src.nodes, "nodes", "", "node dump instead of the live cluster: "+nodesWanted)
+	cmd.Flags().StringVar(&podsFile, "pods", "", "pod dump with --nodes: "+podsWanted+"; waiting pods then count as "+inventory.Unexplained)
+	cmd.Flags().StringVar(&src.clusterPolicy, "cluster-policy", "", "ClusterPolicy dump with --nodes; without it the GPU Operator's defaults apply")
+	return cmd
+}
+
+// explainedReasons is, by pod, the reason code of the latest explanation
+// the scheduler recorded (its gpu-workload.io/reason-code annotation).
+func explainedReasons(ctx context.Context, c *cluster) (map[types.UID]string, error) {
+	list, err := c.client.EventsV1().Events("").List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("list events: %w", err)
+	}
+	latest := map[types.UID]*eventsv1.Event{}
+	for i := range list.Items {
+		e := &list.Items[i]
+		if e.Reason != gpuworkloadfit.EventReasonUnschedulable {
+			continue
+		}
+		if prev := latest[e.Regarding.UID]; prev == nil || lastSeen(e).After(lastSeen(prev)) {
+			latest[e.Regarding.UID] = e
+		}
+	}
+	reasons := make(map[types.UID]string, len(latest))
+	for uid, e := range latest {
+		reasons[uid] = e.Annotations[gpuworkloadfit.AnnotationReasonCode]
+	}
+	return reasons, nil
+}
+
+func lastSeen(e *eventsv1.Event) time.Time {
+	if e.Series != nil {
+		return e.Series.LastObservedTime.Time
+	}
+	return e.EventTime.Time
+}
+
+func printInventory(out io.Writer, format string, r *InventoryReport) error {
+	if format != "table" {
+		return printStructured(out, format, r)
+	}
+	w := newTable(out)
+	w.row("MODE", "RESOURCE", "ALLOCATABLE", "ALLOCATED", "FREE", "STRANDED ("+strings.Join(gpuworkload.StrandedKindNames[:], " / ")+")")
+	for _, res := range r.Resources {
+		stranded := make([]string, len(gpuworkload.StrandedKindNames))
+		for i, kind := range gpuworkload.StrandedKindNames {
+			stranded[i] = fmt.Sprint(res.Stranded[kind])
+		}
+		w.row(string(res.Mode), string(res.Resource), fmt.Sprint(res.Allocatable), fmt.Sprint(res.Allocated), fmt.Sprint(res.Free), strings.Join(stranded, " / "))
+	}
+	w.row()
+	w.row("MODE", "READY", "CONVERTING", "MISMATCHED", "EMPTY")
+	for _, m := range r.Modes {
+		w.row(string(m.Mode), fmt.Sprint(m.Ready), fmt.Sprint(m.Converting), fmt.Sprint(m.Mismatched), fmt.Sprint(m.Empty))
+	}
+	if len(r.Pending) > 0 {
+		w.row()
+		w.row("WAITING FOR", "REASON", "PODS", "UNITS")
+		for _, p := range r.Pending {
+			w.row(string(p.Mode), p.Reason, fmt.Sprint(p.Pods), fmt.Sprint(p.Units))
+		}
+	}
+	if err := w.flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(out, "Policy: %s.\n", r.Policy)
+	return err
+}
