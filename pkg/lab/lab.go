@@ -66,6 +66,8 @@ type lab struct {
 	client  kubernetes.Interface
 	dynamic dynamic.Interface
 	mapper  *restmapper.DeferredDiscoveryRESTMapper
+	// schedulerURL is the scheduler's secure port, which serves /metrics.
+	schedulerURL string
 }
 
 // step runs one step and prints one line with its duration. A failure names
@@ -320,7 +322,10 @@ func (l *lab) startScheduler(cp *controlplane.ControlPlane) error {
 	if err != nil {
 		return err
 	}
-	_, err = cp.StartScheduler(l.ctx, controlplane.SchedulerOptions{Binary: filepath.Join(l.Bin, "gpu-workload-scheduler"), Config: config, Name: "scheduler"})
+	s, err := cp.StartScheduler(l.ctx, controlplane.SchedulerOptions{Binary: filepath.Join(l.Bin, "gpu-workload-scheduler"), Config: config, Name: "scheduler"})
+	if err == nil {
+		l.schedulerURL = s.URL
+	}
 	return err
 }
 
@@ -480,6 +485,8 @@ func (l *lab) report(s *Scenario) error {
 	}
 	fmt.Fprintln(l.Out, "\n== kubectl gpu-workload check (labels versus advertisements)")
 	l.runTool("kubectl-gpu_workload", "check")
+	fmt.Fprintln(l.Out, "\n== kubectl gpu-workload inventory (what the scheduler's gpu_workload_ metrics give)")
+	l.runTool("kubectl-gpu_workload", "inventory")
 	return nil
 }
 
@@ -520,6 +527,7 @@ func (l *lab) nextSteps(s *Scenario) {
 			fmt.Fprintf(l.Out, "  kubectl get nodes -L %s -L %s -w\n", gpuworkload.LabelWorkloadConfig, gpuworkload.LabelVGPUConfigState)
 		}
 	}
+	fmt.Fprintf(l.Out, "  curl -sk -H \"Authorization: Bearer $(kubectl config view --raw -o jsonpath='{.users[0].user.token}')\" %s/metrics | grep ^gpu_workload_\n", l.schedulerURL)
 	fmt.Fprintf(l.Out, "  logs: %s/{etcd,apiserver,scheduler,agent}.log\n", l.Dir)
 	fmt.Fprintln(l.Out, "  make lab-down            # stop it (LAB_CLEAN=1 also removes the lab directory)")
 }
