@@ -13,6 +13,13 @@ import (
 	"testing"
 	"time"
 
+	authenticationv1 "k8s.io/api/authentication/v1"
+	v1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/kustomize/api/krusty"
+	"sigs.k8s.io/kustomize/kyaml/filesys"
+
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/inventory"
 )
@@ -154,4 +161,66 @@ func scrape(ctx context.Context, url, token string) (map[string]float64, error) 
 func firstLines(s string, n int) string {
 	lines := strings.Split(s, "\n")
 	return strings.Join(lines[:min(n, len(lines))], "\n")
+}
+
+// Under the install RBAC, Prometheus's ServiceAccount, bound by the
+// monitoring component's RBAC, reads the metrics; another is refused.
+func TestMetricsUnderMonitoringRBAC(t *testing.T) {
+	e := newEnv(t)
+	e.installCRDs(t)
+	e.applyClusterPolicy(t, "cluster-policy", true)
+	s, _ := e.startSchedulerWithInstallRBAC(t)
+	e.seedNodes(t)
+	e.createPod(t, gpuPod("virt-launcher-vm-l40s-q2w3e", "vm-l40s", map[string]string{"nvidia.com/AD102GL_L40S": "1"}))
+
+	resources, err := krusty.MakeKustomizer(krusty.MakeDefaultOptions()).Run(filesys.MakeFsOnDisk(), repoRoot+"/manifests/examples/monitoring")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range resources.Resources() {
+		data, err := r.AsYAML()
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch r.GetKind() + "/" + r.GetName() {
+		case "ClusterRole/gpu-workload-scheduler-metrics-reader":
+			err = createFrom(data, func(o *rbacv1.ClusterRole) error {
+				_, err := e.client.RbacV1().ClusterRoles().Create(e.ctx, o, metav1.CreateOptions{})
+				return err
+			})
+		case "ClusterRoleBinding/gpu-workload-scheduler-metrics-reader":
+			err = createFrom(data, func(o *rbacv1.ClusterRoleBinding) error {
+				_, err := e.client.RbacV1().ClusterRoleBindings().Create(e.ctx, o, metav1.CreateOptions{})
+				return err
+			})
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	token := func(namespace, name string) string {
+		t.Helper()
+		if namespace != "default" {
+			e.createNamespace(t, namespace)
+		}
+		if _, err := e.client.CoreV1().ServiceAccounts(namespace).Create(e.ctx, &v1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: name}}, metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		tr, err := e.client.CoreV1().ServiceAccounts(namespace).CreateToken(e.ctx, name, &authenticationv1.TokenRequest{}, metav1.CreateOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tr.Status.Token
+	}
+	prometheus, other := token("monitoring", "prometheus-k8s"), token("default", "curious")
+
+	series := `gpu_workload_pending_pods{mode="vm-passthrough",reason="NotAdvertised"}`
+	e.poll(t, "Prometheus's ServiceAccount to read "+series+" 1", func(ctx context.Context) (bool, error) {
+		got, err := scrape(ctx, s.URL, prometheus)
+		return err == nil && got[series] == 1, nil
+	})
+	if _, err := scrape(e.ctx, s.URL, other); err == nil || !strings.Contains(err.Error(), "403") {
+		t.Fatalf("a ServiceAccount without the binding read /metrics: %v, want 403 Forbidden", err)
+	}
+	wantNothingForbidden(t, s.LogPath)
 }

@@ -4,6 +4,8 @@ package manifests
 
 import (
 	"context"
+	"encoding/json"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -189,3 +191,77 @@ func TestClusterRoleReadsOurCustomResources(t *testing.T) {
 		}
 	}
 }
+
+// The monitoring component builds with the installation; its dashboard's
+// queries use only metrics the scheduler serves, and each metric
+// docs/metrics.md documents has a panel or a documented query.
+func TestMonitoringComponent(t *testing.T) {
+	resources, err := krusty.MakeKustomizer(krusty.MakeDefaultOptions()).Run(filesys.MakeFsOnDisk(), "../../manifests/examples/monitoring")
+	if err != nil {
+		t.Fatalf("kustomize build manifests/examples/monitoring: %v", err)
+	}
+	objects := map[string][]byte{}
+	for _, r := range resources.Resources() {
+		data, err := r.AsYAML()
+		if err != nil {
+			t.Fatal(err)
+		}
+		objects[r.GetKind()+"/"+r.GetName()] = data
+	}
+	for _, key := range []string{"Service/gpu-workload-scheduler-metrics", "ServiceMonitor/gpu-workload-scheduler", "ClusterRole/gpu-workload-scheduler-metrics-reader",
+		"ClusterRoleBinding/gpu-workload-scheduler-metrics-reader", "ConfigMap/gpu-workload-scheduler-dashboard", "Deployment/gpu-workload-scheduler"} {
+		if _, ok := objects[key]; !ok {
+			t.Errorf("kustomize output lacks %s", key)
+		}
+	}
+	// The Service selects the scheduler's pods and names its port.
+	service := decode[v1.Service](t, objects, "Service/gpu-workload-scheduler-metrics")
+	deployment := decode[appsv1.Deployment](t, objects, "Deployment/gpu-workload-scheduler")
+	for k, v := range service.Spec.Selector {
+		if deployment.Spec.Template.Labels[k] != v {
+			t.Errorf("Service selector %s=%s does not select the scheduler's pods (%v)", k, v, deployment.Spec.Template.Labels)
+		}
+	}
+	if !slices.ContainsFunc(deployment.Spec.Template.Spec.Containers[0].Ports, func(p v1.ContainerPort) bool { return p.Name == service.Spec.Ports[0].TargetPort.StrVal }) {
+		t.Errorf("Service targets port %q, which the scheduler's container does not name", service.Spec.Ports[0].TargetPort.StrVal)
+	}
+
+	dashboard := decode[v1.ConfigMap](t, objects, "ConfigMap/gpu-workload-scheduler-dashboard")
+	var board struct {
+		Panels []struct {
+			Title   string `json:"title"`
+			Targets []struct {
+				Expr string `json:"expr"`
+			} `json:"targets"`
+		} `json:"panels"`
+	}
+	if err := json.Unmarshal([]byte(dashboard.Data["gpu-workload-scheduler.json"]), &board); err != nil {
+		t.Fatalf("dashboard JSON: %v", err)
+	}
+	served := map[string]bool{}
+	for _, name := range gpuworkloadfit.MetricNames {
+		served[name] = true
+	}
+	used := map[string]bool{}
+	for _, p := range board.Panels {
+		for _, target := range p.Targets {
+			names := metricName.FindAllString(target.Expr, -1)
+			if len(names) == 0 {
+				t.Errorf("panel %q: query %q names no gpu_workload_ metric", p.Title, target.Expr)
+			}
+			for _, name := range names {
+				if !served[name] {
+					t.Errorf("panel %q: query %q uses %s, which the scheduler does not serve", p.Title, target.Expr, name)
+				}
+				used[name] = true
+			}
+		}
+	}
+	for name := range served {
+		if !used[name] {
+			t.Errorf("no dashboard panel shows %s", name)
+		}
+	}
+}
+
+var metricName = regexp.MustCompile(`gpu_workload_[a-z_]+`)

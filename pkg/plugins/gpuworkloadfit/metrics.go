@@ -15,27 +15,39 @@ import (
 )
 
 // The GPU inventory's metrics on the scheduler's /metrics (docs/metrics.md).
+const (
+	MetricUnits                 = "gpu_workload_units"
+	MetricStrandedUnits         = "gpu_workload_stranded_units"
+	MetricNodes                 = "gpu_workload_nodes"
+	MetricEmptyNodes            = "gpu_workload_empty_nodes"
+	MetricPendingPods           = "gpu_workload_pending_pods"
+	MetricUnschedulableAttempts = "gpu_workload_unschedulable_attempts_total"
+)
+
+// MetricNames lists every metric the plugin serves, for the dashboard's tests.
+var MetricNames = []string{MetricUnits, MetricStrandedUnits, MetricNodes, MetricEmptyNodes, MetricPendingPods, MetricUnschedulableAttempts}
+
 // The gauges are counted when /metrics is scraped, from the informers'
 // caches, so that scheduling cycles do no work for them.
 var (
-	unitsDesc = metrics.NewDesc("gpu_workload_units",
+	unitsDesc = metrics.NewDesc(MetricUnits,
 		"GPU units of a resource on the nodes of a mode, by state: allocatable, allocated, free.",
 		[]string{"mode", "resource", "state"}, nil, metrics.ALPHA, "")
-	strandedDesc = metrics.NewDesc("gpu_workload_stranded_units",
+	strandedDesc = metrics.NewDesc(MetricStrandedUnits,
 		"Free GPU units of a resource that cannot serve the GPU pods that wait, by kind: mode, cpu-memory, fragmentation.",
 		[]string{"mode", "resource", "kind"}, nil, metrics.ALPHA, "")
-	nodesDesc = metrics.NewDesc("gpu_workload_nodes",
+	nodesDesc = metrics.NewDesc(MetricNodes,
 		"GPU nodes by mode and state: ready, converting, mismatched (a check finding of error severity).",
 		[]string{"mode", "state"}, nil, metrics.ALPHA, "")
-	emptyNodesDesc = metrics.NewDesc("gpu_workload_empty_nodes",
+	emptyNodesDesc = metrics.NewDesc(MetricEmptyNodes,
 		"GPU nodes of a mode with no GPU unit allocated and no conversion under way.",
 		[]string{"mode"}, nil, metrics.ALPHA, "")
-	pendingPodsDesc = metrics.NewDesc("gpu_workload_pending_pods",
+	pendingPodsDesc = metrics.NewDesc(MetricPendingPods,
 		"GPU pods without a node, by the mode they need and the reason code of the scheduler's latest explanation (Unexplained: none yet).",
 		[]string{"mode", "reason"}, nil, metrics.ALPHA, "")
 
 	rejections = metrics.NewCounterVec(&metrics.CounterOpts{
-		Name:           "gpu_workload_unschedulable_attempts_total",
+		Name:           MetricUnschedulableAttempts,
 		Help:           "Scheduling attempts of GPU pods that found no node, by the reason code of the explanation.",
 		StabilityLevel: metrics.ALPHA,
 	}, []string{"reason"})
