@@ -1,0 +1,89 @@
+package inventory
+
+import (
+	"fmt"
+	"testing"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+)
+
+// cluster is n GPU nodes, a third per mode, each with four GPUs, two of them
+// used by running pods, and n/10 VMs waiting for passthrough A10s.
+func cluster(n int) Input {
+	policy := gpuworkload.SandboxPolicy{Enabled: true, DefaultWorkload: gpuworkload.ModeContainer}
+	modes := []struct {
+		mode     gpuworkload.Mode
+		resource v1.ResourceName
+		units    string
+	}{{gpuworkload.ModeContainer, gpuworkload.ResourceGPU, "4"}, {gpuworkload.ModePassthrough, "nvidia.com/GA102GL_A10", "4"}, {gpuworkload.ModeVGPU, "nvidia.com/NVIDIA_A10-12Q", "8"}}
+	var in Input
+	for i := range n {
+		m := modes[i%3]
+		list := v1.ResourceList{v1.ResourceCPU: resource.MustParse("64"), v1.ResourceMemory: resource.MustParse("256Gi"), m.resource: resource.MustParse(m.units)}
+		node := &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("node-%05d", i), Labels: map[string]string{
+			gpuworkload.LabelGPUPresent: "true", gpuworkload.LabelWorkloadConfig: string(m.mode)}}, Status: v1.NodeStatus{Capacity: list, Allocatable: list}}
+		in.Nodes = append(in.Nodes, node)
+		for j := range 2 {
+			in.Pods = append(in.Pods, pod(fmt.Sprintf("run-%d-%d", i, j), node.Name, m.resource))
+		}
+	}
+	for i := range n / 10 {
+		in.Pods = append(in.Pods, pod(fmt.Sprintf("wait-%d", i), "", "nvidia.com/GA102GL_A10"))
+	}
+	states := map[string]*gpuworkload.NodeState{}
+	for _, node := range in.Nodes {
+		states[node.Name] = gpuworkload.NewNodeState(node, policy, nil)
+	}
+	in.State = func(n *v1.Node) *gpuworkload.NodeState { return states[n.Name] }
+	in.ReasonOf = func(*v1.Pod) string { return "Insufficient" }
+	return in
+}
+
+func pod(name, node string, r v1.ResourceName) *v1.Pod {
+	list := v1.ResourceList{v1.ResourceCPU: resource.MustParse("4"), v1.ResourceMemory: resource.MustParse("16Gi"), r: resource.MustParse("1")}
+	return &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default", UID: types.UID(name)},
+		Spec: v1.PodSpec{NodeName: node, Containers: []v1.Container{{Name: "main", Resources: v1.ResourceRequirements{Requests: list, Limits: list}}}}}
+}
+
+// Units, stranding, node states and waiting pods on a cluster whose
+// numbers follow from its construction.
+func TestCompute(t *testing.T) {
+	r := Compute(cluster(30))
+	want := map[v1.ResourceName][4]int64{ // allocatable, allocated, free, stranded by mode
+		gpuworkload.ResourceGPU:     {40, 20, 20, 20},
+		"nvidia.com/GA102GL_A10":    {40, 20, 20, 0},
+		"nvidia.com/NVIDIA_A10-12Q": {80, 20, 60, 60},
+	}
+	for _, res := range r.Resources {
+		w := want[res.Resource]
+		if got := [4]int64{res.Allocatable, res.Allocated, res.Free, res.Stranded["mode"]}; got != w {
+			t.Errorf("%s: allocatable, allocated, free, stranded by mode %v, want %v", res.Resource, got, w)
+		}
+	}
+	for _, m := range r.Modes {
+		if m.Ready != 10 || m.Empty != 0 {
+			t.Errorf("%s: %d ready, %d empty; want 10 and 0", m.Mode, m.Ready, m.Empty)
+		}
+	}
+	if len(r.Pending) != 1 || r.Pending[0] != (Pending{Mode: gpuworkload.ModePassthrough, Reason: "Insufficient", Pods: 3, Units: 3}) {
+		t.Errorf("pending %+v, want 3 passthrough VMs for Insufficient", r.Pending)
+	}
+}
+
+// BenchmarkCompute is the cost of one /metrics scrape's inventory.
+func BenchmarkCompute(b *testing.B) {
+	for _, n := range []int{1_000, 5_000} {
+		in := cluster(n)
+		b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				Compute(in)
+			}
+		})
+	}
+}
