@@ -60,23 +60,7 @@ func newAdviseCommand(o *rootOptions) *cobra.Command {
 			if err := checkOutputFormat(o.output); err != nil {
 				return err
 			}
-			var c *cluster
-			var pods []*v1.Pod
-			var err error
-			switch {
-			case src.nodes != "" && podsFile != "":
-				if c, err = loadOffline(src, cmd.InOrStdin()); err != nil {
-					return err
-				}
-				pods, err = readPods(podsFile, cmd.InOrStdin())
-			case src.nodes == "" && podsFile == "" && src.clusterPolicy == "":
-				if c, err = loadLive(cmd.Context(), o.config, false); err != nil {
-					return err
-				}
-				pods, err = listPods(cmd.Context(), c)
-			default:
-				return usageErrorf("give --nodes and --pods (and optionally --cluster-policy) together, or none to read the live cluster")
-			}
+			c, pods, err := clusterAndPods(cmd, o, src, podsFile)
 			if err != nil {
 				return err
 			}
@@ -87,10 +71,36 @@ func newAdviseCommand(o *rootOptions) *cobra.Command {
 			return printAdviseReport(o.out, o.output, report)
 		},
 	}
-	cmd.Flags().StringVar(&src.nodes, "nodes", "", "node dump instead of the live cluster: "+nodesWanted)
-	cmd.Flags().StringVar(&podsFile, "pods", "", "pod dump with --nodes: "+podsWanted)
-	cmd.Flags().StringVar(&src.clusterPolicy, "cluster-policy", "", "ClusterPolicy dump with --nodes; without it the GPU Operator's defaults apply")
+	podSourceFlags(cmd, &src, &podsFile, "")
 	return cmd
+}
+
+// clusterAndPods reads the cluster and every pod: from node and pod dumps
+// given together, or live when neither is.
+func clusterAndPods(cmd *cobra.Command, o *rootOptions, src sourceFlags, podsFile string) (*cluster, []*v1.Pod, error) {
+	var c *cluster
+	var pods []*v1.Pod
+	var err error
+	switch {
+	case src.nodes != "" && podsFile != "":
+		if c, err = loadOffline(src, cmd.InOrStdin()); err == nil {
+			pods, err = readPods(podsFile, cmd.InOrStdin())
+		}
+	case src.nodes == "" && podsFile == "" && src.clusterPolicy == "":
+		if c, err = loadLive(cmd.Context(), o.config, false); err == nil {
+			pods, err = listPods(cmd.Context(), c)
+		}
+	default:
+		err = usageErrorf("give --nodes and --pods (and optionally --cluster-policy) together, or none to read the live cluster")
+	}
+	return c, pods, err
+}
+
+// podSourceFlags are the flags of clusterAndPods' inputs.
+func podSourceFlags(cmd *cobra.Command, src *sourceFlags, podsFile *string, podsNote string) {
+	cmd.Flags().StringVar(&src.nodes, "nodes", "", "node dump instead of the live cluster: "+nodesWanted)
+	cmd.Flags().StringVar(podsFile, "pods", "", "pod dump with --nodes: "+podsWanted+podsNote)
+	cmd.Flags().StringVar(&src.clusterPolicy, "cluster-policy", "", "ClusterPolicy dump with --nodes; without it the GPU Operator's defaults apply")
 }
 
 func listPods(ctx context.Context, c *cluster) ([]*v1.Pod, error) {

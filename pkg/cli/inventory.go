@@ -38,28 +38,15 @@ func newInventoryCommand(o *rootOptions) *cobra.Command {
 			if err := checkOutputFormat(o.output); err != nil {
 				return err
 			}
-			var c *cluster
-			var pods []*v1.Pod
-			var err error
-			reasons := map[types.UID]string{}
-			switch {
-			case src.nodes != "" && podsFile != "":
-				if c, err = loadOffline(src, cmd.InOrStdin()); err != nil {
-					return err
-				}
-				pods, err = readPods(podsFile, cmd.InOrStdin())
-			case src.nodes == "" && podsFile == "" && src.clusterPolicy == "":
-				if c, err = loadLive(cmd.Context(), o.config, false); err != nil {
-					return err
-				}
-				if pods, err = listPods(cmd.Context(), c); err == nil {
-					reasons, err = explainedReasons(cmd.Context(), c)
-				}
-			default:
-				return usageErrorf("give --nodes and --pods (and optionally --cluster-policy) together, or none to read the live cluster")
-			}
+			c, pods, err := clusterAndPods(cmd, o, src, podsFile)
 			if err != nil {
 				return err
+			}
+			reasons := map[types.UID]string{}
+			if c.live {
+				if reasons, err = explainedReasons(cmd.Context(), c); err != nil {
+					return err
+				}
 			}
 			states, classifier := c.states()
 			byName := make(map[string]*gpuworkload.NodeState, len(states))
@@ -76,9 +63,7 @@ func newInventoryCommand(o *rootOptions) *cobra.Command {
 			return printInventory(o.out, o.output, report)
 		},
 	}
-	cmd.Flags().StringVar(&src.nodes, "nodes", "", "node dump instead of the live cluster: "+nodesWanted)
-	cmd.Flags().StringVar(&podsFile, "pods", "", "pod dump with --nodes: "+podsWanted+"; waiting pods then count as "+inventory.Unexplained)
-	cmd.Flags().StringVar(&src.clusterPolicy, "cluster-policy", "", "ClusterPolicy dump with --nodes; without it the GPU Operator's defaults apply")
+	podSourceFlags(cmd, &src, &podsFile, "; waiting pods then count as "+inventory.Unexplained)
 	return cmd
 }
 

@@ -135,23 +135,17 @@ func btoi(b bool) int {
 }
 
 // VMIs are the scenario's VirtualMachineInstances.
-func (s *Scenario) VMIs() []*unstructured.Unstructured {
-	var vmis []*unstructured.Unstructured
-	for _, o := range s.Objects {
-		if o.GetKind() == "VirtualMachineInstance" {
-			vmis = append(vmis, o)
-		}
-	}
-	return vmis
-}
+func (s *Scenario) VMIs() []*unstructured.Unstructured { return s.ofKind("VirtualMachineInstance") }
 
 // Pods are the scenario's pods.
-func (s *Scenario) Pods() []*unstructured.Unstructured {
-	var pods []*unstructured.Unstructured
+func (s *Scenario) Pods() []*unstructured.Unstructured { return s.ofKind("Pod") }
+
+func (s *Scenario) ofKind(kind string) []*unstructured.Unstructured {
+	var out []*unstructured.Unstructured
 	for _, o := range s.Objects {
-		if o.GetKind() == "Pod" {
-			pods = append(pods, o)
+		if o.GetKind() == kind {
+			out = append(out, o)
 		}
 	}
-	return pods
+	return out
 }

@@ -92,12 +92,7 @@ func TestLabDefaultScenarioCheck(t *testing.T) {
 func TestEveryFixWorks(t *testing.T) {
 	for _, scenario := range []string{"sandbox-disabled", "busy-node", "vgpu-profile", "units-used-up"} {
 		t.Run(scenario, func(t *testing.T) {
-			dir := t.TempDir()
-			code, out := runLab(t, labArgs(dir, filepath.Join(repoRoot, "manifests", "examples", "lab-fixes", scenario), "--check")...)
-			if code != 0 || !strings.Contains(out, "fix-success rate: 1 of 1 Pending pod(s) with fix commands landed (100%)") {
-				t.Fatalf("exit %d, want 0 with the fix followed and the pod landed:\n%s", code, out)
-			}
-			requireNoLabProcesses(t, dir)
+			checkLabScenario(t, "lab-fixes/"+scenario, "fix-success rate: 1 of 1 Pending pod(s) with fix commands landed (100%)")
 		})
 	}
 }
@@ -105,10 +100,22 @@ func TestEveryFixWorks(t *testing.T) {
 // Every reason of docs/reasons.md a live cluster shows without DRA, one
 // Pending pod each, in the FailedScheduling message as documented.
 func TestLabReasonsScenarioCheck(t *testing.T) {
+	checkLabScenario(t, "lab-reasons", "all 18 pod(s) as expected")
+}
+
+// checkLabScenario runs the lab's check mode on a scenario of
+// manifests/examples: it must pass, print each of wants, and leave nothing running.
+func checkLabScenario(t *testing.T, scenario string, wants ...string) {
+	t.Helper()
 	dir := t.TempDir()
-	code, out := runLab(t, labArgs(dir, filepath.Join(repoRoot, "manifests", "examples", "lab-reasons"), "--check")...)
-	if code != 0 || !strings.Contains(out, "all 18 pod(s) as expected") {
-		t.Fatalf("exit %d, want 0 with every reason as expected:\n%s", code, out)
+	code, out := runLab(t, labArgs(dir, filepath.Join(repoRoot, "manifests", "examples", scenario), "--check")...)
+	if code != 0 {
+		t.Fatalf("exit %d, want 0:\n%s", code, out)
+	}
+	for _, want := range wants {
+		if !strings.Contains(out, want) {
+			t.Errorf("lab output lacks %q:\n%s", want, out)
+		}
 	}
 	requireNoLabProcesses(t, dir)
 }
@@ -116,12 +123,7 @@ func TestLabReasonsScenarioCheck(t *testing.T) {
 // VMs as VMIs: the agent renders the permitted one's launcher pod, which
 // lands, and refuses the other with KubeVirt's FailedCreate event.
 func TestLabKubeVirtScenarioCheck(t *testing.T) {
-	dir := t.TempDir()
-	code, out := runLab(t, labArgs(dir, filepath.Join(repoRoot, "manifests", "examples", "lab-kubevirt"), "--check")...)
-	if code != 0 || !strings.Contains(out, "all 2 pod(s) as expected") || !strings.Contains(out, "vmi/vm-a40: no launcher pod: failed to render launch manifest") {
-		t.Fatalf("exit %d, want 0 with both VMIs as expected:\n%s", code, out)
-	}
-	requireNoLabProcesses(t, dir)
+	checkLabScenario(t, "lab-kubevirt", "all 2 pod(s) as expected", "vmi/vm-a40: no launcher pod: failed to render launch manifest")
 }
 
 // The DRA scenario: DeviceClasses, ResourceSlices and claims applied as the

@@ -29,9 +29,15 @@ import (
 // build runs kustomize over manifests/install and returns its objects by kind/name.
 func build(t *testing.T) map[string][]byte {
 	t.Helper()
-	resources, err := krusty.MakeKustomizer(krusty.MakeDefaultOptions()).Run(filesys.MakeFsOnDisk(), "../../manifests/install")
+	return buildDir(t, "manifests/install")
+}
+
+// buildDir runs kustomize over a directory of the repository.
+func buildDir(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	resources, err := krusty.MakeKustomizer(krusty.MakeDefaultOptions()).Run(filesys.MakeFsOnDisk(), "../../"+dir)
 	if err != nil {
-		t.Fatalf("kustomize build manifests/install: %v", err)
+		t.Fatalf("kustomize build %s: %v", dir, err)
 	}
 	objects := map[string][]byte{}
 	for _, r := range resources.Resources() {
@@ -196,18 +202,7 @@ func TestClusterRoleReadsOurCustomResources(t *testing.T) {
 // queries use only metrics the scheduler serves, and each metric
 // docs/metrics.md documents has a panel or a documented query.
 func TestMonitoringComponent(t *testing.T) {
-	resources, err := krusty.MakeKustomizer(krusty.MakeDefaultOptions()).Run(filesys.MakeFsOnDisk(), "../../manifests/examples/monitoring")
-	if err != nil {
-		t.Fatalf("kustomize build manifests/examples/monitoring: %v", err)
-	}
-	objects := map[string][]byte{}
-	for _, r := range resources.Resources() {
-		data, err := r.AsYAML()
-		if err != nil {
-			t.Fatal(err)
-		}
-		objects[r.GetKind()+"/"+r.GetName()] = data
-	}
+	objects := buildDir(t, "manifests/examples/monitoring")
 	for _, key := range []string{"Service/gpu-workload-scheduler-metrics", "ServiceMonitor/gpu-workload-scheduler", "ClusterRole/gpu-workload-scheduler-metrics-reader",
 		"ClusterRoleBinding/gpu-workload-scheduler-metrics-reader", "ConfigMap/gpu-workload-scheduler-dashboard", "Deployment/gpu-workload-scheduler"} {
 		if _, ok := objects[key]; !ok {
