@@ -97,10 +97,11 @@ func TestEveryFixWorks(t *testing.T) {
 	}
 }
 
-// Every reason of docs/reasons.md a live cluster shows without DRA, one
-// Pending pod each, in the FailedScheduling message as documented.
+// The reasons of docs/reasons.md a lab shows, one Pending pod each, in the
+// FailedScheduling message as documented: without DRA, then with it.
 func TestLabReasonsScenarioCheck(t *testing.T) {
 	checkLabScenario(t, "lab-reasons", "all 18 pod(s) as expected")
+	checkLabScenario(t, "lab-dra-reasons", "all 6 pod(s) as expected")
 }
 
 // checkLabScenario runs the lab's check mode on a scenario of
