@@ -153,8 +153,6 @@ func (d draObjects) draNodes(driver string) map[string]*gpuworkload.DRANode {
 	return out
 }
 
-var vmiGVR = schema.GroupVersionResource{Group: gpuworkload.KubeVirtGroup, Version: gpuworkload.KubeVirtVersion, Resource: "virtualmachineinstances"}
-
 // loadOffline reads dumps. Without a ClusterPolicy the GPU Operator's defaults apply.
 func loadOffline(src sourceFlags, stdin io.Reader) (*cluster, error) {
 	var fromStdin []string
@@ -301,7 +299,7 @@ func loadLive(ctx context.Context, flags *genericclioptions.ConfigFlags, withVMI
 		}
 	}
 	if withVMIs {
-		if c.vmis, err = listIfServed(ctx, dyn, vmiGVR); err != nil {
+		if c.vmis, err = listIfServed(ctx, dyn, clusterstate.VMIGVR); err != nil {
 			return nil, err
 		}
 	}

@@ -15,6 +15,8 @@ const (
 	KubeVirtVersion  = "v1"
 	KubeVirtKind     = "KubeVirt"
 	KubeVirtResource = "kubevirts"
+	// VMIResource is the VirtualMachineInstance resource of the same group and version.
+	VMIResource = "virtualmachineinstances"
 
 	labelKubeVirtApp      = "kubevirt.io"
 	virtLauncherAppValue  = "virt-launcher"

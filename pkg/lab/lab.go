@@ -19,7 +19,6 @@ import (
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/discovery"
@@ -30,6 +29,7 @@ import (
 	"k8s.io/client-go/restmapper"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/cli"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/controlplane"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/lab/agent"
@@ -373,7 +373,7 @@ func podOutcome(pod *v1.Pod) outcome {
 }
 
 func (l *lab) vmiOutcome(ctx context.Context, namespace, name string) (outcome, error) {
-	vmi, err := l.dynamic.Resource(vmiGVR).Namespace(namespace).Get(ctx, name, metav1.GetOptions{})
+	vmi, err := l.dynamic.Resource(clusterstate.VMIGVR).Namespace(namespace).Get(ctx, name, metav1.GetOptions{})
 	if err != nil {
 		return outcome{}, err
 	}
@@ -395,8 +395,6 @@ func (l *lab) vmiOutcome(ctx context.Context, namespace, name string) (outcome, 
 	}
 	return outcome{namespace: namespace}, nil
 }
-
-var vmiGVR = schema.GroupVersionResource{Group: gpuworkload.KubeVirtGroup, Version: gpuworkload.KubeVirtVersion, Resource: "virtualmachineinstances"}
 
 func podKey(namespace, name string) string {
 	if namespace == "default" {

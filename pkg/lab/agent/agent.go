@@ -72,7 +72,6 @@ type Options struct {
 
 type agent struct {
 	client   kubernetes.Interface
-	dynamic  dynamic.Interface
 	opts     Options
 	nodes    corelisters.NodeLister
 	pods     corelisters.PodLister
@@ -106,12 +105,12 @@ func Run(ctx context.Context, config *rest.Config, opts Options) error {
 	broadcaster.StartRecordingToSink(ctx.Done())
 	defer broadcaster.Shutdown()
 	a := &agent{
-		client: client, dynamic: dyn, opts: opts,
+		client: client, opts: opts,
 		nodes:    factory.Core().V1().Nodes().Lister(),
 		pods:     factory.Core().V1().Pods().Lister(),
 		policies: dynFactory.ForResource(clusterstate.ClusterPolicyGVR).Lister(),
 		kubevirt: dynFactory.ForResource(clusterstate.KubeVirtGVR).Lister(),
-		vmis:     dynFactory.ForResource(vmiGVR).Lister(),
+		vmis:     dynFactory.ForResource(clusterstate.VMIGVR).Lister(),
 		recorder: broadcaster.NewRecorder(scheme(), "gpu-workload-lab-agent"),
 		queue:    workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[key]()),
 	}
@@ -139,7 +138,7 @@ func Run(ctx context.Context, config *rest.Config, opts Options) error {
 	}{
 		{factory.Core().V1().Nodes().Informer(), enqueue("node")},
 		{factory.Core().V1().Pods().Informer(), enqueue("pod")},
-		{dynFactory.ForResource(vmiGVR).Informer(), enqueue("vmi")},
+		{dynFactory.ForResource(clusterstate.VMIGVR).Informer(), enqueue("vmi")},
 		{dynFactory.ForResource(clusterstate.ClusterPolicyGVR).Informer(), all("node", a.allNodes)},
 		{dynFactory.ForResource(clusterstate.KubeVirtGVR).Informer(), all("vmi", a.allVMIs)},
 	}
