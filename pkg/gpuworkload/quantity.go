@@ -14,18 +14,19 @@ import (
 // below where sums of int64 counts could wrap.
 const MaxUnits = 1 << 16
 
-var maxUnits = *resource.NewQuantity(MaxUnits, resource.DecimalSI)
-
 // Units reads a GPU resource quantity as a whole number of units from 0 to
 // MaxUnits. Every count the tools take from a node or a pod goes through it,
 // so that 500m, -1 or 1e400 is an error rather than a count that wraps.
 func Units(q resource.Quantity) (int64, error) {
-	if q.Sign() >= 0 && q.Cmp(maxUnits) <= 0 {
-		// AsInt64 is exact: it fails for a fraction, where Value and
-		// MilliValue round (0.9991 is not 1 GPU).
-		if units, whole := q.AsInt64(); whole {
-			return units, nil
-		}
+	// Zero first: a zero with a huge exponent (0E55535556, from a file)
+	// takes AsInt64 and Cmp seconds of big-number arithmetic.
+	if q.IsZero() {
+		return 0, nil
+	}
+	// AsInt64 is exact: it fails for a fraction, where Value and MilliValue
+	// round (0.9991 is not 1 GPU), and for what int64 cannot hold.
+	if units, whole := q.AsInt64(); whole && units >= 0 && units <= MaxUnits {
+		return units, nil
 	}
 	return 0, fmt.Errorf("%s is not a whole number of units from 0 to %d", q.String(), MaxUnits)
 }

@@ -102,3 +102,15 @@ func TestNewPodDemandRejectsUncountableRequests(t *testing.T) {
 		})
 	}
 }
+
+// A zero with a huge exponent, which a file can hold, is 0: Units reads
+// it without comparing it, which took 17 s of big-number arithmetic
+// (found by FuzzUnits).
+func TestUnitsOfHugeExponents(t *testing.T) {
+	for s, want := range map[string]int64{"E55535556": 0, "0E55535556": 0, "1E55535556": -1} {
+		units, err := Units(resource.MustParse(s))
+		if want < 0 && err == nil || want >= 0 && (err != nil || units != want) {
+			t.Errorf("Units(%s) = %d, %v; want %d (-1: an error)", s, units, err, want)
+		}
+	}
+}
