@@ -15,10 +15,7 @@ import (
 
 	authenticationv1 "k8s.io/api/authentication/v1"
 	v1 "k8s.io/api/core/v1"
-	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"sigs.k8s.io/kustomize/api/krusty"
-	"sigs.k8s.io/kustomize/kyaml/filesys"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/inventory"
@@ -173,31 +170,8 @@ func TestMetricsUnderMonitoringRBAC(t *testing.T) {
 	e.seedNodes(t)
 	e.createPod(t, gpuPod("virt-launcher-vm-l40s-q2w3e", "vm-l40s", map[string]string{"nvidia.com/AD102GL_L40S": "1"}))
 
-	resources, err := krusty.MakeKustomizer(krusty.MakeDefaultOptions()).Run(filesys.MakeFsOnDisk(), repoRoot+"/manifests/examples/monitoring")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range resources.Resources() {
-		data, err := r.AsYAML()
-		if err != nil {
-			t.Fatal(err)
-		}
-		switch r.GetKind() + "/" + r.GetName() {
-		case "ClusterRole/gpu-workload-scheduler-metrics-reader":
-			err = createFrom(data, func(o *rbacv1.ClusterRole) error {
-				_, err := e.client.RbacV1().ClusterRoles().Create(e.ctx, o, metav1.CreateOptions{})
-				return err
-			})
-		case "ClusterRoleBinding/gpu-workload-scheduler-metrics-reader":
-			err = createFrom(data, func(o *rbacv1.ClusterRoleBinding) error {
-				_, err := e.client.RbacV1().ClusterRoleBindings().Create(e.ctx, o, metav1.CreateOptions{})
-				return err
-			})
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	// The monitoring component's RBAC only: the installation's is in place.
+	e.applyRBAC(t, "manifests/examples/monitoring", func(name string) bool { return name == "gpu-workload-scheduler-metrics-reader" })
 	token := func(namespace, name string) string {
 		t.Helper()
 		if namespace != "default" {

@@ -27,12 +27,22 @@ import (
 // applyInstallRBAC creates the ServiceAccount and RBAC objects of manifests/install, as built by kustomize.
 func (e *env) applyInstallRBAC(t *testing.T) {
 	t.Helper()
-	resources, err := krusty.MakeKustomizer(krusty.MakeDefaultOptions()).Run(filesys.MakeFsOnDisk(), repoRoot+"/manifests/install")
+	e.applyRBAC(t, "manifests/install", func(string) bool { return true })
+}
+
+// applyRBAC creates the ServiceAccounts and RBAC objects a kustomization of
+// the repository builds, those whose name keep accepts.
+func (e *env) applyRBAC(t *testing.T, dir string, keep func(name string) bool) {
+	t.Helper()
+	resources, err := krusty.MakeKustomizer(krusty.MakeDefaultOptions()).Run(filesys.MakeFsOnDisk(), repoRoot+"/"+dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	rbac := e.client.RbacV1()
 	for _, r := range resources.Resources() {
+		if !keep(r.GetName()) {
+			continue
+		}
 		data, err := r.AsYAML()
 		if err != nil {
 			t.Fatal(err)

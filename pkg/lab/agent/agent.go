@@ -18,6 +18,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/dynamic"
@@ -216,19 +217,28 @@ func (a *agent) allVMIs() []key {
 // policy is the sandbox policy of the ClusterPolicy the scheduler follows by
 // default (the oldest), or the GPU Operator's defaults without one.
 func (a *agent) policy() (gpuworkload.SandboxPolicy, error) {
-	objs, err := a.policies.List(labels.Everything())
+	chosen, err := oldest(a.policies)
 	if err != nil {
 		return gpuworkload.SandboxPolicy{}, err
+	}
+	if chosen == nil {
+		return gpuworkload.DefaultPolicy(), nil
+	}
+	return gpuworkload.PolicyFromClusterPolicy(chosen)
+}
+
+// oldest is the oldest object the lister holds, as the scheduler chooses
+// among several ClusterPolicies or KubeVirt CRs; nil when it holds none.
+func oldest(l cache.GenericLister) (*unstructured.Unstructured, error) {
+	objs, err := l.List(labels.Everything())
+	if err != nil {
+		return nil, err
 	}
 	candidates := make([]any, len(objs))
 	for i, o := range objs {
 		candidates[i] = o
 	}
-	chosen := clusterstate.ChooseClusterPolicy(clusterstate.OldestFirst(candidates), "")
-	if chosen == nil {
-		return gpuworkload.DefaultPolicy(), nil
-	}
-	return gpuworkload.PolicyFromClusterPolicy(chosen)
+	return clusterstate.ChooseClusterPolicy(clusterstate.OldestFirst(candidates), ""), nil
 }
 
 // syncPod does the kubelet's last step of a graceful deletion on the lab's

@@ -17,7 +17,6 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/klog/v2"
 
-	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 )
 
@@ -108,17 +107,9 @@ func (a *agent) syncVMI(ctx context.Context, namespace, name string) error {
 // permitted is the permittedHostDevices of the KubeVirt CR the scheduler
 // reads (the oldest); nil, which permits everything, without a list.
 func (a *agent) permitted() (*gpuworkload.PermittedHostDevices, error) {
-	objs, err := a.kubevirt.List(labels.Everything())
-	if err != nil {
+	chosen, err := oldest(a.kubevirt)
+	if err != nil || chosen == nil {
 		return nil, err
-	}
-	candidates := make([]any, len(objs))
-	for i, o := range objs {
-		candidates[i] = o
-	}
-	chosen := clusterstate.ChooseClusterPolicy(clusterstate.OldestFirst(candidates), "")
-	if chosen == nil {
-		return nil, nil
 	}
 	return gpuworkload.PermittedHostDevicesFromKubeVirt(chosen)
 }

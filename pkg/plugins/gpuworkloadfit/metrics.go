@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/component-base/metrics"
 	"k8s.io/component-base/metrics/legacyregistry"
+	"k8s.io/klog/v2"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/inventory"
@@ -90,6 +91,7 @@ func (c *inventoryCollector) CollectWithStability(ch chan<- metrics.Metric) {
 	}
 	report, err := pl.Inventory()
 	if err != nil {
+		klog.Background().Error(err, "Cannot count the GPU inventory for /metrics: its gpu_workload_ gauges are left out of this scrape")
 		return
 	}
 	gauge := func(d *metrics.Desc, value float64, labels ...string) {
