@@ -185,7 +185,7 @@ func advise(ctx context.Context, c *cluster, pods []*v1.Pod, progress io.Writer)
 		if len(pending) < slowSimulation {
 			progress = nil
 		} else {
-			fmt.Fprintf(progress, "advise: %d relabel(s) proposed; simulating the cluster now and relabelled with %d pending GPU pods (at this size, up to a minute) ...\n", len(plan.Relabels), len(pending))
+			fmt.Fprintf(progress, "advise: %d relabel(s) proposed; simulating the cluster now and relabelled with %d pending GPU pods (at this size, up to half a minute) ...\n", len(plan.Relabels), len(pending))
 		}
 		gain, err := simulateGain(ctx, c.policy, nodes, running, pending, plan, progress)
 		if err != nil {

@@ -22,6 +22,7 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/dynamicresources"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/names"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/nodevolumelimits"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 	"k8s.io/kubernetes/pkg/scheduler/metrics"
@@ -93,6 +94,34 @@ type engine struct {
 	// nextStart rotates where filtering starts, as kube-scheduler does.
 	nextStart int
 	feasible  []fwk.NodeInfo
+}
+
+// idlePlugins are the extension points the simulator's objects leave
+// nothing to decide. Leaving them out changes no placement
+// (TestIdlePluginsDecideNothing) and halves a run's cost at 20,000 nodes:
+//   - NodeResourcesFit's Filter: simNode.holds, checked first, is its verdict
+//     (the node object advertises what holds counts; pods request no more).
+//   - Scores equal on every node, which add the same to every total: no node
+//     has taints (TaintToleration) or images (ImageLocality), no pod has
+//     volumes (VolumeBinding) or resource claims (DynamicResources).
+var idlePlugins = struct{ filter, score []string }{
+	filter: []string{names.NodeResourcesFit},
+	score:  []string{names.TaintToleration, names.ImageLocality, names.VolumeBinding, names.DynamicResources},
+}
+
+// withoutIdlePlugins is the profile without idlePlugins' extension points.
+func withoutIdlePlugins(profile *schedconfig.KubeSchedulerProfile) *schedconfig.KubeSchedulerProfile {
+	profile = profile.DeepCopy()
+	// Enabled at the extension point or through multiPoint.
+	drop := func(set *schedconfig.PluginSet, idle []string) {
+		set.Enabled = slices.DeleteFunc(set.Enabled, func(p schedconfig.Plugin) bool { return slices.Contains(idle, p.Name) })
+		for _, name := range idle {
+			set.Disabled = append(set.Disabled, schedconfig.Plugin{Name: name})
+		}
+	}
+	drop(&profile.Plugins.Filter, idlePlugins.filter)
+	drop(&profile.Plugins.Score, idlePlugins.score)
+	return profile
 }
 
 // newEngine builds the framework as kube-scheduler would. The framework's

@@ -73,6 +73,9 @@ type Options struct {
 	// Arrived, when set, hears of each pod's first scheduling attempt:
 	// a long run's progress.
 	Arrived func(pod PodSpec, placed bool)
+	// keepIdlePlugins runs the profile whole, for the test that shows
+	// idlePlugins decide nothing.
+	keepIdlePlugins bool
 }
 
 // simNode is a node's state during a run.
@@ -85,6 +88,7 @@ type simNode struct {
 	usedUnits  int64
 	usedCPU    int64
 	usedMemory int64
+	pods       int
 	gpuPods    int
 	vms        int
 	converting bool
@@ -103,6 +107,8 @@ func (n *simNode) cannotHold(p PodSpec) string {
 		return ""
 	}
 	switch {
+	case n.pods >= podsPerNode:
+		return fmt.Sprintf("holds %d pods, the most a simulated node takes", n.pods)
 	case n.usedCPU+p.MilliCPU > n.spec.MilliCPU:
 		return fmt.Sprintf("has %dm CPU free, the pod requests %dm", n.spec.MilliCPU-n.usedCPU, p.MilliCPU)
 	case n.usedMemory+p.Memory > n.spec.Memory:
@@ -114,11 +120,11 @@ func (n *simNode) cannotHold(p PodSpec) string {
 	}
 }
 
-// holds says whether the node has the pod's CPU, memory and GPU units free.
-// Where it does not, NodeResourcesFit rejects the node, as the node object
-// advertises the same.
+// holds says whether the node has room for one more pod and the pod's CPU,
+// memory and GPU units free: NodeResourcesFit's verdict, as the node object
+// advertises the same and the pod requests nothing else.
 func (n *simNode) holds(p PodSpec) bool {
-	return n.usedCPU+p.MilliCPU <= n.spec.MilliCPU && n.usedMemory+p.Memory <= n.spec.Memory &&
+	return n.pods < podsPerNode && n.usedCPU+p.MilliCPU <= n.spec.MilliCPU && n.usedMemory+p.Memory <= n.spec.Memory &&
 		(p.GPU == "" || n.resource == p.GPU && n.free() >= p.GPUCount)
 }
 
@@ -186,6 +192,9 @@ func Run(ctx context.Context, scenario *Scenario, policy ScoringPolicy, opts Opt
 	profile, registry, err := policy.profile(opts.Profile, scenario)
 	if err != nil {
 		return nil, err
+	}
+	if !opts.keepIdlePlugins {
+		profile = withoutIdlePlugins(profile)
 	}
 	e, err := newEngine(ctx, profile, opts.Percentage, registry, scenario.Policy)
 	if err != nil {
@@ -396,6 +405,7 @@ func (r *run) place(p *simPod, now time.Duration) (bool, error) {
 	}
 	n := r.byName[node]
 	p.node, p.placedAt = n, now
+	n.pods++
 	n.usedCPU += p.spec.MilliCPU
 	n.usedMemory += p.spec.Memory
 	if p.spec.GPU != "" {
@@ -416,6 +426,7 @@ func (r *run) depart(p *simPod) error {
 		return fmt.Errorf("remove pod %s: %w", p.spec.Name, err)
 	}
 	n := p.node
+	n.pods--
 	n.usedCPU -= p.spec.MilliCPU
 	n.usedMemory -= p.spec.Memory
 	if p.spec.GPU != "" {

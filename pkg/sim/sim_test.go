@@ -4,15 +4,20 @@ import (
 	"bytes"
 	"context"
 	"encoding/xml"
+	"fmt"
+	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/go-logr/logr"
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/klog/v2"
+	schedconfig "k8s.io/kubernetes/pkg/scheduler/apis/config"
 
 	"github.com/gpu-workload-scheduler/scheduler/manifests/install"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
@@ -313,17 +318,85 @@ func TestPinnedPodMustFitItsNode(t *testing.T) {
 		name string
 		pod  PodSpec
 		want string
+		// podsBefore are pinned to the node ahead of pod, requesting nothing.
+		podsBefore int
 	}{
-		{"more GPUs than the node has", PodSpec{Name: "big", GPU: a10, GPUCount: 5, VM: true, Node: "pt"}, "pod big is pinned to node pt, which has 4 x nvidia.com/GA102GL_A10 free, the pod requests 5"},
-		{"another mode's resource", PodSpec{Name: "ctr", GPU: "nvidia.com/gpu", GPUCount: 1, Node: "pt"}, `pod ctr is pinned to node pt, which advertises "nvidia.com/GA102GL_A10" in mode vm-passthrough, the pod requests nvidia.com/gpu`},
-		{"more CPU than the node has", PodSpec{Name: "cpu", MilliCPU: 65000, Node: "pt"}, "pod cpu is pinned to node pt, which has 64000m CPU free, the pod requests 65000m"},
+		{"more GPUs than the node has", PodSpec{Name: "big", GPU: a10, GPUCount: 5, VM: true, Node: "pt"}, "pod big is pinned to node pt, which has 4 x nvidia.com/GA102GL_A10 free, the pod requests 5", 0},
+		{"another mode's resource", PodSpec{Name: "ctr", GPU: "nvidia.com/gpu", GPUCount: 1, Node: "pt"}, `pod ctr is pinned to node pt, which advertises "nvidia.com/GA102GL_A10" in mode vm-passthrough, the pod requests nvidia.com/gpu`, 0},
+		{"more CPU than the node has", PodSpec{Name: "cpu", MilliCPU: 65000, Node: "pt"}, "pod cpu is pinned to node pt, which has 64000m CPU free, the pod requests 65000m", 0},
+		{"more pods than a node takes", PodSpec{Name: "extra", Node: "pt"}, "pod extra is pinned to node pt, which holds 1000 pods, the most a simulated node takes", podsPerNode},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := &Scenario{Name: "t", Policy: enabled(), Nodes: []NodeSpec{a10Node(t, "pt", gpuworkload.ModePassthrough, "")}, Pods: []PodSpec{tc.pod}}
+			var pods []PodSpec
+			for i := range tc.podsBefore {
+				pods = append(pods, PodSpec{Name: fmt.Sprintf("before-%d", i), Node: "pt"})
+			}
+			s := &Scenario{Name: "t", Policy: enabled(), Nodes: []NodeSpec{a10Node(t, "pt", gpuworkload.ModePassthrough, "")}, Pods: append(pods, tc.pod)}
 			_, err := Run(quietContext(t), s, ScoringPolicies[0], shippedOptions(t))
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error %v, want it to contain %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestIdlePluginsDecideNothing runs the shipped scenarios with every policy,
+// with the profile whole and without idlePlugins: every run's series of
+// samples, summary and relabels are the same.
+func TestIdlePluginsDecideNothing(t *testing.T) {
+	paths, err := filepath.Glob(filepath.Join("..", "..", "test", "sim", "scenarios", "*", "scenario.yaml"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no shipped scenarios: %v", err)
+	}
+	for _, path := range paths {
+		t.Run(filepath.Base(filepath.Dir(path)), func(t *testing.T) {
+			scenario, advisor, err := LoadScenario(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			opts := shippedOptions(t)
+			opts.Advisor = advisor
+			trimmed, err := Compare(quietContext(t), scenario, ScoringPolicies, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			opts.keepIdlePlugins = true
+			whole, err := Compare(quietContext(t), scenario, ScoringPolicies, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range whole {
+				if !equality.Semantic.DeepEqual(trimmed[i], whole[i]) {
+					t.Errorf("policy %s: without the idle plugins the run differs: summary %+v, with the whole profile %+v", whole[i].Policy, trimmed[i].Summary, whole[i].Summary)
+				}
+			}
+		})
+	}
+}
+
+// TestIdlePluginsAreLeftOut checks that the shipped profile runs every idle
+// plugin at its extension point and the simulator's framework none.
+func TestIdlePluginsAreLeftOut(t *testing.T) {
+	opts := shippedOptions(t)
+	for _, tc := range []struct {
+		profile *schedconfig.KubeSchedulerProfile
+		runs    bool
+	}{{opts.Profile, true}, {withoutIdlePlugins(opts.Profile), false}} {
+		e, err := newEngine(quietContext(t), tc.profile, opts.Percentage, nil, enabled())
+		if err != nil {
+			t.Fatal(err)
+		}
+		plugins := e.framework.ListPlugins()
+		for point, idle := range map[string][]string{"filter": idlePlugins.filter, "score": idlePlugins.score} {
+			set := plugins.Filter
+			if point == "score" {
+				set = plugins.Score
+			}
+			for _, name := range idle {
+				if runs := slices.ContainsFunc(set.Enabled, func(p schedconfig.Plugin) bool { return p.Name == name }); runs != tc.runs {
+					t.Errorf("%s %s runs: %v, want %v", point, name, runs, tc.runs)
+				}
+			}
+		}
 	}
 }
