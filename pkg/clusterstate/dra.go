@@ -88,7 +88,7 @@ func (t *Tracker) recountDRANodeLocked(node string) {
 	defer func() {
 		// Whether the node is a DRA node is part of its state.
 		if (old == nil) != (t.dra.nodes[node] == nil) && t.nodes[node] != nil {
-			t.entries[node] = t.computeLocked(t.nodes[node])
+			t.setEntryLocked(node, t.computeLocked(t.nodes[node]))
 		}
 	}()
 	if old != nil {

@@ -21,6 +21,8 @@ type NodeEntry struct {
 	State           *gpuworkload.NodeState
 	// Converting caches State.Converting().
 	Converting bool
+	// Inventory is the node's GPUs apart from their mode (gpuworkload.InventoryOf).
+	Inventory gpuworkload.GPUInventory
 	// ModeMismatch holds, per pod mode (index in gpuworkload.Modes), the
 	// reason a pod of that mode cannot use this node, or "" if it can. They
 	// are built with the entry so that Filter does not allocate.
@@ -52,6 +54,7 @@ type Tracker struct {
 	// totals counts, per GPU resource a node advertises, the nodes by their
 	// allocatable amount: its largest key is the largest request one node can take.
 	totals map[v1.ResourceName]map[int64]int
+	census census
 
 	dra draState
 }
@@ -168,8 +171,9 @@ func (t *Tracker) rebuildLocked() {
 	t.classifier = gpuworkload.NewClassifier(gpuworkload.ClassifierConfig{Configured: t.configured, Permitted: t.permitted}, t.policy, nodes)
 	t.epoch++
 	t.totals = map[v1.ResourceName]map[int64]int{}
+	t.entries, t.census = map[string]*NodeEntry{}, newCensus()
 	for name, n := range t.nodes {
-		t.entries[name] = t.computeLocked(n)
+		t.setEntryLocked(name, t.computeLocked(n))
 		t.countLocked(n, 1)
 	}
 }
@@ -189,7 +193,7 @@ func (t *Tracker) UpsertNode(node *v1.Node) {
 		t.rebuildLocked()
 		return
 	}
-	t.entries[node.Name] = t.computeLocked(node)
+	t.setEntryLocked(node.Name, t.computeLocked(node))
 	t.countLocked(node, 1)
 }
 
@@ -203,7 +207,7 @@ func (t *Tracker) DeleteNode(name string) {
 	}
 	t.countLocked(old, -1)
 	delete(t.nodes, name)
-	delete(t.entries, name)
+	t.setEntryLocked(name, nil)
 	if t.classEvidenceLocked(old) != "" {
 		t.rebuildLocked()
 	}
@@ -262,6 +266,9 @@ func (t *Tracker) newEntry(node *v1.Node, policy gpuworkload.SandboxPolicy, clas
 		state.PublishedByDRA()
 	}
 	e := &NodeEntry{ResourceVersion: node.ResourceVersion, Epoch: epoch, State: state, Converting: state.Converting()}
+	if state.GPUNode {
+		e.Inventory = gpuworkload.InventoryOf(node, state)
+	}
 	for i, mode := range gpuworkload.Modes {
 		e.ModeMismatch[i] = t.reasonBuilder(state, mode)
 	}

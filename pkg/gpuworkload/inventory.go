@@ -139,6 +139,38 @@ func (inv GPUInventory) Serving(r v1.ResourceName) (mode Mode, served GPUInvento
 	return ModeVGPU, served, true
 }
 
+// HardwareKeys name the groups of GPUs an index can file the inventory
+// under, so that the nodes able to serve a resource are found without
+// asking every node: HardwareKeysFor(r) shares a key with every inventory
+// that Serving(r) accepts.
+func (inv GPUInventory) HardwareKeys() []string {
+	if inv.GPUs <= 0 {
+		return nil
+	}
+	keys := []string{hardwareKeyAny}
+	if inv.PassthroughName != "" {
+		keys = append(keys, hardwareKeyDevice+inv.PassthroughName)
+	}
+	if inv.Card != "" {
+		keys = append(keys, hardwareKeyCard+inv.Card)
+	}
+	return keys
+}
+
+// HardwareKeysFor are the keys of the GPUs that can serve r (see HardwareKeys).
+func HardwareKeysFor(r v1.ResourceName) []string {
+	if r == ResourceGPU {
+		return []string{hardwareKeyAny}
+	}
+	keys := []string{hardwareKeyDevice + strings.TrimPrefix(string(r), ResourceDomain)}
+	if p, err := ParseVGPUTypeName(string(r)); err == nil {
+		keys = append(keys, hardwareKeyCard+p.Card)
+	}
+	return keys
+}
+
+const hardwareKeyAny, hardwareKeyDevice, hardwareKeyCard = "any", "device:", "card:"
+
 // Conversion is the label change that makes a node's GPUs advertise a
 // resource they do not advertise now: a relabel, a vGPU profile change, or both.
 type Conversion struct {

@@ -1,6 +1,7 @@
 package gpuworkload
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -82,6 +83,9 @@ func TestGPUInventoryServing(t *testing.T) {
 			}
 			if !ok {
 				return
+			}
+			if !slices.ContainsFunc(HardwareKeysFor(tc.resource), func(key string) bool { return slices.Contains(inv.HardwareKeys(), key) }) {
+				t.Errorf("HardwareKeysFor(%s) = %v shares no key with the inventory's %v", tc.resource, HardwareKeysFor(tc.resource), inv.HardwareKeys())
 			}
 			name, count, err := served.Advertisement(mode)
 			if err != nil || name != tc.advertises || count != tc.count {

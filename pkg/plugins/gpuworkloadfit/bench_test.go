@@ -108,8 +108,11 @@ func BenchmarkPreFilter(b *testing.B) {
 }
 
 // BenchmarkExplain is PostFilter's work for a pod no node fits: the busy
-// cluster runs a GPU pod on every node, the idle one none, so every node is
-// a candidate for the relabel the explanation proposes.
+// cluster runs a GPU pod on every node, the idle one none. A pod asking for
+// more container GPUs than a node has makes every node count (each
+// advertises the resource or has the hardware for it); a VM asking for a
+// model no node has and a pod asking for two modes' resources, the failing
+// pods of scheduler_perf's Unschedulable20, make none count.
 func BenchmarkExplain(b *testing.B) {
 	for _, size := range []int{1000, 5000} {
 		busy := benchCluster(size)
@@ -118,18 +121,24 @@ func BenchmarkExplain(b *testing.B) {
 			idle[i] = nodeInfo(ni.Node())
 		}
 		pl := newPlugin(b, enabled(), nodesOf(busy))
-		pod := podRequesting("train", map[v1.ResourceName]string{gpu: "16"})
-		data := &CycleData{demand: gpuworkload.NewPodDemand(pod, pl.tracker.Classifier()), tracker: pl.tracker}
-		for _, bc := range []struct {
-			name  string
-			nodes []fwk.NodeInfo
-		}{{"busy", busy}, {"idle", idle}} {
-			b.Run(fmt.Sprintf("%s/%d-nodes", bc.name, size), func(b *testing.B) {
-				b.ReportAllocs()
-				for b.Loop() {
-					_ = Explain(pod, &data.demand, data.tracker, bc.nodes)
-				}
-			})
+		for _, pod := range []*v1.Pod{
+			podRequesting("every-node", map[v1.ResourceName]string{gpu: "16"}),
+			launcherPod("missing-model", map[v1.ResourceName]string{"nvidia.com/AD102GL_L40S": "1"}),
+			podRequesting("two-modes", map[v1.ResourceName]string{gpu: "1", a10: "1"}),
+		} {
+			demand := gpuworkload.NewPodDemand(pod, pl.tracker.Classifier())
+			for _, bc := range []struct {
+				name  string
+				nodes []fwk.NodeInfo
+			}{{"busy", busy}, {"idle", idle}} {
+				nodes := NewNodeInfoIndex(bc.nodes)
+				b.Run(fmt.Sprintf("%s/%s/%d-nodes", pod.Name, bc.name, size), func(b *testing.B) {
+					b.ReportAllocs()
+					for b.Loop() {
+						_ = Explain(pod, &demand, pl.tracker, nodes)
+					}
+				})
+			}
 		}
 	}
 }

@@ -29,12 +29,7 @@ func (pl *GPUWorkloadFit) PostFilter(ctx context.Context, state fwk.CycleState, 
 	if !data.demand.IsGPU() && len(data.demand.Claims) == 0 {
 		return nil, fwk.NewStatus(fwk.Unschedulable)
 	}
-	nodes, err := pl.handle.SnapshotSharedLister().NodeInfos().List()
-	if err != nil {
-		logger.Error(err, "Cannot list nodes to explain the unschedulable pod", "pod", klog.KObj(pod))
-		return nil, fwk.NewStatus(fwk.Unschedulable)
-	}
-	explanation := Explain(pod, &data.demand, data.tracker, nodes)
+	explanation := Explain(pod, &data.demand, data.tracker, pl.handle.SnapshotSharedLister().NodeInfos())
 	pl.explained.Store(pod.UID, explanation.ReasonCode)
 	if explanation.ReasonCode != "" {
 		rejections.WithLabelValues(string(explanation.ReasonCode)).Inc()
@@ -140,86 +135,72 @@ func remedyText(code ReasonCode, text string) remedy { return remedy{text: text,
 
 func code(reason string) ReasonCode { return ReasonCodes[reason] }
 
+// NodeInfos gives the scheduler's view of a node by name: what it has
+// allocatable and what its pods request. fwk.NodeInfoLister is one.
+type NodeInfos interface {
+	Get(nodeName string) (fwk.NodeInfo, error)
+}
+
+// NodeInfoIndex is NodeInfos over a list of nodes.
+type NodeInfoIndex map[string]fwk.NodeInfo
+
+// NewNodeInfoIndex indexes the nodes by name.
+func NewNodeInfoIndex(nodes []fwk.NodeInfo) NodeInfoIndex {
+	index := make(NodeInfoIndex, len(nodes))
+	for _, ni := range nodes {
+		index[ni.Node().Name] = ni
+	}
+	return index
+}
+
+// Get is the node's NodeInfo.
+func (index NodeInfoIndex) Get(nodeName string) (fwk.NodeInfo, error) {
+	if ni, ok := index[nodeName]; ok {
+		return ni, nil
+	}
+	return nil, fmt.Errorf("node %q is not in the list", nodeName)
+}
+
 // Explain says, in one message, what the pod needs, what each GPU mode
 // offers, and the concrete fix. It is shared by PostFilter and the kubectl
 // plugin so that both give the same answer. Nodes a fix proposes to convert
 // are taken from their hardware (gpuworkload.GPUInventory), as the advisor
-// takes them.
-func Explain(pod *v1.Pod, demand *gpuworkload.PodDemand, tracker *clusterstate.Tracker, nodes []fwk.NodeInfo) Explanation {
+// takes them. The counts per mode are the tracker's census; only the nodes
+// that advertise, or have the hardware for, a requested resource and the DRA
+// nodes a request needs are visited, so that the cost does not grow with the
+// cluster for a pod that asks what no node has. A pod that requests two
+// modes' resources gets no per-resource counts: no node can take it anyway.
+func Explain(pod *v1.Pod, demand *gpuworkload.PodDemand, tracker *clusterstate.Tracker, nodes NodeInfos) Explanation {
 	policy := tracker.Policy()
+	modes, ignoredLabels, draNodes := tracker.ModeCounts()
 	byMode := map[gpuworkload.Mode]*modeSummary{}
-	for _, m := range gpuworkload.Modes {
-		byMode[m] = &modeSummary{}
+	for i, m := range gpuworkload.Modes {
+		byMode[m] = &modeSummary{nodes: modes[i].Nodes, converting: modes[i].Converting}
 	}
 	perResource := make([]resourceSummary, len(demand.Requests))
+	needsDRA := len(demand.Claims) > 0
 	for i, r := range demand.Requests {
 		perResource[i].dra, _ = tracker.DRAServed(r.Name)
+		needsDRA = needsDRA || perResource[i].dra.DeviceClass != ""
 	}
 	perClaim := make([]claimSummary, len(demand.Claims))
-	ignoredLabels, draNodes := 0, 0
-	for _, ni := range nodes {
-		entry := tracker.Entry(ni.Node())
-		s := entry.State
-		if !s.GPUNode {
-			continue
-		}
-		if s.DRA {
-			draNodes++
-			dra := tracker.DRANode(s.Name)
+	if needsDRA {
+		tracker.EachDRANode(func(node string, devices *gpuworkload.DRANode, available *gpuworkload.DRAAvailability) {
 			for i := range perResource {
-				if rs := &perResource[i]; rs.dra.DeviceClass != "" && dra.Has(rs.dra.Class) {
+				if rs := &perResource[i]; rs.dra.DeviceClass != "" && devices.Has(rs.dra.Class) {
 					rs.draNodes++
 				}
 			}
-			if available := tracker.DRAAvailability(s.Name); available != nil {
+			if available != nil {
 				for i, c := range demand.Claims {
-					perClaim[i].add(s.Name, c.Class, available)
+					perClaim[i].add(node, c.Class, available)
 				}
 			}
-			if len(s.Resources) == 0 {
-				continue
-			}
-		}
-		m := byMode[s.Mode.Mode]
-		m.nodes++
-		if entry.Converting {
-			m.converting++
-		}
-		if s.Mode.LabelIgnored() {
-			ignoredLabels++
-		}
-		allocatable := ni.GetAllocatable().GetScalarResources()
-		requested := ni.GetRequested().GetScalarResources()
-		idle := true
-		for _, r := range s.Resources {
-			if requested[r.Name] > 0 {
-				idle = false
-			}
-		}
-		var inventory *gpuworkload.GPUInventory
+		})
+	}
+	if !demand.Conflict() {
 		for i, r := range demand.Requests {
-			rs := &perResource[i]
-			if total := allocatable[r.Name]; total > 0 {
-				rs.nodes++
-				rs.total += total
-				rs.free += max(total-requested[r.Name], 0)
-				rs.largest = max(rs.largest, total)
-				continue
-			}
-			if entry.Converting {
-				continue
-			}
-			if inventory == nil {
-				inv := gpuworkload.InventoryOf(ni.Node(), s)
-				inventory = &inv
-			}
-			if conversion, ok := inventory.ConversionTo(s.Mode.Mode, r.Name); ok {
-				if idle {
-					rs.idle.offer(s.Name, s.Mode.Mode, conversion)
-				} else {
-					rs.busy.offer(s.Name, s.Mode.Mode, conversion)
-				}
-			}
+			perResource[i].count(r.Name, tracker, nodes)
 		}
 	}
 	var b strings.Builder
@@ -243,6 +224,9 @@ func Explain(pod *v1.Pod, demand *gpuworkload.PodDemand, tracker *clusterstate.T
 	}
 	b.WriteString(".")
 	for i, r := range demand.Requests {
+		if demand.Conflict() {
+			break
+		}
 		rs := perResource[i]
 		fmt.Fprintf(&b, " %s: %d free of %d on %d node(s)", r.Name, rs.free, rs.total, rs.nodes)
 		if rs.dra.DeviceClass != "" {
@@ -271,10 +255,56 @@ func Explain(pod *v1.Pod, demand *gpuworkload.PodDemand, tracker *clusterstate.T
 	return Explanation{Message: b.String(), FixCommands: r.commands, ReasonCode: r.code}
 }
 
+// count visits the nodes that advertise r, for the free and total units,
+// and the nodes with the hardware for it, for the node a fix converts.
+func (rs *resourceSummary) count(r v1.ResourceName, tracker *clusterstate.Tracker, nodes NodeInfos) {
+	tracker.EachAdvertiser(r, func(node string) {
+		ni, err := nodes.Get(node)
+		if err != nil {
+			return
+		}
+		if total := ni.GetAllocatable().GetScalarResources()[r]; total > 0 {
+			rs.nodes++
+			rs.total += total
+			rs.free += max(total-ni.GetRequested().GetScalarResources()[r], 0)
+			rs.largest = max(rs.largest, total)
+		}
+	})
+	tracker.EachNodeWithHardwareFor(r, func(e *clusterstate.NodeEntry) {
+		if e.Converting {
+			return
+		}
+		conversion, ok := e.Inventory.ConversionTo(e.State.Mode.Mode, r)
+		if !ok {
+			return
+		}
+		ni, err := nodes.Get(e.State.Name)
+		if err != nil {
+			return
+		}
+		allocatable, requested := ni.GetAllocatable().GetScalarResources(), ni.GetRequested().GetScalarResources()
+		if allocatable[r] > 0 {
+			return
+		}
+		idle := true
+		for _, advertised := range e.State.Resources {
+			if requested[advertised.Name] > 0 {
+				idle = false
+			}
+		}
+		if idle {
+			rs.idle.offer(e.State.Name, e.State.Mode.Mode, conversion)
+		} else {
+			rs.busy.offer(e.State.Name, e.State.Mode.Mode, conversion)
+		}
+	})
+}
+
 // claimSummary is what Explain learns about the devices of a claim's class.
 type claimSummary struct {
 	nodes, total, free, allocated, siblingInUse, tainted int
-	// siblingNode and sibling name one device in use whose sibling of the class is blocked.
+	// siblingNode and sibling name a device in use whose sibling of the class
+	// is blocked, on the first such node by name.
 	siblingNode string
 	sibling     gpuworkload.DRAHeldDevice
 }
@@ -290,7 +320,7 @@ func (cs *claimSummary) add(node string, class gpuworkload.ResourceClass, a *gpu
 	cs.allocated += a.Allocated[class]
 	cs.siblingInUse += a.SiblingInUse[class]
 	cs.tainted += a.Tainted[class]
-	if cs.siblingNode == "" && a.SiblingInUse[class] > 0 {
+	if a.SiblingInUse[class] > 0 && (cs.siblingNode == "" || node < cs.siblingNode) {
 		cs.siblingNode, cs.sibling = node, a.SiblingHolder[class]
 	}
 }

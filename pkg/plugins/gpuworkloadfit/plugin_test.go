@@ -264,6 +264,12 @@ func TestPostFilterExplains(t *testing.T) {
 				`Fix: no node advertises nvidia.com/NVIDIA_A10-8Q; convert idle node vgpu, which has this hardware: ` +
 				`kubectl label node vgpu nvidia.com/gpu.workload.config=vm-vgpu nvidia.com/vgpu.config=A10-8Q --overwrite`,
 		},
+		{
+			// No node can take it: the counts per resource are left out.
+			name: "two modes' resources", policy: enabled(), pod: podRequesting("mixed", map[v1.ResourceName]string{gpu: "1", a10: "1"}),
+			event: `Warning GPUWorkloadUnschedulable Pod/ns/mixed needs 1 x nvidia.com/GA102GL_A10 and 1 x nvidia.com/gpu. ` +
+				`GPU nodes by mode: container 1, vm-passthrough 2, vm-vgpu 3 (1 converting). Fix: request the GPU resources of one mode only; a node runs one mode.`,
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			nodes := testNodes()
@@ -419,7 +425,7 @@ func TestExplainFixNamesNodesWithTheHardware(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			explanation := Explain(tc.pod, &data.demand, pl.tracker, infos)
+			explanation := Explain(tc.pod, &data.demand, pl.tracker, NewNodeInfoIndex(infos))
 			_, got, ok := strings.Cut(explanation.Message, " Fix: ")
 			if !ok || got != tc.fix {
 				t.Fatalf("fix\n%s\nwant\n%s\n(explanation: %s)", got, tc.fix, explanation.Message)
@@ -610,7 +616,7 @@ func TestExplainDRANodes(t *testing.T) {
 		"nvidia.com/gpu: 1 free of 1 on 1 node(s), and served through DRA by DeviceClass gpu.nvidia.com on 1 node(s). " +
 		"Fix: the DRA nodes have no free device of DeviceClass gpu.nvidia.com for 2 x nvidia.com/gpu (the FailedScheduling message gives DynamicResources' reasons): " +
 		"let GPU pods finish, or publish more devices of the class."
-	if got := Explain(pod, &data.demand, pl.tracker, infos); got.Message != want || len(got.FixCommands) != 0 {
+	if got := Explain(pod, &data.demand, pl.tracker, NewNodeInfoIndex(infos)); got.Message != want || len(got.FixCommands) != 0 {
 		t.Fatalf("explanation\n%s\nwant\n%s", got, want)
 	}
 }
@@ -750,7 +756,7 @@ func TestExplainDRAClaim(t *testing.T) {
 	want := "VirtualMachineInstance/vms/vm (pod virt-launcher-vm-abcde) needs 1 x vfio.gpu.nvidia.com device (claim vms/vm-gpu). GPU nodes by mode: container 0, vm-passthrough 0, vm-vgpu 0; DRA 1. " +
 		"DeviceClass vfio.gpu.nvidia.com: 0 device(s) free of 2 on 1 DRA node(s); 1 allocated, 1 blocked by a sibling in use, 0 tainted. " +
 		"Fix: the free devices of DeviceClass vfio.gpu.nvidia.com are GPUs in use through their other device, e.g. claim vms/train holds gpu-0 on node dra: let that pod finish, or free a whole GPU."
-	if got := Explain(pod, &data.demand, pl.tracker, []fwk.NodeInfo{nodeInfo(draNode)}); got.Message != want || len(got.FixCommands) != 0 {
+	if got := Explain(pod, &data.demand, pl.tracker, NewNodeInfoIndex([]fwk.NodeInfo{nodeInfo(draNode)})); got.Message != want || len(got.FixCommands) != 0 {
 		t.Fatalf("explanation\n%s\nwant\n%s", got, want)
 	}
 }
