@@ -13,6 +13,7 @@ import (
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 
+	"github.com/gpu-workload-scheduler/scheduler/pkg/apis/config"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpuworkloadfit"
 )
@@ -130,7 +131,7 @@ func newExplainCommand(o *rootOptions) *cobra.Command {
 			if err := c.readAs(schedulerView(fitArgs)); err != nil {
 				return err
 			}
-			report, err := explainPod(ctx, c, pod, gpuworkloadfit.NewOffline(fitArgs))
+			report, err := explainPod(ctx, c, pod, offlinePlugin(c, fitArgs))
 			if err != nil {
 				return err
 			}
@@ -157,9 +158,10 @@ func newExplainCommand(o *rootOptions) *cobra.Command {
 	return cmd
 }
 
-// explainPod runs GPUWorkloadFit itself, the scheduler's code with its
-// deployed args, over the cluster.
-func explainPod(ctx context.Context, c *cluster, pod *v1.Pod, pl *gpuworkloadfit.GPUWorkloadFit) (*ExplainReport, error) {
+// offlinePlugin is GPUWorkloadFit with the deployed args, its tracker fed
+// with what was read of the cluster, as the scheduler's informers feed it.
+func offlinePlugin(c *cluster, fitArgs *config.GPUWorkloadFitArgs) *gpuworkloadfit.GPUWorkloadFit {
+	pl := gpuworkloadfit.NewOffline(fitArgs)
 	tracker := pl.Tracker()
 	tracker.SetPolicy(&c.policy)
 	tracker.SetPermitted(c.permitted)
@@ -172,14 +174,23 @@ func explainPod(ctx context.Context, c *cluster, pod *v1.Pod, pl *gpuworkloadfit
 	for _, claim := range c.dra.claims {
 		tracker.UpsertResourceClaim(claim)
 	}
+	for _, n := range c.nodes {
+		tracker.UpsertNode(n)
+	}
 	pl.ReadClaimsFrom(c.dra)
+	return pl
+}
+
+// explainPod runs GPUWorkloadFit itself, the scheduler's code with its
+// deployed args, over the cluster.
+func explainPod(ctx context.Context, c *cluster, pod *v1.Pod, pl *gpuworkloadfit.GPUWorkloadFit) (*ExplainReport, error) {
+	tracker := pl.Tracker()
 	byNode := map[string][]*v1.Pod{}
 	for _, p := range c.assigned {
 		byNode[p.Spec.NodeName] = append(byNode[p.Spec.NodeName], p)
 	}
 	infos := make([]fwk.NodeInfo, len(c.nodes))
 	for i, n := range c.nodes {
-		tracker.UpsertNode(n)
 		ni := framework.NewNodeInfo(byNode[n.Name]...)
 		ni.SetNode(n)
 		infos[i] = ni

@@ -190,6 +190,9 @@ func TestInventoryGolden(t *testing.T) {
 	enabled := checkData("clusterpolicy-enabled.yaml")
 	golden(t, "inventory", nil, "inventory", "--nodes", data("nodes.json"), "--pods", data("pods.json"), "--cluster-policy", enabled)
 	golden(t, "inventory-json", nil, "inventory", "--nodes", data("nodes.json"), "--pods", data("pods.json"), "--cluster-policy", enabled, "-o", "json")
+	// DRA nodes: devices by type and state, and a VM waiting for its vfio claim.
+	dra := func(name string) string { return filepath.Join(testdata, "explain", name) }
+	golden(t, "inventory-dra", nil, "inventory", "--nodes", dra("dra-nodes.json"), "--pods", dra("vm-dra.yaml"), "--cluster-policy", enabled, "--dra", dra("dra.yaml"))
 }
 
 func TestVMIDeviceNamesReportsMalformedLists(t *testing.T) {

@@ -48,22 +48,20 @@ func newInventoryCommand(o *rootOptions) *cobra.Command {
 					return err
 				}
 			}
-			states, classifier := c.states()
-			byName := make(map[string]*gpuworkload.NodeState, len(states))
-			for _, s := range states {
-				byName[s.Name] = s
+			fitArgs, _, err := deployedArgs(cmd.Context(), c.client, "", cmd.InOrStdin())
+			if err != nil {
+				return err
 			}
-			report := &InventoryReport{APIVersion: ReportAPIVersion, Kind: "InventoryReport", Policy: describePolicy(c.policy), Report: inventory.Compute(inventory.Input{
-				Nodes:      c.nodes,
-				State:      func(n *v1.Node) *gpuworkload.NodeState { return byName[n.Name] },
-				Pods:       pods,
-				Classifier: classifier,
-				ReasonOf:   func(p *v1.Pod) string { return reasons[p.UID] },
-			})}
+			if err := c.readAs(schedulerView(fitArgs)); err != nil {
+				return err
+			}
+			report := &InventoryReport{APIVersion: ReportAPIVersion, Kind: "InventoryReport", Policy: describePolicy(c.policy),
+				Report: offlinePlugin(c, fitArgs).InventoryOf(c.nodes, pods, func(p *v1.Pod) string { return reasons[p.UID] })}
 			return printInventory(o.out, o.output, report)
 		},
 	}
 	podSourceFlags(cmd, &src, &podsFile, "; waiting pods then count as "+inventory.Unexplained)
+	cmd.Flags().StringVar(&src.dra, "dra", "", "DRA dump with --nodes: "+draWanted+"; without it DRA nodes show no devices")
 	return cmd
 }
 
@@ -109,7 +107,11 @@ func printInventory(out io.Writer, format string, r *InventoryReport) error {
 		for i, kind := range gpuworkload.StrandedKindNames {
 			stranded[i] = fmt.Sprint(res.Stranded[kind])
 		}
-		w.row(string(res.Mode), string(res.Resource), fmt.Sprint(res.Allocatable), fmt.Sprint(res.Allocated), fmt.Sprint(res.Free), strings.Join(stranded, " / "))
+		strandedColumn := strings.Join(stranded, " / ")
+		if res.DRA {
+			strandedColumn = fmt.Sprintf("- (DRA devices: %d tainted, %d sibling in use)", res.Tainted, res.SiblingInUse)
+		}
+		w.row(string(res.Mode), string(res.Resource), fmt.Sprint(res.Allocatable), fmt.Sprint(res.Allocated), fmt.Sprint(res.Free), strandedColumn)
 	}
 	w.row()
 	w.row("MODE", "READY", "CONVERTING", "MISMATCHED", "EMPTY")

@@ -136,6 +136,9 @@ func (t *Tracker) DRADeviceStates(node string) []gpuworkload.DRADeviceState {
 	return t.dra.nodes[node].DeviceStates(t.holderLocked)
 }
 
+// DRADriver is the name of the DRA driver whose GPUs the tracker reads.
+func (t *Tracker) DRADriver() string { return t.dra.driver }
+
 // UpsertResourceClaim records the driver's devices a claim holds.
 func (t *Tracker) UpsertResourceClaim(claim *resourceapi.ResourceClaim) {
 	var devices []draDevice

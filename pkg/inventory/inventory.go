@@ -22,15 +22,33 @@ const (
 	NodeMismatched = "mismatched"
 )
 
-// Resource is one GPU resource's units on the nodes of one mode.
+// ModeDRA is the mode row of the nodes whose GPUs a DRA driver publishes:
+// they run no one mode, each device serves its own (docs/dra.md).
+const ModeDRA gpuworkload.Mode = "dra"
+
+// Resource is one GPU resource's units on the nodes of one mode, or the
+// devices of one type a DRA driver publishes (DRA), by the mode they serve.
 type Resource struct {
 	Mode        gpuworkload.Mode `json:"mode"`
 	Resource    v1.ResourceName  `json:"resource"`
+	DRA         bool             `json:"dra,omitempty"`
 	Allocatable int64            `json:"allocatable"`
 	Allocated   int64            `json:"allocated"`
 	Free        int64            `json:"free"`
-	// Stranded counts free units by kind of stranding (gpuworkload.StrandedKindNames).
+	// Tainted and SiblingInUse are DRA devices neither allocated nor free:
+	// tainted, or the other device of a GPU in use (gpuworkload.DRADeviceStates).
+	Tainted      int64 `json:"tainted,omitempty"`
+	SiblingInUse int64 `json:"siblingInUse,omitempty"`
+	// Stranded counts free units by kind of stranding
+	// (gpuworkload.StrandedKindNames); nil for DRA devices, which serve
+	// either mode and are not counted as stranded.
 	Stranded map[string]int64 `json:"stranded"`
+}
+
+// DRAResource is the resource name a DRA device type is reported under:
+// the driver's name and the type, e.g. gpu.nvidia.com/vfio.
+func DRAResource(driver, deviceType string) v1.ResourceName {
+	return v1.ResourceName(driver + "/" + deviceType)
 }
 
 // Mode is one mode's GPU nodes by state, and its empty GPU nodes.
@@ -70,10 +88,16 @@ type Input struct {
 	State func(*v1.Node) *gpuworkload.NodeState
 	// Pods are every pod; those bound to a node count as allocated there,
 	// the GPU pods without a node as waiting.
-	Pods       []*v1.Pod
-	Classifier *gpuworkload.Classifier
+	Pods []*v1.Pod
+	// Demand is the pod's GPU demand, with the requests of its pending
+	// ResourceClaims where the caller reads them.
+	Demand func(*v1.Pod) gpuworkload.PodDemand
 	// ReasonOf is the reason code of a waiting pod's latest explanation, "" for none.
 	ReasonOf func(*v1.Pod) string
+	// DRADevices are the devices a DRA node publishes, with their states;
+	// DRADriver names the driver.
+	DRADevices func(node string) []gpuworkload.DRADeviceState
+	DRADriver  string
 }
 
 type nodeUse struct {
@@ -90,7 +114,7 @@ func Compute(in Input) Report {
 		if pod.Status.Phase == v1.PodSucceeded || pod.Status.Phase == v1.PodFailed {
 			continue
 		}
-		demand := gpuworkload.NewPodDemand(pod, in.Classifier)
+		demand := in.Demand(pod)
 		requests := resourcehelper.PodRequests(pod, resourcehelper.PodResourcesOptions{})
 		if pod.Spec.NodeName != "" {
 			u := used[pod.Spec.NodeName]
@@ -105,10 +129,13 @@ func Compute(in Input) Report {
 			}
 			continue
 		}
-		if !demand.IsGPU() || demand.Invalid != nil {
+		if demand.Invalid != nil || !demand.IsGPU() && len(demand.Claims) == 0 {
 			continue
 		}
 		mode, _ := demand.Mode()
+		if !demand.IsGPU() {
+			mode, _ = demand.Claims[0].Class.Mode()
+		}
 		reason := in.ReasonOf(pod)
 		if reason == "" {
 			reason = Unexplained
@@ -123,18 +150,28 @@ func Compute(in Input) Report {
 		for _, r := range demand.Requests {
 			p.Units += r.Count
 		}
+		for _, c := range demand.Claims {
+			p.Units += c.Count
+		}
+		if !demand.IsGPU() {
+			continue
+		}
 		first := demand.Requests[0]
 		waiting.Add(first.Name, gpuworkload.WaitingShape{Units: first.Count, MilliCPU: requests.Cpu().MilliValue(), Memory: requests.Memory().Value()})
 	}
 
 	resources := map[[2]string]*Resource{}
-	modes := map[gpuworkload.Mode]*Mode{}
+	modes := map[gpuworkload.Mode]*Mode{ModeDRA: {Mode: ModeDRA}}
 	for _, m := range gpuworkload.Modes {
 		modes[m] = &Mode{Mode: m}
 	}
 	for _, node := range in.Nodes {
 		state := in.State(node)
-		if !state.GPUNode || state.DRA {
+		if !state.GPUNode {
+			continue
+		}
+		if state.DRA {
+			countDRANode(modes[ModeDRA], resources, state, in.DRADevices(node.Name), in.DRADriver)
 			continue
 		}
 		m := modes[state.Mode.Mode]
@@ -193,6 +230,7 @@ func Compute(in Input) Report {
 	for _, m := range gpuworkload.Modes {
 		r.Modes = append(r.Modes, *modes[m])
 	}
+	r.Modes = append(r.Modes, *modes[ModeDRA])
 	for _, p := range pending {
 		r.Pending = append(r.Pending, *p)
 	}
@@ -200,6 +238,42 @@ func Compute(in Input) Report {
 		return cmp.Or(cmp.Compare(a.Mode, b.Mode), cmp.Compare(a.Reason, b.Reason))
 	})
 	return r
+}
+
+// countDRANode counts a DRA node and its devices by type and state. The
+// node is empty when none of its devices is allocated.
+func countDRANode(m *Mode, resources map[[2]string]*Resource, state *gpuworkload.NodeState, devices []gpuworkload.DRADeviceState, driver string) {
+	if hasError(state) {
+		m.Mismatched++
+	} else {
+		m.Ready++
+	}
+	empty := true
+	for _, d := range devices {
+		mode, _ := d.Class.Mode()
+		name := DRAResource(driver, d.Type)
+		key := [2]string{string(mode), string(name)}
+		row := resources[key]
+		if row == nil {
+			row = &Resource{Mode: mode, Resource: name, DRA: true}
+			resources[key] = row
+		}
+		row.Allocatable++
+		switch d.State {
+		case gpuworkload.DRADeviceAllocated:
+			row.Allocated++
+			empty = false
+		case gpuworkload.DRADeviceTainted:
+			row.Tainted++
+		case gpuworkload.DRADeviceSiblingInUse:
+			row.SiblingInUse++
+		default:
+			row.Free++
+		}
+	}
+	if empty {
+		m.Empty++
+	}
 }
 
 // hasError says whether a check finding of error severity stands against

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -40,6 +41,7 @@ func cluster(n int) Input {
 		states[node.Name] = gpuworkload.NewNodeState(node, policy, nil)
 	}
 	in.State = func(n *v1.Node) *gpuworkload.NodeState { return states[n.Name] }
+	in.Demand = func(p *v1.Pod) gpuworkload.PodDemand { return gpuworkload.NewPodDemand(p, nil) }
 	in.ReasonOf = func(*v1.Pod) string { return "Insufficient" }
 	return in
 }
@@ -66,12 +68,58 @@ func TestCompute(t *testing.T) {
 		}
 	}
 	for _, m := range r.Modes {
-		if m.Ready != 10 || m.Empty != 0 {
-			t.Errorf("%s: %d ready, %d empty; want 10 and 0", m.Mode, m.Ready, m.Empty)
+		ready := 10
+		if m.Mode == ModeDRA {
+			ready = 0
+		}
+		if m.Ready != ready || m.Empty != 0 {
+			t.Errorf("%s: %d ready, %d empty; want %d and 0", m.Mode, m.Ready, m.Empty, ready)
 		}
 	}
 	if len(r.Pending) != 1 || r.Pending[0] != (Pending{Mode: gpuworkload.ModePassthrough, Reason: "Insufficient", Pods: 3, Units: 3}) {
 		t.Errorf("pending %+v, want 3 passthrough VMs for Insufficient", r.Pending)
+	}
+}
+
+// A DRA node's devices count by type and state under the mode each serves,
+// the node under ModeDRA, and a pod waiting for a claim under its class's mode.
+func TestComputeDRA(t *testing.T) {
+	node := &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: "dra"}}
+	state := &gpuworkload.NodeState{Name: "dra"}
+	state.PublishedByDRA()
+	device := func(name, deviceType string, class gpuworkload.ResourceClass, deviceState string) gpuworkload.DRADeviceState {
+		return gpuworkload.DRADeviceState{DRADevice: gpuworkload.DRADevice{Name: name, Type: deviceType, Class: class}, State: deviceState}
+	}
+	gpu, vfio := gpuworkload.ClassContainerGPU, gpuworkload.ClassPassthroughGPU
+	devices := []gpuworkload.DRADeviceState{
+		device("gpu-0", "gpu", gpu, gpuworkload.DRADeviceAllocated), device("gpu-vfio-0", "vfio", vfio, gpuworkload.DRADeviceSiblingInUse),
+		device("gpu-1", "gpu", gpu, gpuworkload.DRADeviceFree), device("gpu-vfio-1", "vfio", vfio, gpuworkload.DRADeviceFree),
+		device("gpu-2", "gpu", gpu, gpuworkload.DRADeviceTainted),
+	}
+	waiting := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "vm", Namespace: "vms", UID: "vm"}}
+	r := Compute(Input{
+		Nodes: []*v1.Node{node},
+		State: func(*v1.Node) *gpuworkload.NodeState { return state },
+		Pods:  []*v1.Pod{waiting},
+		Demand: func(*v1.Pod) gpuworkload.PodDemand {
+			return gpuworkload.PodDemand{Claims: []gpuworkload.DRAClaimRequest{{Claim: "vms/vm-gpu", DeviceClass: "vfio.gpu.nvidia.com", Class: vfio, Count: 1}}}
+		},
+		ReasonOf:   func(*v1.Pod) string { return "DRASiblingInUse" },
+		DRADevices: func(string) []gpuworkload.DRADeviceState { return devices },
+		DRADriver:  "gpu.nvidia.com",
+	})
+	want := []Resource{
+		{Mode: gpuworkload.ModeContainer, Resource: "gpu.nvidia.com/gpu", DRA: true, Allocatable: 3, Allocated: 1, Free: 1, Tainted: 1},
+		{Mode: gpuworkload.ModePassthrough, Resource: "gpu.nvidia.com/vfio", DRA: true, Allocatable: 2, Free: 1, SiblingInUse: 1},
+	}
+	if !equality.Semantic.DeepEqual(r.Resources, want) {
+		t.Errorf("resources %+v, want %+v", r.Resources, want)
+	}
+	if dra := r.Modes[len(r.Modes)-1]; dra != (Mode{Mode: ModeDRA, Ready: 1}) {
+		t.Errorf("DRA nodes %+v, want one ready, not empty", dra)
+	}
+	if len(r.Pending) != 1 || r.Pending[0] != (Pending{Mode: gpuworkload.ModePassthrough, Reason: "DRASiblingInUse", Pods: 1, Units: 1}) {
+		t.Errorf("pending %+v, want the VM waiting for a passthrough device", r.Pending)
 	}
 }
 

@@ -51,10 +51,47 @@ func TestInventoryMetrics(t *testing.T) {
 		`gpu_workload_empty_nodes{mode="vm-passthrough"}`:                                                  0,
 		`gpu_workload_pending_pods{mode="vm-passthrough",reason="Insufficient"}`:                           1,
 	}
+	got := e.waitForMetrics(t, s.URL, want, "Insufficient")
+	e.inventoryAgrees(t, got)
+}
+
+// The DRA driver's devices count in the same families: a node publishes one
+// GPU as gpu-0 and gpu-vfio-0; a VM holds gpu-vfio-0, which blocks gpu-0,
+// and a second VM waits for a vfio device.
+func TestInventoryMetricsDRA(t *testing.T) {
+	e := newEnv(t)
+	e.installCRDs(t)
+	e.applyClusterPolicy(t, "cluster-policy", true)
+	e.createDriverDeviceClasses(t)
+	e.publishGPUs(t, "dra-vms", 1, true)
+	s := e.startScheduler(t, "scheduler")
+	e.createPod(t, e.claimPod(t, "virt-launcher-vm-1-abcde", "vm-1", "vfio.gpu.nvidia.com"))
+	e.waitBound(t, "virt-launcher-vm-1-abcde")
+	e.createPod(t, e.claimPod(t, "virt-launcher-vm-2-fghij", "vm-2", "vfio.gpu.nvidia.com"))
+
+	want := map[string]float64{
+		`gpu_workload_units{mode="vm-passthrough",resource="gpu.nvidia.com/vfio",state="allocatable"}`: 1,
+		`gpu_workload_units{mode="vm-passthrough",resource="gpu.nvidia.com/vfio",state="allocated"}`:   1,
+		`gpu_workload_units{mode="vm-passthrough",resource="gpu.nvidia.com/vfio",state="free"}`:        0,
+		`gpu_workload_units{mode="container",resource="gpu.nvidia.com/gpu",state="allocatable"}`:       1,
+		`gpu_workload_units{mode="container",resource="gpu.nvidia.com/gpu",state="sibling-in-use"}`:    1,
+		`gpu_workload_units{mode="container",resource="gpu.nvidia.com/gpu",state="free"}`:              0,
+		`gpu_workload_nodes{mode="dra",state="ready"}`:                                                 1,
+		`gpu_workload_empty_nodes{mode="dra"}`:                                                         0,
+		`gpu_workload_pending_pods{mode="vm-passthrough",reason="DRAAllAllocated"}`:                    1,
+	}
+	got := e.waitForMetrics(t, s.URL, want, "DRAAllAllocated")
+	e.inventoryAgrees(t, got)
+}
+
+// waitForMetrics scrapes until every wanted series has its value and the
+// rejections of reason were counted, and returns the last scrape.
+func (e *env) waitForMetrics(t *testing.T, url string, want map[string]float64, reason string) map[string]float64 {
+	t.Helper()
 	var got map[string]float64
 	e.poll(t, "the metrics to count the waiting VM", func(ctx context.Context) (bool, error) {
 		var err error
-		got, err = scrape(ctx, s.URL, e.cp.AdminConfig.BearerToken)
+		got, err = scrape(ctx, url, e.cp.AdminConfig.BearerToken)
 		if err != nil {
 			return false, err
 		}
@@ -63,15 +100,20 @@ func TestInventoryMetrics(t *testing.T) {
 				return false, nil
 			}
 		}
-		return got[`gpu_workload_unschedulable_attempts_total{reason="Insufficient"}`] >= 1, nil
+		return got[fmt.Sprintf(`gpu_workload_unschedulable_attempts_total{reason=%q}`, reason)] >= 1, nil
 	})
 	for series, value := range want {
 		if got[series] != value {
 			t.Errorf("%s = %v, want %v", series, got[series], value)
 		}
 	}
+	return got
+}
 
-	// kubectl gpu-workload inventory gives the same numbers.
+// inventoryAgrees checks that kubectl gpu-workload inventory gives the
+// scraped gauges' numbers, series for series.
+func (e *env) inventoryAgrees(t *testing.T, got map[string]float64) {
+	t.Helper()
 	inventoryCmd := exec.Command("kubectl-gpu_workload", "inventory", "-o", "json", "--kubeconfig", e.cp.Kubeconfig)
 	out, err := inventoryCmd.Output()
 	if err != nil {
@@ -84,7 +126,11 @@ func TestInventoryMetrics(t *testing.T) {
 	fromInventory := map[string]float64{}
 	for _, r := range report.Resources {
 		labels := fmt.Sprintf(`mode=%q,resource=%q`, r.Mode, r.Resource)
-		for state, v := range map[string]int64{"allocatable": r.Allocatable, "allocated": r.Allocated, "free": r.Free} {
+		states := map[string]int64{"allocatable": r.Allocatable, "allocated": r.Allocated, "free": r.Free}
+		if r.DRA {
+			states[gpuworkload.DRADeviceTainted], states[gpuworkload.DRADeviceSiblingInUse] = r.Tainted, r.SiblingInUse
+		}
+		for state, v := range states {
 			fromInventory[fmt.Sprintf(`gpu_workload_units{%s,state=%q}`, labels, state)] = float64(v)
 		}
 		for kind, v := range r.Stranded {
@@ -100,16 +146,18 @@ func TestInventoryMetrics(t *testing.T) {
 	for _, p := range report.Pending {
 		fromInventory[fmt.Sprintf(`gpu_workload_pending_pods{mode=%q,reason=%q}`, p.Mode, p.Reason)] = float64(p.Pods)
 	}
+	gauges := 0
 	for series, value := range got {
 		if strings.HasPrefix(series, "gpu_workload_unschedulable_attempts_total") {
 			continue
 		}
+		gauges++
 		if v, ok := fromInventory[series]; !ok || v != value {
 			t.Errorf("%s: metrics %v, inventory %v (present %v)", series, value, v, ok)
 		}
 	}
-	if len(fromInventory) != len(got)-1 {
-		t.Errorf("inventory gives %d series, the metrics %d gauges:\n%v\n%v", len(fromInventory), len(got)-1, fromInventory, got)
+	if len(fromInventory) != gauges {
+		t.Errorf("inventory gives %d series, the metrics %d gauges:\n%v\n%v", len(fromInventory), gauges, fromInventory, got)
 	}
 }
 

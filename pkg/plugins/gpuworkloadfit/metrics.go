@@ -32,13 +32,13 @@ var MetricNames = []string{MetricUnits, MetricStrandedUnits, MetricNodes, Metric
 // caches, so that scheduling cycles do no work for them.
 var (
 	unitsDesc = metrics.NewDesc(MetricUnits,
-		"GPU units of a resource on the nodes of a mode, by state: allocatable, allocated, free.",
+		"GPU units of a resource on the nodes of a mode, by state: allocatable, allocated, free; for the devices of a DRA driver (resource <driver>/<type>), also tainted and sibling-in-use.",
 		[]string{"mode", "resource", "state"}, nil, metrics.ALPHA, "")
 	strandedDesc = metrics.NewDesc(MetricStrandedUnits,
 		"Free GPU units of a resource that cannot serve the GPU pods that wait, by kind: mode, cpu-memory, fragmentation.",
 		[]string{"mode", "resource", "kind"}, nil, metrics.ALPHA, "")
 	nodesDesc = metrics.NewDesc(MetricNodes,
-		"GPU nodes by mode and state: ready, converting, mismatched (a check finding of error severity).",
+		"GPU nodes by mode (dra: GPUs published by a DRA driver) and state: ready, converting, mismatched (a check finding of error severity).",
 		[]string{"mode", "state"}, nil, metrics.ALPHA, "")
 	emptyNodesDesc = metrics.NewDesc(MetricEmptyNodes,
 		"GPU nodes of a mode with no GPU unit allocated and no conversion under way.",
@@ -102,6 +102,11 @@ func (c *inventoryCollector) CollectWithStability(ch chan<- metrics.Metric) {
 		gauge(unitsDesc, float64(r.Allocatable), mode, name, "allocatable")
 		gauge(unitsDesc, float64(r.Allocated), mode, name, "allocated")
 		gauge(unitsDesc, float64(r.Free), mode, name, "free")
+		if r.DRA {
+			gauge(unitsDesc, float64(r.Tainted), mode, name, gpuworkload.DRADeviceTainted)
+			gauge(unitsDesc, float64(r.SiblingInUse), mode, name, gpuworkload.DRADeviceSiblingInUse)
+			continue
+		}
 		for _, kind := range gpuworkload.StrandedKindNames {
 			gauge(strandedDesc, float64(r.Stranded[kind]), mode, name, kind)
 		}
@@ -130,17 +135,11 @@ func (pl *GPUWorkloadFit) Inventory() (inventory.Report, error) {
 		return inventory.Report{}, err
 	}
 	pending := map[string]bool{}
-	report := inventory.Compute(inventory.Input{
-		Nodes:      nodes,
-		State:      func(n *v1.Node) *gpuworkload.NodeState { return pl.tracker.Entry(n).State },
-		Pods:       pods,
-		Classifier: pl.tracker.Classifier(),
-		ReasonOf: func(p *v1.Pod) string {
-			pending[string(p.UID)] = true
-			code, _ := pl.explained.Load(p.UID)
-			s, _ := code.(ReasonCode)
-			return string(s)
-		},
+	report := pl.InventoryOf(nodes, pods, func(p *v1.Pod) string {
+		pending[string(p.UID)] = true
+		code, _ := pl.explained.Load(p.UID)
+		s, _ := code.(ReasonCode)
+		return string(s)
 	})
 	// Pods deleted while they waited leave their last explanation behind.
 	pl.explained.Range(func(uid, _ any) bool {
@@ -150,4 +149,28 @@ func (pl *GPUWorkloadFit) Inventory() (inventory.Report, error) {
 		return true
 	})
 	return report, nil
+}
+
+// InventoryOf counts the GPU inventory of the nodes and pods as the
+// tracker sees them: the node states, the DRA devices by state, and the
+// pending pods' claims. reasonOf is the reason code of a waiting pod's
+// latest explanation. The metrics and `kubectl gpu-workload inventory`
+// both count with it.
+func (pl *GPUWorkloadFit) InventoryOf(nodes []*v1.Node, pods []*v1.Pod, reasonOf func(*v1.Pod) string) inventory.Report {
+	classifier := pl.tracker.Classifier()
+	return inventory.Compute(inventory.Input{
+		Nodes: nodes,
+		State: func(n *v1.Node) *gpuworkload.NodeState { return pl.tracker.Entry(n).State },
+		Pods:  pods,
+		Demand: func(p *v1.Pod) gpuworkload.PodDemand {
+			demand := gpuworkload.NewPodDemand(p, classifier)
+			if p.Spec.NodeName == "" && len(p.Spec.ResourceClaims) > 0 && pl.claims != nil {
+				pl.addClaims(p, &demand)
+			}
+			return demand
+		},
+		DRADevices: pl.tracker.DRADeviceStates,
+		DRADriver:  pl.tracker.DRADriver(),
+		ReasonOf:   reasonOf,
+	})
 }
