@@ -95,14 +95,15 @@ var ReasonCodes = map[string]ReasonCode{
 	ReasonDRATainted:             "DRATainted",
 	ReasonDRATooFewFree:          "DRATooFewFree",
 	ReasonDRANodeNotAdvertised:   "DRANodeNotAdvertised",
-	ReasonSiblingAllocated:       "SiblingAllocated",
-	ReasonInvalidGPUResources:    "InvalidGPUResources",
-	ReasonModeConflict:           "ModeConflict",
-	ReasonNotAdvertised:          "NotAdvertised",
-	ReasonPolicyNotRead:          "PolicyNotRead",
-	ReasonDRANoNodeHasDevices:    "DRANoNodeHasDevices",
-	ReasonLargerThanAnyNode:      "LargerThanAnyNode",
-	ReasonSandboxDisabled:        "SandboxDisabled",
+	// The same fact as check's finding, under its code.
+	ReasonSiblingAllocated:    ReasonCode(gpuworkload.FindingDRASiblingsAllocated),
+	ReasonInvalidGPUResources: "InvalidGPUResources",
+	ReasonModeConflict:        "ModeConflict",
+	ReasonNotAdvertised:       "NotAdvertised",
+	ReasonPolicyNotRead:       "PolicyNotRead",
+	ReasonDRANoNodeHasDevices: "DRANoNodeHasDevices",
+	ReasonLargerThanAnyNode:   "LargerThanAnyNode",
+	ReasonSandboxDisabled:     "SandboxDisabled",
 }
 
 // CodeOf is the code of a reason as a status message gives it, filled in:

@@ -2,10 +2,14 @@ package gpuworkloadfit
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 )
 
 // docs/reasons.md is the public catalogue: every reason must appear there
@@ -45,6 +49,22 @@ func TestReasonCodes(t *testing.T) {
 		if row := "| `" + reason + "` | `" + string(code) + "` |"; !strings.Contains(string(doc), row) {
 			t.Errorf("docs/reasons.md lacks the row start %q", row)
 		}
+	}
+}
+
+// A reason code is a check finding code only where both state the same
+// fact (docs/reasons.md), so that a program can join them.
+func TestReasonCodesSharedWithFindings(t *testing.T) {
+	shared := map[ReasonCode]bool{ReasonCode(gpuworkload.FindingDRASiblingsAllocated): true}
+	for _, finding := range gpuworkload.FindingCodes {
+		code := ReasonCode(finding)
+		isReasonCode := slices.Contains(slices.Collect(maps.Values(ReasonCodes)), code)
+		if isReasonCode != shared[code] {
+			t.Errorf("finding code %s: also a reason code %v, want %v", finding, isReasonCode, shared[code])
+		}
+	}
+	if ReasonCodes[ReasonSiblingAllocated] != ReasonCode(gpuworkload.FindingDRASiblingsAllocated) {
+		t.Errorf("two allocated siblings: reason code %s, check finding %s", ReasonCodes[ReasonSiblingAllocated], gpuworkload.FindingDRASiblingsAllocated)
 	}
 }
 
