@@ -9,9 +9,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -179,7 +181,8 @@ func Up(ctx context.Context, opts Options) (err error) {
 				return ErrExpectations
 			}
 		} else {
-			fmt.Fprintf(l.Out, "\n== Expectations (%s): all %d pod(s) as expected\n", filepath.Join(l.Scenario, ExpectFile), len(scenario.Expect.Pods)+len(scenario.Expect.VMIs))
+			fmt.Fprintf(l.Out, "\n== Expectations (%s): all %d pod(s) and %d metric(s) as expected\n", filepath.Join(l.Scenario, ExpectFile),
+				len(scenario.Expect.Pods)+len(scenario.Expect.VMIs), len(scenario.Expect.Metrics))
 		}
 	}
 	if opts.Check {
@@ -449,6 +452,24 @@ func (l *lab) compare(s *Scenario) []string {
 			case want.Pending != "" && !strings.Contains(got.message, want.Pending):
 				diffs = append(diffs, fmt.Sprintf("%s: Pending with %q, want a reason containing %q", what, got.message, want.Pending))
 			}
+		}
+	}
+	return append(diffs, l.compareMetrics(s.Expect.Metrics)...)
+}
+
+// compareMetrics scrapes the scheduler's /metrics as the lab's admin.
+func (l *lab) compareMetrics(want map[string]float64) []string {
+	if len(want) == 0 {
+		return nil
+	}
+	got, err := controlplane.ScrapeGPUWorkloadMetrics(l.ctx, l.schedulerURL, l.config.BearerToken)
+	if err != nil {
+		return []string{err.Error()}
+	}
+	var diffs []string
+	for _, series := range slices.Sorted(maps.Keys(want)) {
+		if value, ok := got[series]; !ok || value != want[series] {
+			diffs = append(diffs, fmt.Sprintf("metric %s = %v (served: %v), want %v", series, value, ok, want[series]))
 		}
 	}
 	return diffs

@@ -32,6 +32,9 @@ type Scenario struct {
 type Expectations struct {
 	Pods map[string]PodExpectation `json:"pods"`
 	VMIs map[string]PodExpectation `json:"vmis"`
+	// Metrics are gpu_workload_ series of the scheduler's /metrics, written
+	// as the exposition format gives them, with their values.
+	Metrics map[string]float64 `json:"metrics"`
 }
 
 // PodExpectation is a node, a Pending reason substring, or (VMIs only) a
@@ -75,7 +78,7 @@ func LoadScenario(dir string) (*Scenario, error) {
 		if name == ExpectFile {
 			s.Expect = &Expectations{}
 			if err := yaml.UnmarshalStrict(data, s.Expect); err != nil {
-				return nil, fmt.Errorf("%s: %w; want pods: {<pod>: {node: <node>} or {pending: <text in the reason>}}, vmis: {<vmi>: the same, or {failedCreate: <text in the message>}}", path, err)
+				return nil, fmt.Errorf("%s: %w; want pods: {<pod>: {node: <node>} or {pending: <text in the reason>}}, vmis: {<vmi>: the same, or {failedCreate: <text in the message>}}, metrics: {<gpu_workload_ series>: <value>}", path, err)
 			}
 			for pod, want := range s.Expect.Pods {
 				if (want.Node == "") == (want.Pending == "") || want.FailedCreate != "" {

@@ -2,21 +2,17 @@ package integration
 
 import (
 	"context"
-	"crypto/tls"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 	"os/exec"
-	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	authenticationv1 "k8s.io/api/authentication/v1"
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/gpu-workload-scheduler/scheduler/pkg/controlplane"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/inventory"
 )
@@ -91,7 +87,7 @@ func (e *env) waitForMetrics(t *testing.T, url string, want map[string]float64, 
 	var got map[string]float64
 	e.poll(t, "the metrics to count the waiting VM", func(ctx context.Context) (bool, error) {
 		var err error
-		got, err = scrape(ctx, url, e.cp.AdminConfig.BearerToken)
+		got, err = controlplane.ScrapeGPUWorkloadMetrics(ctx, url, e.cp.AdminConfig.BearerToken)
 		if err != nil {
 			return false, err
 		}
@@ -161,53 +157,6 @@ func (e *env) inventoryAgrees(t *testing.T, got map[string]float64) {
 	}
 }
 
-// scrape reads the scheduler's /metrics as a bearer token's holder and
-// returns the gpu_workload_ series by their text (labels sorted by name).
-func scrape(ctx context.Context, url, token string) (map[string]float64, error) {
-	client := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{
-		// The scheduler's serving certificate is self-signed.
-		TLSClientConfig: &tls.Config{InsecureSkipVerify: true},
-	}}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url+"/metrics", nil)
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Authorization", "Bearer "+token)
-	resp, err := client.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return nil, err
-	}
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("GET /metrics: %s: %s", resp.Status, body)
-	}
-	series := map[string]float64{}
-	for line := range strings.Lines(string(body)) {
-		if !strings.HasPrefix(line, "gpu_workload_") {
-			continue
-		}
-		i := strings.LastIndexByte(strings.TrimSpace(line), ' ')
-		value, err := strconv.ParseFloat(strings.TrimSpace(line[i+1:]), 64)
-		if err != nil {
-			return nil, fmt.Errorf("metrics line %q: %w", line, err)
-		}
-		series[line[:i]] = value
-	}
-	if len(series) == 0 {
-		return nil, fmt.Errorf("no gpu_workload_ series in:\n%s", firstLines(string(body), 20))
-	}
-	return series, nil
-}
-
-func firstLines(s string, n int) string {
-	lines := strings.Split(s, "\n")
-	return strings.Join(lines[:min(n, len(lines))], "\n")
-}
-
 // Under the install RBAC, Prometheus's ServiceAccount, bound by the
 // monitoring component's RBAC, reads the metrics; another is refused.
 func TestMetricsUnderMonitoringRBAC(t *testing.T) {
@@ -238,10 +187,10 @@ func TestMetricsUnderMonitoringRBAC(t *testing.T) {
 
 	series := `gpu_workload_pending_pods{mode="vm-passthrough",reason="NotAdvertised"}`
 	e.poll(t, "Prometheus's ServiceAccount to read "+series+" 1", func(ctx context.Context) (bool, error) {
-		got, err := scrape(ctx, s.URL, prometheus)
+		got, err := controlplane.ScrapeGPUWorkloadMetrics(ctx, s.URL, prometheus)
 		return err == nil && got[series] == 1, nil
 	})
-	if _, err := scrape(e.ctx, s.URL, other); err == nil || !strings.Contains(err.Error(), "403") {
+	if _, err := controlplane.ScrapeGPUWorkloadMetrics(e.ctx, s.URL, other); err == nil || !strings.Contains(err.Error(), "403") {
 		t.Fatalf("a ServiceAccount without the binding read /metrics: %v, want 403 Forbidden", err)
 	}
 	wantNothingForbidden(t, s.LogPath)

@@ -1,0 +1,60 @@
+package controlplane
+
+import (
+	"context"
+	"crypto/tls"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// ScrapeGPUWorkloadMetrics reads the scheduler's /metrics as a bearer
+// token's holder and returns the gpu_workload_ series by their text, as
+// the exposition format gives them (labels sorted by name).
+func ScrapeGPUWorkloadMetrics(ctx context.Context, url, token string) (map[string]float64, error) {
+	client := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{
+		// The scheduler's serving certificate is self-signed.
+		TLSClientConfig: &tls.Config{InsecureSkipVerify: true},
+	}}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url+"/metrics", nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("GET /metrics: %s: %s", resp.Status, body)
+	}
+	series := map[string]float64{}
+	for line := range strings.Lines(string(body)) {
+		if !strings.HasPrefix(line, "gpu_workload_") {
+			continue
+		}
+		i := strings.LastIndexByte(strings.TrimSpace(line), ' ')
+		value, err := strconv.ParseFloat(strings.TrimSpace(line[i+1:]), 64)
+		if err != nil {
+			return nil, fmt.Errorf("metrics line %q: %w", line, err)
+		}
+		series[line[:i]] = value
+	}
+	if len(series) == 0 {
+		return nil, fmt.Errorf("no gpu_workload_ series in:\n%s", firstLines(string(body), 20))
+	}
+	return series, nil
+}
+
+func firstLines(s string, n int) string {
+	lines := strings.Split(s, "\n")
+	return strings.Join(lines[:min(n, len(lines))], "\n")
+}
