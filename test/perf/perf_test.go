@@ -5,11 +5,15 @@
 package perf
 
 import (
+	"flag"
 	"fmt"
 	"os"
+	"sync"
 	"testing"
+	"time"
 
 	_ "k8s.io/component-base/logs/json/register"
+	"k8s.io/component-base/metrics/legacyregistry"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 	perf "k8s.io/kubernetes/test/integration/scheduler_perf"
 
@@ -34,13 +38,53 @@ func TestMain(m *testing.M) {
 	m.Run()
 }
 
+var scrapeInterval = flag.Duration("scrape-interval", 0,
+	"gather the metrics kube-scheduler serves on /metrics (ours with them) this often while the workloads run, as Prometheus scrapes; 0: never")
+
 // BenchmarkPerfScheduling runs the workloads the -perf-scheduling-label-filter
 // selects: integration-test (500 nodes, in make test) or performance (5,000
 // nodes, make perf).
 func BenchmarkPerfScheduling(b *testing.B) {
+	if *scrapeInterval > 0 {
+		defer scrapeEvery(*scrapeInterval)()
+	}
 	registry := frameworkruntime.Registry{
 		gpuworkloadfit.Name: gpuworkloadfit.New,
 		gpustranding.Name:   gpustranding.New,
 	}
 	perf.RunBenchmarkPerfScheduling(b, "config/performance-config.yaml", "gpuworkload", registry)
+}
+
+// scrapeEvery gathers the registry kube-scheduler serves every interval
+// until stop is called, which prints how many gathers ran and their mean
+// duration. The baseline's scheduler is gathered too: only our gauges differ.
+func scrapeEvery(interval time.Duration) (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	var gathers int
+	var spent time.Duration
+	wg.Go(func() {
+		ticker := time.NewTicker(interval)
+		defer ticker.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ticker.C:
+				start := time.Now()
+				if _, err := legacyregistry.DefaultGatherer.Gather(); err != nil {
+					fmt.Fprintf(os.Stderr, "gather /metrics: %v\n", err)
+				}
+				spent += time.Since(start)
+				gathers++
+			}
+		}
+	})
+	return func() {
+		close(done)
+		wg.Wait()
+		if gathers > 0 {
+			fmt.Printf("scrapes: %d every %s, %s each on average\n", gathers, interval, spent/time.Duration(gathers))
+		}
+	}
 }

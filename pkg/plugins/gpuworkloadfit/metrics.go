@@ -1,6 +1,7 @@
 package gpuworkloadfit
 
 import (
+	"context"
 	"sync"
 	"sync/atomic"
 
@@ -69,13 +70,18 @@ var (
 )
 
 // serveMetrics registers the metrics in the registry kube-scheduler serves,
-// once, and makes this plugin the one they count.
-func (pl *GPUWorkloadFit) serveMetrics() {
+// once, and makes this plugin the one they count until ctx ends: a stopped
+// scheduler's caches are no inventory.
+func (pl *GPUWorkloadFit) serveMetrics(ctx context.Context) {
 	registerMetrics.Do(func() {
 		legacyregistry.MustRegister(rejections)
 		legacyregistry.CustomMustRegister(collector)
 	})
 	collector.plugin.Store(pl)
+	go func() {
+		<-ctx.Done()
+		collector.plugin.CompareAndSwap(pl, nil)
+	}()
 }
 
 func (c *inventoryCollector) DescribeWithStability(ch chan<- *metrics.Desc) {

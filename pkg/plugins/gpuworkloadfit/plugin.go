@@ -75,7 +75,7 @@ func New(ctx context.Context, obj runtime.Object, handle fwk.Handle) (fwk.Plugin
 	if err := pl.follow(ctx, args); err != nil {
 		return nil, err
 	}
-	pl.serveMetrics()
+	pl.serveMetrics(ctx)
 	return pl, nil
 }
 

@@ -6,11 +6,13 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	v1 "k8s.io/api/core/v1"
 	resourceapi "k8s.io/api/resource/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/tools/events"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
@@ -758,5 +760,22 @@ func TestExplainDRAClaim(t *testing.T) {
 		"Fix: the free devices of DeviceClass vfio.gpu.nvidia.com are GPUs in use through their other device, e.g. claim vms/train holds gpu-0 on node dra: let that pod finish, or free a whole GPU."
 	if got := Explain(pod, &data.demand, pl.tracker, NewNodeInfoIndex([]fwk.NodeInfo{nodeInfo(draNode)})); got.Message != want || len(got.FixCommands) != 0 {
 		t.Fatalf("explanation\n%s\nwant\n%s", got, want)
+	}
+}
+
+// The metrics count the plugin of the running scheduler: once its context
+// ends, a stopped scheduler's caches are no longer served as the inventory.
+func TestMetricsForgetAStoppedPlugin(t *testing.T) {
+	pl := newPlugin(t, enabled(), nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	pl.serveMetrics(ctx)
+	if collector.plugin.Load() != pl {
+		t.Fatal("the metrics do not count the plugin that serves them")
+	}
+	cancel()
+	if err := wait.PollUntilContextTimeout(context.Background(), time.Millisecond, 5*time.Second, true, func(context.Context) (bool, error) {
+		return collector.plugin.Load() == nil, nil
+	}); err != nil {
+		t.Fatal("the metrics still count the stopped plugin")
 	}
 }
