@@ -8,8 +8,10 @@ package inventory
 import (
 	"cmp"
 	"slices"
+	"sync"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
 	resourcehelper "k8s.io/component-helpers/resource"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
@@ -98,6 +100,48 @@ type Input struct {
 	// DRADriver names the driver.
 	DRADevices func(node string) []gpuworkload.DRADeviceState
 	DRADriver  string
+	// Bound, when set, keeps what bound pods use from one count to the
+	// next, as long as Classifier, which Demand classifies with, stays.
+	Bound      *BoundPods
+	Classifier *gpuworkload.Classifier
+}
+
+// BoundPods keeps what each pod bound to a node uses, by UID and
+// resourceVersion: a count recomputes only the pods that changed since the
+// last, so that a scrape of a stable cluster allocates little. Pods gone
+// since the last count are forgotten.
+type BoundPods struct {
+	mu   sync.Mutex
+	pods map[types.UID]boundPod
+	// classifier classified the cached demands; another drops them.
+	classifier *gpuworkload.Classifier
+}
+
+type boundPod struct {
+	resourceVersion  string
+	node             string
+	milliCPU, memory int64
+	requests         []gpuworkload.ResourceRequest
+}
+
+// NewBoundPods is an empty cache.
+func NewBoundPods() *BoundPods { return &BoundPods{pods: map[types.UID]boundPod{}} }
+
+// use is the pod's use, from the cache or, when it changed, from demand.
+func (c *BoundPods) use(pod *v1.Pod, demand func(*v1.Pod) gpuworkload.PodDemand, seen map[types.UID]boundPod) boundPod {
+	if c != nil {
+		if b, ok := c.pods[pod.UID]; ok && b.resourceVersion == pod.ResourceVersion && b.node == pod.Spec.NodeName {
+			seen[pod.UID] = b
+			return b
+		}
+	}
+	requests := resourcehelper.PodRequests(pod, resourcehelper.PodResourcesOptions{})
+	b := boundPod{resourceVersion: pod.ResourceVersion, node: pod.Spec.NodeName, milliCPU: requests.Cpu().MilliValue(), memory: requests.Memory().Value(),
+		requests: demand(pod).Requests}
+	if c != nil {
+		seen[pod.UID] = b
+	}
+	return b
 }
 
 type nodeUse struct {
@@ -110,25 +154,35 @@ func Compute(in Input) Report {
 	used := map[string]*nodeUse{}
 	waiting := gpuworkload.NewWaitingGPUPods()
 	pending := map[Pending]*Pending{}
+	var seen map[types.UID]boundPod
+	if in.Bound != nil {
+		in.Bound.mu.Lock()
+		defer in.Bound.mu.Unlock()
+		if in.Bound.classifier != in.Classifier {
+			in.Bound.pods, in.Bound.classifier = map[types.UID]boundPod{}, in.Classifier
+		}
+		seen = make(map[types.UID]boundPod, len(in.Bound.pods))
+	}
 	for _, pod := range in.Pods {
 		if pod.Status.Phase == v1.PodSucceeded || pod.Status.Phase == v1.PodFailed {
 			continue
 		}
-		demand := in.Demand(pod)
-		requests := resourcehelper.PodRequests(pod, resourcehelper.PodResourcesOptions{})
 		if pod.Spec.NodeName != "" {
+			b := in.Bound.use(pod, in.Demand, seen)
 			u := used[pod.Spec.NodeName]
 			if u == nil {
 				u = &nodeUse{units: map[v1.ResourceName]int64{}}
 				used[pod.Spec.NodeName] = u
 			}
-			u.milliCPU += requests.Cpu().MilliValue()
-			u.memory += requests.Memory().Value()
-			for _, r := range demand.Requests {
+			u.milliCPU += b.milliCPU
+			u.memory += b.memory
+			for _, r := range b.requests {
 				u.units[r.Name] += r.Count
 			}
 			continue
 		}
+		demand := in.Demand(pod)
+		requests := resourcehelper.PodRequests(pod, resourcehelper.PodResourcesOptions{})
 		if demand.Invalid != nil || !demand.IsGPU() && len(demand.Claims) == 0 {
 			continue
 		}
@@ -158,6 +212,10 @@ func Compute(in Input) Report {
 		}
 		first := demand.Requests[0]
 		waiting.Add(first.Name, gpuworkload.WaitingShape{Units: first.Count, MilliCPU: requests.Cpu().MilliValue(), Memory: requests.Memory().Value()})
+	}
+
+	if in.Bound != nil {
+		in.Bound.pods = seen
 	}
 
 	resources := map[[2]string]*Resource{}

@@ -123,11 +123,45 @@ func TestComputeDRA(t *testing.T) {
 	}
 }
 
-// BenchmarkCompute is the cost of one /metrics scrape's inventory.
+// With BoundPods, a count recomputes only the bound pods that changed, and
+// forgets those gone; the numbers are those of a count without it.
+func TestBoundPodsFollowChanges(t *testing.T) {
+	in := cluster(30)
+	uncached := Compute(in)
+	in.Bound = NewBoundPods()
+	for range 2 {
+		if got := Compute(in); !equality.Semantic.DeepEqual(got, uncached) {
+			t.Fatalf("with the cache %+v, without %+v", got, uncached)
+		}
+	}
+	if len(in.Bound.pods) != 60 {
+		t.Fatalf("%d bound pods kept, want 60", len(in.Bound.pods))
+	}
+	// A bound pod now asks for two GPUs (a new resourceVersion); another is gone.
+	grown := in.Pods[0].DeepCopy()
+	grown.ResourceVersion = "2"
+	grown.Spec.Containers[0].Resources.Requests[gpuworkload.ResourceGPU] = resource.MustParse("2")
+	in.Pods = append([]*v1.Pod{grown}, in.Pods[2:]...)
+	allocated := func(r Report) int64 { return r.Resources[0].Allocated }
+	if got := Compute(in); allocated(got) != allocated(uncached) || len(in.Bound.pods) != 59 {
+		t.Errorf("container GPUs allocated %d (want %d: one pod more, one less), %d bound pods kept (want 59)", allocated(got), allocated(uncached), len(in.Bound.pods))
+	}
+}
+
+// BenchmarkCompute is the cost of one /metrics scrape's inventory: the
+// first (cold) and the next ones of a stable cluster (cached).
 func BenchmarkCompute(b *testing.B) {
 	for _, n := range []int{1_000, 5_000} {
 		in := cluster(n)
-		b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {
+		b.Run(fmt.Sprintf("nodes=%d/cold", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				Compute(in)
+			}
+		})
+		in.Bound = NewBoundPods()
+		Compute(in)
+		b.Run(fmt.Sprintf("nodes=%d/cached", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				Compute(in)

@@ -77,6 +77,7 @@ func (pl *GPUWorkloadFit) serveMetrics(ctx context.Context) {
 		legacyregistry.MustRegister(rejections)
 		legacyregistry.CustomMustRegister(collector)
 	})
+	pl.boundPods = inventory.NewBoundPods()
 	collector.plugin.Store(pl)
 	go func() {
 		<-ctx.Done()
@@ -178,5 +179,7 @@ func (pl *GPUWorkloadFit) InventoryOf(nodes []*v1.Node, pods []*v1.Pod, reasonOf
 		DRADevices: pl.tracker.DRADeviceStates,
 		DRADriver:  pl.tracker.DRADriver(),
 		ReasonOf:   reasonOf,
+		Bound:      pl.boundPods,
+		Classifier: classifier,
 	})
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/draguard"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/inventory"
 )
 
 // Name is the plugin's name in the scheduler configuration.
@@ -39,6 +40,9 @@ type GPUWorkloadFit struct {
 	hints   hintCache
 	// guard keeps sibling DRA devices out of two claims; nil without DRA.
 	guard *draguard.Controller
+	// boundPods keeps what bound pods use between /metrics scrapes; nil
+	// where the plugin serves no metrics.
+	boundPods *inventory.BoundPods
 	// claims reads the pods' ResourceClaims; nil without DRA.
 	claims ClaimReader
 	// siblingWaiters are the pods Reserve rejected for a sibling conflict:
