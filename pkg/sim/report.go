@@ -5,9 +5,11 @@ import (
 	"html"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 )
@@ -52,31 +54,42 @@ func NewReport(scenario *Scenario, results []*Result) Report {
 // plotColors distinguish up to eight policies.
 var plotColors = []string{"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"}
 
-// WriteSVG plots stranded units over time, one step line per policy.
+// WriteSVG plots stranded units over time, one step line per policy. The
+// legend's column is as wide as its longest entry (textWidth), so that no
+// renderer cuts it, and the y axis is ticked at round values (roundTicks).
 func WriteSVG(w io.Writer, scenario *Scenario, results []*Result) error {
-	const width, height, left, right, top, bottom = 900.0, 420.0, 70.0, 180.0, 40.0, 50.0
-	plotW, plotH := width-left-right, height-top-bottom
+	const plotW, height, left, top, bottom = 650.0, 420.0, 70.0, 40.0, 50.0
+	const legendGap, swatch, legendPad = 12.0, 26.0, 10.0
+	plotH := height - top - bottom
 	var end time.Duration
-	var peak int64 = 1
-	for _, r := range results {
+	var peak int64
+	legend := make([]string, len(results))
+	legendW := 0.0
+	for i, r := range results {
 		for _, s := range r.Series {
 			end = max(end, s.Time)
 			peak = max(peak, s.StrandedTotal())
 		}
+		legend[i] = fmt.Sprintf("%s (avg %.1f)", r.Policy, r.Summary.StrandedAverageTotal)
+		legendW = max(legendW, textWidth(legend[i], plotFontSize))
 	}
 	if end == 0 {
 		end = time.Second
 	}
-	yMax := niceCeiling(float64(peak))
+	title := scenario.Name + ": stranded GPU units over time"
+	width := math.Ceil(max(left+plotW+legendGap+swatch+legendW+legendPad, left+textWidth(title, plotTitleSize)+legendPad))
+	ticks := roundTicks(float64(peak))
+	yMax := ticks[len(ticks)-1]
 	x := func(t time.Duration) float64 { return left + plotW*t.Seconds()/end.Seconds() }
 	y := func(v float64) float64 { return top + plotH - plotH*v/yMax }
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" font-family="sans-serif" font-size="12">`+"\n", width, height, width, height)
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" font-family="sans-serif" font-size="%.0f">`+"\n", width, height, width, height, plotFontSize)
 	fmt.Fprintf(&b, `<rect width="100%%" height="100%%" fill="white"/>`+"\n")
-	fmt.Fprintf(&b, `<text x="%.0f" y="22" font-size="15">%s: stranded GPU units over time</text>`+"\n", left, html.EscapeString(scenario.Name))
+	fmt.Fprintf(&b, `<text x="%.0f" y="22" font-size="%.0f">%s</text>`+"\n", left, plotTitleSize, html.EscapeString(title))
+	for _, v := range ticks {
+		fmt.Fprintf(&b, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" stroke="#ddd"/><text x="%.1f" y="%.1f" text-anchor="end">%s</text>`+"\n", left, left+plotW, y(v), y(v), left-6, y(v)+4, strconv.FormatFloat(v, 'f', -1, 64))
+	}
 	for i := 0; i <= 4; i++ {
-		v := yMax * float64(i) / 4
-		fmt.Fprintf(&b, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" stroke="#ddd"/><text x="%.1f" y="%.1f" text-anchor="end">%.0f</text>`+"\n", left, left+plotW, y(v), y(v), left-6, y(v)+4, v)
 		t := time.Duration(float64(end) * float64(i) / 4)
 		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`+"\n", x(t), top+plotH+18, formatClock(t))
 	}
@@ -87,12 +100,41 @@ func WriteSVG(w io.Writer, scenario *Scenario, results []*Result) error {
 		color := plotColors[i%len(plotColors)]
 		fmt.Fprintf(&b, `<polyline fill="none" stroke="%s" stroke-width="1.5" points="%s"/>`+"\n", color, stepPoints(r.Series, x, y))
 		ly := top + 16 + float64(i)*18
-		fmt.Fprintf(&b, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" stroke="%s" stroke-width="3"/><text x="%.1f" y="%.1f">%s (avg %.1f)</text>`+"\n",
-			left+plotW+12, left+plotW+32, ly, ly, color, left+plotW+38, ly+4, html.EscapeString(r.Policy), r.Summary.StrandedAverageTotal)
+		fmt.Fprintf(&b, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" stroke="%s" stroke-width="3"/><text x="%.1f" y="%.1f">%s</text>`+"\n",
+			left+plotW+legendGap, left+plotW+legendGap+20, ly, ly, color, left+plotW+legendGap+swatch, ly+4, html.EscapeString(legend[i]))
 	}
 	b.WriteString("</svg>\n")
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// The plots' font sizes, in pixels.
+const plotFontSize, plotTitleSize = 12.0, 15.0
+
+// textWidth bounds the width of a text in the plots' sans-serif font:
+// 0.62 em per character is wider than the average glyph of the common
+// sans-serif fonts, so that a box sized by it holds the text.
+func textWidth(s string, fontSize float64) float64 {
+	return float64(utf8.RuneCountInString(s)) * 0.62 * fontSize
+}
+
+// roundTicks are the y axis' ticks from 0: at most five intervals of 1, 2
+// or 5 times a power of ten, the last at or above peak.
+func roundTicks(peak float64) []float64 {
+	step := 1.0
+	if peak > 5 {
+		magnitude := math.Pow(10, math.Floor(math.Log10(peak/5)))
+		for _, m := range []float64{1, 2, 5, 10} {
+			if step = m * magnitude; peak/step <= 5 {
+				break
+			}
+		}
+	}
+	ticks := []float64{0}
+	for v := step; ticks[len(ticks)-1] < max(peak, 1); v += step {
+		ticks = append(ticks, v)
+	}
+	return ticks
 }
 
 // stepPoints draws the series as a step function: a vertex pair where the
@@ -118,16 +160,6 @@ func stepPoints(series []Sample, x func(time.Duration) float64, y func(float64) 
 		fmt.Fprintf(&b, " %.1f,%.1f", x(series[n-1].Time), lastY)
 	}
 	return b.String()
-}
-
-func niceCeiling(v float64) float64 {
-	magnitude := math.Pow(10, math.Floor(math.Log10(v)))
-	for _, step := range []float64{1, 2, 2.5, 5, 10} {
-		if step*magnitude >= v {
-			return step * magnitude
-		}
-	}
-	return 10 * magnitude
 }
 
 func formatClock(d time.Duration) string {

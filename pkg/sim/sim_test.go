@@ -2,6 +2,7 @@ package sim
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/xml"
 	"fmt"
@@ -248,6 +249,70 @@ func TestReports(t *testing.T) {
 	}
 	if got := strings.Count(svg.String(), "<polyline"); got != len(ScoringPolicies) {
 		t.Errorf("%d lines in the plot, want one per policy", got)
+	}
+}
+
+// Every text of a plot lies inside its width, however long the scenario's
+// name, the policies' names and their averages, by the width textWidth
+// bounds each text to.
+func TestPlotTextFitsItsWidth(t *testing.T) {
+	var results []*Result
+	for i, name := range []string{"gpu-stranding+advisor", "most-allocated+advisor", "a-policy-with-a-much-longer-name+advisor"} {
+		results = append(results, &Result{Policy: name, Summary: Summary{StrandedAverageTotal: 12345.6 * float64(i+1)},
+			Series: []Sample{{Time: time.Hour, Stranded: [gpuworkload.NumStrandedKinds]int64{987}}}})
+	}
+	var svg bytes.Buffer
+	if err := WriteSVG(&svg, &Scenario{Name: "a-scenario-whose-name-is-long-too"}, results); err != nil {
+		t.Fatal(err)
+	}
+	var plot struct {
+		Width float64 `xml:"width,attr"`
+		Texts []struct {
+			X         float64 `xml:"x,attr"`
+			Anchor    string  `xml:"text-anchor,attr"`
+			FontSize  float64 `xml:"font-size,attr"`
+			Transform string  `xml:"transform,attr"`
+			Text      string  `xml:",chardata"`
+		} `xml:"text"`
+	}
+	if err := xml.Unmarshal(svg.Bytes(), &plot); err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range plot.Texts {
+		if text.Transform != "" {
+			continue // the y axis' title, rotated along the left edge
+		}
+		size := cmp.Or(text.FontSize, plotFontSize)
+		w := textWidth(text.Text, size)
+		from := text.X
+		switch text.Anchor {
+		case "middle":
+			from -= w / 2
+		case "end":
+			from -= w
+		}
+		if from < 0 || from+w > plot.Width {
+			t.Errorf("text %q spans %.0f to %.0f, outside the plot's width %.0f", text.Text, from, from+w, plot.Width)
+		}
+	}
+}
+
+func TestRoundTicks(t *testing.T) {
+	for _, tc := range []struct {
+		peak float64
+		want []float64
+	}{
+		{0, []float64{0, 1}},
+		{3, []float64{0, 1, 2, 3}},
+		{6, []float64{0, 2, 4, 6}},
+		{230, []float64{0, 50, 100, 150, 200, 250}},
+		{250, []float64{0, 50, 100, 150, 200, 250}},
+		{251, []float64{0, 100, 200, 300}},
+		{987, []float64{0, 200, 400, 600, 800, 1000}},
+	} {
+		if got := roundTicks(tc.peak); !slices.Equal(got, tc.want) {
+			t.Errorf("roundTicks(%v) = %v, want %v", tc.peak, got, tc.want)
+		}
 	}
 }
 
