@@ -181,8 +181,11 @@ func Up(ctx context.Context, opts Options) (err error) {
 				return ErrExpectations
 			}
 		} else {
-			fmt.Fprintf(l.Out, "\n== Expectations (%s): all %d pod(s) and %d metric(s) as expected\n", filepath.Join(l.Scenario, ExpectFile),
-				len(scenario.Expect.Pods)+len(scenario.Expect.VMIs), len(scenario.Expect.Metrics))
+			verdict := fmt.Sprintf("all %d pod(s) as expected", len(scenario.Expect.Pods)+len(scenario.Expect.VMIs))
+			if n := len(scenario.Expect.Metrics); n > 0 {
+				verdict += fmt.Sprintf(", and all %d metric(s)", n)
+			}
+			fmt.Fprintf(l.Out, "\n== Expectations (%s): %s\n", filepath.Join(l.Scenario, ExpectFile), verdict)
 		}
 	}
 	if opts.Check {
