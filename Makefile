@@ -20,8 +20,9 @@ PLUGIN_DIR ?= $(HOME)/.local/bin
 
 # make sim writes the shipped scenarios' comparison here (docs/simulation.md).
 SIM_OUT ?= $(CURDIR)/docs/simulation
+OPENB ?= $(CURDIR)/../shared/data/openb
 
-.PHONY: help build tools test test-unit test-fuzz test-integration verify vendor lab lab-down perf sim sim-traces install-plugin clean
+.PHONY: help build tools test test-unit test-fuzz test-integration verify vendor lab lab-down perf sim sim-traces sim-openb install-plugin clean
 
 help: ## List the targets with one line each
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-17s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -89,6 +90,10 @@ sim: build ## Compare the scoring policies on the shipped scenarios; table, JSON
 sim-traces: ## Compare the policies on each shipped scenario and 40 more traces of it: means, wins and differences per trace in SIM_OUT/traces.txt (about 8 min)
 	@mkdir -p "$(SIM_OUT)"
 	$(GO) run ./test/sim/traces | tee "$(SIM_OUT)/traces.txt"
+
+sim-openb: ## Compare the policies on the Alibaba openb trace (OPENB) by FGD's method, 10 seeded draws per scenario: SIM_OUT/openb.txt and the allocation curves SIM_OUT/openb-*-allocation.svg
+	@mkdir -p "$(SIM_OUT)"
+	$(GO) run ./test/sim/openb -data "$(OPENB)" -draws 10 -out "$(SIM_OUT)"
 
 install-plugin: build ## Install kubectl-gpu_workload into PLUGIN_DIR (default ~/.local/bin) for `kubectl gpu-workload`
 	install -d $(PLUGIN_DIR)

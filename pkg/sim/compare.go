@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"math"
 	"sync"
 )
 
@@ -21,4 +22,22 @@ func Compare(ctx context.Context, scenario *Scenario, policies []ScoringPolicy, 
 		}
 	}
 	return results, nil
+}
+
+// MeanAndStandardError is the mean of paired differences (or any sample)
+// and the standard error of that mean: a difference within about two
+// standard errors of zero is not one the sample can tell.
+func MeanAndStandardError(xs []float64) (mean, standardError float64) {
+	for _, x := range xs {
+		mean += x
+	}
+	mean /= float64(len(xs))
+	if len(xs) < 2 {
+		return mean, 0
+	}
+	var squares float64
+	for _, x := range xs {
+		squares += (x - mean) * (x - mean)
+	}
+	return mean, math.Sqrt(squares/float64(len(xs)-1)) / math.Sqrt(float64(len(xs)))
 }

@@ -15,6 +15,9 @@ type Sample struct {
 	EmptyGPUNodes int
 	PendingPods   int
 	UsedUnits     int64
+	// AllocatedGPUs counts GPUs in use, a vGPU instance as its share of
+	// its GPU: what FGD's figures call GPUs allocated.
+	AllocatedGPUs float64
 }
 
 // StrandedTotal sums the kinds.
@@ -113,6 +116,9 @@ func (m *metricsRecorder) sample(now time.Duration, nodes []*simNode) {
 			s.EmptyGPUNodes++
 		}
 		s.UsedUnits += n.usedUnits
+		if n.units > 0 {
+			s.AllocatedGPUs += float64(n.usedUnits*n.spec.Inventory.GPUs) / float64(n.units)
+		}
 		free := gpuworkload.FreeOnNode{Resource: n.resource, Units: n.free(), MilliCPU: n.spec.MilliCPU - n.usedCPU, Memory: n.spec.Memory - n.usedMemory}
 		if kind, ok := m.waiting.Stranded(free); ok {
 			s.Stranded[kind] += n.free()

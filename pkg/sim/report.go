@@ -54,54 +54,119 @@ func NewReport(scenario *Scenario, results []*Result) Report {
 // plotColors distinguish up to eight policies.
 var plotColors = []string{"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"}
 
-// WriteSVG plots stranded units over time, one step line per policy. The
-// legend's column is as wide as its longest entry (textWidth), so that no
-// renderer cuts it, and the y axis is ticked at round values (roundTicks).
+// WriteSVG plots stranded units over time, one step line per policy.
 func WriteSVG(w io.Writer, scenario *Scenario, results []*Result) error {
-	const plotW, height, left, top, bottom = 650.0, 420.0, 70.0, 40.0, 50.0
-	const legendGap, swatch, legendPad = 12.0, 26.0, 10.0
-	plotH := height - top - bottom
 	var end time.Duration
 	var peak int64
-	legend := make([]string, len(results))
-	legendW := 0.0
-	for i, r := range results {
+	p := linePlot{title: scenario.Name + ": stranded GPU units over time", xLabel: "simulated time", yLabel: "stranded units"}
+	for _, r := range results {
 		for _, s := range r.Series {
 			end = max(end, s.Time)
 			peak = max(peak, s.StrandedTotal())
 		}
-		legend[i] = fmt.Sprintf("%s (avg %.1f)", r.Policy, r.Summary.StrandedAverageTotal)
-		legendW = max(legendW, textWidth(legend[i], plotFontSize))
+		series := r.Series
+		p.lines = append(p.lines, plotLine{
+			legend: fmt.Sprintf("%s (avg %.1f)", r.Policy, r.Summary.StrandedAverageTotal),
+			points: func(x, y func(float64) float64) string { return stepPoints(series, x, y) },
+		})
 	}
 	if end == 0 {
 		end = time.Second
 	}
-	title := scenario.Name + ": stranded GPU units over time"
-	width := math.Ceil(max(left+plotW+legendGap+swatch+legendW+legendPad, left+textWidth(title, plotTitleSize)+legendPad))
-	ticks := roundTicks(float64(peak))
-	yMax := ticks[len(ticks)-1]
-	x := func(t time.Duration) float64 { return left + plotW*t.Seconds()/end.Seconds() }
+	p.xMax = end.Seconds()
+	for i := 0; i <= 4; i++ {
+		t := time.Duration(float64(end) * float64(i) / 4)
+		p.xTicks = append(p.xTicks, plotTick{at: t.Seconds(), label: formatClock(t)})
+	}
+	p.yTicks = roundTicks(float64(peak))
+	return p.write(w)
+}
+
+// Curve is one line of a curve plot: y over x, x ascending.
+type Curve struct {
+	Legend string
+	X, Y   []float64
+}
+
+// WriteCurveSVG plots curves as straight segments between their points,
+// both axes from zero and ticked at round values.
+func WriteCurveSVG(w io.Writer, title, xLabel, yLabel string, curves []Curve) error {
+	p := linePlot{title: title, xLabel: xLabel, yLabel: yLabel}
+	var xPeak, yPeak float64
+	for _, c := range curves {
+		for i := range c.X {
+			xPeak, yPeak = max(xPeak, c.X[i]), max(yPeak, c.Y[i])
+		}
+		p.lines = append(p.lines, plotLine{legend: c.Legend, points: func(x, y func(float64) float64) string {
+			var b strings.Builder
+			for i := range c.X {
+				fmt.Fprintf(&b, "%.1f,%.1f ", x(c.X[i]), y(c.Y[i]))
+			}
+			return strings.TrimSpace(b.String())
+		}})
+	}
+	for _, v := range roundTicks(xPeak) {
+		p.xTicks = append(p.xTicks, plotTick{at: v, label: strconv.FormatFloat(v, 'f', -1, 64)})
+	}
+	p.xMax = p.xTicks[len(p.xTicks)-1].at
+	p.yTicks = roundTicks(yPeak)
+	return p.write(w)
+}
+
+// linePlot is a chart of lines with a legend on the right. The legend's
+// column is as wide as its longest entry (textWidth), so that no renderer
+// cuts it.
+type linePlot struct {
+	title, xLabel, yLabel string
+	xMax                  float64
+	xTicks                []plotTick
+	// yTicks run from 0; the last is the top of the plot.
+	yTicks []float64
+	lines  []plotLine
+}
+
+type plotTick struct {
+	at    float64
+	label string
+}
+
+type plotLine struct {
+	legend string
+	// points is the polyline's points attribute, given the axes' scales.
+	points func(x, y func(float64) float64) string
+}
+
+func (p linePlot) write(w io.Writer) error {
+	const plotW, height, left, top, bottom = 650.0, 420.0, 70.0, 40.0, 50.0
+	const legendGap, swatch, legendPad = 12.0, 26.0, 10.0
+	plotH := height - top - bottom
+	legendW := 0.0
+	for _, l := range p.lines {
+		legendW = max(legendW, textWidth(l.legend, plotFontSize))
+	}
+	width := math.Ceil(max(left+plotW+legendGap+swatch+legendW+legendPad, left+textWidth(p.title, plotTitleSize)+legendPad))
+	yMax := p.yTicks[len(p.yTicks)-1]
+	x := func(v float64) float64 { return left + plotW*v/p.xMax }
 	y := func(v float64) float64 { return top + plotH - plotH*v/yMax }
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" font-family="sans-serif" font-size="%.0f">`+"\n", width, height, width, height, plotFontSize)
 	fmt.Fprintf(&b, `<rect width="100%%" height="100%%" fill="white"/>`+"\n")
-	fmt.Fprintf(&b, `<text x="%.0f" y="22" font-size="%.0f">%s</text>`+"\n", left, plotTitleSize, html.EscapeString(title))
-	for _, v := range ticks {
+	fmt.Fprintf(&b, `<text x="%.0f" y="22" font-size="%.0f">%s</text>`+"\n", left, plotTitleSize, html.EscapeString(p.title))
+	for _, v := range p.yTicks {
 		fmt.Fprintf(&b, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" stroke="#ddd"/><text x="%.1f" y="%.1f" text-anchor="end">%s</text>`+"\n", left, left+plotW, y(v), y(v), left-6, y(v)+4, strconv.FormatFloat(v, 'f', -1, 64))
 	}
-	for i := 0; i <= 4; i++ {
-		t := time.Duration(float64(end) * float64(i) / 4)
-		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`+"\n", x(t), top+plotH+18, formatClock(t))
+	for _, t := range p.xTicks {
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`+"\n", x(t.at), top+plotH+18, html.EscapeString(t.label))
 	}
-	fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">simulated time</text>`+"\n", left+plotW/2, height-8)
-	fmt.Fprintf(&b, `<text transform="translate(16 %.1f) rotate(-90)" text-anchor="middle">stranded units</text>`+"\n", top+plotH/2)
+	fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`+"\n", left+plotW/2, height-8, html.EscapeString(p.xLabel))
+	fmt.Fprintf(&b, `<text transform="translate(16 %.1f) rotate(-90)" text-anchor="middle">%s</text>`+"\n", top+plotH/2, html.EscapeString(p.yLabel))
 	fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="none" stroke="#333"/>`+"\n", left, top, plotW, plotH)
-	for i, r := range results {
+	for i, l := range p.lines {
 		color := plotColors[i%len(plotColors)]
-		fmt.Fprintf(&b, `<polyline fill="none" stroke="%s" stroke-width="1.5" points="%s"/>`+"\n", color, stepPoints(r.Series, x, y))
+		fmt.Fprintf(&b, `<polyline fill="none" stroke="%s" stroke-width="1.5" points="%s"/>`+"\n", color, l.points(x, y))
 		ly := top + 16 + float64(i)*18
 		fmt.Fprintf(&b, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" stroke="%s" stroke-width="3"/><text x="%.1f" y="%.1f">%s</text>`+"\n",
-			left+plotW+legendGap, left+plotW+legendGap+20, ly, ly, color, left+plotW+legendGap+swatch, ly+4, html.EscapeString(legend[i]))
+			left+plotW+legendGap, left+plotW+legendGap+20, ly, ly, color, left+plotW+legendGap+swatch, ly+4, html.EscapeString(l.legend))
 	}
 	b.WriteString("</svg>\n")
 	_, err := io.WriteString(w, b.String())
@@ -139,11 +204,11 @@ func roundTicks(peak float64) []float64 {
 
 // stepPoints draws the series as a step function: a vertex pair where the
 // value changes, at most one per pixel, so that long runs stay small.
-func stepPoints(series []Sample, x func(time.Duration) float64, y func(float64) float64) string {
+func stepPoints(series []Sample, x, y func(float64) float64) string {
 	var b strings.Builder
 	lastX, lastY := math.NaN(), math.NaN()
 	for _, s := range series {
-		px, py := math.Round(x(s.Time)), y(float64(s.StrandedTotal()))
+		px, py := math.Round(x(s.Time.Seconds())), y(float64(s.StrandedTotal()))
 		switch {
 		case math.IsNaN(lastY):
 			fmt.Fprintf(&b, "%.1f,%.1f", px, py)
@@ -157,7 +222,7 @@ func stepPoints(series []Sample, x func(time.Duration) float64, y func(float64) 
 		lastX, lastY = px, py
 	}
 	if n := len(series); n > 0 {
-		fmt.Fprintf(&b, " %.1f,%.1f", x(series[n-1].Time), lastY)
+		fmt.Fprintf(&b, " %.1f,%.1f", x(series[n-1].Time.Seconds()), lastY)
 	}
 	return b.String()
 }

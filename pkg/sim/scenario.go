@@ -44,7 +44,7 @@ func LoadScenario(path string) (*Scenario, *AdvisorOptions, error) {
 		return nil, nil, fmt.Errorf("%s: nodes and pods are required: the node and pod files, relative to the scenario", path)
 	}
 	dir := filepath.Dir(path)
-	s := &Scenario{Name: f.Name, Description: f.Description, Policy: gpuworkload.SandboxPolicy{Enabled: true, DefaultWorkload: gpuworkload.ModeContainer, Runtime: gpuworkload.RuntimeKubeVirt}}
+	s := &Scenario{Name: f.Name, Description: f.Description, Policy: EnabledSandboxPolicy()}
 	if s.Name == "" {
 		s.Name = filepath.Base(dir)
 	}
@@ -90,5 +90,11 @@ func NewScenario(name, nodesPath, podsPath string) (*Scenario, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Scenario{Name: name, Nodes: nodes, Pods: pods, Policy: gpuworkload.SandboxPolicy{Enabled: true, DefaultWorkload: gpuworkload.ModeContainer, Runtime: gpuworkload.RuntimeKubeVirt}}, nil
+	return &Scenario{Name: name, Nodes: nodes, Pods: pods, Policy: EnabledSandboxPolicy()}, nil
+}
+
+// EnabledSandboxPolicy is the ClusterPolicy a scenario runs with unless it
+// says otherwise: sandbox workloads enabled, containers by default, KubeVirt.
+func EnabledSandboxPolicy() gpuworkload.SandboxPolicy {
+	return gpuworkload.SandboxPolicy{Enabled: true, DefaultWorkload: gpuworkload.ModeContainer, Runtime: gpuworkload.RuntimeKubeVirt}
 }

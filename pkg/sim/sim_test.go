@@ -256,15 +256,28 @@ func TestReports(t *testing.T) {
 // name, the policies' names and their averages, by the width textWidth
 // bounds each text to.
 func TestPlotTextFitsItsWidth(t *testing.T) {
+	names := []string{"gpu-stranding+advisor", "most-allocated+advisor", "a-policy-with-a-much-longer-name+advisor"}
 	var results []*Result
-	for i, name := range []string{"gpu-stranding+advisor", "most-allocated+advisor", "a-policy-with-a-much-longer-name+advisor"} {
+	var curves []Curve
+	for i, name := range names {
 		results = append(results, &Result{Policy: name, Summary: Summary{StrandedAverageTotal: 12345.6 * float64(i+1)},
 			Series: []Sample{{Time: time.Hour, Stranded: [gpuworkload.NumStrandedKinds]int64{987}}}})
+		curves = append(curves, Curve{Legend: name + " (end 99.95%)", X: []float64{0, 65, 130}, Y: []float64{0, 60.5, 99.95}})
 	}
-	var svg bytes.Buffer
-	if err := WriteSVG(&svg, &Scenario{Name: "a-scenario-whose-name-is-long-too"}, results); err != nil {
+	var stranded, curve bytes.Buffer
+	if err := WriteSVG(&stranded, &Scenario{Name: "a-scenario-whose-name-is-long-too"}, results); err != nil {
 		t.Fatal(err)
 	}
+	if err := WriteCurveSVG(&curve, "a-scenario-whose-name-is-long-too: GPUs allocated as the workload arrives (mean of 10 draws)",
+		"GPUs requested by arrived pods (% of the cluster's GPUs)", "GPUs allocated (%)", curves); err != nil {
+		t.Fatal(err)
+	}
+	for name, svg := range map[string][]byte{"stranded units": stranded.Bytes(), "allocation curve": curve.Bytes()} {
+		t.Run(name, func(t *testing.T) { textsFitWidth(t, svg) })
+	}
+}
+
+func textsFitWidth(t *testing.T, svg []byte) {
 	var plot struct {
 		Width float64 `xml:"width,attr"`
 		Texts []struct {
@@ -275,7 +288,7 @@ func TestPlotTextFitsItsWidth(t *testing.T) {
 			Text      string  `xml:",chardata"`
 		} `xml:"text"`
 	}
-	if err := xml.Unmarshal(svg.Bytes(), &plot); err != nil {
+	if err := xml.Unmarshal(svg, &plot); err != nil {
 		t.Fatal(err)
 	}
 	for _, text := range plot.Texts {

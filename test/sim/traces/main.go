@@ -13,7 +13,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -160,8 +159,8 @@ func writeDifferences(out io.Writer, runs [][]*sim.Result) error {
 			stranded[t] = results[ours].Summary.StrandedAverageTotal - results[i].Summary.StrandedAverageTotal
 			placed[t] = float64(results[ours].Summary.GPUUnitsPlaced - results[i].Summary.GPUUnitsPlaced)
 		}
-		sm, se := meanAndStandardError(stranded)
-		pm, pe := meanAndStandardError(placed)
+		sm, se := sim.MeanAndStandardError(stranded)
+		pm, pe := sim.MeanAndStandardError(placed)
 		fmt.Fprintf(tw, "%s	%+.2f ± %.2f	%+.1f ± %.1f\n", r.Policy, sm, se, pm, pe)
 	}
 	if err := tw.Flush(); err != nil {
@@ -169,21 +168,6 @@ func writeDifferences(out io.Writer, runs [][]*sim.Result) error {
 	}
 	_, err := fmt.Fprintln(out)
 	return err
-}
-
-func meanAndStandardError(xs []float64) (mean, standardError float64) {
-	for _, x := range xs {
-		mean += x
-	}
-	mean /= float64(len(xs))
-	if len(xs) < 2 {
-		return mean, 0
-	}
-	var squares float64
-	for _, x := range xs {
-		squares += (x - mean) * (x - mean)
-	}
-	return mean, math.Sqrt(squares/float64(len(xs)-1)) / math.Sqrt(float64(len(xs)))
 }
 
 // alone reports whether result i beats every other result by better.

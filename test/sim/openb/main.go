@@ -1,0 +1,146 @@
+// Command openb compares the scoring policies on scenarios built from the
+// Alibaba openb GPU trace (cluster-trace-gpu-v2023) by FGD's method: tasks
+// drawn with replacement, no departures, until the GPUs requested reach 130%
+// of the cluster's; several seeded draws, reported as means and as
+// GPUStranding's paired differences with their standard errors, and the
+// share of GPUs allocated as the arrived workload grows, plotted per policy.
+// docs/simulation.md documents every mapping choice.
+//
+//	go run ./test/sim/openb [-data ../shared/data/openb] [-draws 10] [-out docs/simulation]
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/go-logr/logr"
+	"k8s.io/klog/v2"
+
+	"github.com/gpu-workload-scheduler/scheduler/manifests/install"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/sim"
+)
+
+func main() {
+	data := flag.String("data", "../shared/data/openb", "directory of the openb trace's node and task lists")
+	draws := flag.Int("draws", 10, "seeded draws per scenario (seeds 1 to draws)")
+	inflation := flag.Float64("inflation", 1.3, "GPUs requested per draw, as a multiple of the cluster's GPUs")
+	out := flag.String("out", "", "directory for openb.txt and the allocation plots (default: the table on standard output only)")
+	only := flag.String("scenarios", "", "comma-separated subset of "+scenarioNames()+" (default: all)")
+	flag.Parse()
+	if err := run(os.Stdout, options{data: *data, draws: *draws, inflation: *inflation, out: *out, only: *only}); err != nil {
+		fmt.Fprintln(os.Stderr, "openb:", err)
+		os.Exit(1)
+	}
+}
+
+type options struct {
+	data      string
+	draws     int
+	inflation float64
+	out       string
+	only      string
+}
+
+func scenarioNames() string {
+	names := make([]string, len(mappings))
+	for i, m := range mappings {
+		names[i] = m.name
+	}
+	return strings.Join(names, ",")
+}
+
+func selected(only string) ([]mapping, error) {
+	if only == "" {
+		return mappings, nil
+	}
+	var out []mapping
+	for _, name := range strings.Split(only, ",") {
+		i := -1
+		for j, m := range mappings {
+			if m.name == name {
+				i = j
+			}
+		}
+		if i < 0 {
+			return nil, fmt.Errorf("-scenarios: %q is unknown; valid scenarios are %s", name, scenarioNames())
+		}
+		out = append(out, mappings[i])
+	}
+	return out, nil
+}
+
+func run(stdout io.Writer, o options) error {
+	if o.draws < 2 {
+		return fmt.Errorf("-draws %d: want at least 2, for standard errors", o.draws)
+	}
+	if o.inflation <= 0 || o.inflation > 10 {
+		return fmt.Errorf("-inflation %v: want more than 0 and at most 10, e.g. 1.3", o.inflation)
+	}
+	chosen, err := selected(o.only)
+	if err != nil {
+		return err
+	}
+	nodes, err := readNodes(filepath.Join(o.data, nodeFile))
+	if err != nil {
+		return err
+	}
+	tasks, err := readTasks(filepath.Join(o.data, taskFile))
+	if err != nil {
+		return err
+	}
+	config, err := install.SchedulerConfiguration()
+	if err != nil {
+		return err
+	}
+	profile, percentage, err := sim.LoadProfile(config, install.ConfigMapFile)
+	if err != nil {
+		return err
+	}
+	ctx := klog.NewContext(context.Background(), logr.Discard())
+	var report strings.Builder
+	w := io.MultiWriter(stdout, &report)
+	for _, m := range chosen {
+		specs, gpus, err := cluster(m, nodes)
+		if err != nil {
+			return err
+		}
+		opts := sim.Options{Profile: profile, Percentage: percentage}
+		if m.advisor {
+			opts.Advisor = &sim.AdvisorOptions{Interval: sim.DefaultAdvisorInterval, Conversion: sim.DefaultAdvisorConversion}
+		}
+		var runs []drawResult
+		for seed := 1; seed <= o.draws; seed++ {
+			d, err := inflate(m, tasks, gpus, o.inflation, rand.New(rand.NewPCG(uint64(seed), 0)))
+			if err != nil {
+				return err
+			}
+			scenario := &sim.Scenario{Name: fmt.Sprintf("%s-s%d", m.name, seed), Nodes: specs, Pods: d.pods, Policy: sim.EnabledSandboxPolicy()}
+			results, err := sim.Compare(ctx, scenario, sim.ScoringPolicies, opts)
+			if err != nil {
+				return fmt.Errorf("%s: %w", scenario.Name, err)
+			}
+			runs = append(runs, measure(results, d, gpus, o.inflation))
+			fmt.Fprintf(os.Stderr, "%s: draw %d of %d done\n", m.name, seed, o.draws)
+		}
+		fmt.Fprintf(w, "scenario %s: %d nodes, %.0f GPUs, %d draws to %.0f%% (seeds 1-%d), %.0f pods per draw on average\n%s.\n",
+			m.name, len(nodes), gpus, o.draws, 100*o.inflation, o.draws, meanPods(runs), m.description)
+		if err := writeTable(w, runs); err != nil {
+			return err
+		}
+		if o.out != "" {
+			if err := writePlot(filepath.Join(o.out, m.name+"-allocation.svg"), m.name, runs); err != nil {
+				return err
+			}
+		}
+	}
+	if o.out == "" {
+		return nil
+	}
+	return os.WriteFile(filepath.Join(o.out, "openb.txt"), []byte(report.String()), 0o644)
+}

@@ -1,0 +1,235 @@
+package main
+
+import (
+	"bytes"
+	"encoding/xml"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/sim"
+)
+
+func testData(t *testing.T) ([]traceNode, []traceTask) {
+	t.Helper()
+	nodes, err := readNodes(filepath.Join("testdata", nodeFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tasks, err := readTasks(filepath.Join("testdata", taskFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return nodes, tasks
+}
+
+func mappingNamed(t *testing.T, name string) mapping {
+	t.Helper()
+	chosen, err := selected(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return chosen[0]
+}
+
+func TestBadInputNamesTheRowAndTheFix(t *testing.T) {
+	for _, tc := range []struct {
+		name, file, content, want string
+	}{
+		{"unknown card", nodeFile, "sn,cpu_milli,memory_mib,gpu,model\nn1,64000,1024,2,H800\n",
+			`openb_node_list_gpu_node.csv:2: model "H800" is not one of the trace's cards A10, G2, G3, P100, T4, V100M16, V100M32; add it to simulatorCard in test/sim/openb`},
+		{"not the trace", nodeFile, "name,gpus\nn1,2\n", "header name,gpus, want sn,cpu_milli,memory_mib,gpu,model"},
+		{"no GPUs", nodeFile, "sn,cpu_milli,memory_mib,gpu,model\nn1,64000,1024,0,T4\n", `:2: gpu "0" is not a whole number of at least 1`},
+		{"share above one GPU", taskFile, "name,cpu_milli,memory_mib,num_gpu,gpu_milli\nt1,1000,1024,1,1500\n", ":2: gpu_milli 1500 is not a share of a GPU from 1 to 1000"},
+		{"shared multi-GPU task", taskFile, "name,cpu_milli,memory_mib,num_gpu,gpu_milli\nt1,1000,1024,2,500\n", ":2: gpu_milli 500 with num_gpu 2: a multi-GPU task takes whole GPUs"},
+		{"negative CPU", taskFile, "name,cpu_milli,memory_mib,num_gpu,gpu_milli\nt1,-1,1024,1,1000\n", `:2: cpu_milli "-1" is not a whole number of at least 0`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), tc.file)
+			if err := os.WriteFile(path, []byte(tc.content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var err error
+			if tc.file == nodeFile {
+				_, err = readNodes(path)
+			} else {
+				_, err = readTasks(path)
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("got %v, want an error containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// A draw stops at the first pod that brings the GPUs requested to the
+// target, and the same seed draws the same workload.
+func TestInflationStopsAtTheTarget(t *testing.T) {
+	nodes, tasks := testData(t)
+	for _, m := range mappings {
+		t.Run(m.name, func(t *testing.T) {
+			_, gpus, err := cluster(m, nodes)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if gpus != 40 {
+				t.Fatalf("the test cluster has %v GPUs, want 40", gpus)
+			}
+			d, err := inflate(m, tasks, gpus, 1.3, rand.New(rand.NewPCG(7, 0)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := len(d.arrived)
+			if d.arrived[n-1] < 52 || n > 1 && d.arrived[n-2] >= 52 {
+				t.Errorf("GPUs requested end at %v after %v: the draw must stop at the first pod that reaches 52", d.arrived[n-1], d.arrived[n-2])
+			}
+			if d.pods[0].Arrival != arrivalSpacing || d.pods[n-1].Arrival != time.Duration(n)*arrivalSpacing {
+				t.Errorf("arrivals %v ... %v, want one every %v from %v", d.pods[0].Arrival, d.pods[n-1].Arrival, arrivalSpacing, arrivalSpacing)
+			}
+			again, _ := inflate(m, tasks, gpus, 1.3, rand.New(rand.NewPCG(7, 0)))
+			other, _ := inflate(m, tasks, gpus, 1.3, rand.New(rand.NewPCG(8, 0)))
+			if !samePods(d.pods, again.pods) {
+				t.Error("the same seed drew another workload")
+			}
+			if samePods(d.pods, other.pods) {
+				t.Error("seeds 7 and 8 drew the same workload")
+			}
+		})
+	}
+}
+
+func samePods(a, b []sim.PodSpec) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func TestThreeModeMapping(t *testing.T) {
+	nodes, tasks := testData(t)
+	m := mappingNamed(t, "openb-three-mode")
+	byName := map[string]int{}
+	for i, task := range tasks {
+		byName[task.name] = i
+	}
+	passthrough := v1.ResourceName("nvidia.com/GA102GL_A10")
+	for _, tc := range []struct {
+		task  string
+		index int // row in the task list, which decides container or passthrough
+		gpu   v1.ResourceName
+		count int64
+		vm    bool
+		share float64
+	}{
+		{"task-whole-1", 0, gpuworkload.ResourceGPU, 1, false, 1},
+		{"task-whole-1-vm", 1, passthrough, 1, true, 1},
+		{"task-half", 2, "nvidia.com/NVIDIA_A10-12Q", 1, true, 0.5},
+		{"task-most", 3, "nvidia.com/NVIDIA_A10-24Q", 1, true, 1},
+		{"task-tenth", 4, "nvidia.com/NVIDIA_A10-6Q", 1, true, 0.25},
+		{"task-two", 5, passthrough, 2, true, 2},
+		{"task-eight", 6, gpuworkload.ResourceGPU, 8, false, 8},
+		{"task-cpu", 7, "", 0, false, 0},
+	} {
+		if byName[tc.task] != tc.index {
+			t.Fatalf("testdata: %s is in row %d, the test expects %d", tc.task, byName[tc.task], tc.index)
+		}
+		p, share, err := m.pod(tc.index, tasks[tc.index])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.GPU != tc.gpu || p.GPUCount != tc.count || p.VM != tc.vm || share != tc.share {
+			t.Errorf("%s: %d x %q (VM %v, %v GPUs), want %d x %q (VM %v, %v GPUs)", tc.task, p.GPUCount, p.GPU, p.VM, share, tc.count, tc.gpu, tc.vm, tc.share)
+		}
+	}
+	specs, _, err := cluster(m, nodes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, n := range specs {
+		resource, units, err := n.Inventory.Advertisement(n.Mode)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, fmt.Sprintf("%s %d", resource, units))
+	}
+	// Each card's nodes split 2:1:1 in file order: G2's and T4's alike.
+	want := []string{
+		"nvidia.com/gpu 8", "nvidia.com/gpu 8", "nvidia.com/GA102GL_A10 8", "nvidia.com/NVIDIA_A10-24Q 8",
+		"nvidia.com/gpu 2", "nvidia.com/gpu 2", "nvidia.com/GA102GL_A10 2", "nvidia.com/NVIDIA_A10-24Q 2",
+	}
+	if strings.Join(got, ", ") != strings.Join(want, ", ") {
+		t.Errorf("nodes advertise %v, want %v", got, want)
+	}
+}
+
+// The curve reads the allocation after the arrival that first reaches each
+// percent, not after later events.
+func TestAllocationCurve(t *testing.T) {
+	d := draw{
+		pods:    []sim.PodSpec{{Arrival: 10 * time.Second}, {Arrival: 20 * time.Second}, {Arrival: 30 * time.Second}},
+		arrived: []float64{1, 2, 4},
+	}
+	series := []sim.Sample{
+		{Time: 10 * time.Second, AllocatedGPUs: 1},
+		{Time: 15 * time.Second, AllocatedGPUs: 1.5}, // an advisor pass between arrivals
+		{Time: 20 * time.Second, AllocatedGPUs: 2},
+		{Time: 30 * time.Second, AllocatedGPUs: 2},
+	}
+	// 4 GPUs: 1% to 25% arrive with the first pod, 26% to 50% with the second, the rest with the third.
+	got := allocationCurve(series, d, 4, 100)
+	for percent, want := range map[int]float64{0: 0, 1: 0.25, 25: 0.25, 26: 0.5, 50: 0.5, 51: 0.5, 100: 0.5} {
+		if got[percent] != want {
+			t.Errorf("at %d%% arrived: %v allocated, want %v", percent, got[percent], want)
+		}
+	}
+}
+
+// A run over the test trace writes the table, with every policy and the
+// paired differences, and a well-formed plot per scenario.
+func TestRunWritesTablesAndPlots(t *testing.T) {
+	out := t.TempDir()
+	var stdout bytes.Buffer
+	if err := run(&stdout, options{data: "testdata", draws: 2, inflation: 1.3, out: out}); err != nil {
+		t.Fatal(err)
+	}
+	report, err := os.ReadFile(filepath.Join(out, "openb.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(report) != stdout.String() {
+		t.Error("openb.txt differs from the table on standard output")
+	}
+	for _, want := range []string{
+		"scenario openb-multigpu50: 8 nodes, 40 GPUs, 2 draws to 130% (seeds 1-2)",
+		"\nfgd ", "\ngpu-stranding ", "GPU-STRANDING MINUS", "\nfgd+advisor ", "\ndefault+advisor ",
+	} {
+		if !strings.Contains(string(report), want) {
+			t.Errorf("the report lacks %q:\n%s", want, report)
+		}
+	}
+	for _, m := range mappings {
+		svg, err := os.ReadFile(filepath.Join(out, m.name+"-allocation.svg"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := xml.Unmarshal(svg, new(struct{})); err != nil {
+			t.Errorf("%s: the plot is not well-formed XML: %v", m.name, err)
+		}
+		if got := strings.Count(string(svg), "<polyline"); got != len(sim.ScoringPolicies) {
+			t.Errorf("%s: %d lines, want one per policy", m.name, got)
+		}
+	}
+}
