@@ -57,9 +57,21 @@ func taskClassesOf(pods []PodSpec) []taskClass {
 // units are whole.
 type fragmentationGradient struct {
 	classes []taskClass
+	// learned, when set, replaces the advance knowledge: the classes are
+	// learned from the pods scheduling attempts carry, as GPUStranding
+	// learns its demand, and popularity is their decayed share.
+	learned *learnedClasses
+}
+
+// learnedClasses are FGD's task classes as seen online, with the decay
+// GPUStranding's demand model uses.
+type learnedClasses struct {
+	index   map[taskClass]int
+	weights []float64
 }
 
 var (
+	_ fwk.PreFilterPlugin = &fragmentationGradient{}
 	_ fwk.PreScorePlugin  = &fragmentationGradient{}
 	_ fwk.ScorePlugin     = &fragmentationGradient{}
 	_ fwk.ScoreExtensions = &fragmentationGradient{}
@@ -70,6 +82,47 @@ func newFragmentationGradient(classes []taskClass) frameworkruntime.PluginFactor
 		return &fragmentationGradient{classes: classes}, nil
 	}
 }
+
+// newOnlineFragmentationGradient learns the classes instead of being given them.
+func newOnlineFragmentationGradient(context.Context, runtime.Object, fwk.Handle) (fwk.Plugin, error) {
+	return &fragmentationGradient{learned: &learnedClasses{index: map[taskClass]int{}}}, nil
+}
+
+// PreFilter learns the pod's class; it runs in the online variant only.
+// The simulator schedules one pod at a time, so the classes need no lock.
+func (pl *fragmentationGradient) PreFilter(_ context.Context, state fwk.CycleState, pod *v1.Pod, _ []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
+	gpu, err := gpuworkloadfit.ReadCycleData(state)
+	if err != nil {
+		return nil, fwk.AsStatus(err)
+	}
+	c := taskClass{}
+	c.milliCPU, c.memory = gpu.Demand().CPUAndMemory(pod)
+	for _, r := range gpu.Demand().Requests {
+		c.gpu, c.count = r.Name, r.Count
+	}
+	l := pl.learned
+	i, ok := l.index[c]
+	if !ok {
+		i = len(pl.classes)
+		l.index[c] = i
+		pl.classes = append(pl.classes, c)
+		l.weights = append(l.weights, 0)
+	}
+	total := 0.0
+	for j := range l.weights {
+		l.weights[j] *= gpustranding.DemandDecay
+		if j == i {
+			l.weights[j]++
+		}
+		total += l.weights[j]
+	}
+	for j := range pl.classes {
+		pl.classes[j].popularity = l.weights[j] / total
+	}
+	return nil, nil
+}
+
+func (pl *fragmentationGradient) PreFilterExtensions() fwk.PreFilterExtensions { return nil }
 
 func (pl *fragmentationGradient) Name() string { return FragmentationGradientName }
 

@@ -51,6 +51,20 @@ var ScoringPolicies = []ScoringPolicy{
 	},
 }
 
+// analysisPolicies run only when named: variants that explain a result
+// rather than baselines every comparison needs.
+var analysisPolicies = []ScoringPolicy{
+	{
+		Name:        "fgd-online",
+		Description: "fgd without the advance knowledge: its task classes and their shares learned from scheduling attempts with GPUStranding's decay",
+		profile: func(base *schedconfig.KubeSchedulerProfile, _ *Scenario) (*schedconfig.KubeSchedulerProfile, frameworkruntime.Registry, error) {
+			p := withFragmentationGradient(base)
+			p.Plugins.PreFilter.Enabled = append(p.Plugins.PreFilter.Enabled, schedconfig.Plugin{Name: FragmentationGradientName})
+			return p, frameworkruntime.Registry{FragmentationGradientName: newOnlineFragmentationGradient}, nil
+		},
+	},
+}
+
 // GPUStrandingPolicy is the shipped profile's policy: the one the others are measured against.
 const GPUStrandingPolicy = "gpu-stranding"
 
@@ -68,20 +82,24 @@ func ScoringPoliciesByName(list string) ([]ScoringPolicy, error) {
 		return ScoringPolicies, nil
 	}
 	var out []ScoringPolicy
+	known := slices.Concat(ScoringPolicies, analysisPolicies)
 	for _, name := range strings.Split(list, ",") {
-		i := slices.IndexFunc(ScoringPolicies, func(p ScoringPolicy) bool { return p.Name == strings.TrimSpace(name) })
+		i := slices.IndexFunc(known, func(p ScoringPolicy) bool { return p.Name == strings.TrimSpace(name) })
 		if i < 0 {
 			return nil, fmt.Errorf("--policies: unknown policy %q; valid policies are %s", name, policyNames())
 		}
-		out = append(out, ScoringPolicies[i])
+		out = append(out, known[i])
 	}
 	return out, nil
 }
 
 func policyNames() string {
-	names := make([]string, len(ScoringPolicies))
-	for i, p := range ScoringPolicies {
-		names[i] = p.Name
+	var names []string
+	for _, p := range ScoringPolicies {
+		names = append(names, p.Name)
+	}
+	for _, p := range analysisPolicies {
+		names = append(names, p.Name+" (by name only)")
 	}
 	return strings.Join(names, ", ")
 }
@@ -134,11 +152,15 @@ func mostAllocatedProfile(base *schedconfig.KubeSchedulerProfile, scenario *Scen
 }
 
 func fgdProfile(base *schedconfig.KubeSchedulerProfile, scenario *Scenario) (*schedconfig.KubeSchedulerProfile, frameworkruntime.Registry, error) {
+	registry := frameworkruntime.Registry{FragmentationGradientName: newFragmentationGradient(taskClassesOf(scenario.Pods))}
+	return withFragmentationGradient(base), registry, nil
+}
+
+func withFragmentationGradient(base *schedconfig.KubeSchedulerProfile) *schedconfig.KubeSchedulerProfile {
 	p := withoutStranding(base)
 	p.Plugins.PreScore.Enabled = append(p.Plugins.PreScore.Enabled, schedconfig.Plugin{Name: FragmentationGradientName})
 	p.Plugins.Score.Enabled = append(p.Plugins.Score.Enabled, schedconfig.Plugin{Name: FragmentationGradientName, Weight: strandingWeight(base)})
-	registry := frameworkruntime.Registry{FragmentationGradientName: newFragmentationGradient(taskClassesOf(scenario.Pods))}
-	return p, registry, nil
+	return p
 }
 
 // scenarioGPUResources lists the GPU resources nodes can advertise in any

@@ -330,8 +330,46 @@ func TestRoundTicks(t *testing.T) {
 }
 
 func TestPoliciesByName(t *testing.T) {
-	if _, err := ScoringPoliciesByName("default,best"); err == nil || !strings.Contains(err.Error(), `unknown policy "best"; valid policies are default, most-allocated, fgd, gpu-stranding`) {
+	if _, err := ScoringPoliciesByName("default,best"); err == nil || !strings.Contains(err.Error(), `unknown policy "best"; valid policies are default, most-allocated, fgd, gpu-stranding, fgd-online (by name only)`) {
 		t.Fatalf("error %v", err)
+	}
+	if all, _ := ScoringPoliciesByName(""); IndexOfPolicy(resultsNamed(all), "fgd-online") >= 0 {
+		t.Error("fgd-online runs in every comparison; it is for analysis, by name only")
+	}
+}
+
+func resultsNamed(policies []ScoringPolicy) []*Result {
+	out := make([]*Result, len(policies))
+	for i, p := range policies {
+		out[i] = &Result{Policy: p.Name}
+	}
+	return out
+}
+
+// FGD without advance knowledge learns the classes from the attempts:
+// having seen a 4-unit pod, it puts the second 2-unit pod beside the first
+// and keeps a node whole for the next 4-unit pod, where spreading would
+// split it.
+func TestOnlineFGDLearnsTheClasses(t *testing.T) {
+	online, err := ScoringPoliciesByName("fgd-online")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Scenario{Name: "learned", Policy: enabled(),
+		Nodes: []NodeSpec{a10Node(t, "c1", gpuworkload.ModeContainer, ""), a10Node(t, "c2", gpuworkload.ModeContainer, ""), a10Node(t, "c3", gpuworkload.ModeContainer, "")},
+		Pods: []PodSpec{
+			gpuPod("four-1", 0, 0, "nvidia.com/gpu", 4, 1),
+			gpuPod("two-1", time.Second, time.Second, "nvidia.com/gpu", 2, 1),
+			gpuPod("two-2", 2*time.Second, 2*time.Second, "nvidia.com/gpu", 2, 1),
+			gpuPod("four-2", 3*time.Second, 3*time.Second, "nvidia.com/gpu", 4, 1),
+		},
+	}
+	results, err := Compare(quietContext(t), s, online, shippedOptions(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if placed := results[0].Summary.GPUUnitsPlaced; placed != 12 {
+		t.Errorf("fgd-online placed %d of 12 units: the 2-unit pods split two nodes, leaving none for the second 4-unit pod", placed)
 	}
 }
 

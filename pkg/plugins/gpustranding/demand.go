@@ -43,9 +43,9 @@ func NewResourceDemand(classes []DemandClass, share float64) ResourceDemand {
 	return d
 }
 
-// demandDecay is how much an observation weighs less with each later one of
+// DemandDecay is how much an observation weighs less with each later one of
 // the same resource: the model remembers about the last 200 requests.
-const demandDecay = 0.995
+const DemandDecay = 0.995
 
 // DemandModel learns the GPU requests scheduling attempts carry. A pod that
 // waits is seen at each attempt, so demand that waits weighs more.
@@ -84,7 +84,7 @@ func (m *DemandModel) Observe(name v1.ResourceName, units, milliCPU, memory int6
 		i = slices.IndexFunc(classes, func(c DemandClass) bool { return c.Units == units })
 	}
 	for j := range classes {
-		classes[j].Share *= demandDecay
+		classes[j].Share *= DemandDecay
 	}
 	c := &classes[i]
 	c.MilliCPU = (c.MilliCPU*c.Share + float64(milliCPU)) / (c.Share + 1)
@@ -92,7 +92,7 @@ func (m *DemandModel) Observe(name v1.ResourceName, units, milliCPU, memory int6
 	c.Share++
 	m.weights[name] = classes
 	for r := range m.resources {
-		m.resources[r] *= demandDecay
+		m.resources[r] *= DemandDecay
 	}
 	m.resources[name]++
 	m.stale.Store(true)

@@ -32,8 +32,9 @@ func main() {
 	inflation := flag.Float64("inflation", 1.3, "GPUs requested per draw, as a multiple of the cluster's GPUs")
 	out := flag.String("out", "", "directory for openb.txt and the allocation plots (default: the table on standard output only)")
 	only := flag.String("scenarios", "", "comma-separated subset of "+scenarioNames()+" (default: all)")
+	policies := flag.String("policies", "", "comma-separated subset of the simulator's policies (default: all)")
 	flag.Parse()
-	if err := run(os.Stdout, options{data: *data, draws: *draws, inflation: *inflation, out: *out, only: *only}); err != nil {
+	if err := run(os.Stdout, options{data: *data, draws: *draws, inflation: *inflation, out: *out, only: *only, policies: *policies}); err != nil {
 		fmt.Fprintln(os.Stderr, "openb:", err)
 		os.Exit(1)
 	}
@@ -45,6 +46,7 @@ type options struct {
 	inflation float64
 	out       string
 	only      string
+	policies  string
 }
 
 func scenarioNames() string {
@@ -86,6 +88,12 @@ func run(stdout io.Writer, o options) error {
 	if err != nil {
 		return err
 	}
+	policies := sim.ScoringPolicies
+	if o.policies != "" {
+		if policies, err = sim.ScoringPoliciesByName(o.policies); err != nil {
+			return fmt.Errorf("-policies: %w", err)
+		}
+	}
 	nodes, err := readNodes(filepath.Join(o.data, nodeFile))
 	if err != nil {
 		return err
@@ -121,7 +129,7 @@ func run(stdout io.Writer, o options) error {
 				return err
 			}
 			scenario := &sim.Scenario{Name: fmt.Sprintf("%s-s%d", m.name, seed), Nodes: specs, Pods: d.pods, Policy: sim.EnabledSandboxPolicy()}
-			results, err := sim.Compare(ctx, scenario, sim.ScoringPolicies, opts)
+			results, err := sim.Compare(ctx, scenario, policies, opts)
 			if err != nil {
 				return fmt.Errorf("%s: %w", scenario.Name, err)
 			}

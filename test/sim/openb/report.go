@@ -136,14 +136,18 @@ func writeTable(w io.Writer, runs []drawResult) error {
 		}
 	}
 	if ours >= 0 {
-		fmt.Fprintln(tw, "GPU-STRANDING MINUS\tGPUS ALLOCATED AT END (MEAN ± SE)\tSTRANDED AVG (MEAN ± SE)")
+		fmt.Fprintln(tw, "GPU-STRANDING MINUS\tGPUS ALLOCATED AT END (MEAN ± SE)\tAT 100% ARRIVED, POINTS (MEAN ± SE)\tSTRANDED AVG (MEAN ± SE)")
 		for i, name := range policies {
 			if i == ours {
 				continue
 			}
 			gpus := difference(runs, ours, i, allocated)
+			points := difference(runs, ours, i, atFull)
+			for d := range points {
+				points[d] *= 100
+			}
 			units := difference(runs, ours, i, stranded)
-			fmt.Fprintf(tw, "%s\t%s\t%s\n", name, formatDifference(gpus, 1), formatDifference(units, 2))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", name, formatDifference(gpus, 1), formatDifference(points, 2), formatDifference(units, 2))
 		}
 		if err := tw.Flush(); err != nil {
 			return err
