@@ -14,7 +14,6 @@ import (
 	resourcehelper "k8s.io/component-helpers/resource"
 	"k8s.io/klog/v2"
 
-	"github.com/gpu-workload-scheduler/scheduler/manifests/install"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/advisor"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/sim"
@@ -216,11 +215,7 @@ const slowSimulation, progressEvery = 2_000, 5_000
 // cluster as it is and as relabelled; running pods stay where they are.
 // With progress, each run reports its pending pods tried and placed so far.
 func simulateGain(ctx context.Context, policy gpuworkload.SandboxPolicy, nodes []sim.NodeSpec, running, pending []sim.PodSpec, plan advisor.Plan, progress io.Writer) (*SimulatedGain, error) {
-	data, err := install.SchedulerConfiguration()
-	if err != nil {
-		return nil, err
-	}
-	profile, percentage, err := sim.LoadProfile(data, install.ConfigMapFile)
+	shipped, err := sim.ShippedOptions()
 	if err != nil {
 		return nil, err
 	}
@@ -247,7 +242,7 @@ func simulateGain(ctx context.Context, policy gpuworkload.SandboxPolicy, nodes [
 	gain := &SimulatedGain{PendingGPUPods: len(pending)}
 	var progressMu sync.Mutex
 	simulate := func(name string, nodes []sim.NodeSpec, placed *int, units *int64) error {
-		opts := sim.Options{Profile: profile, Percentage: percentage}
+		opts := shipped
 		if progress != nil {
 			var tried, placedSoFar int
 			opts.Arrived = func(pod sim.PodSpec, placed bool) {

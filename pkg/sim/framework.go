@@ -28,6 +28,7 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/metrics"
 	"k8s.io/kubernetes/pkg/scheduler/util/assumecache"
 
+	"github.com/gpu-workload-scheduler/scheduler/manifests/install"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpustranding"
@@ -37,6 +38,20 @@ import (
 
 // ProfileName is the profile of the shipped configuration the simulator runs.
 const ProfileName = "gpu-workload-scheduler"
+
+// ShippedOptions run the profile the install manifests ship
+// (manifests/install/config.yaml), as the Deployment runs it.
+func ShippedOptions() (Options, error) {
+	data, err := install.SchedulerConfiguration()
+	if err != nil {
+		return Options{}, err
+	}
+	profile, percentage, err := LoadProfile(data, install.ConfigMapFile)
+	if err != nil {
+		return Options{}, err
+	}
+	return Options{Profile: profile, Percentage: percentage}, nil
+}
 
 // LoadProfile decodes a KubeSchedulerConfiguration as kube-scheduler does
 // (defaults and validation included) and returns the profile the

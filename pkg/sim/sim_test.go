@@ -20,21 +20,16 @@ import (
 	"k8s.io/klog/v2"
 	schedconfig "k8s.io/kubernetes/pkg/scheduler/apis/config"
 
-	"github.com/gpu-workload-scheduler/scheduler/manifests/install"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 )
 
 func shippedOptions(t *testing.T) Options {
 	t.Helper()
-	data, err := install.SchedulerConfiguration()
+	opts, err := ShippedOptions()
 	if err != nil {
 		t.Fatal(err)
 	}
-	profile, percentage, err := LoadProfile(data, install.ConfigMapFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return Options{Profile: profile, Percentage: percentage}
+	return opts
 }
 
 func quietContext(t *testing.T) context.Context {

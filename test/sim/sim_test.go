@@ -13,7 +13,6 @@ import (
 	"github.com/go-logr/logr"
 	"k8s.io/klog/v2"
 
-	"github.com/gpu-workload-scheduler/scheduler/manifests/install"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/sim"
 	"github.com/gpu-workload-scheduler/scheduler/test/sim/scenariogen"
 )
@@ -47,15 +46,11 @@ func TestShippedScenarios(t *testing.T) {
 }
 
 func shippedProfile(t testing.TB) sim.Options {
-	data, err := install.SchedulerConfiguration()
+	opts, err := sim.ShippedOptions()
 	if err != nil {
 		t.Fatal(err)
 	}
-	profile, percentage, err := sim.LoadProfile(data, install.ConfigMapFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sim.Options{Profile: profile, Percentage: percentage}
+	return opts
 }
 
 func testContext(t testing.TB) context.Context {

@@ -22,7 +22,6 @@ import (
 	"github.com/go-logr/logr"
 	"k8s.io/klog/v2"
 
-	"github.com/gpu-workload-scheduler/scheduler/manifests/install"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/sim"
 )
 
@@ -102,11 +101,7 @@ func run(stdout io.Writer, o options) error {
 	if err != nil {
 		return err
 	}
-	config, err := install.SchedulerConfiguration()
-	if err != nil {
-		return err
-	}
-	profile, percentage, err := sim.LoadProfile(config, install.ConfigMapFile)
+	shipped, err := sim.ShippedOptions()
 	if err != nil {
 		return err
 	}
@@ -118,7 +113,7 @@ func run(stdout io.Writer, o options) error {
 		if err != nil {
 			return err
 		}
-		opts := sim.Options{Profile: profile, Percentage: percentage}
+		opts := shipped
 		if m.advisor {
 			opts.Advisor = &sim.AdvisorOptions{Interval: sim.DefaultAdvisorInterval, Conversion: sim.DefaultAdvisorConversion}
 		}

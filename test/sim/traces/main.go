@@ -22,7 +22,6 @@ import (
 	"github.com/go-logr/logr"
 	"k8s.io/klog/v2"
 
-	"github.com/gpu-workload-scheduler/scheduler/manifests/install"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/sim"
 	"github.com/gpu-workload-scheduler/scheduler/test/sim/scenariogen"
 )
@@ -51,11 +50,7 @@ func run(out io.Writer, seedList, dir, shipped string) error {
 		defer os.RemoveAll(tmp)
 		dir = tmp
 	}
-	config, err := install.SchedulerConfiguration()
-	if err != nil {
-		return err
-	}
-	profile, percentage, err := sim.LoadProfile(config, install.ConfigMapFile)
+	opts, err := sim.ShippedOptions()
 	if err != nil {
 		return err
 	}
@@ -75,7 +70,8 @@ func run(out io.Writer, seedList, dir, shipped string) error {
 			if err != nil {
 				return err
 			}
-			results, err := sim.Compare(ctx, scenario, sim.ScoringPolicies, sim.Options{Profile: profile, Percentage: percentage, Advisor: advisor})
+			opts.Advisor = advisor
+			results, err := sim.Compare(ctx, scenario, sim.ScoringPolicies, opts)
 			if err != nil {
 				return fmt.Errorf("%s: %w", path, err)
 			}
