@@ -28,8 +28,10 @@ const (
 // they run no one mode, each device serves its own (docs/dra.md).
 const ModeDRA gpuworkload.Mode = "dra"
 
-// Resource is one GPU resource's units on the nodes of one mode, or the
-// devices of one type a DRA driver publishes (DRA), by the mode they serve.
+// Resource is one GPU resource's units on the nodes of one mode, the
+// devices of one type a DRA driver publishes (DRA), by the mode they
+// serve, or the physical GPUs of a DRA driver's nodes (mode ModeDRA,
+// resource the driver's name).
 type Resource struct {
 	Mode        gpuworkload.Mode `json:"mode"`
 	Resource    v1.ResourceName  `json:"resource"`
@@ -42,8 +44,8 @@ type Resource struct {
 	Tainted      int64 `json:"tainted,omitempty"`
 	SiblingInUse int64 `json:"siblingInUse,omitempty"`
 	// Stranded counts free units by kind of stranding
-	// (gpuworkload.StrandedKindNames); nil for DRA devices, which serve
-	// either mode and are not counted as stranded.
+	// (gpuworkload.StrandedKindNames); nil for DRA devices: a free DRA GPU
+	// is one free device of each type, so it is counted on its GPU's row.
 	Stranded map[string]int64 `json:"stranded"`
 }
 
@@ -97,9 +99,11 @@ type Input struct {
 	// ReasonOf is the reason code of a waiting pod's latest explanation, "" for none.
 	ReasonOf func(*v1.Pod) string
 	// DRADevices are the devices a DRA node publishes, with their states;
-	// DRADriver names the driver.
+	// DRADriver names the driver. DRAServes says whether a DeviceClass of
+	// the driver serves an extended resource (nil: none does).
 	DRADevices func(node string) []gpuworkload.DRADeviceState
 	DRADriver  string
+	DRAServes  func(v1.ResourceName) bool
 	// Bound, when set, keeps what bound pods use from one count to the
 	// next, as long as Classifier, which Demand classifies with, stays.
 	Bound      *BoundPods
@@ -207,11 +211,20 @@ func Compute(in Input) Report {
 		for _, c := range demand.Claims {
 			p.Units += c.Count
 		}
+		shape := gpuworkload.WaitingShape{MilliCPU: requests.Cpu().MilliValue(), Memory: requests.Memory().Value()}
 		if !demand.IsGPU() {
+			for _, c := range demand.Claims {
+				shape.Units += c.Count
+			}
+			waiting.Add(draGPUs(in.DRADriver), shape)
 			continue
 		}
 		first := demand.Requests[0]
-		waiting.Add(first.Name, gpuworkload.WaitingShape{Units: first.Count, MilliCPU: requests.Cpu().MilliValue(), Memory: requests.Memory().Value()})
+		shape.Units = first.Count
+		waiting.Add(first.Name, shape)
+		if in.DRAServes != nil && in.DRAServes(first.Name) {
+			waiting.Add(draGPUs(in.DRADriver), shape)
+		}
 	}
 
 	if in.Bound != nil {
@@ -228,15 +241,18 @@ func Compute(in Input) Report {
 		if !state.GPUNode {
 			continue
 		}
-		if state.DRA {
-			countDRANode(modes[ModeDRA], resources, state, in.DRADevices(node.Name), in.DRADriver)
-			continue
-		}
-		m := modes[state.Mode.Mode]
 		u := used[node.Name]
 		if u == nil {
 			u = &nodeUse{}
 		}
+		freeCPU, freeMemory := node.Status.Allocatable.Cpu().MilliValue()-u.milliCPU, node.Status.Allocatable.Memory().Value()-u.memory
+		if state.DRA {
+			devices := in.DRADevices(node.Name)
+			countDRANode(modes[ModeDRA], resources, state, devices, in.DRADriver)
+			countDRAGPUs(resources, devices, in.DRADriver, waiting, freeCPU, freeMemory)
+			continue
+		}
+		m := modes[state.Mode.Mode]
 		converting := state.Converting()
 		switch {
 		case converting:
@@ -253,10 +269,7 @@ func Compute(in Input) Report {
 			key := [2]string{string(state.Mode.Mode), string(r.Name)}
 			row := resources[key]
 			if row == nil {
-				row = &Resource{Mode: state.Mode.Mode, Resource: r.Name, Stranded: map[string]int64{}}
-				for _, kind := range gpuworkload.StrandedKindNames {
-					row.Stranded[kind] = 0
-				}
+				row = newResource(state.Mode.Mode, r.Name)
 				resources[key] = row
 			}
 			free := r.Allocatable - allocated
@@ -266,10 +279,7 @@ func Compute(in Input) Report {
 			if converting {
 				continue
 			}
-			if kind, ok := waiting.Stranded(gpuworkload.FreeOnNode{
-				Resource: r.Name, Units: free,
-				MilliCPU: node.Status.Allocatable.Cpu().MilliValue() - u.milliCPU, Memory: node.Status.Allocatable.Memory().Value() - u.memory,
-			}); ok {
+			if kind, ok := waiting.Stranded(gpuworkload.FreeOnNode{Resource: r.Name, Units: free, MilliCPU: freeCPU, Memory: freeMemory}); ok {
 				row.Stranded[gpuworkload.StrandedKindNames[kind]] += free
 			}
 		}
@@ -296,6 +306,60 @@ func Compute(in Input) Report {
 		return cmp.Or(cmp.Compare(a.Mode, b.Mode), cmp.Compare(a.Reason, b.Reason))
 	})
 	return r
+}
+
+func newResource(mode gpuworkload.Mode, name v1.ResourceName) *Resource {
+	row := &Resource{Mode: mode, Resource: name, Stranded: map[string]int64{}}
+	for _, kind := range gpuworkload.StrandedKindNames {
+		row.Stranded[kind] = 0
+	}
+	return row
+}
+
+// draGPUs is the resource the physical GPUs of a DRA driver's nodes are
+// reported under, in mode dra: the driver's name.
+func draGPUs(driver string) v1.ResourceName { return v1.ResourceName(driver) }
+
+// countDRAGPUs counts a DRA node's physical GPUs: allocated when a claim
+// holds any of its devices, free when all of them are free. A free GPU
+// can become any of its devices, so its stranding is counted once, per
+// GPU, against the pods waiting for a device of the driver (a claim, or an
+// extended resource a DeviceClass of the driver serves): by mode when none
+// waits, as in a device-plugin mode.
+func countDRAGPUs(resources map[[2]string]*Resource, devices []gpuworkload.DRADeviceState, driver string, waiting *gpuworkload.WaitingGPUPods, freeCPU, freeMemory int64) {
+	gpus := map[string]string{}
+	for _, d := range devices {
+		gpu := cmp.Or(d.PCIBusID, d.Pool+"/"+d.Name)
+		switch current := gpus[gpu]; {
+		case d.State == gpuworkload.DRADeviceAllocated || d.State == gpuworkload.DRADeviceSiblingInUse:
+			gpus[gpu] = gpuworkload.DRADeviceAllocated
+		case current == "" || d.State == gpuworkload.DRADeviceTainted && current == gpuworkload.DRADeviceFree:
+			gpus[gpu] = d.State
+		}
+	}
+	if len(gpus) == 0 {
+		return
+	}
+	key := [2]string{string(ModeDRA), driver}
+	row := resources[key]
+	if row == nil {
+		row = newResource(ModeDRA, draGPUs(driver))
+		resources[key] = row
+	}
+	free := int64(0)
+	for _, state := range gpus {
+		row.Allocatable++
+		switch state {
+		case gpuworkload.DRADeviceAllocated:
+			row.Allocated++
+		case gpuworkload.DRADeviceFree:
+			free++
+		}
+	}
+	row.Free += free
+	if kind, ok := waiting.Stranded(gpuworkload.FreeOnNode{Resource: draGPUs(driver), Units: free, MilliCPU: freeCPU, Memory: freeMemory}); ok {
+		row.Stranded[gpuworkload.StrandedKindNames[kind]] += free
+	}
 }
 
 // countDRANode counts a DRA node and its devices by type and state. The

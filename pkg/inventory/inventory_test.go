@@ -2,6 +2,8 @@ package inventory
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"testing"
 
 	v1 "k8s.io/api/core/v1"
@@ -81,20 +83,26 @@ func TestCompute(t *testing.T) {
 	}
 }
 
+func draDevice(name, deviceType, busID, deviceState string) gpuworkload.DRADeviceState {
+	class := gpuworkload.ClassContainerGPU
+	if deviceType == "vfio" {
+		class = gpuworkload.ClassPassthroughGPU
+	}
+	return gpuworkload.DRADeviceState{DRADevice: gpuworkload.DRADevice{Name: name, Type: deviceType, Class: class, PCIBusID: busID}, State: deviceState}
+}
+
 // A DRA node's devices count by type and state under the mode each serves,
-// the node under ModeDRA, and a pod waiting for a claim under its class's mode.
+// its physical GPUs under ModeDRA and the driver's name, the node under
+// ModeDRA, and a pod waiting for a claim under its class's mode.
 func TestComputeDRA(t *testing.T) {
 	node := &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: "dra"}}
 	state := &gpuworkload.NodeState{Name: "dra"}
 	state.PublishedByDRA()
-	device := func(name, deviceType string, class gpuworkload.ResourceClass, deviceState string) gpuworkload.DRADeviceState {
-		return gpuworkload.DRADeviceState{DRADevice: gpuworkload.DRADevice{Name: name, Type: deviceType, Class: class}, State: deviceState}
-	}
-	gpu, vfio := gpuworkload.ClassContainerGPU, gpuworkload.ClassPassthroughGPU
+	vfio := gpuworkload.ClassPassthroughGPU
 	devices := []gpuworkload.DRADeviceState{
-		device("gpu-0", "gpu", gpu, gpuworkload.DRADeviceAllocated), device("gpu-vfio-0", "vfio", vfio, gpuworkload.DRADeviceSiblingInUse),
-		device("gpu-1", "gpu", gpu, gpuworkload.DRADeviceFree), device("gpu-vfio-1", "vfio", vfio, gpuworkload.DRADeviceFree),
-		device("gpu-2", "gpu", gpu, gpuworkload.DRADeviceTainted),
+		draDevice("gpu-0", "gpu", "0000:01:00.0", gpuworkload.DRADeviceAllocated), draDevice("gpu-vfio-0", "vfio", "0000:01:00.0", gpuworkload.DRADeviceSiblingInUse),
+		draDevice("gpu-1", "gpu", "0000:02:00.0", gpuworkload.DRADeviceFree), draDevice("gpu-vfio-1", "vfio", "0000:02:00.0", gpuworkload.DRADeviceFree),
+		draDevice("gpu-2", "gpu", "0000:03:00.0", gpuworkload.DRADeviceTainted),
 	}
 	waiting := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "vm", Namespace: "vms", UID: "vm"}}
 	r := Compute(Input{
@@ -110,6 +118,8 @@ func TestComputeDRA(t *testing.T) {
 	})
 	want := []Resource{
 		{Mode: gpuworkload.ModeContainer, Resource: "gpu.nvidia.com/gpu", DRA: true, Allocatable: 3, Allocated: 1, Free: 1, Tainted: 1},
+		// The VM fits the free GPU: nothing stranded.
+		{Mode: ModeDRA, Resource: "gpu.nvidia.com", Allocatable: 3, Allocated: 1, Free: 1, Stranded: map[string]int64{"mode": 0, "cpu-memory": 0, "fragmentation": 0}},
 		{Mode: gpuworkload.ModePassthrough, Resource: "gpu.nvidia.com/vfio", DRA: true, Allocatable: 2, Free: 1, SiblingInUse: 1},
 	}
 	if !equality.Semantic.DeepEqual(r.Resources, want) {
@@ -165,6 +175,62 @@ func BenchmarkCompute(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				Compute(in)
+			}
+		})
+	}
+}
+
+// A DRA node's free GPUs are stranded once, per GPU, against the pods that
+// wait for the driver's devices: claims, and extended resources a
+// DeviceClass of the driver serves.
+func TestComputeDRAStranding(t *testing.T) {
+	node := &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: "dra"}, Status: v1.NodeStatus{Allocatable: v1.ResourceList{
+		v1.ResourceCPU: resource.MustParse("16"), v1.ResourceMemory: resource.MustParse("64Gi"),
+	}}}
+	state := &gpuworkload.NodeState{Name: "dra"}
+	state.PublishedByDRA()
+	devices := []gpuworkload.DRADeviceState{
+		draDevice("gpu-0", "gpu", "0000:01:00.0", gpuworkload.DRADeviceFree), draDevice("gpu-vfio-0", "vfio", "0000:01:00.0", gpuworkload.DRADeviceFree),
+		draDevice("gpu-1", "gpu", "0000:02:00.0", gpuworkload.DRADeviceFree), draDevice("gpu-vfio-1", "vfio", "0000:02:00.0", gpuworkload.DRADeviceFree),
+	}
+	claim := func(count int64) gpuworkload.PodDemand {
+		return gpuworkload.PodDemand{Claims: []gpuworkload.DRAClaimRequest{{Claim: "ns/c", DeviceClass: "gpu.nvidia.com", Class: gpuworkload.ClassContainerGPU, Count: count}}}
+	}
+	request := func(name v1.ResourceName, count int64) gpuworkload.PodDemand {
+		return gpuworkload.PodDemand{Requests: []gpuworkload.ResourceRequest{{Name: name, Count: count}}}
+	}
+	for _, tc := range []struct {
+		name   string
+		demand gpuworkload.PodDemand
+		cpu    string
+		want   map[string]int64
+	}{
+		{"a claim that fits", claim(2), "8", map[string]int64{"mode": 0, "cpu-memory": 0, "fragmentation": 0}},
+		{"a claim for more GPUs than are free", claim(4), "8", map[string]int64{"mode": 0, "cpu-memory": 0, "fragmentation": 2}},
+		{"a claim for more CPU than is free", claim(1), "32", map[string]int64{"mode": 0, "cpu-memory": 2, "fragmentation": 0}},
+		{"an extended resource a DeviceClass serves", request("nvidia.com/gpu", 4), "8", map[string]int64{"mode": 0, "cpu-memory": 0, "fragmentation": 2}},
+		{"only a vGPU VM, which no DeviceClass serves", request("nvidia.com/NVIDIA_A10-12Q", 1), "8", map[string]int64{"mode": 2, "cpu-memory": 0, "fragmentation": 0}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "ns", UID: "p"}, Spec: v1.PodSpec{Containers: []v1.Container{{
+				Resources: v1.ResourceRequirements{Requests: v1.ResourceList{v1.ResourceCPU: resource.MustParse(tc.cpu)}},
+			}}}}
+			r := Compute(Input{
+				Nodes:      []*v1.Node{node},
+				State:      func(*v1.Node) *gpuworkload.NodeState { return state },
+				Pods:       []*v1.Pod{pod},
+				Demand:     func(*v1.Pod) gpuworkload.PodDemand { return tc.demand },
+				ReasonOf:   func(*v1.Pod) string { return "" },
+				DRADevices: func(string) []gpuworkload.DRADeviceState { return devices },
+				DRADriver:  "gpu.nvidia.com",
+				DRAServes:  func(name v1.ResourceName) bool { return name == "nvidia.com/gpu" },
+			})
+			i := slices.IndexFunc(r.Resources, func(res Resource) bool { return res.Mode == ModeDRA })
+			if i < 0 {
+				t.Fatalf("no row for the DRA node's GPUs: %+v", r.Resources)
+			}
+			if got := r.Resources[i]; got.Free != 2 || !maps.Equal(got.Stranded, tc.want) {
+				t.Errorf("GPUs %+v, want 2 free, stranded %v", got, tc.want)
 			}
 		})
 	}

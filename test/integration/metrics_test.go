@@ -53,7 +53,8 @@ func TestInventoryMetrics(t *testing.T) {
 
 // The DRA driver's devices count in the same families: a node publishes one
 // GPU as gpu-0 and gpu-vfio-0; a VM holds gpu-vfio-0, which blocks gpu-0,
-// and a second VM waits for a vfio device.
+// and a second VM waits for a vfio device. The GPU itself counts once,
+// allocated, under mode dra.
 func TestInventoryMetricsDRA(t *testing.T) {
 	e := newEnv(t)
 	e.installCRDs(t)
@@ -72,6 +73,10 @@ func TestInventoryMetricsDRA(t *testing.T) {
 		`gpu_workload_units{mode="container",resource="gpu.nvidia.com/gpu",state="allocatable"}`:       1,
 		`gpu_workload_units{mode="container",resource="gpu.nvidia.com/gpu",state="sibling-in-use"}`:    1,
 		`gpu_workload_units{mode="container",resource="gpu.nvidia.com/gpu",state="free"}`:              0,
+		`gpu_workload_units{mode="dra",resource="gpu.nvidia.com",state="allocatable"}`:                 1,
+		`gpu_workload_units{mode="dra",resource="gpu.nvidia.com",state="allocated"}`:                   1,
+		`gpu_workload_units{mode="dra",resource="gpu.nvidia.com",state="free"}`:                        0,
+		`gpu_workload_stranded_units{kind="cpu-memory",mode="dra",resource="gpu.nvidia.com"}`:          0,
 		`gpu_workload_nodes{mode="dra",state="ready"}`:                                                 1,
 		`gpu_workload_empty_nodes{mode="dra"}`:                                                         0,
 		`gpu_workload_pending_pods{mode="vm-passthrough",reason="DRAAllAllocated"}`:                    1,

@@ -33,10 +33,10 @@ var MetricNames = []string{MetricUnits, MetricStrandedUnits, MetricNodes, Metric
 // caches, so that scheduling cycles do no work for them.
 var (
 	unitsDesc = metrics.NewDesc(MetricUnits,
-		"GPU units of a resource on the nodes of a mode, by state: allocatable, allocated, free; for the devices of a DRA driver (resource <driver>/<type>), also tainted and sibling-in-use.",
+		"GPU units of a resource on the nodes of a mode, by state: allocatable, allocated, free; for the devices of a DRA driver (resource <driver>/<type>), also tainted and sibling-in-use; the GPUs of DRA nodes under mode dra, resource <driver>.",
 		[]string{"mode", "resource", "state"}, nil, metrics.ALPHA, "")
 	strandedDesc = metrics.NewDesc(MetricStrandedUnits,
-		"Free GPU units of a resource that cannot serve the GPU pods that wait, by kind: mode, cpu-memory, fragmentation.",
+		"Free GPU units of a resource that cannot serve the GPU pods that wait, by kind: mode, cpu-memory, fragmentation; DRA nodes' free GPUs under mode dra, resource <driver>.",
 		[]string{"mode", "resource", "kind"}, nil, metrics.ALPHA, "")
 	nodesDesc = metrics.NewDesc(MetricNodes,
 		"GPU nodes by mode (dra: GPUs published by a DRA driver) and state: ready, converting, mismatched (a check finding of error severity).",
@@ -178,6 +178,10 @@ func (pl *GPUWorkloadFit) InventoryOf(nodes []*v1.Node, pods []*v1.Pod, reasonOf
 		},
 		DRADevices: pl.tracker.DRADeviceStates,
 		DRADriver:  pl.tracker.DRADriver(),
+		DRAServes: func(r v1.ResourceName) bool {
+			_, ok := pl.tracker.DRAServed(r)
+			return ok
+		},
 		ReasonOf:   reasonOf,
 		Bound:      pl.boundPods,
 		Classifier: classifier,
