@@ -235,3 +235,22 @@ func TestComputeDRAStranding(t *testing.T) {
 		})
 	}
 }
+
+// A pod waiting for a claim is waiting GPU demand for the device-plugin
+// nodes too: their free units serve no claim, so they are stranded by mode.
+func TestWaitingClaimStrandsDevicePluginUnits(t *testing.T) {
+	in := cluster(3)
+	in.Pods = append(in.Pods, &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "vm", Namespace: "vms", UID: "vm"}})
+	in.Demand = func(p *v1.Pod) gpuworkload.PodDemand {
+		if p.Name == "vm" {
+			return gpuworkload.PodDemand{Claims: []gpuworkload.DRAClaimRequest{{Claim: "vms/vm-gpu", DeviceClass: "vfio.gpu.nvidia.com", Class: gpuworkload.ClassPassthroughGPU, Count: 1}}}
+		}
+		return gpuworkload.NewPodDemand(p, nil)
+	}
+	in.DRADriver = "gpu.nvidia.com"
+	for _, res := range Compute(in).Resources {
+		if res.Stranded["mode"] != res.Free {
+			t.Errorf("%s: %d of %d free units stranded by mode, want all while only a VFIO claim waits", res.Resource, res.Stranded["mode"], res.Free)
+		}
+	}
+}
