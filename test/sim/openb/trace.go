@@ -46,8 +46,11 @@ type traceTask struct {
 // CPU and memory as the trace gives them. docs/simulation.md explains the
 // choice. A card not listed here is an error, not a guess.
 var simulatorCard = map[string]string{
-	"A10": "A10", "G2": "A10", "G3": "A10", "P100": "A10", "T4": "A10", "V100M16": "A10", "V100M32": "A10",
+	"A10": simulatedCard, "G2": simulatedCard, "G3": simulatedCard, "P100": simulatedCard, "T4": simulatedCard, "V100M16": simulatedCard, "V100M32": simulatedCard,
 }
+
+// simulatedCard is the card every node becomes and every GPU request names.
+const simulatedCard = "A10"
 
 // readCSV reads a CSV file whose header is exactly columns and parses each
 // row; errors name the file, the line and the column.
@@ -231,7 +234,7 @@ func taskPod(t traceTask) sim.PodSpec {
 // gpuPod gives p the resource the mode advertises for count GPUs of the
 // simulator's card.
 func gpuPod(p sim.PodSpec, count int64, mode gpuworkload.Mode, profile string) (sim.PodSpec, float64, error) {
-	inv, err := gpuworkload.NewGPUInventory(count, "A10", profile)
+	inv, err := gpuworkload.NewGPUInventory(count, simulatedCard, profile)
 	if err != nil {
 		return p, 0, err
 	}
