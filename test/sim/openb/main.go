@@ -17,6 +17,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/go-logr/logr"
@@ -62,12 +63,7 @@ func selected(only string) ([]mapping, error) {
 	}
 	var out []mapping
 	for _, name := range strings.Split(only, ",") {
-		i := -1
-		for j, m := range mappings {
-			if m.name == name {
-				i = j
-			}
-		}
+		i := slices.IndexFunc(mappings, func(m mapping) bool { return m.name == name })
 		if i < 0 {
 			return nil, fmt.Errorf("-scenarios: %q is unknown; valid scenarios are %s", name, scenarioNames())
 		}

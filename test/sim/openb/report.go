@@ -15,6 +15,8 @@ import (
 type drawResult struct {
 	pods     int
 	policies []string
+	// ours is GPUStranding's index in policies, -1 when it did not run.
+	ours int
 	// allocated is the GPUs allocated at the end of the draw.
 	allocated []float64
 	// atFull is the share of GPUs allocated when the arrived workload
@@ -34,7 +36,7 @@ type drawResult struct {
 
 func measure(results []*sim.Result, d draw, gpus, inflation float64) drawResult {
 	points := int(math.Round(100 * inflation))
-	r := drawResult{pods: len(d.pods), gpus: gpus}
+	r := drawResult{pods: len(d.pods), gpus: gpus, ours: sim.IndexOfPolicy(results, sim.GPUStrandingPolicy)}
 	for _, res := range results {
 		curve := allocationCurve(res.Series, d, gpus, points)
 		first := 1.0
@@ -129,13 +131,7 @@ func writeTable(w io.Writer, runs []drawResult) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	ours := -1
-	for i, name := range policies {
-		if name == sim.GPUStrandingPolicy || name == sim.GPUStrandingPolicy+"+advisor" {
-			ours = i
-		}
-	}
-	if ours >= 0 {
+	if ours := runs[0].ours; ours >= 0 {
 		fmt.Fprintln(tw, "GPU-STRANDING MINUS\tGPUS ALLOCATED AT END (MEAN ± SE)\tAT 100% ARRIVED, POINTS (MEAN ± SE)\tSTRANDED AVG (MEAN ± SE)")
 		for i, name := range policies {
 			if i == ours {
