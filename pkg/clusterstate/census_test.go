@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
-	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dratest"
 )
 
 // The census follows every change of the entries: after each step it equals
@@ -33,7 +32,7 @@ func TestCensusFollowsTheEntries(t *testing.T) {
 		}, modes: [3]int{0, 2, 0}},
 		{name: "a DRA node", change: func() {
 			tr.UpsertNode(node("dra", "1", "", nil))
-			tr.UpsertResourceSlice(dratest.Slice("dra", 2))
+			tr.UpsertResourceSlice(gpuworkload.DriverSlice("dra", 2))
 		}, modes: [3]int{0, 2, 0}, draNodes: 1},
 		{name: "the passthrough node deleted", change: func() { tr.DeleteNode("pt") }, modes: [3]int{0, 1, 0}, draNodes: 1},
 	} {

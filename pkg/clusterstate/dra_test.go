@@ -20,7 +20,7 @@ func TestTrackerCountsDRADevicesByState(t *testing.T) {
 	if tr.DRAAvailability("n1") != nil {
 		t.Fatal("availability of a node that publishes nothing")
 	}
-	tr.UpsertResourceSlice(dratest.Slice("n1", 2))
+	tr.UpsertResourceSlice(gpuworkload.DriverSlice("n1", 2))
 	for _, step := range []struct {
 		name                     string
 		change                   func()

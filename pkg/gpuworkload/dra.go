@@ -8,6 +8,8 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	resourceapi "k8s.io/api/resource/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
 )
 
 // DRADriver is the NVIDIA DRA driver's default name: the driver of its
@@ -96,6 +98,33 @@ type DRANode struct {
 func (n *DRANode) Has(class ResourceClass) bool {
 	return n != nil && int(class) < len(n.ByClass) && n.ByClass[class] > 0
 }
+
+// DRAGPUs is the resource the physical GPUs of a DRA driver's nodes are
+// counted under, as one pool whatever device each will become: the
+// driver's name. Stranding counts a free DRA GPU once, against the pods
+// that wait for any device of the driver.
+func DRAGPUs(driver string) v1.ResourceName { return v1.ResourceName(driver) }
+
+// DriverSlice is the ResourceSlice the NVIDIA driver publishes for a node's
+// GPUs with PassthroughSupport: gpu-i and gpu-vfio-i, one PCI bus ID each,
+// in a pool named after the node; every device carries the taints.
+func DriverSlice(node string, gpus int, taints ...resourceapi.DeviceTaint) *resourceapi.ResourceSlice {
+	slice := &resourceapi.ResourceSlice{ObjectMeta: metav1.ObjectMeta{Name: node + "-slice"}, Spec: resourceapi.ResourceSliceSpec{
+		Driver: DRADriver, NodeName: ptr.To(node), Pool: resourceapi.ResourcePool{Name: node}}}
+	for i := range gpus {
+		busID := fmt.Sprintf("0000:%02x:00.0", i+1)
+		for _, d := range []struct{ name, deviceType string }{{DRAGPUDevice(i), DRATypeGPU}, {DRAVFIODevice(i), DRATypeVFIO}} {
+			slice.Spec.Devices = append(slice.Spec.Devices, resourceapi.Device{Name: d.name, Taints: taints, Attributes: map[resourceapi.QualifiedName]resourceapi.DeviceAttribute{
+				draTypeAttribute: {StringValue: ptr.To(d.deviceType)}, pciBusIDAttribute: {StringValue: ptr.To(busID)}}})
+		}
+	}
+	return slice
+}
+
+// DRAGPUDevice and DRAVFIODevice name the two devices of a node's i-th GPU
+// in DriverSlice.
+func DRAGPUDevice(i int) string  { return fmt.Sprintf("gpu-%d", i) }
+func DRAVFIODevice(i int) string { return fmt.Sprintf("gpu-vfio-%d", i) }
 
 // DRADevicesOf reads the GPU devices of a node-local ResourceSlice of the
 // driver; node is "" for slices of another driver or not bound to one node.
@@ -300,11 +329,17 @@ func stringAttribute(attrs map[resourceapi.QualifiedName]resourceapi.DeviceAttri
 	return *a.StringValue
 }
 
+// The driver's DeviceClasses for container GPUs and passthrough GPUs.
+const (
+	DRAClassGPU  = "gpu.nvidia.com"
+	DRAClassVFIO = "vfio.gpu.nvidia.com"
+)
+
 // The driver's DeviceClasses, by name, with the device type each selects.
 var draClassTypes = map[string]string{
-	"gpu.nvidia.com":      DRATypeGPU,
-	"mig.nvidia.com":      DRATypeMIG,
-	"vfio.gpu.nvidia.com": DRATypeVFIO,
+	DRAClassGPU:      DRATypeGPU,
+	"mig.nvidia.com": DRATypeMIG,
+	DRAClassVFIO:     DRATypeVFIO,
 }
 
 // typeSelector matches a CEL selector on the driver's type attribute, as the

@@ -216,14 +216,14 @@ func Compute(in Input) Report {
 			for _, c := range demand.Claims {
 				shape.Units += c.Count
 			}
-			waiting.Add(draGPUs(in.DRADriver), shape)
+			waiting.Add(gpuworkload.DRAGPUs(in.DRADriver), shape)
 			continue
 		}
 		first := demand.Requests[0]
 		shape.Units = first.Count
 		waiting.Add(first.Name, shape)
 		if in.DRAServes != nil && in.DRAServes(first.Name) {
-			waiting.Add(draGPUs(in.DRADriver), shape)
+			waiting.Add(gpuworkload.DRAGPUs(in.DRADriver), shape)
 		}
 	}
 
@@ -316,10 +316,6 @@ func newResource(mode gpuworkload.Mode, name v1.ResourceName) *Resource {
 	return row
 }
 
-// draGPUs is the resource the physical GPUs of a DRA driver's nodes are
-// reported under, in mode dra: the driver's name.
-func draGPUs(driver string) v1.ResourceName { return v1.ResourceName(driver) }
-
 // countDRAGPUs counts a DRA node's physical GPUs: allocated when a claim
 // holds any of its devices, free when all of them are free. A free GPU
 // can become any of its devices, so its stranding is counted once, per
@@ -343,7 +339,7 @@ func countDRAGPUs(resources map[[2]string]*Resource, devices []gpuworkload.DRADe
 	key := [2]string{string(ModeDRA), driver}
 	row := resources[key]
 	if row == nil {
-		row = newResource(ModeDRA, draGPUs(driver))
+		row = newResource(ModeDRA, gpuworkload.DRAGPUs(driver))
 		resources[key] = row
 	}
 	free := int64(0)
@@ -357,7 +353,7 @@ func countDRAGPUs(resources map[[2]string]*Resource, devices []gpuworkload.DRADe
 		}
 	}
 	row.Free += free
-	if kind, ok := waiting.Stranded(gpuworkload.FreeOnNode{Resource: draGPUs(driver), Units: free, MilliCPU: freeCPU, Memory: freeMemory}); ok {
+	if kind, ok := waiting.Stranded(gpuworkload.FreeOnNode{Resource: gpuworkload.DRAGPUs(driver), Units: free, MilliCPU: freeCPU, Memory: freeMemory}); ok {
 		row.Stranded[gpuworkload.StrandedKindNames[kind]] += free
 	}
 }

@@ -118,7 +118,8 @@ type engine struct {
 //     (the node object advertises what holds counts; pods request no more).
 //   - Scores equal on every node, which add the same to every total: no node
 //     has taints (TaintToleration) or images (ImageLocality), no pod has
-//     volumes (VolumeBinding) or resource claims (DynamicResources).
+//     volumes (VolumeBinding), and no claim has firstAvailable alternatives,
+//     the only thing DynamicResources ranks.
 var idlePlugins = struct{ filter, score []string }{
 	filter: []string{names.NodeResourcesFit},
 	score:  []string{names.TaintToleration, names.ImageLocality, names.VolumeBinding, names.DynamicResources},

@@ -28,7 +28,14 @@ type NodeSpec struct {
 	Memory    int64
 	Mode      gpuworkload.Mode
 	Inventory gpuworkload.GPUInventory
+	// DRA says the NVIDIA DRA driver publishes the node's GPUs, each as a
+	// container GPU and a passthrough device: the node has no mode, the
+	// advisor leaves it alone, and Mode is unused.
+	DRA bool
 }
+
+// draMode is the node input's mode for a DRA node.
+const draMode = "dra"
 
 // Apply gives the node the mode, and the vGPU profile, that a relabel proposes.
 func (s *NodeSpec) Apply(r advisor.Relabel) {
@@ -251,22 +258,44 @@ func nodeSpecs(rec record) ([]NodeSpec, error) {
 		return nil, err
 	}
 	mode := gpuworkload.ModeContainer
-	if v, ok := rec.fields["mode"]; ok {
+	v, ok := rec.fields["mode"]
+	dra := v == draMode
+	if ok && !dra {
 		if mode, err = gpuworkload.ParseMode(v); err != nil {
-			return nil, rec.errorf("mode", "%v", err)
+			return nil, rec.errorf("mode", "%v, or %q for a node whose GPUs the DRA driver publishes", err, draMode)
 		}
 	}
 	inv, err := gpuworkload.NewGPUInventory(gpus, rec.fields["model"], rec.fields["profile"])
 	if err != nil {
 		return nil, rec.errorf("model/profile", "%v", err)
 	}
-	if gpus > 0 {
+	if dra {
+		if err := draInventory(inv, rec.fields["profile"]); err != nil {
+			return nil, rec.errorf("mode", "%v", err)
+		}
+	} else if gpus > 0 {
 		if _, _, err := inv.Advertisement(mode); err != nil {
 			return nil, rec.errorf("model", "%v", err)
 		}
 	}
-	base := NodeSpec{Name: name, MilliCPU: cpu.MilliValue(), Memory: memory.Value(), Mode: mode, Inventory: inv}
+	base := NodeSpec{Name: name, MilliCPU: cpu.MilliValue(), Memory: memory.Value(), Mode: mode, Inventory: inv, DRA: dra}
 	return replicate(base, count, name, func(n *NodeSpec, name string) { n.Name = name }), nil
+}
+
+// draInventory checks what a DRA node needs: GPUs, and a card whose
+// passthrough device name the vfio DeviceClass serves. vGPU is not offered
+// through DRA (docs/dra.md), so a vGPU profile is a mistake.
+func draInventory(inv gpuworkload.GPUInventory, profile string) error {
+	switch {
+	case inv.GPUs == 0:
+		return fmt.Errorf("a %s node publishes its GPUs through the DRA driver: give gpus", draMode)
+	case profile != "":
+		return fmt.Errorf("the DRA driver offers no vGPU: remove profile %q, or make the node vm-vgpu", profile)
+	}
+	if _, _, err := inv.Advertisement(gpuworkload.ModePassthrough); err != nil {
+		return fmt.Errorf("a %s node serves passthrough VMs through a vfio DeviceClass, and %v", draMode, err)
+	}
+	return nil
 }
 
 // LoadPods reads a timed workload, sorted by arrival. See docs/simulation.md.

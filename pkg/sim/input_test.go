@@ -41,12 +41,16 @@ func TestLoadFullForm(t *testing.T) {
 	nodes, err := LoadNodes(writeFile(t, "nodes.yaml", `nodes:
 - {name: pt, count: 2, cpu: "32", memory: 256Gi, gpus: 4, model: A10, mode: vm-passthrough}
 - {name: vgpu, gpus: 2, model: A10, mode: vm-vgpu, profile: A10-4Q}
+- {name: dra, gpus: 8, model: A10, mode: dra}
 `))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(nodes) != 3 || nodes[0].Name != "pt-0001" || nodes[1].Name != "pt-0002" {
-		t.Fatalf("nodes %v: want pt-0001, pt-0002, vgpu", nodes)
+	if len(nodes) != 4 || nodes[0].Name != "pt-0001" || nodes[1].Name != "pt-0002" {
+		t.Fatalf("nodes %v: want pt-0001, pt-0002, vgpu, dra", nodes)
+	}
+	if n := nodes[3]; !n.DRA || n.Inventory.GPUs != 8 || nodes[0].DRA {
+		t.Fatalf("node %+v: want a DRA node with 8 GPUs, and pt-0001 not one", n)
 	}
 	if name, count, _ := nodes[2].Inventory.Advertisement(nodes[2].Mode); name != "nvidia.com/NVIDIA_A10-4Q" || count != 12 {
 		t.Fatalf("vGPU node advertises %d %s, want 12 nvidia.com/NVIDIA_A10-4Q", count, name)
@@ -83,7 +87,10 @@ func TestLoadRejectsBadInput(t *testing.T) {
 		pods                      bool
 	}{
 		{"unknown column", "n.csv", "name,gpu_count\nx,1\n", `header column 2 "gpu_count" is unknown; valid columns are name,count,cpu,memory,gpus,model,mode,profile`, false},
-		{"bad mode", "n.csv", "name,gpus,model,mode\nx,4,A10,vm\n", `n.csv:2: mode: invalid GPU workload mode "vm": valid values are "container", "vm-passthrough", "vm-vgpu"`, false},
+		{"bad mode", "n.csv", "name,gpus,model,mode\nx,4,A10,vm\n", `n.csv:2: mode: invalid GPU workload mode "vm": valid values are "container", "vm-passthrough", "vm-vgpu", or "dra" for a node whose GPUs the DRA driver publishes`, false},
+		{"DRA node without GPUs", "n.csv", "name,mode\nx,dra\n", `n.csv:2: mode: a dra node publishes its GPUs through the DRA driver: give gpus`, false},
+		{"DRA node with a vGPU profile", "n.csv", "name,gpus,model,mode,profile\nx,4,A10,dra,A10-12Q\n", `n.csv:2: mode: the DRA driver offers no vGPU: remove profile "A10-12Q", or make the node vm-vgpu`, false},
+		{"DRA node without a known passthrough device", "n.csv", "name,gpus,model,mode\nx,4,B200,dra\n", `n.csv:2: mode: a dra node serves passthrough VMs through a vfio DeviceClass, and the passthrough device name of model "B200" is unknown: give the PCI device name, e.g. GA102GL_A10`, false},
 		{"passthrough without known device", "n.csv", "name,gpus,model,mode\nx,4,B200,vm-passthrough\n", `n.csv:2: model: the passthrough device name of model "B200" is unknown: give the PCI device name, e.g. GA102GL_A10`, false},
 		{"profile for another card", "n.csv", "name,gpus,model,mode,profile\nx,4,A10,vm-vgpu,L4-12Q\n", `model/profile: vGPU profile "L4-12Q" is for card L4, not A10`, false},
 		{"duplicate node", "n.csv", "name,gpus\nx,1\nx,2\n", `n.csv:3: name: node "x" is already described at`, false},

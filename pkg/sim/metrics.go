@@ -65,14 +65,17 @@ type Result struct {
 
 // metricsRecorder follows pending demand and samples the cluster after each event time.
 type metricsRecorder struct {
-	waiting           *gpuworkload.WaitingGPUPods
+	waiting *gpuworkload.WaitingGPUPods
+	// dra says which pods DRA GPUs serve: their free GPUs are stranded
+	// against those, once per GPU, as the scheduler's metrics count them.
+	dra               draServing
 	pendingPods       int
 	samples           []Sample
 	firstFailureShare *float64
 }
 
-func newMetricsRecorder() *metricsRecorder {
-	return &metricsRecorder{waiting: gpuworkload.NewWaitingGPUPods()}
+func newMetricsRecorder(dra draServing) *metricsRecorder {
+	return &metricsRecorder{waiting: gpuworkload.NewWaitingGPUPods(), dra: dra}
 }
 
 func waitingShape(p PodSpec) gpuworkload.WaitingShape {
@@ -83,6 +86,9 @@ func (m *metricsRecorder) addPending(p *simPod) {
 	m.pendingPods++
 	if p.spec.GPU != "" {
 		m.waiting.Add(p.spec.GPU, waitingShape(p.spec))
+		if _, ok := m.dra[p.spec.GPU]; ok {
+			m.waiting.Add(draGPUs, waitingShape(p.spec))
+		}
 	}
 }
 
@@ -90,6 +96,9 @@ func (m *metricsRecorder) removePending(p *simPod) {
 	m.pendingPods--
 	if p.spec.GPU != "" {
 		m.waiting.Remove(p.spec.GPU, waitingShape(p.spec))
+		if _, ok := m.dra[p.spec.GPU]; ok {
+			m.waiting.Remove(draGPUs, waitingShape(p.spec))
+		}
 	}
 }
 

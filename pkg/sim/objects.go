@@ -4,9 +4,11 @@ import (
 	"strconv"
 
 	v1 "k8s.io/api/core/v1"
+	resourceapi "k8s.io/api/resource/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/ptr"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 )
@@ -18,13 +20,16 @@ const podsPerNode = 1000
 
 // nodeObject is the node as the GPU Operator and the device plugins leave it:
 // its mode label, and the advertised GPU resource (none while converting) in
-// capacity and allocatable.
+// capacity and allocatable. A DRA node has neither: its GPUs are in its
+// ResourceSlice.
 func nodeObject(spec NodeSpec, mode gpuworkload.Mode, advertised v1.ResourceName, units int64, version int) *v1.Node {
 	labels := map[string]string{v1.LabelHostname: spec.Name}
 	if spec.Inventory.GPUs > 0 {
 		labels[gpuworkload.LabelGPUPresent] = "true"
 		labels[gpuworkload.LabelGPUCount] = strconv.FormatInt(spec.Inventory.GPUs, 10)
-		labels[gpuworkload.LabelWorkloadConfig] = string(mode)
+		if !spec.DRA {
+			labels[gpuworkload.LabelWorkloadConfig] = string(mode)
+		}
 		if spec.Inventory.Card != "" {
 			labels[gpuworkload.LabelGPUProduct] = "NVIDIA-" + spec.Inventory.Card
 		}
@@ -73,3 +78,27 @@ func podObject(spec PodSpec, schedulerName string) *v1.Pod {
 	}
 	return pod
 }
+
+// draClassObject is one of the driver's DeviceClasses with the extended
+// resource it serves (KEP-5004): a workload's pods ask for the same
+// resource on device-plugin and DRA nodes.
+func draClassObject(name string, served v1.ResourceName) *resourceapi.DeviceClass {
+	return &resourceapi.DeviceClass{
+		ObjectMeta: metav1.ObjectMeta{Name: name},
+		Spec:       resourceapi.DeviceClassSpec{ExtendedResourceName: ptr.To(string(served))},
+	}
+}
+
+// draClaimObject is the extended-resource claim DynamicResources writes for
+// a pod at PreBind, with the devices allocated to it on the node.
+func draClaimObject(pod, node string, devices []string) *resourceapi.ResourceClaim {
+	claim := &resourceapi.ResourceClaim{ObjectMeta: metav1.ObjectMeta{Namespace: Namespace, Name: draClaimName(pod)}}
+	results := make([]resourceapi.DeviceRequestAllocationResult, len(devices))
+	for i, d := range devices {
+		results[i] = resourceapi.DeviceRequestAllocationResult{Request: "container-0-request-0", Driver: gpuworkload.DRADriver, Pool: node, Device: d}
+	}
+	claim.Status.Allocation = &resourceapi.AllocationResult{Devices: resourceapi.DeviceAllocationResult{Results: results}}
+	return claim
+}
+
+func draClaimName(pod string) string { return pod + "-extended-resources" }

@@ -95,6 +95,10 @@ type simNode struct {
 	version    int
 	// relabelledFor is the resource the advisor last converted the node for.
 	relabelledFor v1.ResourceName
+	// dra is what a DRA node's devices serve, nil for other nodes; draHeld
+	// says which of its GPUs a claim holds.
+	dra     draServing
+	draHeld []bool
 }
 
 func (n *simNode) free() int64 { return n.units - n.usedUnits }
@@ -113,7 +117,9 @@ func (n *simNode) cannotHold(p PodSpec) string {
 		return fmt.Sprintf("has %dm CPU free, the pod requests %dm", n.spec.MilliCPU-n.usedCPU, p.MilliCPU)
 	case n.usedMemory+p.Memory > n.spec.Memory:
 		return fmt.Sprintf("has %d bytes of memory free, the pod requests %d", n.spec.Memory-n.usedMemory, p.Memory)
-	case p.GPU != "" && n.resource != p.GPU:
+	case p.GPU != "" && n.dra != nil && !n.serves(p.GPU):
+		return fmt.Sprintf("publishes its GPUs through DRA, and no DeviceClass serves %s", p.GPU)
+	case p.GPU != "" && !n.serves(p.GPU):
 		return fmt.Sprintf("advertises %q in mode %s, the pod requests %s", n.resource, n.mode, p.GPU)
 	default:
 		return fmt.Sprintf("has %d x %s free, the pod requests %d", n.free(), p.GPU, p.GPUCount)
@@ -125,7 +131,17 @@ func (n *simNode) cannotHold(p PodSpec) string {
 // advertises the same and the pod requests nothing else.
 func (n *simNode) holds(p PodSpec) bool {
 	return n.pods < podsPerNode && n.usedCPU+p.MilliCPU <= n.spec.MilliCPU && n.usedMemory+p.Memory <= n.spec.Memory &&
-		(p.GPU == "" || n.resource == p.GPU && n.free() >= p.GPUCount)
+		(p.GPU == "" || n.serves(p.GPU) && n.free() >= p.GPUCount)
+}
+
+// serves says whether the node's GPUs serve the resource: the one it
+// advertises, or on a DRA node those the DeviceClasses serve.
+func (n *simNode) serves(r v1.ResourceName) bool {
+	if n.dra != nil {
+		_, ok := n.dra[r]
+		return ok
+	}
+	return n.resource == r
 }
 
 type simPod struct {
@@ -138,6 +154,8 @@ type simPod struct {
 	departure time.Duration
 	gaveUp    bool
 	tried     bool
+	// draGPUs are the GPUs its claim holds on a DRA node.
+	draGPUs []int
 }
 
 // shape is what decides whether a pod fits a node: pods of one shape fit
@@ -160,6 +178,7 @@ type run struct {
 	engine *engine
 	opts   Options
 	policy gpuworkload.SandboxPolicy
+	dra    draServing
 	nodes  []*simNode
 	byName map[string]*simNode
 	// byObject finds a node by the object the scheduler cache holds, on the
@@ -200,15 +219,23 @@ func Run(ctx context.Context, scenario *Scenario, policy ScoringPolicy, opts Opt
 	if err != nil {
 		return nil, fmt.Errorf("policy %s: %w", policy.Name, err)
 	}
-	r := &run{ctx: ctx, logger: klog.FromContext(ctx), engine: e, opts: opts, policy: scenario.Policy, byName: map[string]*simNode{}, byObject: map[*v1.Node]*simNode{}, unplaceable: map[shape]bool{}}
+	dra, err := draServingOf(scenario.Nodes)
+	if err != nil {
+		return nil, err
+	}
+	r := &run{ctx: ctx, logger: klog.FromContext(ctx), engine: e, opts: opts, policy: scenario.Policy, dra: dra, byName: map[string]*simNode{}, byObject: map[*v1.Node]*simNode{}, unplaceable: map[shape]bool{}}
+	r.publishDRA(scenario.Nodes)
 	for _, spec := range scenario.Nodes {
 		n := &simNode{spec: spec, mode: spec.Mode}
+		if spec.DRA {
+			n.dra, n.draHeld = dra, make([]bool, spec.Inventory.GPUs)
+		}
 		r.advertise(n, false)
 		r.nodes = append(r.nodes, n)
 		r.byName[spec.Name] = n
 		e.addNode(r.logger, n.obj)
 	}
-	r.metrics = newMetricsRecorder()
+	r.metrics = newMetricsRecorder(dra)
 	for _, spec := range scenario.Pods {
 		if spec.Node != "" && r.byName[spec.Node] == nil {
 			return nil, fmt.Errorf("pod %s: node %q is not in the cluster description", spec.Name, spec.Node)
@@ -231,15 +258,19 @@ func Run(ctx context.Context, scenario *Scenario, policy ScoringPolicy, opts Opt
 // advertise sets the node object for its mode label and conversion state.
 // The node advertises what its effective mode does: with sandbox workloads
 // disabled the GPU Operator ignores the label and prepares containers.
+// A DRA node advertises nothing; its units are its GPUs, under draGPUs.
 func (r *run) advertise(n *simNode, converting bool) {
 	n.converting = converting
 	n.version++
 	n.resource, n.units = "", 0
-	if name, count, err := n.spec.Inventory.Advertisement(r.effectiveMode(n)); err == nil && count > 0 && !converting {
+	if name, count, err := n.spec.Inventory.Advertisement(r.effectiveMode(n)); err == nil && count > 0 && !converting && !n.spec.DRA {
 		n.resource, n.units = name, count
 	}
 	delete(r.byObject, n.obj)
 	n.obj = nodeObject(n.spec, n.mode, n.resource, n.units, n.version)
+	if n.spec.DRA {
+		n.resource, n.units = draGPUs, n.spec.Inventory.GPUs
+	}
 	r.byObject[n.obj] = n
 }
 
@@ -411,6 +442,11 @@ func (r *run) place(p *simPod, now time.Duration) (bool, error) {
 	if p.spec.GPU != "" {
 		n.usedUnits += p.spec.GPUCount
 		n.gpuPods++
+		if n.dra != nil {
+			if err := r.allocateDRA(p, n); err != nil {
+				return false, err
+			}
+		}
 	}
 	if p.spec.VM {
 		n.vms++
@@ -432,6 +468,9 @@ func (r *run) depart(p *simPod) error {
 	if p.spec.GPU != "" {
 		n.usedUnits -= p.spec.GPUCount
 		n.gpuPods--
+		if n.dra != nil {
+			r.releaseDRA(p, n)
+		}
 	}
 	if p.spec.VM {
 		n.vms--
@@ -478,6 +517,10 @@ func (r *run) relabel(n *simNode, mode gpuworkload.Mode, converting bool) {
 func (r *run) advisorInput() advisor.Input {
 	in := advisor.Input{Policy: r.policy}
 	for _, n := range r.nodes {
+		if n.dra != nil {
+			// The driver has no modes to change.
+			continue
+		}
 		in.Nodes = append(in.Nodes, advisor.Node{
 			Name: n.spec.Name, Mode: r.effectiveMode(n), Inventory: n.spec.Inventory,
 			Resource: n.resource, Units: n.units, UsedUnits: n.usedUnits,

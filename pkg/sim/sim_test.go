@@ -57,7 +57,17 @@ func mustMilli(cpu string) int64 {
 	return n * 1000
 }
 
-const a10 = "nvidia.com/GA102GL_A10"
+const (
+	a10    = "nvidia.com/GA102GL_A10"
+	a10Q12 = "nvidia.com/NVIDIA_A10-12Q"
+)
+
+// draNode is a node whose four A10s the DRA driver publishes.
+func draNode(t *testing.T, name string) NodeSpec {
+	n := a10Node(t, name, "", "")
+	n.DRA = true
+	return n
+}
 
 func gpuPod(name string, arrival, departure time.Duration, gpu string, count, cpu int64) PodSpec {
 	return PodSpec{Name: name, Arrival: arrival, Duration: departure - arrival, GPU: v1.ResourceName(gpu), GPUCount: count, MilliCPU: cpu * 1000, VM: gpu != "nvidia.com/gpu"}
@@ -104,6 +114,18 @@ func TestStrandedKinds(t *testing.T) {
 			kind:  gpuworkload.StrandedFragmentation, units: 1,
 		},
 		{
+			name:  "mode: a DRA node's GPUs free while a vGPU VM waits",
+			nodes: []NodeSpec{a10Node(t, "vgpu", gpuworkload.ModeVGPU, ""), draNode(t, "dra")},
+			pods:  []PodSpec{gpuPod("vgpu-1", 0, 100*time.Second, a10Q12, 8, 1), gpuPod("vgpu-2", 10*time.Second, 110*time.Second, a10Q12, 8, 1)},
+			kind:  gpuworkload.StrandedMode, units: 4,
+		},
+		{
+			name:  "fragmentation: a DRA node's one free GPU, two wanted by a VM",
+			nodes: []NodeSpec{draNode(t, "dra")},
+			pods:  []PodSpec{gpuPod("big", 0, 100*time.Second, "nvidia.com/gpu", 3, 1), gpuPod("vm-pair", 10*time.Second, 110*time.Second, a10, 2, 1)},
+			kind:  gpuworkload.StrandedFragmentation, units: 1,
+		},
+		{
 			name:  "cpu-memory: three GPUs free, no CPU left",
 			nodes: []NodeSpec{a10Node(t, "c", gpuworkload.ModeContainer, "16")},
 			pods:  []PodSpec{gpuPod("hog", 0, 100*time.Second, "nvidia.com/gpu", 1, 16), gpuPod("small", 10*time.Second, 110*time.Second, "nvidia.com/gpu", 1, 1)},
@@ -127,6 +149,68 @@ func TestStrandedKinds(t *testing.T) {
 				t.Errorf("allocation at first failure %v, want the share in use at 10 s", s.AllocationAtFirstFailure)
 			}
 		})
+	}
+}
+
+func TestDRANodeServesContainersAndVMs(t *testing.T) {
+	s := &Scenario{Name: "t", Policy: enabled(),
+		Nodes: []NodeSpec{draNode(t, "dra")},
+		Pods: []PodSpec{
+			gpuPod("container", 0, 100*time.Second, "nvidia.com/gpu", 2, 1),
+			gpuPod("vm", 10*time.Second, 110*time.Second, a10, 2, 1),
+			gpuPod("late", 20*time.Second, 120*time.Second, "nvidia.com/gpu", 1, 1),
+		},
+	}
+	for _, policy := range []string{"default", GPUStrandingPolicy} {
+		got := runOne(t, s, policy, shippedOptions(t)).Summary
+		if got.UnplacedGPUPods != 0 || got.GPUUnitsPlaced != 5 || got.WaitMaxSeconds != 80 {
+			t.Errorf("%s: summary %+v: want the container and the VM to share the node's GPUs, and the late pod to wait 80 s for the container's", policy, got)
+		}
+	}
+}
+
+func TestDRANodesNeedOnePassthroughModel(t *testing.T) {
+	l40s, err := gpuworkload.NewGPUInventory(4, "L40S", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := NodeSpec{Name: "dra-l40s", MilliCPU: 64000, Memory: 256 << 30, Inventory: l40s, DRA: true}
+	s := &Scenario{Name: "t", Policy: enabled(), Nodes: []NodeSpec{draNode(t, "dra-a10"), other}}
+	_, err = Run(quietContext(t), s, ScoringPolicies[0], shippedOptions(t))
+	want := "DRA nodes dra-a10 and dra-l40s pass through nvidia.com/GA102GL_A10 and nvidia.com/AD102GL_L40S: one vfio DeviceClass serves one extended resource, so give the DRA nodes one model"
+	if err == nil || err.Error() != want {
+		t.Fatalf("error %v, want %q", err, want)
+	}
+}
+
+func TestWithDRANodesSpreadsTheShare(t *testing.T) {
+	s := &Scenario{Name: "t", Nodes: []NodeSpec{
+		a10Node(t, "c1", gpuworkload.ModeContainer, ""), a10Node(t, "c2", gpuworkload.ModeContainer, ""),
+		a10Node(t, "c3", gpuworkload.ModeContainer, ""), a10Node(t, "c4", gpuworkload.ModeContainer, ""),
+		a10Node(t, "v1", gpuworkload.ModeVGPU, ""),
+		a10Node(t, "p1", gpuworkload.ModePassthrough, ""), a10Node(t, "p2", gpuworkload.ModePassthrough, ""),
+		a10Node(t, "p3", gpuworkload.ModePassthrough, ""), a10Node(t, "p4", gpuworkload.ModePassthrough, ""),
+		{Name: "cpu", MilliCPU: 64000, Memory: 256 << 30},
+	}}
+	for _, tc := range []struct {
+		share float64
+		want  []string
+	}{
+		{0, nil},
+		{0.25, []string{"c4", "p4"}},
+		{0.5, []string{"c2", "c4", "p2", "p4"}},
+		{1, []string{"c1", "c2", "c3", "c4", "p1", "p2", "p3", "p4"}},
+	} {
+		moved, dra, servable := s.WithDRANodes(tc.share)
+		var got []string
+		for _, n := range moved.Nodes {
+			if n.DRA {
+				got = append(got, n.Name)
+			}
+		}
+		if !slices.Equal(got, tc.want) || dra != len(tc.want) || servable != 8 || s.Nodes[0].DRA {
+			t.Errorf("share %v: DRA nodes %v (%d of %d servable), want %v of 8, the scenario itself unchanged", tc.share, got, dra, servable, tc.want)
+		}
 	}
 }
 

@@ -301,7 +301,7 @@ func draNodes(allocated ...string) func(*clusterstate.Tracker) {
 		tr.UpsertDeviceClass(&resourceapi.DeviceClass{ObjectMeta: metav1.ObjectMeta{Name: "gpu.nvidia.com"}, Spec: resourceapi.DeviceClassSpec{ExtendedResourceName: ptr.To(string(gpu))}})
 		tr.UpsertDeviceClass(&resourceapi.DeviceClass{ObjectMeta: metav1.ObjectMeta{Name: "vfio.gpu.nvidia.com"}})
 		for _, n := range []string{"dra-half", "dra-empty"} {
-			tr.UpsertResourceSlice(dratest.Slice(n, 2))
+			tr.UpsertResourceSlice(gpuworkload.DriverSlice(n, 2))
 		}
 		for _, d := range allocated {
 			tr.UpsertResourceClaim(dratest.AllocatedClaim("ns", "holds-"+d, "dra-half", d))

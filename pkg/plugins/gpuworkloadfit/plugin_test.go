@@ -23,7 +23,6 @@ import (
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
-	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dratest"
 )
 
 const (
@@ -703,7 +702,7 @@ func TestFilterDRADeviceAvailability(t *testing.T) {
 			pl.claims = claimGetter{claims: tc.claims}
 			pl.tracker.UpsertDeviceClass(gpuDeviceClass())
 			pl.tracker.UpsertDeviceClass(vfioDeviceClass())
-			pl.tracker.UpsertResourceSlice(dratest.Slice("dra", 2, tc.taints...))
+			pl.tracker.UpsertResourceSlice(gpuworkload.DriverSlice("dra", 2, tc.taints...))
 			for _, c := range tc.claims {
 				pl.tracker.UpsertResourceClaim(c)
 			}
@@ -742,7 +741,7 @@ func TestExplainDRAClaim(t *testing.T) {
 	claims := []*resourceapi.ResourceClaim{claim("vm-gpu", "vfio.gpu.nvidia.com", ""), claim("train", "gpu.nvidia.com", "dra", "gpu-0"), claim("vm-other", "vfio.gpu.nvidia.com", "dra", "gpu-vfio-1")}
 	pl.claims = claimGetter{claims: claims}
 	pl.tracker.UpsertDeviceClass(vfioDeviceClass())
-	pl.tracker.UpsertResourceSlice(dratest.Slice("dra", 2))
+	pl.tracker.UpsertResourceSlice(gpuworkload.DriverSlice("dra", 2))
 	for _, c := range claims {
 		pl.tracker.UpsertResourceClaim(c)
 	}

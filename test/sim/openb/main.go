@@ -6,7 +6,11 @@
 // share of GPUs allocated as the arrived workload grows, plotted per policy.
 // docs/simulation.md documents every mapping choice.
 //
-//	go run ./test/sim/openb [-data ../shared/data/openb] [-draws 10] [-out docs/simulation]
+// With -dra-shares it measures instead what moving nodes to the DRA driver
+// is worth: each draw replayed with each share of the nodes the driver can
+// serve published through DRA (sim.RunDRAShares).
+//
+//	go run ./test/sim/openb [-data ../shared/data/openb] [-draws 10] [-out docs/simulation] [-scenarios openb-three-mode -dra-shares 0,25,50,100]
 package main
 
 import (
@@ -33,8 +37,9 @@ func main() {
 	out := flag.String("out", "", "directory for openb.txt and the allocation plots (default: the table on standard output only)")
 	only := flag.String("scenarios", "", "comma-separated subset of "+scenarioNames()+" (default: all)")
 	policies := flag.String("policies", "", "comma-separated subset of the simulator's policies (default: all)")
+	draShares := flag.String("dra-shares", "", "percentages of the nodes the DRA driver can serve to publish through DRA, e.g. 0,25,50,100: measure the DRA share instead of comparing the policies; the table in openb-dra-share.txt, the plots in <scenario>-dra-share.svg")
 	flag.Parse()
-	if err := run(os.Stdout, options{data: *data, draws: *draws, inflation: *inflation, out: *out, only: *only, policies: *policies}); err != nil {
+	if err := run(os.Stdout, options{data: *data, draws: *draws, inflation: *inflation, out: *out, only: *only, policies: *policies, draShares: *draShares}); err != nil {
 		fmt.Fprintln(os.Stderr, "openb:", err)
 		os.Exit(1)
 	}
@@ -47,6 +52,7 @@ type options struct {
 	out       string
 	only      string
 	policies  string
+	draShares string
 }
 
 func scenarioNames() string {
@@ -89,6 +95,12 @@ func run(stdout io.Writer, o options) error {
 			return fmt.Errorf("-policies: %w", err)
 		}
 	}
+	var shares []float64
+	if o.draShares != "" {
+		if shares, err = sim.ParseDRAShares(o.draShares); err != nil {
+			return err
+		}
+	}
 	nodes, err := readNodes(filepath.Join(o.data, nodeFile))
 	if err != nil {
 		return err
@@ -114,18 +126,34 @@ func run(stdout io.Writer, o options) error {
 			opts.Advisor = &sim.AdvisorOptions{Interval: sim.DefaultAdvisorInterval, Conversion: sim.DefaultAdvisorConversion}
 		}
 		var runs []drawResult
+		var draRuns []sim.DRAShareRuns
 		for seed := 1; seed <= o.draws; seed++ {
 			d, err := inflate(m, tasks, gpus, o.inflation, rand.New(rand.NewPCG(uint64(seed), 0)))
 			if err != nil {
 				return err
 			}
 			scenario := &sim.Scenario{Name: fmt.Sprintf("%s-s%d", m.name, seed), Nodes: specs, Pods: d.pods, Policy: sim.EnabledSandboxPolicy()}
+			if shares != nil {
+				r, err := sim.RunDRAShares(ctx, scenario, shares, policies, opts)
+				if err != nil {
+					return err
+				}
+				draRuns = append(draRuns, r)
+				fmt.Fprintf(os.Stderr, "%s: draw %d of %d done\n", m.name, seed, o.draws)
+				continue
+			}
 			results, err := sim.Compare(ctx, scenario, policies, opts)
 			if err != nil {
 				return fmt.Errorf("%s: %w", scenario.Name, err)
 			}
 			runs = append(runs, measure(results, d, gpus, o.inflation))
 			fmt.Fprintf(os.Stderr, "%s: draw %d of %d done\n", m.name, seed, o.draws)
+		}
+		if shares != nil {
+			if err := sim.ReportDRAShares(w, o.out, &sim.Scenario{Name: m.name, Nodes: specs}, shares, draRuns); err != nil {
+				return err
+			}
+			continue
 		}
 		fmt.Fprintf(w, "scenario %s: %d nodes, %.0f GPUs, %d draws to %.0f%% (seeds 1-%d), %.0f pods per draw on average\n%s.\n",
 			m.name, len(nodes), gpus, o.draws, 100*o.inflation, o.draws, meanPods(runs), m.description)
@@ -141,5 +169,9 @@ func run(stdout io.Writer, o options) error {
 	if o.out == "" {
 		return nil
 	}
-	return os.WriteFile(filepath.Join(o.out, "openb.txt"), []byte(report.String()), 0o644)
+	name := "openb.txt"
+	if shares != nil {
+		name = "openb-dra-share.txt"
+	}
+	return os.WriteFile(filepath.Join(o.out, name), []byte(report.String()), 0o644)
 }

@@ -5,7 +5,12 @@
 // happens to drain first decides a relabel); docs/simulation.md explains
 // why the comparison rests on the means.
 //
-//	go run ./test/sim/traces [-seeds 11-50] [-dir DIR]
+// With -dra-shares it measures instead what moving nodes to the DRA driver
+// is worth: each trace replayed with each share of the nodes the driver can
+// serve published through DRA, reported as the stranding by mode and its
+// paired difference from the first share.
+//
+//	go run ./test/sim/traces [-seeds 11-50] [-dir DIR] [-scenarios drift] [-dra-shares 0,25,50,100 -policies default,gpu-stranding -plot-dir DIR]
 package main
 
 import (
@@ -15,6 +20,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -26,22 +32,48 @@ import (
 	"github.com/gpu-workload-scheduler/scheduler/test/sim/scenariogen"
 )
 
+type options struct {
+	seeds, dir, shipped, scenarios, policies, draShares, plotDir string
+}
+
 func main() {
-	seeds := flag.String("seeds", "11-50", "seeds of the extra traces: comma-separated numbers or ranges (11-50)")
-	dir := flag.String("dir", "", "directory to keep the extra traces in, as <scenario>-s<seed>/ (default: a temporary directory, removed)")
-	shipped := flag.String("shipped", "test/sim/scenarios", "directory of the shipped scenarios")
+	var o options
+	flag.StringVar(&o.seeds, "seeds", "11-50", "seeds of the extra traces: comma-separated numbers or ranges (11-50)")
+	flag.StringVar(&o.dir, "dir", "", "directory to keep the extra traces in, as <scenario>-s<seed>/ (default: a temporary directory, removed)")
+	flag.StringVar(&o.shipped, "shipped", "test/sim/scenarios", "directory of the shipped scenarios")
+	flag.StringVar(&o.scenarios, "scenarios", "", "comma-separated subset of the shipped scenarios (default: all)")
+	flag.StringVar(&o.policies, "policies", "", "comma-separated subset of the simulator's policies (default: all)")
+	flag.StringVar(&o.draShares, "dra-shares", "", "percentages of the nodes the DRA driver can serve to publish through DRA, e.g. 0,25,50,100: measure the DRA share instead of comparing the policies")
+	flag.StringVar(&o.plotDir, "plot-dir", "", "with -dra-shares, directory for <scenario>-dra-share.svg")
 	flag.Parse()
-	if err := run(os.Stdout, *seeds, *dir, *shipped); err != nil {
+	if err := run(os.Stdout, o); err != nil {
 		fmt.Fprintln(os.Stderr, "traces:", err)
 		os.Exit(1)
 	}
 }
 
-func run(out io.Writer, seedList, dir, shipped string) error {
-	seeds, err := parseSeeds(seedList)
+func run(out io.Writer, o options) error {
+	seeds, err := parseSeeds(o.seeds)
 	if err != nil {
 		return err
 	}
+	specs, err := selectedScenarios(o.scenarios)
+	if err != nil {
+		return err
+	}
+	policies := sim.ScoringPolicies
+	if o.policies != "" {
+		if policies, err = sim.ScoringPoliciesByName(o.policies); err != nil {
+			return fmt.Errorf("-policies: %w", err)
+		}
+	}
+	var shares []float64
+	if o.draShares != "" {
+		if shares, err = sim.ParseDRAShares(o.draShares); err != nil {
+			return err
+		}
+	}
+	dir := o.dir
 	if dir == "" {
 		tmp, err := os.MkdirTemp("", "traces")
 		if err != nil {
@@ -55,8 +87,8 @@ func run(out io.Writer, seedList, dir, shipped string) error {
 		return err
 	}
 	ctx := klog.NewContext(context.Background(), logr.Discard())
-	for _, spec := range scenariogen.Shipped() {
-		paths := []string{filepath.Join(shipped, spec.Name, "scenario.yaml")}
+	for _, spec := range specs {
+		paths := []string{filepath.Join(o.shipped, spec.Name, "scenario.yaml")}
 		for _, seed := range seeds {
 			trace := spec.WithSeed(seed)
 			if err := scenariogen.Write(dir, trace); err != nil {
@@ -65,23 +97,62 @@ func run(out io.Writer, seedList, dir, shipped string) error {
 			paths = append(paths, filepath.Join(dir, trace.Name, "scenario.yaml"))
 		}
 		var runs [][]*sim.Result
+		var draRuns []sim.DRAShareRuns
+		var first *sim.Scenario
 		for _, path := range paths {
 			scenario, advisor, err := sim.LoadScenario(path)
 			if err != nil {
 				return err
 			}
+			if first == nil {
+				first = scenario
+			}
 			opts.Advisor = advisor
-			results, err := sim.Compare(ctx, scenario, sim.ScoringPolicies, opts)
+			if shares != nil {
+				r, err := sim.RunDRAShares(ctx, scenario, shares, policies, opts)
+				if err != nil {
+					return fmt.Errorf("%s: %w", path, err)
+				}
+				draRuns = append(draRuns, r)
+				continue
+			}
+			results, err := sim.Compare(ctx, scenario, policies, opts)
 			if err != nil {
 				return fmt.Errorf("%s: %w", path, err)
 			}
 			runs = append(runs, results)
+		}
+		if shares != nil {
+			if err := sim.ReportDRAShares(out, o.plotDir, first, shares, draRuns); err != nil {
+				return err
+			}
+			continue
 		}
 		if err := writeTable(out, spec.Name, seeds, runs); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+func selectedScenarios(list string) ([]scenariogen.Spec, error) {
+	shipped := scenariogen.Shipped()
+	if list == "" {
+		return shipped, nil
+	}
+	var names []string
+	for _, s := range shipped {
+		names = append(names, s.Name)
+	}
+	var out []scenariogen.Spec
+	for _, name := range strings.Split(list, ",") {
+		i := slices.Index(names, name)
+		if i < 0 {
+			return nil, fmt.Errorf("-scenarios: %q is not a shipped scenario; valid ones are %s", name, strings.Join(names, ","))
+		}
+		out = append(out, shipped[i])
+	}
+	return out, nil
 }
 
 // parseSeeds reads comma-separated seeds and inclusive ranges: "11-14,20".
