@@ -21,8 +21,9 @@ PLUGIN_DIR ?= $(HOME)/.local/bin
 # make sim writes the shipped scenarios' comparison here (docs/simulation.md).
 SIM_OUT ?= $(CURDIR)/docs/simulation
 OPENB ?= $(CURDIR)/../shared/data/openb
+DRA_SHARES ?= 0,25,50,100
 
-.PHONY: help build tools test test-unit test-fuzz test-integration verify vendor lab lab-down perf sim sim-traces sim-openb install-plugin clean
+.PHONY: help build tools test test-unit test-fuzz test-integration verify vendor lab lab-down perf sim sim-traces sim-openb sim-dra install-plugin clean
 
 help: ## List the targets with one line each
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-17s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -94,6 +95,12 @@ sim-traces: ## Compare the policies on each shipped scenario and 40 more traces 
 sim-openb: ## Compare the policies on the Alibaba openb trace (OPENB) by FGD's method, 10 seeded draws per scenario: SIM_OUT/openb.txt and the allocation curves SIM_OUT/openb-*-allocation.svg
 	@mkdir -p "$(SIM_OUT)"
 	$(GO) run ./test/sim/openb -data "$(OPENB)" -draws 10 -out "$(SIM_OUT)"
+
+sim-dra: ## Stranding as 0, 25, 50 and 100% of the nodes the DRA driver can serve move to it: drift (11 traces) and openb-three-mode (10 draws); SIM_OUT/dra-share.txt and SIM_OUT/<scenario>-dra-share.svg (about 6 min)
+	@mkdir -p "$(SIM_OUT)"
+	$(GO) run ./test/sim/traces -scenarios drift -seeds 11-20 -policies default,gpu-stranding -dra-shares $(DRA_SHARES) -plot-dir "$(SIM_OUT)" > "$(SIM_OUT)/dra-share.txt"
+	$(GO) run ./test/sim/openb -data "$(OPENB)" -draws 10 -scenarios openb-three-mode -policies default,gpu-stranding -dra-shares $(DRA_SHARES) -out "$(SIM_OUT)" >> "$(SIM_OUT)/dra-share.txt"
+	@cat "$(SIM_OUT)/dra-share.txt"
 
 install-plugin: build ## Install kubectl-gpu_workload into PLUGIN_DIR (default ~/.local/bin) for `kubectl gpu-workload`
 	install -d $(PLUGIN_DIR)

@@ -37,7 +37,7 @@ func main() {
 	out := flag.String("out", "", "directory for openb.txt and the allocation plots (default: the table on standard output only)")
 	only := flag.String("scenarios", "", "comma-separated subset of "+scenarioNames()+" (default: all)")
 	policies := flag.String("policies", "", "comma-separated subset of the simulator's policies (default: all)")
-	draShares := flag.String("dra-shares", "", "percentages of the nodes the DRA driver can serve to publish through DRA, e.g. 0,25,50,100: measure the DRA share instead of comparing the policies; the table in openb-dra-share.txt, the plots in <scenario>-dra-share.svg")
+	draShares := flag.String("dra-shares", "", "percentages of the nodes the DRA driver can serve to publish through DRA, e.g. 0,25,50,100: measure the DRA share instead of comparing the policies: the table on standard output, the plots in -out as <scenario>-dra-share.svg")
 	flag.Parse()
 	if err := run(os.Stdout, options{data: *data, draws: *draws, inflation: *inflation, out: *out, only: *only, policies: *policies, draShares: *draShares}); err != nil {
 		fmt.Fprintln(os.Stderr, "openb:", err)
@@ -166,12 +166,8 @@ func run(stdout io.Writer, o options) error {
 			}
 		}
 	}
-	if o.out == "" {
+	if o.out == "" || shares != nil {
 		return nil
 	}
-	name := "openb.txt"
-	if shares != nil {
-		name = "openb-dra-share.txt"
-	}
-	return os.WriteFile(filepath.Join(o.out, name), []byte(report.String()), 0o644)
+	return os.WriteFile(filepath.Join(o.out, "openb.txt"), []byte(report.String()), 0o644)
 }

@@ -233,3 +233,39 @@ func TestRunWritesTablesAndPlots(t *testing.T) {
 		}
 	}
 }
+
+// With -dra-shares the run measures the DRA share instead: a table per
+// scenario with a row per policy and share, and a plot of the stranding by
+// mode, one line per policy.
+func TestRunMeasuresTheDRAShare(t *testing.T) {
+	out := t.TempDir()
+	var stdout bytes.Buffer
+	o := options{data: "testdata", draws: 2, inflation: 1.3, out: out, only: "openb-three-mode", policies: "default,gpu-stranding", draShares: "0,50,100"}
+	if err := run(&stdout, o); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"scenario openb-three-mode: 2 traces; DRA share of the 6 of 8 nodes the DRA driver can serve (vGPU nodes stay with the device plugins)",
+		"\ngpu-stranding+advisor  0%  ", "\ngpu-stranding+advisor  100%", "\ndefault+advisor        50% ",
+	} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("the table lacks %q:\n%s", want, stdout.String())
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "openb.txt")); !os.IsNotExist(err) {
+		t.Errorf("openb.txt written by a DRA-share run: %v", err)
+	}
+	svg, err := os.ReadFile(filepath.Join(out, "openb-three-mode-dra-share.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := xml.Unmarshal(svg, new(struct{})); err != nil {
+		t.Errorf("the plot is not well-formed XML: %v", err)
+	}
+	if got := strings.Count(string(svg), "<polyline"); got != 2 {
+		t.Errorf("%d lines, want one per policy", got)
+	}
+	if err := run(&stdout, options{data: "testdata", draws: 2, inflation: 1.3, draShares: "0,150"}); err == nil || !strings.Contains(err.Error(), `-dra-shares: "150" is not a whole percentage from 0 to 100`) {
+		t.Errorf("error %v, want the bad share named", err)
+	}
+}
