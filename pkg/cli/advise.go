@@ -71,6 +71,7 @@ func newAdviseCommand(o *rootOptions) *cobra.Command {
 		},
 	}
 	podSourceFlags(cmd, &src, &podsFile, "")
+	cmd.Flags().StringVar(&src.dra, "dra", "", "DRA dump with --nodes: "+draWanted+"; without it DRA nodes count as nodes of the default mode")
 	return cmd
 }
 
@@ -132,7 +133,9 @@ func advise(ctx context.Context, c *cluster, pods []*v1.Pod, progress io.Writer)
 			Name: s.Name, MilliCPU: node.Status.Allocatable.Cpu().MilliValue(), Memory: node.Status.Allocatable.Memory().Value(),
 			Mode: s.Mode.Mode, Inventory: gpuworkload.InventoryOf(node, s),
 		}
-		if !s.GPUNode {
+		if !s.GPUNode || s.DRA {
+			// A DRA node has no mode to change: the driver serves containers
+			// and VMs from it as they come, and offers no vGPU.
 			continue
 		}
 		view := advisor.Node{Name: s.Name, Mode: s.Mode.Mode, Inventory: nodes[i].Inventory, Converting: s.Converting()}
