@@ -48,8 +48,12 @@ func (s *Scenario) WithDRANodes(share float64) (moved *Scenario, dra, servable i
 	return &out, dra, servable
 }
 
-// ParseDRAShares reads a comma-separated list of percentages, e.g. 0,25,50,100.
+// ParseDRAShares reads a comma-separated list of percentages, e.g.
+// 0,25,50,100; an empty list is none.
 func ParseDRAShares(list string) ([]float64, error) {
+	if list == "" {
+		return nil, nil
+	}
 	var shares []float64
 	for _, field := range strings.Split(list, ",") {
 		percent, err := strconv.Atoi(strings.TrimSpace(field))

@@ -128,7 +128,9 @@ func (n *simNode) cannotHold(p PodSpec) string {
 
 // holds says whether the node has room for one more pod and the pod's CPU,
 // memory and GPU units free: NodeResourcesFit's verdict, as the node object
-// advertises the same and the pod requests nothing else.
+// advertises the same and the pod requests nothing else. On a DRA node the
+// units are GPUs no claim holds, which is also GPUWorkloadFit's verdict on
+// its devices.
 func (n *simNode) holds(p PodSpec) bool {
 	return n.pods < podsPerNode && n.usedCPU+p.MilliCPU <= n.spec.MilliCPU && n.usedMemory+p.Memory <= n.spec.Memory &&
 		(p.GPU == "" || n.serves(p.GPU) && n.free() >= p.GPUCount)

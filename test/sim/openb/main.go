@@ -89,17 +89,13 @@ func run(stdout io.Writer, o options) error {
 	if err != nil {
 		return err
 	}
-	policies := sim.ScoringPolicies
-	if o.policies != "" {
-		if policies, err = sim.ScoringPoliciesByName(o.policies); err != nil {
-			return fmt.Errorf("-policies: %w", err)
-		}
+	policies, err := sim.ScoringPoliciesByName(o.policies)
+	if err != nil {
+		return fmt.Errorf("-policies: %w", err)
 	}
-	var shares []float64
-	if o.draShares != "" {
-		if shares, err = sim.ParseDRAShares(o.draShares); err != nil {
-			return err
-		}
+	shares, err := sim.ParseDRAShares(o.draShares)
+	if err != nil {
+		return err
 	}
 	nodes, err := readNodes(filepath.Join(o.data, nodeFile))
 	if err != nil {
