@@ -136,6 +136,13 @@ func (t *Tracker) DRADeviceStates(node string) []gpuworkload.DRADeviceState {
 	return t.dra.nodes[node].DeviceStates(t.holderLocked)
 }
 
+// DRAHeld reports whether a claim in the informer's cache holds the device.
+func (t *Tracker) DRAHeld(pool, device string) bool {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return t.holderLocked(pool, device) != ""
+}
+
 // DRADriver is the name of the DRA driver whose GPUs the tracker reads.
 func (t *Tracker) DRADriver() string { return t.dra.driver }
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -21,8 +22,13 @@ import (
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 )
 
-// retryAfter is how long the controller waits after a failed API call.
-const retryAfter = time.Second
+// Failed reconciliations are retried after retryAfter, doubling with each
+// consecutive failure up to maxRetryAfter, so that an API server that
+// refuses DeviceTaintRules is not called every second forever.
+const (
+	retryAfter    = time.Second
+	maxRetryAfter = 2 * time.Minute
+)
 
 // minInterval spaces reconciliations: each lists every allocation, and the
 // scheduler triggers one per DRA pod it reserves. Triggers in between coalesce.
@@ -43,16 +49,66 @@ type Controller struct {
 	driver   string
 	active   atomic.Bool
 	trigger  chan struct{}
-	// reconciled runs after every successful reconciliation.
-	reconciled func()
+	// failures counts the reconciliations that failed in a row: 0 when the
+	// rules cover every allocation the last time the controller looked.
+	failures atomic.Int64
+
+	mu sync.Mutex
+	// reconciled run after every successful reconciliation.
+	reconciled []func()
 }
 
-// NewController builds the controller; Run starts it. reconciled runs after
-// every successful reconciliation: the rules then cover every allocation.
+// NewController builds the controller; Run starts it.
 func NewController(client kubernetes.Interface, claims fwk.ResourceClaimTracker, rules resourcelisters.DeviceTaintRuleLister, siblings SiblingLookup,
-	driver string, reconciled func()) *Controller {
-	return &Controller{client: client, claims: claims, rules: rules, siblings: siblings, driver: driver, trigger: make(chan struct{}, 1), reconciled: reconciled}
+	driver string) *Controller {
+	return &Controller{client: client, claims: claims, rules: rules, siblings: siblings, driver: driver, trigger: make(chan struct{}, 1)}
 }
+
+// process holds the controllers of this process, one per informer factory
+// and driver: a scheduler with several profiles shares one informer factory,
+// and two guards would write the same rules.
+var process struct {
+	mu          sync.Mutex
+	controllers map[processKey]*Controller
+}
+
+type processKey struct {
+	informers any
+	driver    string
+}
+
+// ForProcess returns the one controller of the process for the informer
+// factory and driver, building it with build and starting it with run on
+// first use; started is false when it existed already.
+func ForProcess(informers any, driver string, build func() (*Controller, error), run func(*Controller)) (c *Controller, started bool, err error) {
+	process.mu.Lock()
+	defer process.mu.Unlock()
+	key := processKey{informers, driver}
+	if c := process.controllers[key]; c != nil {
+		return c, false, nil
+	}
+	if c, err = build(); err != nil {
+		return nil, false, err
+	}
+	if process.controllers == nil {
+		process.controllers = map[processKey]*Controller{}
+	}
+	process.controllers[key] = c
+	run(c)
+	return c, true, nil
+}
+
+// OnReconciled adds a function to run after every successful
+// reconciliation: the rules then cover every allocation.
+func (c *Controller) OnReconciled(f func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.reconciled = append(c.reconciled, f)
+}
+
+// Failures is the number of reconciliations that failed in a row; 0 when
+// the last one succeeded.
+func (c *Controller) Failures() int64 { return c.failures.Load() }
 
 // Activate makes the controller act from now on.
 func (c *Controller) Activate() {
@@ -82,17 +138,36 @@ func (c *Controller) Run(ctx context.Context) {
 			continue
 		}
 		if err := c.reconcile(ctx, logger); err != nil {
-			logger.Error(err, "Cannot update the DeviceTaintRules that keep sibling DRA devices apart; retrying", "retryAfter", retryAfter)
-			time.AfterFunc(retryAfter, c.Trigger)
+			failures := c.failures.Add(1)
+			delay := backoff(failures)
+			logger.Error(err, "Cannot update the DeviceTaintRules that keep sibling DRA devices apart; new DRA allocations that would complete a pair are rejected at Reserve until this recovers",
+				"failures", failures, "retryAfter", delay)
+			time.AfterFunc(delay, c.Trigger)
 			continue
 		}
-		c.reconciled()
+		if failures := c.failures.Swap(0); failures > 0 {
+			logger.Info("DeviceTaintRules cover every DRA allocation again", "failuresBefore", failures)
+		}
+		c.mu.Lock()
+		reconciled := slices.Clone(c.reconciled)
+		c.mu.Unlock()
+		for _, f := range reconciled {
+			f()
+		}
 		select {
 		case <-ctx.Done():
 			return
 		case <-time.After(minInterval):
 		}
 	}
+}
+
+// backoff is the wait after the given number of failures in a row.
+func backoff(failures int64) time.Duration {
+	if failures > 10 {
+		return maxRetryAfter
+	}
+	return min(retryAfter<<(failures-1), maxRetryAfter)
 }
 
 // Allocations lists the driver's allocated devices. The claim tracker's
@@ -124,12 +199,14 @@ func (c *Controller) Allocations() ([]Allocation, error) {
 	return out, nil
 }
 
-// ConflictOn returns a conflict among the allocated devices of one node,
-// in-flight allocations included: the check Reserve makes after
-// DynamicResources allocated the pod's devices there. It looks at that
-// node's devices only, so that its cost does not grow with the cluster
-// beyond building the allocated set.
-func (c *Controller) ConflictOn(node *gpuworkload.DRANode) (*Conflict, error) {
+// ConflictOn returns a pair of allocated sibling devices of one node of
+// which at least one half is not written to a claim yet: the check Reserve
+// makes after DynamicResources allocated the pod's devices there. Pairs
+// whose halves are both written existed before this cycle (allocated by
+// another scheduler, or before the guard ran): they are reported by check
+// and the metrics, and never block the node's other devices. written tells
+// whether a device is held by a claim in the informer's cache.
+func (c *Controller) ConflictOn(node *gpuworkload.DRANode, written func(pool, device string) bool) (*Conflict, error) {
 	if node == nil {
 		return nil, nil
 	}
@@ -145,7 +222,7 @@ func (c *Controller) ConflictOn(node *gpuworkload.DRANode) (*Conflict, error) {
 			continue
 		}
 		for _, s := range node.Siblings(d.Pool, d.Name) {
-			if isAllocated(s) {
+			if isAllocated(s) && (!written(d.Pool, d.Name) || !written(s.Pool, s.Name)) {
 				return &Conflict{A: Allocation{Pool: d.Pool, Device: d.Name}, B: Allocation{Pool: s.Pool, Device: s.Name}, PCIBusID: d.PCIBusID}, nil
 			}
 		}
@@ -172,7 +249,11 @@ func (c *Controller) reconcile(ctx context.Context, logger klog.Logger) error {
 		want, have := desired[name], existing[name]
 		switch {
 		case have == nil:
-			if _, err := api.Create(ctx, want, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+			_, err := api.Create(ctx, want, metav1.CreateOptions{})
+			if apierrors.IsAlreadyExists(err) {
+				err = c.checkOwned(ctx, name)
+			}
+			if err != nil {
 				return fmt.Errorf("create DeviceTaintRule %s: %w", name, err)
 			}
 			logger.V(2).Info("Tainted a DRA device whose physical GPU is in use", "rule", name, "device", want.Annotations["gpu.workload.scheduling.nvidia.io/device"])
@@ -193,6 +274,21 @@ func (c *Controller) reconcile(ctx context.Context, logger klog.Logger) error {
 			return fmt.Errorf("delete DeviceTaintRule %s: %w", name, err)
 		}
 		logger.V(2).Info("Untainted a DRA device: its physical GPU is free", "rule", name)
+	}
+	return nil
+}
+
+// checkOwned is called when a rule the guard creates exists already but is
+// not in its cache of the rules it owns: either the cache lags behind, or
+// someone else's object has the name, which the guard must not take over.
+func (c *Controller) checkOwned(ctx context.Context, name string) error {
+	rule, err := c.client.ResourceV1().DeviceTaintRules().Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	if rule.Labels[ManagedByLabel] != ManagedBy {
+		return fmt.Errorf("a DeviceTaintRule named %s exists without the label %s=%s, so it is not the guard's and the guard leaves it alone; "+
+			"fix: delete or rename that DeviceTaintRule (the name prefix %s belongs to gpu-workload-scheduler)", name, ManagedByLabel, ManagedBy, rulePrefix)
 	}
 	return nil
 }

@@ -102,21 +102,31 @@ func Conflicts(allocs []Allocation, siblings SiblingLookup) []Conflict {
 }
 
 // DesiredRules are the rules that should exist: one per sibling of an
-// allocated device. An allocation not yet written that conflicts with a
+// allocated device, unless a claim holds that sibling too: the pair exists
+// already, the allocator does not hand the sibling out again, and a taint
+// would only stop its own claim's pods. An allocation not yet written that conflicts with a
 // sibling's is about to be rejected at Reserve; it taints nothing, so that
 // no rule outlives it and blocks both halves of its GPU.
 func DesiredRules(allocs []Allocation, siblings SiblingLookup, driver string) map[string]*resourceapi.DeviceTaintRule {
-	held := make(map[[2]string]bool, len(allocs))
+	// written tells, for each allocated device, whether a claim holds it.
+	written := make(map[[2]string]bool, len(allocs))
 	for _, a := range allocs {
-		held[[2]string{a.Pool, a.Device}] = true
+		written[[2]string{a.Pool, a.Device}] = a.Written
+	}
+	isHeld := func(s gpuworkload.DRADevice) bool {
+		_, held := written[[2]string{s.Pool, s.Name}]
+		return held
 	}
 	out := map[string]*resourceapi.DeviceTaintRule{}
 	for _, a := range allocs {
 		_, sibs := siblings(a.Pool, a.Device)
-		if !a.Written && slices.ContainsFunc(sibs, func(s gpuworkload.DRADevice) bool { return held[[2]string{s.Pool, s.Name}] }) {
+		if !a.Written && slices.ContainsFunc(sibs, isHeld) {
 			continue
 		}
 		for _, s := range sibs {
+			if written[[2]string{s.Pool, s.Name}] {
+				continue
+			}
 			rule := siblingRule(driver, s, a.Device)
 			out[rule.Name] = rule
 		}

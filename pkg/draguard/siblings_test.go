@@ -1,6 +1,7 @@
 package draguard
 
 import (
+	"slices"
 	"testing"
 
 	resourceapi "k8s.io/api/resource/v1"
@@ -9,9 +10,17 @@ import (
 )
 
 // One node, two GPUs, each published as gpu-N and gpu-vfio-N; gpu-2 consumes
-// shared counters, so the allocator already keeps it apart.
+// shared counters, so the allocator already keeps it apart; a GPU in MIG
+// mode has two MIG devices with its PCI bus ID, independent of each other.
 func lookup() SiblingLookup {
+	lookup, _ := lookupNode()
+	return lookup
+}
+
+func lookupNode() (SiblingLookup, *gpuworkload.DRANode) {
 	node := gpuworkload.NewDRANode([]gpuworkload.DRADevice{
+		{Pool: "n1", Name: "gpu-3-mig-1g.5gb-0", Type: "mig", Class: gpuworkload.ClassContainerGPU, PCIBusID: "0000:3e:00.0"},
+		{Pool: "n1", Name: "gpu-3-mig-1g.5gb-1", Type: "mig", Class: gpuworkload.ClassContainerGPU, PCIBusID: "0000:3e:00.0"},
 		{Pool: "n1", Name: "gpu-0", Type: "gpu", Class: gpuworkload.ClassContainerGPU, PCIBusID: "0000:3b:00.0"},
 		{Pool: "n1", Name: "gpu-vfio-0", Type: "vfio", Class: gpuworkload.ClassPassthroughGPU, PCIBusID: "0000:3b:00.0"},
 		{Pool: "n1", Name: "gpu-1", Type: "gpu", Class: gpuworkload.ClassContainerGPU, PCIBusID: "0000:3c:00.0"},
@@ -19,7 +28,7 @@ func lookup() SiblingLookup {
 		{Pool: "n1", Name: "gpu-2", Type: "gpu", Class: gpuworkload.ClassContainerGPU, PCIBusID: "0000:3d:00.0", Counted: true},
 		{Pool: "n1", Name: "gpu-vfio-2", Type: "vfio", Class: gpuworkload.ClassPassthroughGPU, PCIBusID: "0000:3d:00.0", Counted: true},
 	})
-	return func(pool, device string) (string, []gpuworkload.DRADevice) { return "n1", node.Siblings(pool, device) }
+	return func(pool, device string) (string, []gpuworkload.DRADevice) { return "n1", node.Siblings(pool, device) }, node
 }
 
 func TestConflicts(t *testing.T) {
@@ -30,6 +39,7 @@ func TestConflicts(t *testing.T) {
 	}{
 		{name: "two GPUs, one half each", allocs: []Allocation{{Claim: "a", Pool: "n1", Device: "gpu-0"}, {Claim: "b", Pool: "n1", Device: "gpu-vfio-1"}}},
 		{name: "both halves of one GPU", allocs: []Allocation{{Claim: "a", Written: true, Pool: "n1", Device: "gpu-0"}, {Pool: "n1", Device: "gpu-vfio-0"}}, want: 1},
+		{name: "MIG devices of one GPU are independent", allocs: []Allocation{{Claim: "a", Written: true, Pool: "n1", Device: "gpu-3-mig-1g.5gb-0"}, {Pool: "n1", Device: "gpu-3-mig-1g.5gb-1"}}},
 		{name: "counted devices are the allocator's business", allocs: []Allocation{{Claim: "a", Pool: "n1", Device: "gpu-2"}, {Claim: "b", Pool: "n1", Device: "gpu-vfio-2"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -72,5 +82,30 @@ func TestDesiredRulesSkipConflictingAllocationsInFlight(t *testing.T) {
 		if *r.Spec.DeviceSelector.Device != "gpu-vfio-1" {
 			t.Fatalf("tainted %s, want gpu-vfio-1", *r.Spec.DeviceSelector.Device)
 		}
+	}
+}
+
+// Rules go only on the free other half of an allocated gpu or vfio device:
+// never on a MIG slice, and never on a device that is allocated itself, so a
+// pair allocated before the guard ran keeps working and blocks nothing else.
+func TestDesiredRulesOnlyOnTheFreeOtherHalf(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		allocs []Allocation
+		want   []string
+	}{
+		{name: "a MIG slice taints nothing", allocs: []Allocation{{Claim: "a", Written: true, Pool: "n1", Device: "gpu-3-mig-1g.5gb-0"}}},
+		{name: "a pair that exists already", allocs: []Allocation{{Claim: "a", Written: true, Pool: "n1", Device: "gpu-0"}, {Claim: "b", Written: true, Pool: "n1", Device: "gpu-vfio-0"}}},
+		{name: "a vfio device taints its gpu device", allocs: []Allocation{{Claim: "a", Written: true, Pool: "n1", Device: "gpu-vfio-1"}}, want: []string{"gpu-1"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			for _, r := range DesiredRules(tc.allocs, lookup(), gpuworkload.DRADriver) {
+				got = append(got, *r.Spec.DeviceSelector.Device)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Fatalf("rules on %v, want %v", got, tc.want)
+			}
+		})
 	}
 }

@@ -58,25 +58,35 @@ type DRADevice struct {
 	Tainted bool
 }
 
-// Siblings are the other devices of the physical GPU behind the device:
-// same PCI bus ID, neither one counted. Allocating a device while a sibling
-// is allocated fails on the node, and the allocator does not know it.
+// ExclusiveDRADevices reports whether two devices of the driver are one
+// physical GPU that only one claim can hold: the gpu and the vfio device of
+// one GPU (same PCI bus ID) when neither consumes shared counters. The
+// driver drops the other half of such a pair only when it prepares one on
+// the node, so the allocator does not know they exclude each other. MIG
+// devices carry their parent GPU's PCI bus ID and are independent of each
+// other, and devices that consume shared counters are kept apart by the
+// allocator itself. This is the one place the rule is decided.
+func ExclusiveDRADevices(a, b DRADevice) bool {
+	if a.PCIBusID == "" || a.PCIBusID != b.PCIBusID || a.Counted || b.Counted {
+		return false
+	}
+	return a.Type == DRATypeGPU && b.Type == DRATypeVFIO || a.Type == DRATypeVFIO && b.Type == DRATypeGPU
+}
+
+// Siblings are the devices of the node that exclude the device
+// (ExclusiveDRADevices): allocating one while another is allocated fails on
+// the node, and the allocator does not know it.
 func (n *DRANode) Siblings(pool, device string) []DRADevice {
 	if n == nil {
 		return nil
 	}
-	var self *DRADevice
-	for i := range n.Devices {
-		if d := &n.Devices[i]; d.Pool == pool && d.Name == device {
-			self = d
-		}
-	}
-	if self == nil || self.PCIBusID == "" || self.Counted {
+	i := slices.IndexFunc(n.Devices, func(d DRADevice) bool { return d.Pool == pool && d.Name == device })
+	if i < 0 {
 		return nil
 	}
 	var out []DRADevice
 	for _, d := range n.Devices {
-		if d.PCIBusID == self.PCIBusID && !d.Counted && (d.Pool != pool || d.Name != device) {
+		if ExclusiveDRADevices(n.Devices[i], d) {
 			out = append(out, d)
 		}
 	}
@@ -228,17 +238,13 @@ func (n *DRANode) DeviceStates(holder DRAHolder) []DRADeviceState {
 		return nil
 	}
 	out := make([]DRADeviceState, len(n.Devices))
-	// A node has few GPUs: slices of the held GPUs beat a map.
-	var heldBusIDs []string
-	var heldGPUs []DRAHeldDevice
+	// A node has few GPUs: a slice of the held devices beats a map.
+	var held []int
 	for i, d := range n.Devices {
 		out[i].DRADevice = d
 		if claim := holder(d.Pool, d.Name); claim != "" {
 			out[i].State, out[i].Claim = DRADeviceAllocated, claim
-			if d.PCIBusID != "" && !d.Counted {
-				heldBusIDs = append(heldBusIDs, d.PCIBusID)
-				heldGPUs = append(heldGPUs, DRAHeldDevice{Device: d.Name, Claim: claim})
-			}
+			held = append(held, i)
 		}
 	}
 	for i := range out {
@@ -247,11 +253,14 @@ func (n *DRANode) DeviceStates(holder DRAHolder) []DRADeviceState {
 		case d.State != "":
 		case d.Tainted:
 			d.State = DRADeviceTainted
-		case d.PCIBusID != "" && !d.Counted && slices.Contains(heldBusIDs, d.PCIBusID):
-			held := heldGPUs[slices.Index(heldBusIDs, d.PCIBusID)]
-			d.State, d.Claim, d.Sibling = DRADeviceSiblingInUse, held.Claim, held.Device
 		default:
 			d.State = DRADeviceFree
+			for _, h := range held {
+				if ExclusiveDRADevices(d.DRADevice, n.Devices[h]) {
+					d.State, d.Claim, d.Sibling = DRADeviceSiblingInUse, out[h].Claim, n.Devices[h].Name
+					break
+				}
+			}
 		}
 	}
 	return out

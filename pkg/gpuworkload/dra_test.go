@@ -1,6 +1,7 @@
 package gpuworkload
 
 import (
+	"fmt"
 	"testing"
 
 	resourceapi "k8s.io/api/resource/v1"
@@ -70,5 +71,61 @@ func TestDRAExtendedResourceOf(t *testing.T) {
 				t.Fatalf("got %+v, %v; want class %s, %v", got, ok, tc.want, tc.ok)
 			}
 		})
+	}
+}
+
+func TestExclusiveDRADevices(t *testing.T) {
+	gpu := DRADevice{Pool: "n", Name: "gpu-0", Type: DRATypeGPU, PCIBusID: "0000:3b:00.0"}
+	vfio := DRADevice{Pool: "n", Name: "gpu-vfio-0", Type: DRATypeVFIO, PCIBusID: "0000:3b:00.0"}
+	mig := func(i int) DRADevice {
+		return DRADevice{Pool: "n", Name: fmt.Sprintf("gpu-0-mig-%d", i), Type: DRATypeMIG, PCIBusID: "0000:3b:00.0"}
+	}
+	otherGPU := vfio
+	otherGPU.PCIBusID = "0000:3c:00.0"
+	counted := vfio
+	counted.Counted = true
+	noBusID := vfio
+	noBusID.PCIBusID = ""
+	for _, tc := range []struct {
+		name string
+		a, b DRADevice
+		want bool
+	}{
+		{"the gpu and vfio devices of one GPU", gpu, vfio, true},
+		{"either way round", vfio, gpu, true},
+		{"two MIG slices of one GPU", mig(0), mig(1), false},
+		{"a MIG slice and a vfio device with its bus ID", mig(0), vfio, false},
+		{"two GPUs", gpu, otherGPU, false},
+		{"shared counters: the allocator's business", gpu, counted, false},
+		{"no PCI bus ID", gpu, noBusID, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := ExclusiveDRADevices(tc.a, tc.b); got != tc.want {
+				t.Fatalf("ExclusiveDRADevices = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// Static MIG: 7 slices of one A100 with the parent's bus ID, 2 allocated;
+// the other 5 stay free, none is sibling-in-use.
+func TestDeviceStatesOfMIGSlices(t *testing.T) {
+	var devices []DRADevice
+	for i := range 7 {
+		devices = append(devices, DRADevice{Pool: "n", Name: fmt.Sprintf("gpu-0-mig-1g.5gb-%d", i), Type: DRATypeMIG, Class: ClassContainerGPU, PCIBusID: "0000:3b:00.0"})
+	}
+	n := NewDRANode(devices)
+	holder := func(_, device string) string {
+		if device == "gpu-0-mig-1g.5gb-0" || device == "gpu-0-mig-1g.5gb-1" {
+			return "ns/claim-" + device
+		}
+		return ""
+	}
+	a := n.Availability(holder)
+	if a.Allocated[ClassContainerGPU] != 2 || a.Free[ClassContainerGPU] != 5 || a.SiblingInUse[ClassContainerGPU] != 0 || a.GPUs != 1 {
+		t.Fatalf("availability %+v: want 2 allocated, 5 free, none sibling-in-use, 1 GPU", a)
+	}
+	if s := n.Siblings("n", "gpu-0-mig-1g.5gb-0"); len(s) != 0 {
+		t.Fatalf("siblings of a MIG slice: %v, want none", s)
 	}
 }

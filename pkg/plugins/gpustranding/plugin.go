@@ -92,10 +92,14 @@ func (pl *GPUStranding) PreFilterExtensions() fwk.PreFilterExtensions { return n
 // PreScore reads the demand the scheduler has recently seen and the pod's
 // CPU and memory, once for all nodes.
 func (pl *GPUStranding) PreScore(_ context.Context, state fwk.CycleState, pod *v1.Pod, _ []fwk.NodeInfo) *fwk.Status {
-	s, err := readCycleState(state)
+	prefiltered, err := readCycleState(state)
 	if err != nil {
 		return fwk.AsStatus(err)
 	}
+	// A fresh state: PreFilter's is shared with the clones the framework
+	// makes, and a pod scored again must not add to its own last score.
+	s := &cycleState{gpu: prefiltered.gpu}
+	state.Write(cycleStateKey, s)
 	s.demand = pl.demand.Current()
 	s.milliCPU, s.memory = s.gpu.Demand().CPUAndMemory(pod)
 	s.draDevices = s.gpu.DRANeed(gpuworkload.ClassContainerGPU) + s.gpu.DRANeed(gpuworkload.ClassPassthroughGPU)

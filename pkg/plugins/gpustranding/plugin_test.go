@@ -344,3 +344,49 @@ func TestScoreDRANodes(t *testing.T) {
 		})
 	}
 }
+
+// A pod scored twice in one cycle's state (the framework rescores clones of
+// it, as opportunistic batching does) gets the same scores both times.
+func TestPreScoreAgainScoresTheSame(t *testing.T) {
+	ctx := context.Background()
+	fit, err := gpuworkloadfit.New(ctx, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tracker := fit.(*gpuworkloadfit.GPUWorkloadFit).Tracker()
+	tracker.SetPolicy(&gpuworkload.SandboxPolicy{Enabled: true, DefaultWorkload: gpuworkload.ModeContainer})
+	infos := []fwk.NodeInfo{nodeInfo(node("empty-device-plugin", "container", map[v1.ResourceName]string{gpu: "8"})), nodeInfo(node("dra-half", "", nil))}
+	for _, ni := range infos {
+		tracker.UpsertNode(ni.Node())
+	}
+	draNodes("gpu-0")(tracker)
+	plugin, err := New(ctx, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl := plugin.(*GPUStranding)
+	p := pod("ctr", map[v1.ResourceName]string{gpu: "1"})
+	state := framework.NewCycleState()
+	fit.(fwk.PreFilterPlugin).PreFilter(ctx, state, p, infos)
+	if _, status := pl.PreFilter(ctx, state, p, infos); !status.IsSuccess() {
+		t.Fatalf("PreFilter: %v", status)
+	}
+	scoreAll := func(state fwk.CycleState) []int64 {
+		if status := pl.PreScore(ctx, state, p, infos); !status.IsSuccess() {
+			t.Fatalf("PreScore: %v", status)
+		}
+		var out []int64
+		for _, ni := range infos {
+			s, status := pl.Score(ctx, state, p, ni)
+			if !status.IsSuccess() {
+				t.Fatalf("Score: %v", status)
+			}
+			out = append(out, s)
+		}
+		return out
+	}
+	first := scoreAll(state.Clone())
+	if again := scoreAll(state.Clone()); !slices.Equal(first, again) {
+		t.Fatalf("scores %v, then %v on a clone of the same PreFilter state: PreScore added to the state it shares", first, again)
+	}
+}

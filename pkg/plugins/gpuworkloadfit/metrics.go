@@ -12,6 +12,7 @@ import (
 	"k8s.io/component-base/metrics/legacyregistry"
 	"k8s.io/klog/v2"
 
+	"github.com/gpu-workload-scheduler/scheduler/pkg/draguard"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/inventory"
 )
@@ -24,10 +25,13 @@ const (
 	MetricEmptyNodes            = "gpu_workload_empty_nodes"
 	MetricPendingPods           = "gpu_workload_pending_pods"
 	MetricUnschedulableAttempts = "gpu_workload_unschedulable_attempts_total"
+	MetricDRAGuardFailures      = "gpu_workload_dra_guard_failures"
+	MetricDRASiblingConflicts   = "gpu_workload_dra_sibling_conflicts"
 )
 
 // MetricNames lists every metric the plugin serves, for the dashboard's tests.
-var MetricNames = []string{MetricUnits, MetricStrandedUnits, MetricNodes, MetricEmptyNodes, MetricPendingPods, MetricUnschedulableAttempts}
+var MetricNames = []string{MetricUnits, MetricStrandedUnits, MetricNodes, MetricEmptyNodes, MetricPendingPods, MetricUnschedulableAttempts,
+	MetricDRAGuardFailures, MetricDRASiblingConflicts}
 
 // The gauges are counted when /metrics is scraped, from the informers'
 // caches, so that scheduling cycles do no work for them.
@@ -47,6 +51,13 @@ var (
 	pendingPodsDesc = metrics.NewDesc(MetricPendingPods,
 		"GPU pods without a node, by the mode they need and the reason code of the scheduler's latest explanation (Unexplained: none yet).",
 		[]string{"mode", "reason"}, nil, metrics.ALPHA, "")
+
+	guardFailuresDesc = metrics.NewDesc(MetricDRAGuardFailures,
+		"Reconciliations of the DRA sibling guard's DeviceTaintRules that failed in a row; 0 when the rules cover every allocation. Served where the scheduler runs DRA.",
+		nil, nil, metrics.ALPHA, "")
+	siblingConflictsDesc = metrics.NewDesc(MetricDRASiblingConflicts,
+		"Physical GPUs whose gpu and vfio devices are allocated to two claims (the second fails on the node), by node. Served where the scheduler runs DRA.",
+		[]string{"node"}, nil, metrics.ALPHA, "")
 
 	rejections = metrics.NewCounterVec(&metrics.CounterOpts{
 		Name:           MetricUnschedulableAttempts,
@@ -86,7 +97,7 @@ func (pl *GPUWorkloadFit) serveMetrics(ctx context.Context) {
 }
 
 func (c *inventoryCollector) DescribeWithStability(ch chan<- *metrics.Desc) {
-	for _, d := range []*metrics.Desc{unitsDesc, strandedDesc, nodesDesc, emptyNodesDesc, pendingPodsDesc} {
+	for _, d := range []*metrics.Desc{unitsDesc, strandedDesc, nodesDesc, emptyNodesDesc, pendingPodsDesc, guardFailuresDesc, siblingConflictsDesc} {
 		ch <- d
 	}
 }
@@ -127,6 +138,31 @@ func (c *inventoryCollector) CollectWithStability(ch chan<- metrics.Metric) {
 	for _, p := range report.Pending {
 		gauge(pendingPodsDesc, float64(p.Pods), string(p.Mode), p.Reason)
 	}
+	if pl.guard == nil {
+		return
+	}
+	gauge(guardFailuresDesc, float64(pl.guard.Failures()))
+	conflicts, err := pl.siblingConflicts()
+	if err != nil {
+		klog.Background().Error(err, "Cannot count the DRA sibling conflicts for /metrics: left out of this scrape", "metric", MetricDRASiblingConflicts)
+		return
+	}
+	perNode := map[string]int{}
+	for _, c := range conflicts {
+		perNode[c.Node]++
+	}
+	for node, n := range perNode {
+		gauge(siblingConflictsDesc, float64(n), node)
+	}
+}
+
+// siblingConflicts are the physical GPUs whose two devices written claims hold.
+func (pl *GPUWorkloadFit) siblingConflicts() ([]draguard.Conflict, error) {
+	claims, err := pl.handle.SharedDRAManager().ResourceClaims().List()
+	if err != nil {
+		return nil, err
+	}
+	return draguard.Conflicts(draguard.AllocationsOf(claims, pl.tracker.DRADriver()), pl.tracker.DRASiblings), nil
 }
 
 // Inventory counts the cluster's GPU inventory from the scheduler's caches:
@@ -172,7 +208,9 @@ func (pl *GPUWorkloadFit) InventoryOf(nodes []*v1.Node, pods []*v1.Pod, reasonOf
 		Demand: func(p *v1.Pod) gpuworkload.PodDemand {
 			demand := gpuworkload.NewPodDemand(p, classifier)
 			if p.Spec.NodeName == "" && len(p.Spec.ResourceClaims) > 0 && pl.claims != nil {
-				pl.addClaims(p, &demand)
+				if _, err := pl.addClaims(p, &demand); err != nil {
+					klog.Background().Error(err, "Cannot read a pending pod's claims: the inventory counts the pod without them", "pod", klog.KObj(p))
+				}
 			}
 			return demand
 		},

@@ -13,6 +13,7 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	resourceapi "k8s.io/api/resource/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/tools/cache"
@@ -100,8 +101,26 @@ func (pl *GPUWorkloadFit) follow(ctx context.Context, args *config.GPUWorkloadFi
 	if err != nil {
 		return fmt.Errorf("%s: follow cluster state: %w", Name, err)
 	}
-	// Register the pod informer now: informers must exist before the scheduler starts them.
-	informers.Core().V1().Pods().Informer()
+	// Register the pod informer now (informers must exist before the
+	// scheduler starts them), and forget a pod's explanation once it is
+	// bound or gone, scraped or not.
+	if _, err := informers.Core().V1().Pods().Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		UpdateFunc: func(_, obj any) {
+			if pod, ok := obj.(*v1.Pod); ok && pod.Spec.NodeName != "" {
+				pl.explained.Delete(pod.UID)
+			}
+		},
+		DeleteFunc: func(obj any) {
+			if tombstone, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+				obj = tombstone.Obj
+			}
+			if pod, ok := obj.(*v1.Pod); ok {
+				pl.explained.Delete(pod.UID)
+			}
+		},
+	}); err != nil {
+		return fmt.Errorf("%s: follow pods: %w", Name, err)
+	}
 	if dra := pl.handle.SharedDRAManager(); dra != nil {
 		pl.claims = dra.ResourceClaims()
 		if err := pl.startGuard(klog.NewContext(ctx, logger), dra, args.DRADriverName); err != nil {
@@ -111,26 +130,37 @@ func (pl *GPUWorkloadFit) follow(ctx context.Context, args *config.GPUWorkloadFi
 	return nil
 }
 
-// startGuard runs the controller that taints the siblings of allocated DRA
-// devices, reconciling on every claim, slice or rule change.
+// startGuard joins the process's controller that taints the siblings of
+// allocated DRA devices, starting it for the first profile: it reconciles on
+// every claim, slice or rule change, and after each success retries the pods
+// every profile's Reserve parked.
 func (pl *GPUWorkloadFit) startGuard(ctx context.Context, dra fwk.SharedDRAManager, driver string) error {
-	informers := pl.handle.SharedInformerFactory().Resource().V1()
-	rules := informers.DeviceTaintRules()
+	informers := pl.handle.SharedInformerFactory()
+	rules := informers.Resource().V1().DeviceTaintRules()
 	logger := klog.FromContext(ctx)
-	pl.guard = draguard.NewController(pl.handle.ClientSet(), dra.ResourceClaims(), rules.Lister(), pl.tracker.DRASiblings, driver,
-		func() { pl.retrySiblingWaiters(logger) })
-	trigger := cache.ResourceEventHandlerFuncs{
-		AddFunc:    func(any) { pl.guard.Trigger() },
-		UpdateFunc: func(_, _ any) { pl.guard.Trigger() },
-		DeleteFunc: func(any) { pl.guard.Trigger() },
-	}
-	for _, informer := range []cache.SharedIndexInformer{informers.ResourceClaims().Informer(), informers.ResourceSlices().Informer(), rules.Informer()} {
-		if _, err := informer.AddEventHandler(trigger); err != nil {
-			return err
+	build := func() (*draguard.Controller, error) {
+		guard := draguard.NewController(pl.handle.ClientSet(), dra.ResourceClaims(), rules.Lister(), pl.tracker.DRASiblings, driver)
+		trigger := cache.ResourceEventHandlerFuncs{
+			AddFunc:    func(any) { guard.Trigger() },
+			UpdateFunc: func(_, _ any) { guard.Trigger() },
+			DeleteFunc: func(any) { guard.Trigger() },
 		}
+		for _, informer := range []cache.SharedIndexInformer{informers.Resource().V1().ResourceClaims().Informer(), informers.Resource().V1().ResourceSlices().Informer(), rules.Informer()} {
+			if _, err := informer.AddEventHandler(trigger); err != nil {
+				return nil, err
+			}
+		}
+		return guard, nil
 	}
-	go pl.guard.Run(ctx)
-	logger.Info("Guarding sibling DRA devices with DeviceTaintRules", "driver", driver)
+	guard, started, err := draguard.ForProcess(informers, driver, build, func(guard *draguard.Controller) { go guard.Run(ctx) })
+	if err != nil {
+		return err
+	}
+	pl.guard = guard
+	guard.OnReconciled(func() { pl.retrySiblingWaiters(logger) })
+	if started {
+		logger.Info("Guarding sibling DRA devices with DeviceTaintRules", "driver", driver)
+	}
 	return nil
 }
 
@@ -146,17 +176,19 @@ func (pl *GPUWorkloadFit) retrySiblingWaiters(logger klog.Logger) {
 	}
 }
 
-// Reserve rejects the pod when two allocated devices of its node, this
-// cycle's and those still in flight included, are one physical GPU: the
-// rules that keep the allocator away from siblings follow allocations a
-// moment later, and this closes that window. It runs after
-// DynamicResources' Reserve, which makes the cycle's allocation visible.
+// Reserve rejects the pod when this cycle's allocation, or another still in
+// flight, completes a pair of sibling devices of its node (one physical
+// GPU): the rules that keep the allocator away from siblings follow
+// allocations a moment later, and this closes that window. Pairs whose two
+// claims are both written existed before and do not block. It runs after
+// DynamicResources' Reserve, which makes the cycle's allocation visible
+// (profiles.Validate holds the order).
 func (pl *GPUWorkloadFit) Reserve(ctx context.Context, state fwk.CycleState, pod *v1.Pod, nodeName string) *fwk.Status {
 	pl.explained.Delete(pod.UID)
 	if pl.guard == nil || !usesDRA(state, pod) {
 		return nil
 	}
-	conflict, err := pl.guard.ConflictOn(pl.tracker.DRANode(nodeName))
+	conflict, err := pl.guard.ConflictOn(pl.tracker.DRANode(nodeName), pl.tracker.DRAHeld)
 	if err != nil {
 		return fwk.AsStatus(fmt.Errorf("list DRA allocations: %w", err))
 	}
@@ -299,7 +331,11 @@ func (pl *GPUWorkloadFit) PreFilter(ctx context.Context, state fwk.CycleState, p
 	state.Write(cycleStateKey, data)
 	demand := &data.demand
 	if len(pod.Spec.ResourceClaims) > 0 && pl.claims != nil {
-		data.claimAllocated = pl.addClaims(pod, demand)
+		allocated, err := pl.addClaims(pod, demand)
+		if err != nil {
+			return nil, fwk.AsStatus(err)
+		}
+		data.claimAllocated = allocated
 	}
 	logger := klog.FromContext(ctx)
 	if demand.Invalid != nil {
@@ -397,7 +433,7 @@ func (d *CycleData) addDRANeed(class gpuworkload.ResourceClass, deviceClass stri
 // allocated yet, and reports whether one is: DynamicResources then holds the
 // pod to its node, and the devices the tracker counts as allocated include
 // the pod's own. A claim not created yet is DynamicResources' to report.
-func (pl *GPUWorkloadFit) addClaims(pod *v1.Pod, demand *gpuworkload.PodDemand) (allocated bool) {
+func (pl *GPUWorkloadFit) addClaims(pod *v1.Pod, demand *gpuworkload.PodDemand) (allocated bool, err error) {
 	allocated = pod.Status.ExtendedResourceClaimStatus != nil
 	for i := range pod.Spec.ResourceClaims {
 		name, _, err := resourceclaim.Name(pod, &pod.Spec.ResourceClaims[i])
@@ -405,8 +441,11 @@ func (pl *GPUWorkloadFit) addClaims(pod *v1.Pod, demand *gpuworkload.PodDemand) 
 			continue
 		}
 		claim, err := pl.claims.Get(pod.Namespace, *name)
-		if err != nil {
+		if apierrors.IsNotFound(err) {
 			continue
+		}
+		if err != nil {
+			return false, fmt.Errorf("read ResourceClaim %s/%s of pod %s/%s: %w", pod.Namespace, *name, pod.Namespace, pod.Name, err)
 		}
 		if claim.Status.Allocation != nil {
 			allocated = true
@@ -414,7 +453,7 @@ func (pl *GPUWorkloadFit) addClaims(pod *v1.Pod, demand *gpuworkload.PodDemand) 
 		}
 		demand.Claims = append(demand.Claims, gpuworkload.DRAClaimRequestsOf(claim, pl.tracker.DRAGPUClass)...)
 	}
-	return allocated
+	return allocated, nil
 }
 
 // servedByDRA is the DeviceClass that serves request i through DRA, if any.

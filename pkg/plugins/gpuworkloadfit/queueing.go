@@ -6,6 +6,7 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	resourceapi "k8s.io/api/resource/v1"
+	"k8s.io/dynamic-resource-allocation/resourceclaim"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 	schedutil "k8s.io/kubernetes/pkg/scheduler/util"
@@ -25,8 +26,8 @@ func (pl *GPUWorkloadFit) EventsToRegister(_ context.Context) ([]fwk.ClusterEven
 		// What the DRA driver publishes can serve a GPU pod no node advertised
 		// for; a slice update also carries a new device taint, and a claim's
 		// change frees or settles a sibling a Reserve rejection waited for.
-		{Event: fwk.ClusterEvent{Resource: fwk.ResourceSlice, ActionType: fwk.Add | fwk.Update}, QueueingHintFn: pl.mayUseDRAGPUs},
-		{Event: fwk.ClusterEvent{Resource: fwk.DeviceClass, ActionType: fwk.Add | fwk.Update}, QueueingHintFn: pl.mayUseDRAGPUs},
+		{Event: fwk.ClusterEvent{Resource: fwk.ResourceSlice, ActionType: fwk.Add | fwk.Update}, QueueingHintFn: pl.isSchedulableAfterSliceChange},
+		{Event: fwk.ClusterEvent{Resource: fwk.DeviceClass, ActionType: fwk.Add | fwk.Update}, QueueingHintFn: pl.isSchedulableAfterDeviceClassChange},
 		{Event: fwk.ClusterEvent{Resource: fwk.ResourceClaim, ActionType: fwk.Add | fwk.Update | fwk.Delete}, QueueingHintFn: pl.isSchedulableAfterClaimChange},
 	}, nil
 }
@@ -43,20 +44,82 @@ func (pl *GPUWorkloadFit) mayUseDRAGPUs(_ klog.Logger, pod *v1.Pod, _, _ any) (f
 	return fwk.QueueSkip, nil
 }
 
+// isSchedulableAfterSliceChange queues only for the driver's slices: what
+// other drivers publish serves no GPU pod.
+func (pl *GPUWorkloadFit) isSchedulableAfterSliceChange(logger klog.Logger, pod *v1.Pod, oldObj, newObj any) (fwk.QueueingHint, error) {
+	_, slice, err := schedutil.As[*resourceapi.ResourceSlice](oldObj, newObj)
+	if err != nil {
+		return fwk.Queue, err
+	}
+	if slice.Spec.Driver != pl.tracker.DRADriver() {
+		logger.V(5).Info("ResourceSlice of another DRA driver", "pod", klog.KObj(pod), "slice", klog.KObj(slice), "driver", slice.Spec.Driver)
+		return fwk.QueueSkip, nil
+	}
+	return pl.mayUseDRAGPUs(logger, pod, oldObj, newObj)
+}
+
+// isSchedulableAfterDeviceClassChange queues only for classes that select
+// the driver's GPU devices.
+func (pl *GPUWorkloadFit) isSchedulableAfterDeviceClassChange(logger klog.Logger, pod *v1.Pod, oldObj, newObj any) (fwk.QueueingHint, error) {
+	_, class, err := schedutil.As[*resourceapi.DeviceClass](oldObj, newObj)
+	if err != nil {
+		return fwk.Queue, err
+	}
+	if gpuworkload.DRAClassType(class, pl.tracker.DRADriver()) == "" {
+		logger.V(5).Info("DeviceClass selects no GPU device of the driver", "pod", klog.KObj(pod), "deviceClass", klog.KObj(class))
+		return fwk.QueueSkip, nil
+	}
+	return pl.mayUseDRAGPUs(logger, pod, oldObj, newObj)
+}
+
 // isSchedulableAfterClaimChange records the claim's devices in the tracker
 // before the pod is queued: the tracker's own informer handler may run after
-// the retry, whose Filter would then still count the devices the change freed.
+// the retry, whose Filter would then still count the devices the change
+// freed. It queues the pod for a change of one of its own claims, or of a
+// claim whose allocation holds or held devices of the driver.
 func (pl *GPUWorkloadFit) isSchedulableAfterClaimChange(logger klog.Logger, pod *v1.Pod, oldObj, newObj any) (fwk.QueueingHint, error) {
 	oldClaim, newClaim, err := schedutil.As[*resourceapi.ResourceClaim](oldObj, newObj)
 	if err != nil {
 		return fwk.Queue, err
 	}
+	claim := newClaim
 	if newClaim != nil {
 		pl.tracker.UpsertResourceClaim(newClaim)
 	} else if oldClaim != nil {
+		claim = oldClaim
 		pl.tracker.DeleteResourceClaim(oldClaim.Namespace, oldClaim.Name)
 	}
+	if claim != nil && !ownsClaim(pod, claim) && !holdsDevicesOf(oldClaim, pl.tracker.DRADriver()) && !holdsDevicesOf(newClaim, pl.tracker.DRADriver()) {
+		logger.V(5).Info("ResourceClaim of another pod holds no device of the driver", "pod", klog.KObj(pod), "claim", klog.KObj(claim))
+		return fwk.QueueSkip, nil
+	}
 	return pl.mayUseDRAGPUs(logger, pod, oldObj, newObj)
+}
+
+// ownsClaim reports whether the pod uses the claim.
+func ownsClaim(pod *v1.Pod, claim *resourceapi.ResourceClaim) bool {
+	if claim.Namespace != pod.Namespace {
+		return false
+	}
+	for i := range pod.Spec.ResourceClaims {
+		if name, _, err := resourceclaim.Name(pod, &pod.Spec.ResourceClaims[i]); err == nil && name != nil && *name == claim.Name {
+			return true
+		}
+	}
+	return pod.Status.ExtendedResourceClaimStatus != nil && pod.Status.ExtendedResourceClaimStatus.ResourceClaimName == claim.Name
+}
+
+// holdsDevicesOf reports whether the claim's allocation holds a device of the driver.
+func holdsDevicesOf(claim *resourceapi.ResourceClaim, driver string) bool {
+	if claim == nil || claim.Status.Allocation == nil {
+		return false
+	}
+	for _, r := range claim.Status.Allocation.Devices.Results {
+		if r.Driver == driver {
+			return true
+		}
+	}
+	return false
 }
 
 // isSchedulableAfterNodeChange queues the pod only when the node can now

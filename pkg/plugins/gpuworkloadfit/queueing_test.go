@@ -5,9 +5,15 @@ import (
 	"testing"
 
 	v1 "k8s.io/api/core/v1"
+	resourceapi "k8s.io/api/resource/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/klog/v2/ktesting"
 	fwk "k8s.io/kube-scheduler/framework"
 	st "k8s.io/kubernetes/pkg/scheduler/testing"
+	"k8s.io/utils/ptr"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dratest"
 )
 
 func TestEventsToRegister(t *testing.T) {
@@ -124,3 +130,48 @@ func TestPolicyChangeActivatesPendingGPUPods(t *testing.T) {
 		t.Fatalf("activated %v, want only the pending VM", h.activated)
 	}
 }
+
+// DRA events of other drivers, of classes that select no GPU, and of other
+// pods' claims that hold no GPU device do not requeue a GPU pod.
+func TestDRAEventHints(t *testing.T) {
+	vm := launcherPod("vm-dra", nil)
+	vm.Spec.ResourceClaims = []v1.PodResourceClaim{{Name: "gpu", ResourceClaimName: ptr.To("vm-dra-gpu")}}
+	gpuSlice := gpuworkload.DriverSlice("dra-1", 1)
+	nicSlice := gpuSlice.DeepCopy()
+	nicSlice.Spec.Driver = "sriov.example.com"
+	gpuClass := &resourceapi.DeviceClass{ObjectMeta: metav1.ObjectMeta{Name: "vfio.gpu.nvidia.com"}}
+	nicClass := &resourceapi.DeviceClass{ObjectMeta: metav1.ObjectMeta{Name: "nic.example.com"}, Spec: resourceapi.DeviceClassSpec{Selectors: []resourceapi.DeviceSelector{
+		{CEL: &resourceapi.CELDeviceSelector{Expression: "device.driver == 'sriov.example.com'"}}}}}
+	own := &resourceapi.ResourceClaim{ObjectMeta: metav1.ObjectMeta{Namespace: vm.Namespace, Name: "vm-dra-gpu"}}
+	otherNIC := &resourceapi.ResourceClaim{ObjectMeta: metav1.ObjectMeta{Namespace: vm.Namespace, Name: "nic"}, Status: resourceapi.ResourceClaimStatus{
+		Allocation: &resourceapi.AllocationResult{Devices: resourceapi.DeviceAllocationResult{Results: []resourceapi.DeviceRequestAllocationResult{
+			{Request: "nic", Driver: "sriov.example.com", Pool: "dra-1", Device: "vf-0"}}}}}}
+	otherGPU := dratest.AllocatedClaim(vm.Namespace, "cuda", "dra-1", "gpu-0")
+	for _, tc := range []struct {
+		name     string
+		hint     func(*GPUWorkloadFit) fwk.QueueingHintFn
+		old, new any
+		want     fwk.QueueingHint
+	}{
+		{name: "the GPU driver's slice", hint: sliceHint, new: gpuSlice, want: fwk.Queue},
+		{name: "another driver's slice", hint: sliceHint, new: nicSlice, want: fwk.QueueSkip},
+		{name: "a GPU DeviceClass", hint: classHint, new: gpuClass, want: fwk.Queue},
+		{name: "a DeviceClass of NICs", hint: classHint, new: nicClass, want: fwk.QueueSkip},
+		{name: "the pod's own claim", hint: claimHint, new: own, want: fwk.Queue},
+		{name: "another pod's claim of a NIC", hint: claimHint, new: otherNIC, want: fwk.QueueSkip},
+		{name: "another pod's GPU claim deleted", hint: claimHint, old: otherGPU, want: fwk.Queue},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			logger, _ := ktesting.NewTestContext(t)
+			pl := newPlugin(t, enabled(), nil)
+			got, err := tc.hint(pl)(logger, vm, tc.old, tc.new)
+			if err != nil || got != tc.want {
+				t.Fatalf("hint %s, %v; want %s", got, err, tc.want)
+			}
+		})
+	}
+}
+
+func sliceHint(pl *GPUWorkloadFit) fwk.QueueingHintFn { return pl.isSchedulableAfterSliceChange }
+func classHint(pl *GPUWorkloadFit) fwk.QueueingHintFn { return pl.isSchedulableAfterDeviceClassChange }
+func claimHint(pl *GPUWorkloadFit) fwk.QueueingHintFn { return pl.isSchedulableAfterClaimChange }

@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/kubernetes/pkg/scheduler/apis/config"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/names"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpustranding"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpuworkloadfit"
@@ -51,6 +52,7 @@ func validateProfile(p *config.KubeSchedulerProfile, path *field.Path, registere
 		errs = append(errs, field.Required(pluginsPath.Child("preFilter", "enabled"),
 			fmt.Sprintf("%s filters with what its PreFilter learns: enable it at preFilter too", gpuworkloadfit.Name)))
 	}
+	errs = append(errs, validateReserve(p.Plugins, pluginsPath)...)
 	stranding := slices.Index(preFilter, gpustranding.Name)
 	scored := slices.Contains(enabledAt(p.Plugins, p.Plugins.Score), gpustranding.Name)
 	if !scored && stranding < 0 {
@@ -75,20 +77,59 @@ func validateProfile(p *config.KubeSchedulerProfile, path *field.Path, registere
 	return errs
 }
 
-// enabledAt lists the plugins that run at one extension point, in order:
-// those enabled there, then the multiPoint ones it does not disable, as the
-// framework expands them.
+// validateReserve: GPUWorkloadFit's Reserve rejects an allocation that
+// completes a pair of sibling DRA devices, which it can see only after
+// DynamicResources' Reserve has made the cycle's allocation visible. A
+// profile whose GPUWorkloadFit filters while DynamicResources allocates needs
+// it there, after DynamicResources.
+func validateReserve(all *config.Plugins, path *field.Path) field.ErrorList {
+	reserve := enabledAt(all, all.Reserve)
+	dra := slices.Index(reserve, names.DynamicResources)
+	if dra < 0 || !slices.Contains(enabledAt(all, all.Filter), gpuworkloadfit.Name) {
+		return nil
+	}
+	switch fit := slices.Index(reserve, gpuworkloadfit.Name); {
+	case fit < 0:
+		return field.ErrorList{field.Required(path.Child("reserve", "enabled"),
+			fmt.Sprintf("%s rejects at reserve an allocation of both halves of one DRA GPU: enable it at reserve, where it runs after %s", gpuworkloadfit.Name, names.DynamicResources))}
+	case fit < dra:
+		ours := slices.DeleteFunc(reserve, func(name string) bool { return name != gpuworkloadfit.Name && name != names.DynamicResources })
+		return field.ErrorList{field.Invalid(path.Child("reserve", "enabled"), strings.Join(ours, ", "),
+			fmt.Sprintf("%s checks the allocation %s's Reserve makes: enable %s after it at reserve", gpuworkloadfit.Name, names.DynamicResources, gpuworkloadfit.Name))}
+	}
+	return nil
+}
+
+// enabledAt lists the plugins that run at one extension point, in the
+// order the framework runs them (frameworkImpl.expandMultiPointPlugins):
+// those enabled there that multiPoint enables too, then the other multiPoint
+// ones the point does not disable, then the rest of those enabled there.
 func enabledAt(all *config.Plugins, point config.PluginSet) []string {
-	var names []string
+	var specific []string
 	for _, p := range point.Enabled {
-		names = append(names, p.Name)
+		specific = append(specific, p.Name)
+	}
+	if slices.ContainsFunc(point.Disabled, func(p config.Plugin) bool { return p.Name == "*" }) {
+		return specific
 	}
 	disabled := func(name string) bool {
-		return slices.ContainsFunc(point.Disabled, func(p config.Plugin) bool { return p.Name == name || p.Name == "*" })
+		return slices.ContainsFunc(point.Disabled, func(p config.Plugin) bool { return p.Name == name })
 	}
+	var overrides, multiPoint []string
 	for _, p := range all.MultiPoint.Enabled {
-		if !slices.Contains(names, p.Name) && !disabled(p.Name) {
-			names = append(names, p.Name)
+		switch {
+		case disabled(p.Name):
+		case slices.Contains(specific, p.Name):
+			overrides = append(overrides, p.Name)
+		default:
+			multiPoint = append(multiPoint, p.Name)
+		}
+	}
+	names := slices.DeleteFunc(slices.Clone(specific), func(name string) bool { return !slices.Contains(overrides, name) })
+	names = append(names, multiPoint...)
+	for _, name := range specific {
+		if !slices.Contains(overrides, name) {
+			names = append(names, name)
 		}
 	}
 	return names

@@ -20,6 +20,8 @@ const shipped = `  plugins:
     filter:
       disabled: [{name: NodeResourcesFit}, {name: DynamicResources}]
       enabled: [{name: GPUWorkloadFit}, {name: NodeResourcesFit}, {name: DynamicResources}]
+    reserve:
+      enabled: [{name: GPUWorkloadFit}]
     preScore:
       enabled: [{name: GPUStranding}]
     score:
@@ -35,6 +37,23 @@ func TestValidate(t *testing.T) {
 		{name: "GPUWorkloadFit alone", config: `  plugins:
     preFilter: {enabled: [{name: GPUWorkloadFit}]}
     filter: {enabled: [{name: GPUWorkloadFit}]}
+    reserve: {enabled: [{name: GPUWorkloadFit}]}
+`},
+		{name: "GPUWorkloadFit without its Reserve", config: `  plugins:
+    preFilter: {enabled: [{name: GPUWorkloadFit}]}
+    filter: {enabled: [{name: GPUWorkloadFit}]}
+`, want: "profiles[0].plugins.reserve.enabled: Required value: GPUWorkloadFit rejects at reserve an allocation of both halves of one DRA GPU: enable it at reserve, where it runs after DynamicResources"},
+		{name: "GPUWorkloadFit reserving before DynamicResources", config: `  plugins:
+    preFilter: {enabled: [{name: GPUWorkloadFit}]}
+    filter: {enabled: [{name: GPUWorkloadFit}]}
+    reserve:
+      disabled: [{name: DynamicResources}]
+      enabled: [{name: GPUWorkloadFit}, {name: DynamicResources}]
+`, want: "profiles[0].plugins.reserve.enabled: Invalid value: \"GPUWorkloadFit, DynamicResources\": GPUWorkloadFit checks the allocation DynamicResources's Reserve makes: enable GPUWorkloadFit after it at reserve"},
+		{name: "GPUWorkloadFit without DynamicResources", config: `  plugins:
+    preFilter: {enabled: [{name: GPUWorkloadFit}]}
+    filter: {enabled: [{name: GPUWorkloadFit}]}
+    reserve: {disabled: [{name: DynamicResources}]}
 `},
 		{name: "both through multiPoint, in order", config: `  plugins:
     multiPoint: {enabled: [{name: GPUWorkloadFit}, {name: GPUStranding}]}
@@ -48,6 +67,7 @@ func TestValidate(t *testing.T) {
 `, want: "[profiles[0].plugins.preFilter.enabled: Required value: GPUStranding learns the pods' requests at preFilter: enable it there, after GPUWorkloadFit, profiles[0].plugins.preScore.enabled: Required value: GPUStranding reads the pod's demand once per cycle at preScore: enable it there]"},
 		{name: "GPUWorkloadFit filtering without its PreFilter", config: `  plugins:
     filter: {enabled: [{name: GPUWorkloadFit}]}
+    reserve: {enabled: [{name: GPUWorkloadFit}]}
 `, want: "profiles[0].plugins.preFilter.enabled: Required value: GPUWorkloadFit filters with what its PreFilter learns: enable it at preFilter too"},
 		{name: "a misspelt pluginConfig name", config: shipped + `  pluginConfig:
   - name: GPUStrandng
