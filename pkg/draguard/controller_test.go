@@ -110,7 +110,7 @@ func ruleDevices(t *testing.T, client *fake.Clientset) []string {
 
 func TestReconcileKeepsTheContract(t *testing.T) {
 	logger, ctx := ktesting.NewTestContext(t)
-	claims := &claimTracker{written: []*resourceapi.ResourceClaim{claim("mig", "gpu-3-mig-1g.5gb-0"), claim("old-a", "gpu-0"), claim("old-b", "gpu-vfio-0"), claim("vm", "gpu-vfio-1")}}
+	claims := &claimTracker{written: []*resourceapi.ResourceClaim{claim("mig", "gpu-3-mig-1g5gb-0"), claim("old-a", "gpu-0"), claim("old-b", "gpu-vfio-0"), claim("vm", "gpu-vfio-1")}}
 	c, client, sync := guard(t, claims)
 	if err := c.reconcile(ctx, logger); err != nil {
 		t.Fatal(err)
@@ -210,7 +210,7 @@ func TestConflictOnOnlyForPairsThisSchedulerCompletes(t *testing.T) {
 	}{
 		{name: "a pair allocated before, and a new claim on another GPU", written: []*resourceapi.ResourceClaim{claim("a", "gpu-0"), claim("b", "gpu-vfio-0")}, inFlight: []string{"gpu-1"}},
 		{name: "the new claim takes the other half of a GPU in use", written: []*resourceapi.ResourceClaim{claim("a", "gpu-0")}, inFlight: []string{"gpu-vfio-0"}, want: true},
-		{name: "two MIG slices of one GPU", written: []*resourceapi.ResourceClaim{claim("a", "gpu-3-mig-1g.5gb-0")}, inFlight: []string{"gpu-3-mig-1g.5gb-1"}},
+		{name: "two MIG slices of one GPU", written: []*resourceapi.ResourceClaim{claim("a", "gpu-3-mig-1g5gb-0")}, inFlight: []string{"gpu-3-mig-1g5gb-1"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			claims := &claimTracker{written: tc.written, inFlight: tc.inFlight}

@@ -19,8 +19,8 @@ func lookup() SiblingLookup {
 
 func lookupNode() (SiblingLookup, *gpuworkload.DRANode) {
 	node := gpuworkload.NewDRANode([]gpuworkload.DRADevice{
-		{Pool: "n1", Name: "gpu-3-mig-1g.5gb-0", Type: "mig", Class: gpuworkload.ClassContainerGPU, PCIBusID: "0000:3e:00.0"},
-		{Pool: "n1", Name: "gpu-3-mig-1g.5gb-1", Type: "mig", Class: gpuworkload.ClassContainerGPU, PCIBusID: "0000:3e:00.0"},
+		{Pool: "n1", Name: "gpu-3-mig-1g5gb-0", Type: "mig", Class: gpuworkload.ClassContainerGPU, PCIBusID: "0000:3e:00.0"},
+		{Pool: "n1", Name: "gpu-3-mig-1g5gb-1", Type: "mig", Class: gpuworkload.ClassContainerGPU, PCIBusID: "0000:3e:00.0"},
 		{Pool: "n1", Name: "gpu-0", Type: "gpu", Class: gpuworkload.ClassContainerGPU, PCIBusID: "0000:3b:00.0"},
 		{Pool: "n1", Name: "gpu-vfio-0", Type: "vfio", Class: gpuworkload.ClassPassthroughGPU, PCIBusID: "0000:3b:00.0"},
 		{Pool: "n1", Name: "gpu-1", Type: "gpu", Class: gpuworkload.ClassContainerGPU, PCIBusID: "0000:3c:00.0"},
@@ -39,7 +39,7 @@ func TestConflicts(t *testing.T) {
 	}{
 		{name: "two GPUs, one half each", allocs: []Allocation{{Claim: "a", Pool: "n1", Device: "gpu-0"}, {Claim: "b", Pool: "n1", Device: "gpu-vfio-1"}}},
 		{name: "both halves of one GPU", allocs: []Allocation{{Claim: "a", Written: true, Pool: "n1", Device: "gpu-0"}, {Pool: "n1", Device: "gpu-vfio-0"}}, want: 1},
-		{name: "MIG devices of one GPU are independent", allocs: []Allocation{{Claim: "a", Written: true, Pool: "n1", Device: "gpu-3-mig-1g.5gb-0"}, {Pool: "n1", Device: "gpu-3-mig-1g.5gb-1"}}},
+		{name: "MIG devices of one GPU are independent", allocs: []Allocation{{Claim: "a", Written: true, Pool: "n1", Device: "gpu-3-mig-1g5gb-0"}, {Pool: "n1", Device: "gpu-3-mig-1g5gb-1"}}},
 		{name: "counted devices are the allocator's business", allocs: []Allocation{{Claim: "a", Pool: "n1", Device: "gpu-2"}, {Claim: "b", Pool: "n1", Device: "gpu-vfio-2"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -94,7 +94,7 @@ func TestDesiredRulesOnlyOnTheFreeOtherHalf(t *testing.T) {
 		allocs []Allocation
 		want   []string
 	}{
-		{name: "a MIG slice taints nothing", allocs: []Allocation{{Claim: "a", Written: true, Pool: "n1", Device: "gpu-3-mig-1g.5gb-0"}}},
+		{name: "a MIG slice taints nothing", allocs: []Allocation{{Claim: "a", Written: true, Pool: "n1", Device: "gpu-3-mig-1g5gb-0"}}},
 		{name: "a pair that exists already", allocs: []Allocation{{Claim: "a", Written: true, Pool: "n1", Device: "gpu-0"}, {Claim: "b", Written: true, Pool: "n1", Device: "gpu-vfio-0"}}},
 		{name: "a vfio device taints its gpu device", allocs: []Allocation{{Claim: "a", Written: true, Pool: "n1", Device: "gpu-vfio-1"}}, want: []string{"gpu-1"}},
 	} {

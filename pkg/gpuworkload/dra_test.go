@@ -112,11 +112,11 @@ func TestExclusiveDRADevices(t *testing.T) {
 func TestDeviceStatesOfMIGSlices(t *testing.T) {
 	var devices []DRADevice
 	for i := range 7 {
-		devices = append(devices, DRADevice{Pool: "n", Name: fmt.Sprintf("gpu-0-mig-1g.5gb-%d", i), Type: DRATypeMIG, Class: ClassContainerGPU, PCIBusID: "0000:3b:00.0"})
+		devices = append(devices, DRADevice{Pool: "n", Name: fmt.Sprintf("gpu-0-mig-1g5gb-%d", i), Type: DRATypeMIG, Class: ClassContainerGPU, PCIBusID: "0000:3b:00.0"})
 	}
 	n := NewDRANode(devices)
 	holder := func(_, device string) string {
-		if device == "gpu-0-mig-1g.5gb-0" || device == "gpu-0-mig-1g.5gb-1" {
+		if device == "gpu-0-mig-1g5gb-0" || device == "gpu-0-mig-1g5gb-1" {
 			return "ns/claim-" + device
 		}
 		return ""
@@ -125,7 +125,7 @@ func TestDeviceStatesOfMIGSlices(t *testing.T) {
 	if a.Allocated[ClassContainerGPU] != 2 || a.Free[ClassContainerGPU] != 5 || a.SiblingInUse[ClassContainerGPU] != 0 || a.GPUs != 1 {
 		t.Fatalf("availability %+v: want 2 allocated, 5 free, none sibling-in-use, 1 GPU", a)
 	}
-	if s := n.Siblings("n", "gpu-0-mig-1g.5gb-0"); len(s) != 0 {
+	if s := n.Siblings("n", "gpu-0-mig-1g5gb-0"); len(s) != 0 {
 		t.Fatalf("siblings of a MIG slice: %v, want none", s)
 	}
 }

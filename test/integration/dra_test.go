@@ -9,6 +9,8 @@ import (
 	resourceapi "k8s.io/api/resource/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/draguard"
 )
 
 // The NVIDIA DRA driver's DeviceClasses, as its chart ships them.
@@ -232,4 +234,93 @@ func TestDRASiblingInvariant(t *testing.T) {
 	if n, err := bound(e.ctx); err != nil || n != nodes*gpusPerNode {
 		t.Errorf("%d pods bound after the allocations were read, want %d (%v)", n, nodes*gpusPerNode, err)
 	}
+}
+
+// publishMIG creates a DRA node whose one GPU is in static MIG mode: the
+// driver publishes only its MIG devices, each with the parent GPU's PCI bus ID.
+func (e *env) publishMIG(t *testing.T, node string, slices int) {
+	t.Helper()
+	createNode(e.ctx, t, e.client, node, map[string]string{"nvidia.com/gpu.present": "true"}, nil)
+	slice := &resourceapi.ResourceSlice{ObjectMeta: metav1.ObjectMeta{Name: node + "-gpu.nvidia.com"}, Spec: resourceapi.ResourceSliceSpec{
+		Driver: "gpu.nvidia.com", NodeName: ptr.To(node), Pool: resourceapi.ResourcePool{Name: node, ResourceSliceCount: 1},
+	}}
+	for i := range slices {
+		slice.Spec.Devices = append(slice.Spec.Devices, resourceapi.Device{Name: fmt.Sprintf("gpu-0-mig-1g5gb-%d", i), Attributes: map[resourceapi.QualifiedName]resourceapi.DeviceAttribute{
+			"type":                            {StringValue: ptr.To("mig")},
+			"productName":                     {StringValue: ptr.To("NVIDIA A100-SXM4-40GB")},
+			"resource.kubernetes.io/pciBusID": {StringValue: ptr.To("0000:3b:00.0")},
+		}})
+	}
+	if _, err := e.client.ResourceV1().ResourceSlices().Create(e.ctx, slice, metav1.CreateOptions{}); err != nil {
+		t.Fatalf("create ResourceSlice for %s: %v", node, err)
+	}
+}
+
+// guardRules lists the DeviceTaintRules the guard owns.
+func (e *env) guardRules(t *testing.T) []resourceapi.DeviceTaintRule {
+	t.Helper()
+	rules, err := e.client.ResourceV1().DeviceTaintRules().List(e.ctx, metav1.ListOptions{LabelSelector: draguard.ManagedByLabel + "=" + draguard.ManagedBy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rules.Items
+}
+
+// Static MIG: the 7 slices of one A100 carry its PCI bus ID and are
+// independent. With some allocated the rest stay allocatable, and the guard
+// writes no DeviceTaintRule, which would close them to every scheduler.
+func TestDRAStaticMIGSlices(t *testing.T) {
+	e := newClusterWithPolicy(t, true)
+	e.createDriverDeviceClasses(t)
+	e.publishMIG(t, "a100-mig", 7)
+	for i := range 2 {
+		e.createPod(t, e.claimPod(t, fmt.Sprintf("mig-%d", i), "", "mig.nvidia.com"))
+		e.waitBound(t, fmt.Sprintf("mig-%d", i))
+	}
+	for i := 2; i < 7; i++ {
+		e.createPod(t, e.claimPod(t, fmt.Sprintf("mig-%d", i), "", "mig.nvidia.com"))
+	}
+	for i := 2; i < 7; i++ {
+		if node := e.waitBound(t, fmt.Sprintf("mig-%d", i)); node != "a100-mig" {
+			t.Fatalf("mig-%d bound to %s, want a100-mig", i, node)
+		}
+	}
+	if rules := e.guardRules(t); len(rules) != 0 {
+		t.Fatalf("the guard wrote %d DeviceTaintRules for MIG slices, want none: %v", len(rules), rules)
+	}
+}
+
+// A pair allocated before the scheduler ran (the default profile's race):
+// two claims hold gpu-0 and gpu-vfio-0. A new claim for gpu.nvidia.com binds
+// to the node's free gpu-1, and the pair gets no rule that would stop its
+// own claims.
+func TestDRAPairAllocatedBeforeBlocksNothingElse(t *testing.T) {
+	e := newClusterWithPolicy(t, true)
+	e.createDriverDeviceClasses(t)
+	e.publishGPUs(t, "dra-1", 2, true)
+	claims := e.client.ResourceV1().ResourceClaims("default")
+	for _, held := range []struct{ claim, class, device string }{{"old-cuda", "gpu.nvidia.com", "gpu-0"}, {"old-vm", "vfio.gpu.nvidia.com", "gpu-vfio-0"}} {
+		claim, err := claims.Create(e.ctx, &resourceapi.ResourceClaim{ObjectMeta: metav1.ObjectMeta{Name: held.claim, Namespace: "default"}, Spec: resourceapi.ResourceClaimSpec{
+			Devices: resourceapi.DeviceClaim{Requests: []resourceapi.DeviceRequest{{Name: "gpu", Exactly: &resourceapi.ExactDeviceRequest{DeviceClassName: held.class}}}},
+		}}, metav1.CreateOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		claim.Status.Allocation = &resourceapi.AllocationResult{Devices: resourceapi.DeviceAllocationResult{Results: []resourceapi.DeviceRequestAllocationResult{
+			{Request: "gpu", Driver: "gpu.nvidia.com", Pool: "dra-1", Device: held.device}}}}
+		if _, err := claims.UpdateStatus(e.ctx, claim, metav1.UpdateOptions{}); err != nil {
+			t.Fatalf("allocate %s to claim %s: %v", held.device, held.claim, err)
+		}
+	}
+	e.createPod(t, e.claimPod(t, "cuda-new", "", "gpu.nvidia.com"))
+	if node := e.waitBound(t, "cuda-new"); node != "dra-1" {
+		t.Fatalf("cuda-new bound to %s, want dra-1", node)
+	}
+	if device := e.allocatedDevice(t, "cuda-new"); device != "gpu-1" {
+		t.Fatalf("cuda-new got %s, want gpu-1, the only GPU no claim holds", device)
+	}
+	e.poll(t, "one rule, on gpu-vfio-1", func(context.Context) (bool, error) {
+		rules := e.guardRules(t)
+		return len(rules) == 1 && ptr.Deref(rules[0].Spec.DeviceSelector.Device, "") == "gpu-vfio-1", nil
+	})
 }
