@@ -135,7 +135,7 @@ func (d draObjects) Get(namespace, name string) (*resourceapi.ResourceClaim, err
 			return c, nil
 		}
 	}
-	return nil, fmt.Errorf("resourceclaim %s/%s not found", namespace, name)
+	return nil, apierrors.NewNotFound(resourceapi.Resource("resourceclaims"), namespace+"/"+name)
 }
 
 // draNodes groups the driver's devices by node.

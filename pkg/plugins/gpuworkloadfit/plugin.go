@@ -6,6 +6,7 @@ package gpuworkloadfit
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -19,6 +20,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
+	"k8s.io/kubernetes/pkg/scheduler/util/assumecache"
 
 	"k8s.io/dynamic-resource-allocation/resourceclaim"
 
@@ -239,7 +241,9 @@ func NewOffline(args *config.GPUWorkloadFitArgs) *GPUWorkloadFit {
 }
 
 // ClaimReader reads ResourceClaims: the scheduler's DRA manager, or the
-// claims the kubectl plugin read.
+// claims the kubectl plugin read. A claim that does not exist is an error
+// for which apierrors.IsNotFound or errors.Is(err, assumecache.ErrNotFound)
+// holds.
 type ClaimReader interface {
 	Get(namespace, name string) (*resourceapi.ResourceClaim, error)
 }
@@ -441,7 +445,7 @@ func (pl *GPUWorkloadFit) addClaims(pod *v1.Pod, demand *gpuworkload.PodDemand) 
 			continue
 		}
 		claim, err := pl.claims.Get(pod.Namespace, *name)
-		if apierrors.IsNotFound(err) {
+		if apierrors.IsNotFound(err) || errors.Is(err, assumecache.ErrNotFound) {
 			continue
 		}
 		if err != nil {

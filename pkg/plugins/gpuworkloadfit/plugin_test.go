@@ -2,6 +2,7 @@ package gpuworkloadfit
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -19,6 +20,7 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/backend/cache"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 	st "k8s.io/kubernetes/pkg/scheduler/testing"
+	"k8s.io/kubernetes/pkg/scheduler/util/assumecache"
 	"k8s.io/utils/ptr"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
@@ -642,17 +644,40 @@ func claim(name, deviceClass, node string, devices ...string) *resourceapi.Resou
 }
 
 // claimGetter serves the claims a test knows.
+// claimGetter reads claims as the scheduler's claim tracker does: a missing
+// claim is its assume cache's NotFoundError; err fails every read.
 type claimGetter struct {
 	claims []*resourceapi.ResourceClaim
+	err    error
 }
 
 func (g claimGetter) Get(namespace, name string) (*resourceapi.ResourceClaim, error) {
+	if g.err != nil {
+		return nil, g.err
+	}
 	for _, c := range g.claims {
 		if c.Namespace == namespace && c.Name == name {
 			return c, nil
 		}
 	}
-	return nil, fmt.Errorf("claim %s/%s not found", namespace, name)
+	return nil, assumecache.NotFoundError{TypeName: "ResourceClaim", ObjectKey: namespace + "/" + name}
+}
+
+// A claim not created yet is DynamicResources' to report; a claim that
+// cannot be read fails the cycle with the claim named, instead of being
+// left out of the pod's demand.
+func TestPreFilterClaimReadErrors(t *testing.T) {
+	pl := newPlugin(t, enabled(), []*v1.Node{gpuNode("dra", "", nil)})
+	pl.tracker.UpsertDeviceClass(vfioDeviceClass())
+	pl.tracker.UpsertResourceSlice(gpuworkload.DriverSlice("dra", 1))
+	pod := vmWithClaim("vm", "vm-gpu")
+	pl.claims = claimGetter{}
+	if _, status := pl.PreFilter(context.Background(), framework.NewCycleState(), pod, nil); status.Code() == fwk.Error {
+		t.Fatalf("a claim not created yet: %v", status)
+	}
+	pl.claims = claimGetter{err: errors.New("cache broken")}
+	_, status := pl.PreFilter(context.Background(), framework.NewCycleState(), pod, nil)
+	wantStatus(t, status, fwk.Error, "read ResourceClaim vms/vm-gpu of pod vms/virt-launcher-vm-abcde: cache broken")
 }
 
 func vmWithClaim(vmi, claimName string) *v1.Pod {
