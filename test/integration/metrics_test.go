@@ -80,6 +80,7 @@ func TestInventoryMetricsDRA(t *testing.T) {
 		`gpu_workload_nodes{mode="dra",state="ready"}`:                                                 1,
 		`gpu_workload_empty_nodes{mode="dra"}`:                                                         0,
 		`gpu_workload_pending_pods{mode="vm-passthrough",reason="DRAAllAllocated"}`:                    1,
+		`gpu_workload_dra_guard_failures`:                                                              0,
 	}
 	got := e.waitForMetrics(t, s.URL, want, "DRAAllAllocated")
 	e.inventoryAgrees(t, got)
@@ -149,7 +150,8 @@ func (e *env) inventoryAgrees(t *testing.T, got map[string]float64) {
 	}
 	gauges := 0
 	for series, value := range got {
-		if strings.HasPrefix(series, "gpu_workload_unschedulable_attempts_total") {
+		// Not inventory: the attempts counted, and the DRA guard's health.
+		if strings.HasPrefix(series, "gpu_workload_unschedulable_attempts_total") || strings.HasPrefix(series, "gpu_workload_dra_") {
 			continue
 		}
 		gauges++
