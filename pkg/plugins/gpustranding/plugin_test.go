@@ -69,6 +69,34 @@ func scores(t *testing.T, args runtime.Object, p *v1.Pod, infos []fwk.NodeInfo, 
 func scoresWithDRA(t *testing.T, args runtime.Object, dra func(*clusterstate.Tracker), p *v1.Pod, infos []fwk.NodeInfo, history ...observed) (raw, normalized []int64) {
 	t.Helper()
 	ctx := context.Background()
+	pl, state := prefiltered(t, args, dra, p, infos, history...)
+	if status := pl.PreScore(ctx, state, p, infos); !status.IsSuccess() {
+		t.Fatalf("PreScore: %v", status)
+	}
+	list := make(fwk.NodeScoreList, len(infos))
+	for i, ni := range infos {
+		s, status := pl.Score(ctx, state, p, ni)
+		if !status.IsSuccess() {
+			t.Fatalf("Score: %v", status)
+		}
+		list[i] = fwk.NodeScore{Name: ni.Node().Name, Score: s}
+		raw = append(raw, s)
+	}
+	if status := pl.NormalizeScore(ctx, state, p, list); !status.IsSuccess() {
+		t.Fatalf("NormalizeScore: %v", status)
+	}
+	for _, s := range list {
+		normalized = append(normalized, s.Score)
+	}
+	return raw, normalized
+}
+
+// prefiltered builds both plugins over the nodes, feeds the tracker the DRA
+// objects and the demand model the history, and runs both PreFilters: a
+// cycle's state as PreScore finds it.
+func prefiltered(t *testing.T, args runtime.Object, dra func(*clusterstate.Tracker), p *v1.Pod, infos []fwk.NodeInfo, history ...observed) (*GPUStranding, fwk.CycleState) {
+	t.Helper()
+	ctx := context.Background()
 	fit, err := gpuworkloadfit.New(ctx, nil, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -96,25 +124,7 @@ func scoresWithDRA(t *testing.T, args runtime.Object, dra func(*clusterstate.Tra
 	if _, status := pl.PreFilter(ctx, state, p, infos); !status.IsSuccess() {
 		t.Fatalf("PreFilter: %v", status)
 	}
-	if status := pl.PreScore(ctx, state, p, infos); !status.IsSuccess() {
-		t.Fatalf("PreScore: %v", status)
-	}
-	list := make(fwk.NodeScoreList, len(infos))
-	for i, ni := range infos {
-		s, status := pl.Score(ctx, state, p, ni)
-		if !status.IsSuccess() {
-			t.Fatalf("Score: %v", status)
-		}
-		list[i] = fwk.NodeScore{Name: ni.Node().Name, Score: s}
-		raw = append(raw, s)
-	}
-	if status := pl.NormalizeScore(ctx, state, p, list); !status.IsSuccess() {
-		t.Fatalf("NormalizeScore: %v", status)
-	}
-	for _, s := range list {
-		normalized = append(normalized, s.Score)
-	}
-	return raw, normalized
+	return pl, state
 }
 
 func a10Node(name string, cpu string, pods ...*v1.Pod) fwk.NodeInfo {
@@ -349,28 +359,9 @@ func TestScoreDRANodes(t *testing.T) {
 // it, as opportunistic batching does) gets the same scores both times.
 func TestPreScoreAgainScoresTheSame(t *testing.T) {
 	ctx := context.Background()
-	fit, err := gpuworkloadfit.New(ctx, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tracker := fit.(*gpuworkloadfit.GPUWorkloadFit).Tracker()
-	tracker.SetPolicy(&gpuworkload.SandboxPolicy{Enabled: true, DefaultWorkload: gpuworkload.ModeContainer})
 	infos := []fwk.NodeInfo{nodeInfo(node("empty-device-plugin", "container", map[v1.ResourceName]string{gpu: "8"})), nodeInfo(node("dra-half", "", nil))}
-	for _, ni := range infos {
-		tracker.UpsertNode(ni.Node())
-	}
-	draNodes("gpu-0")(tracker)
-	plugin, err := New(ctx, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pl := plugin.(*GPUStranding)
 	p := pod("ctr", map[v1.ResourceName]string{gpu: "1"})
-	state := framework.NewCycleState()
-	fit.(fwk.PreFilterPlugin).PreFilter(ctx, state, p, infos)
-	if _, status := pl.PreFilter(ctx, state, p, infos); !status.IsSuccess() {
-		t.Fatalf("PreFilter: %v", status)
-	}
+	pl, state := prefiltered(t, nil, draNodes("gpu-0"), p, infos)
 	scoreAll := func(state fwk.CycleState) []int64 {
 		if status := pl.PreScore(ctx, state, p, infos); !status.IsSuccess() {
 			t.Fatalf("PreScore: %v", status)
