@@ -131,7 +131,11 @@ func newExplainCommand(o *rootOptions) *cobra.Command {
 			if err := c.readAs(schedulerView(fitArgs)); err != nil {
 				return err
 			}
-			report, err := explainPod(ctx, c, pod, offlinePlugin(c, fitArgs))
+			pl, err := offlinePlugin(c, fitArgs)
+			if err != nil {
+				return err
+			}
+			report, err := explainPod(ctx, c, pod, pl)
 			if err != nil {
 				return err
 			}
@@ -160,13 +164,16 @@ func newExplainCommand(o *rootOptions) *cobra.Command {
 
 // offlinePlugin is GPUWorkloadFit with the deployed args, its tracker fed
 // with what was read of the cluster, as the scheduler's informers feed it.
-func offlinePlugin(c *cluster, fitArgs *config.GPUWorkloadFitArgs) *gpuworkloadfit.GPUWorkloadFit {
+// A DeviceClass whose selectors do not compile is an error.
+func offlinePlugin(c *cluster, fitArgs *config.GPUWorkloadFitArgs) (*gpuworkloadfit.GPUWorkloadFit, error) {
 	pl := gpuworkloadfit.NewOffline(fitArgs)
 	tracker := pl.Tracker()
 	tracker.SetPolicy(&c.policy)
 	tracker.SetPermitted(c.permitted)
 	for _, class := range c.dra.classes {
-		tracker.UpsertDeviceClass(class)
+		if err := tracker.UpsertDeviceClass(class); err != nil {
+			return nil, err
+		}
 	}
 	for _, slice := range c.dra.slices {
 		tracker.UpsertResourceSlice(slice)
@@ -178,7 +185,7 @@ func offlinePlugin(c *cluster, fitArgs *config.GPUWorkloadFitArgs) *gpuworkloadf
 		tracker.UpsertNode(n)
 	}
 	pl.ReadClaimsFrom(c.dra)
-	return pl
+	return pl, nil
 }
 
 // explainPod runs GPUWorkloadFit itself, the scheduler's code with its

@@ -55,8 +55,12 @@ func newInventoryCommand(o *rootOptions) *cobra.Command {
 			if err := c.readAs(schedulerView(fitArgs)); err != nil {
 				return err
 			}
+			pl, err := offlinePlugin(c, fitArgs)
+			if err != nil {
+				return err
+			}
 			report := &InventoryReport{APIVersion: ReportAPIVersion, Kind: "InventoryReport", Policy: describePolicy(c.policy),
-				Report: offlinePlugin(c, fitArgs).InventoryOf(c.nodes, pods, func(p *v1.Pod) string { return reasons[p.UID] })}
+				Report: pl.InventoryOf(c.nodes, pods, func(p *v1.Pod) string { return reasons[p.UID] })}
 			return printInventory(o.out, o.output, report)
 		},
 	}

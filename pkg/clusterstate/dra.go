@@ -1,6 +1,7 @@
 package clusterstate
 
 import (
+	"context"
 	"slices"
 
 	v1 "k8s.io/api/core/v1"
@@ -19,13 +20,19 @@ type draState struct {
 	// poolNodes maps the driver's pools to their nodes: its pools are node-local.
 	poolNodes map[string]string
 	// byClass counts the cluster's devices per class.
-	byClass [4]int
+	byClass [classCount]int
 	// classes are the GPU DeviceClasses with an extended resource, by name;
 	// served indexes them by extended resource.
 	classes map[string]gpuworkload.DRAExtendedResource
 	served  map[v1.ResourceName]gpuworkload.DRAExtendedResource
-	// gpuClasses are all DeviceClasses that select the driver's GPU devices.
-	gpuClasses map[string]gpuworkload.ResourceClass
+	// deviceClasses are all DeviceClasses, compiled; byDeviceClass counts
+	// the cluster's devices each selects, per class of device.
+	deviceClasses map[string]*gpuworkload.DRADeviceClass
+	byDeviceClass map[string]*[classCount]int
+	// namedTypes are the DeviceClasses whose name or selector names a
+	// device type of the driver: a claim for one is a GPU claim even
+	// while no device of the class is published.
+	namedTypes map[string]gpuworkload.ResourceClass
 	// holders maps each allocated device of the driver to its claim, from
 	// the claims' status; claimDevices lists each claim's devices.
 	holders      map[draDevice]string
@@ -37,6 +44,8 @@ type draState struct {
 
 type draDevice struct{ pool, name string }
 
+const classCount = len(gpuworkload.DRAAvailability{}.ByClass)
+
 type sliceDevices struct {
 	node    string
 	devices []gpuworkload.DRADevice
@@ -46,7 +55,8 @@ func newDRAState(driver string) draState {
 	return draState{
 		driver: driver, slices: map[string]sliceDevices{}, nodes: map[string]*gpuworkload.DRANode{}, poolNodes: map[string]string{},
 		classes: map[string]gpuworkload.DRAExtendedResource{}, served: map[v1.ResourceName]gpuworkload.DRAExtendedResource{},
-		gpuClasses: map[string]gpuworkload.ResourceClass{}, holders: map[draDevice]string{}, claimDevices: map[string][]draDevice{},
+		deviceClasses: map[string]*gpuworkload.DRADeviceClass{}, byDeviceClass: map[string]*[classCount]int{},
+		namedTypes: map[string]gpuworkload.ResourceClass{}, holders: map[draDevice]string{}, claimDevices: map[string][]draDevice{},
 		availability: map[string]*gpuworkload.DRAAvailability{},
 	}
 }
@@ -91,11 +101,7 @@ func (t *Tracker) recountDRANodeLocked(node string) {
 			t.setEntryLocked(node, t.computeLocked(t.nodes[node]))
 		}
 	}()
-	if old != nil {
-		for class, n := range old.ByClass {
-			t.dra.byClass[class] -= n
-		}
-	}
+	t.countDRANodeLocked(old, -1)
 	var devices []gpuworkload.DRADevice
 	for _, s := range t.dra.slices {
 		if s.node == node {
@@ -107,12 +113,50 @@ func (t *Tracker) recountDRANodeLocked(node string) {
 		delete(t.dra.availability, node)
 		return
 	}
-	n := gpuworkload.NewDRANode(devices)
+	n := gpuworkload.NewDRANode(devices).SelectedBy(context.Background(), t.dra.deviceClasses)
 	t.dra.nodes[node] = n
-	for class, count := range n.ByClass {
-		t.dra.byClass[class] += count
-	}
+	t.countDRANodeLocked(n, 1)
 	t.recountAvailabilityLocked(node)
+}
+
+// countDRANodeLocked adds (sign 1) or removes (-1) a node's devices from
+// the cluster's counts.
+func (t *Tracker) countDRANodeLocked(n *gpuworkload.DRANode, sign int) {
+	if n == nil {
+		return
+	}
+	for class, count := range n.ByClass {
+		t.dra.byClass[class] += sign * count
+	}
+	t.countSelectedLocked(n, sign)
+}
+
+func (t *Tracker) countSelectedLocked(n *gpuworkload.DRANode, sign int) {
+	for deviceClass, selected := range n.Selected {
+		counts := t.dra.byDeviceClass[deviceClass]
+		if counts == nil {
+			counts = new([classCount]int)
+			t.dra.byDeviceClass[deviceClass] = counts
+		}
+		for _, i := range selected {
+			counts[n.Devices[i].Class] += sign
+		}
+		if *counts == ([classCount]int{}) {
+			delete(t.dra.byDeviceClass, deviceClass)
+		}
+	}
+}
+
+// reselectLocked matches every node's devices again after a DeviceClass
+// changed: a class event is rare, a node has few devices.
+func (t *Tracker) reselectLocked() {
+	t.dra.byDeviceClass = map[string]*[classCount]int{}
+	for name, n := range t.dra.nodes {
+		n = n.SelectedBy(context.Background(), t.dra.deviceClasses)
+		t.dra.nodes[name] = n
+		t.countSelectedLocked(n, 1)
+		t.recountAvailabilityLocked(name)
+	}
 }
 
 func (t *Tracker) recountAvailabilityLocked(node string) {
@@ -146,8 +190,9 @@ func (t *Tracker) DRAHeld(pool, device string) bool {
 // DRADriver is the name of the DRA driver whose GPUs the tracker reads.
 func (t *Tracker) DRADriver() string { return t.dra.driver }
 
-// UpsertResourceClaim records the driver's devices a claim holds.
-func (t *Tracker) UpsertResourceClaim(claim *resourceapi.ResourceClaim) {
+// UpsertResourceClaim records the driver's devices a claim holds and
+// reports whether it released any.
+func (t *Tracker) UpsertResourceClaim(claim *resourceapi.ResourceClaim) (released bool) {
 	var devices []draDevice
 	if claim.Status.Allocation != nil {
 		for _, r := range claim.Status.Allocation.Devices.Results {
@@ -158,20 +203,20 @@ func (t *Tracker) UpsertResourceClaim(claim *resourceapi.ResourceClaim) {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.setClaimDevicesLocked(claim.Namespace+"/"+claim.Name, devices)
+	return t.setClaimDevicesLocked(claim.Namespace+"/"+claim.Name, devices)
 }
 
-// DeleteResourceClaim forgets a claim's devices.
-func (t *Tracker) DeleteResourceClaim(namespace, name string) {
+// DeleteResourceClaim forgets a claim's devices and reports whether it held any.
+func (t *Tracker) DeleteResourceClaim(namespace, name string) (released bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.setClaimDevicesLocked(namespace+"/"+name, nil)
+	return t.setClaimDevicesLocked(namespace+"/"+name, nil)
 }
 
-func (t *Tracker) setClaimDevicesLocked(claim string, devices []draDevice) {
+func (t *Tracker) setClaimDevicesLocked(claim string, devices []draDevice) (released bool) {
 	old := t.dra.claimDevices[claim]
 	if slices.Equal(old, devices) {
-		return
+		return false
 	}
 	for _, d := range old {
 		delete(t.dra.holders, d)
@@ -187,20 +232,29 @@ func (t *Tracker) setClaimDevicesLocked(claim string, devices []draDevice) {
 	for _, d := range slices.Concat(old, devices) {
 		t.recountAvailabilityLocked(t.dra.poolNodes[d.pool])
 	}
+	return slices.ContainsFunc(old, func(d draDevice) bool { return !slices.Contains(devices, d) })
 }
 
-// UpsertDeviceClass records a DeviceClass added or updated.
-func (t *Tracker) UpsertDeviceClass(class *resourceapi.DeviceClass) {
+// UpsertDeviceClass records a DeviceClass added or updated. A class whose
+// selectors do not compile is an error and selects nothing here, as for the
+// allocator, which cannot allocate from it either.
+func (t *Tracker) UpsertDeviceClass(class *resourceapi.DeviceClass) error {
+	compiled, err := gpuworkload.CompileDRADeviceClass(class)
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.deleteDeviceClassLocked(class.Name)
+	if err == nil {
+		t.dra.deviceClasses[class.Name] = compiled
+	}
 	if deviceType := gpuworkload.DRAClassType(class, t.dra.driver); deviceType != "" {
-		t.dra.gpuClasses[class.Name] = gpuworkload.DRATypeClass(deviceType)
+		t.dra.namedTypes[class.Name] = gpuworkload.DRATypeClass(deviceType)
 	}
 	if served, ok := gpuworkload.DRAExtendedResourceOf(class, t.dra.driver); ok {
 		t.dra.classes[class.Name] = served
 		t.dra.served[served.Name] = served
 	}
+	t.reselectLocked()
+	return err
 }
 
 // DeleteDeviceClass forgets a DeviceClass.
@@ -208,10 +262,12 @@ func (t *Tracker) DeleteDeviceClass(name string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.deleteDeviceClassLocked(name)
+	t.reselectLocked()
 }
 
 func (t *Tracker) deleteDeviceClassLocked(name string) {
-	delete(t.dra.gpuClasses, name)
+	delete(t.dra.deviceClasses, name)
+	delete(t.dra.namedTypes, name)
 	if old, ok := t.dra.classes[name]; ok {
 		delete(t.dra.classes, name)
 		if t.dra.served[old.Name].DeviceClass == name {
@@ -236,13 +292,36 @@ func (t *Tracker) DRAAvailability(name string) *gpuworkload.DRAAvailability {
 	return t.dra.availability[name]
 }
 
-// DRAGPUClass is the class of the devices a DeviceClass selects from the
-// driver; ok is false for classes of other devices.
+// DRAGPUClass is the class of the GPU devices a DeviceClass selects (the
+// most of them, cluster-wide), or, while it selects none, of the device
+// type its name or selector names; ok is false for classes of other devices.
 func (t *Tracker) DRAGPUClass(deviceClass string) (class gpuworkload.ResourceClass, ok bool) {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
-	class, ok = t.dra.gpuClasses[deviceClass]
+	if counts := t.dra.byDeviceClass[deviceClass]; counts != nil {
+		best := 0
+		for c := range counts {
+			if counts[c] > counts[best] {
+				best = c
+			}
+		}
+		return gpuworkload.ResourceClass(best), true
+	}
+	class, ok = t.dra.namedTypes[deviceClass]
 	return class, ok
+}
+
+// DRAClassDevices counts the cluster's GPU devices the DeviceClass selects.
+func (t *Tracker) DRAClassDevices(deviceClass string) int {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	var n int
+	if counts := t.dra.byDeviceClass[deviceClass]; counts != nil {
+		for _, c := range counts {
+			n += c
+		}
+	}
+	return n
 }
 
 // DRAServed returns the DeviceClass that serves an extended resource through DRA.

@@ -21,30 +21,44 @@ func TestTrackerCountsDRADevicesByState(t *testing.T) {
 		t.Fatal("availability of a node that publishes nothing")
 	}
 	tr.UpsertResourceSlice(gpuworkload.DriverSlice("n1", 2))
+	for _, c := range []struct{ name, deviceType string }{{gpuworkload.DRAClassGPU, gpuworkload.DRATypeGPU}, {gpuworkload.DRAClassVFIO, gpuworkload.DRATypeVFIO}} {
+		if err := tr.UpsertDeviceClass(gpuworkload.DriverDeviceClass(c.name, c.deviceType, "")); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for _, step := range []struct {
 		name                     string
-		change                   func()
+		change                   func() (released bool)
 		free, allocated, sibling [2]int // container, vfio
 		holder                   gpuworkload.DRAHeldDevice
+		released                 bool
 	}{
-		{name: "claim seen before the slice", change: func() {}, free: [2]int{1, 1}, allocated: [2]int{1, 0}, sibling: [2]int{0, 1},
+		{name: "claim seen before the slice", change: func() bool { return false }, free: [2]int{1, 1}, allocated: [2]int{1, 0}, sibling: [2]int{0, 1},
 			holder: gpuworkload.DRAHeldDevice{Device: "gpu-0", Claim: "ns/train"}},
-		{name: "a VM takes the other GPU", change: func() { tr.UpsertResourceClaim(dratest.AllocatedClaim("ns", "vm", "n1", "gpu-vfio-1")) },
+		{name: "a VM takes the other GPU", change: func() bool { return tr.UpsertResourceClaim(dratest.AllocatedClaim("ns", "vm", "n1", "gpu-vfio-1")) },
 			free: [2]int{0, 0}, allocated: [2]int{1, 1}, sibling: [2]int{1, 1}, holder: gpuworkload.DRAHeldDevice{Device: "gpu-0", Claim: "ns/train"}},
-		{name: "the training claim is deleted", change: func() { tr.DeleteResourceClaim("ns", "train") },
-			free: [2]int{1, 1}, allocated: [2]int{0, 1}, sibling: [2]int{1, 0}},
+		{name: "the training claim is deleted", change: func() bool { return tr.DeleteResourceClaim("ns", "train") },
+			free: [2]int{1, 1}, allocated: [2]int{0, 1}, sibling: [2]int{1, 0}, released: true},
 	} {
-		step.change()
-		a := tr.DRAAvailability("n1")
-		got := [][2]int{{a.Free[container], a.Free[vfio]}, {a.Allocated[container], a.Allocated[vfio]}, {a.SiblingInUse[container], a.SiblingInUse[vfio]}}
-		want := [][2]int{step.free, step.allocated, step.sibling}
-		for i, what := range []string{"free", "allocated", "sibling in use"} {
-			if got[i] != want[i] {
-				t.Errorf("%s: %s (container, vfio) = %v, want %v", step.name, what, got[i], want[i])
-			}
+		if released := step.change(); released != step.released {
+			t.Errorf("%s: released %v, want %v", step.name, released, step.released)
 		}
-		if step.holder.Claim != "" && a.SiblingHolder[vfio] != step.holder {
-			t.Errorf("%s: vfio devices blocked by %+v, want %+v", step.name, a.SiblingHolder[vfio], step.holder)
+		a := tr.DRAAvailability("n1")
+		want := [][2]int{step.free, step.allocated, step.sibling}
+		// The driver's classes select the devices of one class each: both views agree.
+		for view, counts := range map[string][2]gpuworkload.DRAClassAvailability{
+			"class":       {a.ByClass[container], a.ByClass[vfio]},
+			"DeviceClass": {a.ByDeviceClass[gpuworkload.DRAClassGPU], a.ByDeviceClass[gpuworkload.DRAClassVFIO]},
+		} {
+			got := [][2]int{{counts[0].Free, counts[1].Free}, {counts[0].Allocated, counts[1].Allocated}, {counts[0].SiblingInUse, counts[1].SiblingInUse}}
+			for i, what := range []string{"free", "allocated", "sibling in use"} {
+				if got[i] != want[i] {
+					t.Errorf("%s: %s by %s (container, vfio) = %v, want %v", step.name, what, view, got[i], want[i])
+				}
+			}
+			if step.holder.Claim != "" && counts[1].SiblingHolder != step.holder {
+				t.Errorf("%s: vfio devices by %s blocked by %+v, want %+v", step.name, view, counts[1].SiblingHolder, step.holder)
+			}
 		}
 	}
 }

@@ -41,6 +41,10 @@ type WatchOptions struct {
 	ClusterPolicyName string
 	// OnPolicyChange runs after the policy or KubeVirt's permitted devices change.
 	OnPolicyChange func()
+	// OnDRAFreed runs after the tracker saw a DRA change that can serve
+	// more pods: a claim that released devices, a slice or a class added
+	// or updated.
+	OnDRAFreed func()
 	// ResourceSliceInformer and DeviceClassInformer follow what the DRA
 	// driver publishes, ResourceClaimInformer which devices claims hold; nil
 	// when the scheduler runs without DRA.
@@ -67,7 +71,7 @@ func (t *Tracker) Watch(ctx context.Context, opts WatchOptions) error {
 	}); err != nil {
 		return err
 	}
-	if err := t.followDRA(opts); err != nil {
+	if err := t.followDRA(logger, opts); err != nil {
 		return err
 	}
 	client, err := dynamic.NewForConfig(opts.Config)
@@ -99,31 +103,48 @@ func (t *Tracker) Watch(ctx context.Context, opts WatchOptions) error {
 }
 
 // followDRA feeds the tracker's DRA state from the scheduler's informers.
-func (t *Tracker) followDRA(opts WatchOptions) error {
+// The queue hears of the same changes from its own handlers, which may run
+// before these, so a pod retried for a change can be judged without it:
+// OnDRAFreed tells when the tracker has seen what can serve more pods.
+func (t *Tracker) followDRA(logger klog.Logger, opts WatchOptions) error {
 	if opts.ResourceSliceInformer == nil || opts.DeviceClassInformer == nil || opts.ResourceClaimInformer == nil {
 		return nil
 	}
+	freed := func(released bool) {
+		if released && opts.OnDRAFreed != nil {
+			opts.OnDRAFreed()
+		}
+	}
+	always := func() { freed(true) }
 	if _, err := opts.ResourceClaimInformer.AddEventHandler(cache.ResourceEventHandlerFuncs{
-		AddFunc:    func(obj any) { withObject(obj, t.UpsertResourceClaim) },
-		UpdateFunc: func(_, obj any) { withObject(obj, t.UpsertResourceClaim) },
+		AddFunc: func(obj any) { withObject(obj, func(c *resourceapi.ResourceClaim) { freed(t.UpsertResourceClaim(c)) }) },
+		UpdateFunc: func(_, obj any) {
+			withObject(obj, func(c *resourceapi.ResourceClaim) { freed(t.UpsertResourceClaim(c)) })
+		},
 		DeleteFunc: func(obj any) {
-			withObject(obj, func(c *resourceapi.ResourceClaim) { t.DeleteResourceClaim(c.Namespace, c.Name) })
+			withObject(obj, func(c *resourceapi.ResourceClaim) { freed(t.DeleteResourceClaim(c.Namespace, c.Name)) })
 		},
 	}); err != nil {
 		return err
 	}
 	if _, err := opts.ResourceSliceInformer.AddEventHandler(cache.ResourceEventHandlerFuncs{
-		AddFunc:    func(obj any) { withObject(obj, t.UpsertResourceSlice) },
-		UpdateFunc: func(_, obj any) { withObject(obj, t.UpsertResourceSlice) },
+		AddFunc:    func(obj any) { withObject(obj, t.UpsertResourceSlice); always() },
+		UpdateFunc: func(_, obj any) { withObject(obj, t.UpsertResourceSlice); always() },
 		DeleteFunc: func(obj any) {
 			withObject(obj, func(s *resourceapi.ResourceSlice) { t.DeleteResourceSlice(s.Name) })
 		},
 	}); err != nil {
 		return err
 	}
+	upsertClass := func(c *resourceapi.DeviceClass) {
+		if err := t.UpsertDeviceClass(c); err != nil {
+			logger.Error(err, "DeviceClass selects no device", "deviceClass", klog.KObj(c))
+		}
+		always()
+	}
 	_, err := opts.DeviceClassInformer.AddEventHandler(cache.ResourceEventHandlerFuncs{
-		AddFunc:    func(obj any) { withObject(obj, t.UpsertDeviceClass) },
-		UpdateFunc: func(_, obj any) { withObject(obj, t.UpsertDeviceClass) },
+		AddFunc:    func(obj any) { withObject(obj, upsertClass) },
+		UpdateFunc: func(_, obj any) { withObject(obj, upsertClass) },
 		DeleteFunc: func(obj any) {
 			withObject(obj, func(c *resourceapi.DeviceClass) { t.DeleteDeviceClass(c.Name) })
 		},

@@ -56,6 +56,11 @@ type DRADevice struct {
 	// Tainted is set when the slice taints the device NoSchedule or
 	// NoExecute: the allocator does not hand it out.
 	Tainted bool
+	// Driver, Attributes and Capacity are what a DeviceClass's CEL
+	// selectors see; the maps are the slice's own, never changed.
+	Driver     string
+	Attributes map[resourceapi.QualifiedName]resourceapi.DeviceAttribute
+	Capacity   map[resourceapi.QualifiedName]resourceapi.DeviceCapacity
 }
 
 // ExclusiveDRADevices reports whether two devices of the driver are one
@@ -102,6 +107,9 @@ type DRANode struct {
 	// GPUs counts the physical GPUs: devices with one PCI bus ID are one
 	// GPU; devices without one are taken as one class's view of the GPUs.
 	GPUs int
+	// Selected lists, per DeviceClass that selects any of the devices, the
+	// indexes in Devices of those it selects (SelectedBy).
+	Selected map[string][]int
 }
 
 // Has reports whether the node publishes devices of the class.
@@ -153,6 +161,7 @@ func DRADevicesOf(slice *resourceapi.ResourceSlice, driver string) (node string,
 			PCIBusID: stringAttribute(d.Attributes, pciBusIDAttribute, driver),
 			Counted:  len(d.ConsumesCounters) > 0,
 			Tainted:  keepsAllocatorAway(d.Taints),
+			Driver:   driver, Attributes: d.Attributes, Capacity: d.Capacity,
 		})
 	}
 	return *slice.Spec.NodeName, devices
@@ -188,24 +197,17 @@ func NewDRANode(devices []DRADevice) *DRANode {
 // DRAHolder returns the claim (namespace/name) that holds a device, or "".
 type DRAHolder func(pool, device string) string
 
-// DRAAvailability is what a DRA node's devices can still serve, per class.
-// A device is counted once: allocated before tainted, tainted before
-// blocked by a sibling.
+// DRAAvailability is what a DRA node's devices can still serve, per class
+// (the mode their type gives them) and per DeviceClass (what a claim can
+// take). A device is counted once in each: allocated before tainted,
+// tainted before blocked by a sibling.
 type DRAAvailability struct {
 	// GPUs is the node's physical GPUs (DRANode.GPUs).
-	GPUs                                   int
-	Free, Allocated, Tainted, SiblingInUse [len(classNames)]int
-	// SiblingHolder names, per class, a device of the node in use and the
-	// claim that holds it, whose sibling of the class is blocked by it.
-	SiblingHolder [len(classNames)]DRAHeldDevice
-}
-
-// Total counts the node's devices of the class, in any state.
-func (a *DRAAvailability) Total(class ResourceClass) int {
-	if a == nil || int(class) >= len(a.Free) {
-		return 0
-	}
-	return a.Free[class] + a.Allocated[class] + a.Tainted[class] + a.SiblingInUse[class]
+	GPUs    int
+	ByClass [len(classNames)]DRAClassAvailability
+	// ByDeviceClass counts the devices each DeviceClass selects
+	// (DRANode.Selected); a class that selects none is not in it.
+	ByDeviceClass map[string]DRAClassAvailability
 }
 
 // DRAHeldDevice is a device and the claim that holds it.
@@ -266,26 +268,26 @@ func (n *DRANode) DeviceStates(holder DRAHolder) []DRADeviceState {
 	return out
 }
 
-// Availability counts the node's devices per class by state (DeviceStates).
+// Availability counts the node's devices per class and per DeviceClass by
+// state (DeviceStates).
 func (n *DRANode) Availability(holder DRAHolder) DRAAvailability {
 	var a DRAAvailability
 	if n == nil {
 		return a
 	}
 	a.GPUs = n.GPUs
-	for _, d := range n.DeviceStates(holder) {
-		switch d.State {
-		case DRADeviceAllocated:
-			a.Allocated[d.Class]++
-		case DRADeviceTainted:
-			a.Tainted[d.Class]++
-		case DRADeviceSiblingInUse:
-			a.SiblingInUse[d.Class]++
-			if a.SiblingHolder[d.Class].Claim == "" {
-				a.SiblingHolder[d.Class] = DRAHeldDevice{Device: d.Sibling, Claim: d.Claim}
+	states := n.DeviceStates(holder)
+	for i := range states {
+		a.ByClass[states[i].Class].count(&states[i])
+	}
+	if len(n.Selected) > 0 {
+		a.ByDeviceClass = make(map[string]DRAClassAvailability, len(n.Selected))
+		for deviceClass, selected := range n.Selected {
+			var c DRAClassAvailability
+			for _, i := range selected {
+				c.count(&states[i])
 			}
-		default:
-			a.Free[d.Class]++
+			a.ByDeviceClass[deviceClass] = c
 		}
 	}
 	return a
@@ -343,6 +345,20 @@ const (
 	DRAClassGPU  = "gpu.nvidia.com"
 	DRAClassVFIO = "vfio.gpu.nvidia.com"
 )
+
+// DriverDeviceClass is a DeviceClass as the driver's chart writes them: one
+// CEL selector on the driver and the device type; served is the extended
+// resource it serves, or "".
+func DriverDeviceClass(name, deviceType string, served v1.ResourceName) *resourceapi.DeviceClass {
+	class := &resourceapi.DeviceClass{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: resourceapi.DeviceClassSpec{
+		Selectors: []resourceapi.DeviceSelector{{CEL: &resourceapi.CELDeviceSelector{
+			Expression: fmt.Sprintf("device.driver == '%s' && device.attributes['%s'].type == '%s'", DRADriver, DRADriver, deviceType)}}},
+	}}
+	if served != "" {
+		class.Spec.ExtendedResourceName = ptr.To(string(served))
+	}
+	return class
+}
 
 // The driver's DeviceClasses, by name, with the device type each selects.
 var draClassTypes = map[string]string{

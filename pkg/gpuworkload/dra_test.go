@@ -122,7 +122,7 @@ func TestDeviceStatesOfMIGSlices(t *testing.T) {
 		return ""
 	}
 	a := n.Availability(holder)
-	if a.Allocated[ClassContainerGPU] != 2 || a.Free[ClassContainerGPU] != 5 || a.SiblingInUse[ClassContainerGPU] != 0 || a.GPUs != 1 {
+	if c := a.ByClass[ClassContainerGPU]; c.Allocated != 2 || c.Free != 5 || c.SiblingInUse != 0 || a.GPUs != 1 {
 		t.Fatalf("availability %+v: want 2 allocated, 5 free, none sibling-in-use, 1 GPU", a)
 	}
 	if s := n.Siblings("n", "gpu-0-mig-1g5gb-0"); len(s) != 0 {

@@ -46,19 +46,22 @@ func draServingOf(nodes []NodeSpec) (draServing, error) {
 
 // publishDRA gives the scheduler what the driver publishes: its
 // DeviceClasses and each DRA node's ResourceSlice.
-func (r *run) publishDRA(nodes []NodeSpec) {
+func (r *run) publishDRA(nodes []NodeSpec) error {
 	for served, deviceType := range r.dra {
 		class := gpuworkload.DRAClassGPU
 		if deviceType == gpuworkload.DRATypeVFIO {
 			class = gpuworkload.DRAClassVFIO
 		}
-		r.engine.tracker.UpsertDeviceClass(draClassObject(class, served))
+		if err := r.engine.tracker.UpsertDeviceClass(gpuworkload.DriverDeviceClass(class, deviceType, served)); err != nil {
+			return err
+		}
 	}
 	for _, n := range nodes {
 		if n.DRA {
 			r.engine.tracker.UpsertResourceSlice(gpuworkload.DriverSlice(n.Name, int(n.Inventory.GPUs)))
 		}
 	}
+	return nil
 }
 
 // allocateDRA gives a pod placed on a DRA node its devices, as

@@ -8,7 +8,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/utils/ptr"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 )
@@ -77,16 +76,6 @@ func podObject(spec PodSpec, schedulerName string) *v1.Pod {
 		pod.Annotations = map[string]string{"kubevirt.io/domain": spec.Name}
 	}
 	return pod
-}
-
-// draClassObject is one of the driver's DeviceClasses with the extended
-// resource it serves (KEP-5004): a workload's pods ask for the same
-// resource on device-plugin and DRA nodes.
-func draClassObject(name string, served v1.ResourceName) *resourceapi.DeviceClass {
-	return &resourceapi.DeviceClass{
-		ObjectMeta: metav1.ObjectMeta{Name: name},
-		Spec:       resourceapi.DeviceClassSpec{ExtendedResourceName: ptr.To(string(served))},
-	}
 }
 
 // draClaimObject is the extended-resource claim DynamicResources writes for

@@ -226,7 +226,9 @@ func Run(ctx context.Context, scenario *Scenario, policy ScoringPolicy, opts Opt
 		return nil, err
 	}
 	r := &run{ctx: ctx, logger: klog.FromContext(ctx), engine: e, opts: opts, policy: scenario.Policy, dra: dra, byName: map[string]*simNode{}, byObject: map[*v1.Node]*simNode{}, unplaceable: map[shape]bool{}}
-	r.publishDRA(scenario.Nodes)
+	if err := r.publishDRA(scenario.Nodes); err != nil {
+		return nil, err
+	}
 	for _, spec := range scenario.Nodes {
 		n := &simNode{spec: spec, mode: spec.Mode}
 		if spec.DRA {

@@ -183,7 +183,7 @@ func (pl *GPUStranding) scoreDRAPod(s *cycleState, available *gpuworkload.DRAAva
 	if available.GPUs <= 0 {
 		return math.MinInt32
 	}
-	inUse := available.Allocated[gpuworkload.ClassContainerGPU] + available.Allocated[gpuworkload.ClassPassthroughGPU]
+	inUse := available.ByClass[gpuworkload.ClassContainerGPU].Allocated + available.ByClass[gpuworkload.ClassPassthroughGPU].Allocated
 	fill := float64(int64(inUse)+s.draDevices) / float64(available.GPUs)
 	return int64(math.Round((fill - s.flexibleCost) * costScale))
 }

@@ -10,12 +10,10 @@ import (
 	v1 "k8s.io/api/core/v1"
 	resourceapi "k8s.io/api/resource/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 	st "k8s.io/kubernetes/pkg/scheduler/testing"
-	"k8s.io/utils/ptr"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
@@ -306,10 +304,16 @@ func TestPackWeight(t *testing.T) {
 // draNodes publishes two GPUs on each node as the NVIDIA DRA driver does
 // (gpu-i and gpu-vfio-i), serves nvidia.com/gpu through gpu.nvidia.com and
 // allocates the given devices of node dra-half.
-func draNodes(allocated ...string) func(*clusterstate.Tracker) {
+func draNodes(t *testing.T, allocated ...string) func(*clusterstate.Tracker) {
 	return func(tr *clusterstate.Tracker) {
-		tr.UpsertDeviceClass(&resourceapi.DeviceClass{ObjectMeta: metav1.ObjectMeta{Name: "gpu.nvidia.com"}, Spec: resourceapi.DeviceClassSpec{ExtendedResourceName: ptr.To(string(gpu))}})
-		tr.UpsertDeviceClass(&resourceapi.DeviceClass{ObjectMeta: metav1.ObjectMeta{Name: "vfio.gpu.nvidia.com"}})
+		for _, class := range []*resourceapi.DeviceClass{
+			gpuworkload.DriverDeviceClass(gpuworkload.DRAClassGPU, gpuworkload.DRATypeGPU, gpu),
+			gpuworkload.DriverDeviceClass(gpuworkload.DRAClassVFIO, gpuworkload.DRATypeVFIO, ""),
+		} {
+			if err := tr.UpsertDeviceClass(class); err != nil {
+				t.Fatal(err)
+			}
+		}
 		for _, n := range []string{"dra-half", "dra-empty"} {
 			tr.UpsertResourceSlice(gpuworkload.DriverSlice(n, 2))
 		}
@@ -338,7 +342,7 @@ func TestScoreDRANodes(t *testing.T) {
 		{name: "only DRA nodes: the half-used one", nodes: []fwk.NodeInfo{free, half}, want: []string{"dra-half", "dra-empty"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			raw, _ := scoresWithDRA(t, nil, draNodes("gpu-0"), container, tc.nodes, observed{name: gpu, units: 1, times: 100})
+			raw, _ := scoresWithDRA(t, nil, draNodes(t, "gpu-0"), container, tc.nodes, observed{name: gpu, units: 1, times: 100})
 			order := make([]int, len(raw))
 			for i := range order {
 				order[i] = i
@@ -361,7 +365,7 @@ func TestPreScoreAgainScoresTheSame(t *testing.T) {
 	ctx := context.Background()
 	infos := []fwk.NodeInfo{nodeInfo(node("empty-device-plugin", "container", map[v1.ResourceName]string{gpu: "8"})), nodeInfo(node("dra-half", "", nil))}
 	p := pod("ctr", map[v1.ResourceName]string{gpu: "1"})
-	pl, state := prefiltered(t, nil, draNodes("gpu-0"), p, infos)
+	pl, state := prefiltered(t, nil, draNodes(t, "gpu-0"), p, infos)
 	scoreAll := func(state fwk.CycleState) []int64 {
 		if status := pl.PreScore(ctx, state, p, infos); !status.IsSuccess() {
 			t.Fatalf("PreScore: %v", status)

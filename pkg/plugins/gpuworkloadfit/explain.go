@@ -29,6 +29,9 @@ func (pl *GPUWorkloadFit) PostFilter(ctx context.Context, state fwk.CycleState, 
 	if !data.demand.IsGPU() && len(data.demand.Claims) == 0 {
 		return nil, fwk.NewStatus(fwk.Unschedulable)
 	}
+	if data.draNeeds != nil && !data.claimAllocated {
+		pl.deviceWaiters.add(pod)
+	}
 	explanation := Explain(pod, &data.demand, data.tracker, pl.handle.SnapshotSharedLister().NodeInfos())
 	pl.explained.Store(pod.UID, explanation.ReasonCode)
 	if explanation.ReasonCode != "" {
@@ -187,13 +190,13 @@ func Explain(pod *v1.Pod, demand *gpuworkload.PodDemand, tracker *clusterstate.T
 	if needsDRA {
 		tracker.EachDRANode(func(node string, devices *gpuworkload.DRANode, available *gpuworkload.DRAAvailability) {
 			for i := range perResource {
-				if rs := &perResource[i]; rs.dra.DeviceClass != "" && devices.Has(rs.dra.Class) {
+				if rs := &perResource[i]; rs.dra.DeviceClass != "" && len(devices.Selected[rs.dra.DeviceClass]) > 0 {
 					rs.draNodes++
 				}
 			}
 			if available != nil {
 				for i, c := range demand.Claims {
-					perClaim[i].add(node, c.Class, available)
+					perClaim[i].add(node, available.ByDeviceClass[c.DeviceClass])
 				}
 			}
 		})
@@ -300,7 +303,7 @@ func (rs *resourceSummary) count(r v1.ResourceName, tracker *clusterstate.Tracke
 	})
 }
 
-// claimSummary is what Explain learns about the devices of a claim's class.
+// claimSummary is what Explain learns about the devices a claim's DeviceClass selects.
 type claimSummary struct {
 	nodes, total, free, allocated, siblingInUse, tainted int
 	// siblingNode and sibling name a device in use whose sibling of the class
@@ -309,19 +312,19 @@ type claimSummary struct {
 	sibling     gpuworkload.DRAHeldDevice
 }
 
-func (cs *claimSummary) add(node string, class gpuworkload.ResourceClass, a *gpuworkload.DRAAvailability) {
-	total := a.Free[class] + a.Allocated[class] + a.SiblingInUse[class] + a.Tainted[class]
+func (cs *claimSummary) add(node string, selected gpuworkload.DRAClassAvailability) {
+	total := selected.Total()
 	if total == 0 {
 		return
 	}
 	cs.nodes++
 	cs.total += total
-	cs.free += a.Free[class]
-	cs.allocated += a.Allocated[class]
-	cs.siblingInUse += a.SiblingInUse[class]
-	cs.tainted += a.Tainted[class]
-	if a.SiblingInUse[class] > 0 && (cs.siblingNode == "" || node < cs.siblingNode) {
-		cs.siblingNode, cs.sibling = node, a.SiblingHolder[class]
+	cs.free += selected.Free
+	cs.allocated += selected.Allocated
+	cs.siblingInUse += selected.SiblingInUse
+	cs.tainted += selected.Tainted
+	if selected.SiblingInUse > 0 && (cs.siblingNode == "" || node < cs.siblingNode) {
+		cs.siblingNode, cs.sibling = node, selected.SiblingHolder
 	}
 }
 

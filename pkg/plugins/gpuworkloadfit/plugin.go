@@ -50,8 +50,11 @@ type GPUWorkloadFit struct {
 	claims ClaimReader
 	// siblingWaiters are the pods Reserve rejected for a sibling conflict:
 	// they are retried once the guard's rules cover the allocations.
-	siblingWaitersMu sync.Mutex
-	siblingWaiters   map[string]*v1.Pod
+	siblingWaiters waitingPods
+	// deviceWaiters are the pods Filter found too few DRA devices for: they
+	// are retried once the tracker sees devices freed or published, which
+	// may be after the queue retried them for the same change.
+	deviceWaiters waitingPods
 	// explained holds each waiting pod's latest explanation's reason code
 	// (types.UID to ReasonCode), for the pending pods metric.
 	explained sync.Map
@@ -96,6 +99,7 @@ func (pl *GPUWorkloadFit) follow(ctx context.Context, args *config.GPUWorkloadFi
 		NodeInformer:          informers.Core().V1().Nodes().Informer(),
 		ClusterPolicyName:     args.ClusterPolicyName,
 		OnPolicyChange:        func() { pl.activatePendingGPUPods(logger) },
+		OnDRAFreed:            func() { pl.deviceWaiters.activate(logger, pl.handle) },
 		ResourceSliceInformer: informers.Resource().V1().ResourceSlices().Informer(),
 		DeviceClassInformer:   informers.Resource().V1().DeviceClasses().Informer(),
 		ResourceClaimInformer: informers.Resource().V1().ResourceClaims().Informer(),
@@ -159,22 +163,37 @@ func (pl *GPUWorkloadFit) startGuard(ctx context.Context, dra fwk.SharedDRAManag
 		return err
 	}
 	pl.guard = guard
-	guard.OnReconciled(func() { pl.retrySiblingWaiters(logger) })
+	guard.OnReconciled(func() { pl.siblingWaiters.activate(logger, pl.handle) })
 	if started {
 		logger.Info("Guarding sibling DRA devices with DeviceTaintRules", "driver", driver)
 	}
 	return nil
 }
 
-// retrySiblingWaiters activates the pods Reserve rejected for a sibling
-// conflict; a pod still in its cycle is activated when it returns.
-func (pl *GPUWorkloadFit) retrySiblingWaiters(logger klog.Logger) {
-	pl.siblingWaitersMu.Lock()
-	waiters := pl.siblingWaiters
-	pl.siblingWaiters = nil
-	pl.siblingWaitersMu.Unlock()
-	if len(waiters) > 0 {
-		pl.handle.Activate(logger, waiters)
+// waitingPods are pods to retry when something they wait for happens.
+type waitingPods struct {
+	mu   sync.Mutex
+	pods map[string]*v1.Pod
+}
+
+func (w *waitingPods) add(pod *v1.Pod) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.pods == nil {
+		w.pods = map[string]*v1.Pod{}
+	}
+	w.pods[pod.Namespace+"/"+pod.Name] = pod
+}
+
+// activate retries the pods and forgets them; a pod still in its cycle is
+// activated when it returns.
+func (w *waitingPods) activate(logger klog.Logger, handle fwk.Handle) {
+	w.mu.Lock()
+	pods := w.pods
+	w.pods = nil
+	w.mu.Unlock()
+	if len(pods) > 0 {
+		handle.Activate(logger, pods)
 	}
 }
 
@@ -199,12 +218,7 @@ func (pl *GPUWorkloadFit) Reserve(ctx context.Context, state fwk.CycleState, pod
 		return nil
 	}
 	// Waiting before the trigger: the reconciliation it starts retries the pod.
-	pl.siblingWaitersMu.Lock()
-	if pl.siblingWaiters == nil {
-		pl.siblingWaiters = map[string]*v1.Pod{}
-	}
-	pl.siblingWaiters[pod.Namespace+"/"+pod.Name] = pod
-	pl.siblingWaitersMu.Unlock()
+	pl.siblingWaiters.add(pod)
 	pl.guard.Trigger()
 	conflict.Node = nodeName
 	klog.FromContext(ctx).V(2).Info("Rejected an allocation of both halves of one GPU", "pod", klog.KObj(pod), "conflict", conflict.String())
@@ -272,21 +286,21 @@ type CycleData struct {
 	// draServed holds, per request, the extended resource's DeviceClass when
 	// the DRA driver serves it; nil when it serves none of the pod's.
 	draServed []gpuworkload.DRAExtendedResource
-	// draNeeds are the DRA devices the pod needs per class, from extended
-	// resources a DeviceClass serves and from its pending claims.
+	// draNeeds are the DRA devices the pod needs per DeviceClass, from
+	// extended resources a DeviceClass serves and from its pending claims.
 	draNeeds []draNeed
 	// claimAllocated is set when a claim of the pod is allocated already:
 	// its devices then count as taken, by the pod itself.
 	claimAllocated bool
 }
 
-// draNeed is what the pod needs of one class of DRA devices, with the
-// reasons Filter gives, built once per cycle where they name no node.
+// draNeed is what the pod needs of the devices one DeviceClass selects,
+// with the reasons Filter gives, built once per cycle where they name no
+// node. class is the mode of those devices (Tracker.DRAGPUClass).
 type draNeed struct {
-	class gpuworkload.ResourceClass
-	count int64
-	// deviceClass is the first DeviceClass the pod asks for devices of the class.
 	deviceClass                string
+	class                      gpuworkload.ResourceClass
+	count                      int64
 	noDevices, tainted, tooFew string
 }
 
@@ -303,12 +317,13 @@ func (d *CycleData) Tracker() *clusterstate.Tracker { return d.tracker }
 // does not advertise its DRA-served resources: for those resources and for
 // its pending claims.
 func (d *CycleData) DRANeed(class gpuworkload.ResourceClass) int64 {
+	var n int64
 	for i := range d.draNeeds {
 		if d.draNeeds[i].class == class {
-			return d.draNeeds[i].count
+			n += d.draNeeds[i].count
 		}
 	}
-	return 0
+	return n
 }
 
 // ReadCycleData returns what GPUWorkloadFit's PreFilter wrote in this cycle.
@@ -363,7 +378,7 @@ func (pl *GPUWorkloadFit) PreFilter(ctx context.Context, state fwk.CycleState, p
 		return nil, fwk.NewStatus(fwk.UnschedulableAndUnresolvable, sandboxDisabledReason(demand, mode, policy, pl.tracker.LabelledNodes(mode)))
 	}
 	for _, c := range demand.Claims {
-		if pl.tracker.DRADevices(c.Class) == 0 {
+		if pl.tracker.DRAClassDevices(c.DeviceClass) == 0 {
 			logger.V(4).Info("No node publishes DRA devices of the class a claim asks for", "pod", klog.KObj(pod), "claim", c.Claim, "deviceClass", c.DeviceClass)
 			return nil, fwk.NewStatus(fwk.UnschedulableAndUnresolvable, fmt.Sprintf(ReasonDRANoNodeHasDevices, reasonPrefix(demand), c.DeviceClass))
 		}
@@ -375,7 +390,7 @@ func (pl *GPUWorkloadFit) PreFilter(ctx context.Context, state fwk.CycleState, p
 			continue
 		}
 		// DynamicResources counts the devices a DeviceClass serves node by node.
-		if served, ok := data.servedByDRA(i); ok && pl.tracker.DRADevices(served.Class) > 0 {
+		if served, ok := data.servedByDRA(i); ok && pl.tracker.DRAClassDevices(served.DeviceClass) > 0 {
 			continue
 		}
 		switch largest := largestInSnapshot(nodes, r.Name); {
@@ -420,7 +435,7 @@ func (d *CycleData) prepareNodeReasons(mode gpuworkload.Mode) {
 
 func (d *CycleData) addDRANeed(class gpuworkload.ResourceClass, deviceClass string, count int64) {
 	for i := range d.draNeeds {
-		if d.draNeeds[i].class == class {
+		if d.draNeeds[i].deviceClass == deviceClass {
 			d.draNeeds[i].count += count
 			return
 		}
@@ -544,8 +559,12 @@ func filterDRA(data *CycleData, nodeInfo fwk.NodeInfo) (status *fwk.Status, deci
 	if available == nil && len(data.demand.Requests) > 0 {
 		return nil, false
 	}
+	var byDeviceClass map[string]gpuworkload.DRAClassAvailability
+	if available != nil {
+		byDeviceClass = available.ByDeviceClass
+	}
 	for i := range data.draNeeds {
-		if need := &data.draNeeds[i]; available.Total(need.class) == 0 {
+		if need := &data.draNeeds[i]; byDeviceClass[need.deviceClass].Total() == 0 {
 			return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, need.noDevices), true
 		}
 	}
@@ -553,25 +572,26 @@ func filterDRA(data *CycleData, nodeInfo fwk.NodeInfo) (status *fwk.Status, deci
 		return nil, true
 	}
 	for i := range data.draNeeds {
-		if need := &data.draNeeds[i]; int64(available.Free[need.class]) < need.count {
-			return fwk.NewStatus(fwk.Unschedulable, need.shortage(available)), true
+		need := &data.draNeeds[i]
+		if selected := byDeviceClass[need.deviceClass]; int64(selected.Free) < need.count {
+			return fwk.NewStatus(fwk.Unschedulable, need.shortage(selected)), true
 		}
 	}
 	return nil, true
 }
 
-// shortage says why the node's free devices do not cover the need.
-func (need *draNeed) shortage(available *gpuworkload.DRAAvailability) string {
+// shortage says why the free devices the need's DeviceClass selects on a
+// node do not cover it.
+func (need *draNeed) shortage(selected gpuworkload.DRAClassAvailability) string {
 	switch {
-	case available.Free[need.class] > 0:
+	case selected.Free > 0:
 		return need.tooFew
-	case available.SiblingInUse[need.class] > 0:
-		held := available.SiblingHolder[need.class]
-		return fmt.Sprintf(ReasonDRASiblingInUse, need.deviceClass, held.Claim, held.Device)
-	case available.Tainted[need.class] > 0:
+	case selected.SiblingInUse > 0:
+		return fmt.Sprintf(ReasonDRASiblingInUse, need.deviceClass, selected.SiblingHolder.Claim, selected.SiblingHolder.Device)
+	case selected.Tainted > 0:
 		return need.tainted
 	}
-	return fmt.Sprintf(ReasonDRAAllAllocated, available.Total(need.class), need.deviceClass)
+	return fmt.Sprintf(ReasonDRAAllAllocated, selected.Total(), need.deviceClass)
 }
 
 // SignPod lets the scheduler batch pods with the same GPU demand: the filter

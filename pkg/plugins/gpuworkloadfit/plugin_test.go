@@ -519,10 +519,7 @@ func draSlice(node string, types ...string) *resourceapi.ResourceSlice {
 }
 
 func gpuDeviceClass() *resourceapi.DeviceClass {
-	return &resourceapi.DeviceClass{ObjectMeta: metav1.ObjectMeta{Name: "gpu.nvidia.com"}, Spec: resourceapi.DeviceClassSpec{
-		Selectors:            []resourceapi.DeviceSelector{{CEL: &resourceapi.CELDeviceSelector{Expression: "device.attributes['gpu.nvidia.com'].type == 'gpu'"}}},
-		ExtendedResourceName: ptr.To("nvidia.com/gpu"),
-	}}
+	return gpuworkload.DriverDeviceClass(gpuworkload.DRAClassGPU, gpuworkload.DRATypeGPU, gpuworkload.ResourceGPU)
 }
 
 // A DRA node advertises nothing: an extended resource a DeviceClass serves
@@ -547,7 +544,7 @@ func TestFilterDRAServedExtendedResource(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			pl := newPlugin(t, enabled(), nodes)
-			pl.tracker.UpsertDeviceClass(gpuDeviceClass())
+			mustUpsertClass(t, pl.tracker, gpuDeviceClass())
 			pl.tracker.UpsertResourceSlice(draSlice("dra-gpu", "gpu", "gpu"))
 			pl.tracker.UpsertResourceSlice(draSlice("dra-vfio", "vfio", "vfio"))
 			state := framework.NewCycleState()
@@ -568,7 +565,7 @@ func TestPreFilterCountsDRADevices(t *testing.T) {
 	if _, status := pl.PreFilter(context.Background(), framework.NewCycleState(), pod, nil); status.IsSuccess() {
 		t.Fatal("without DRA devices no node serves nvidia.com/gpu")
 	}
-	pl.tracker.UpsertDeviceClass(gpuDeviceClass())
+	mustUpsertClass(t, pl.tracker, gpuDeviceClass())
 	pl.tracker.UpsertResourceSlice(draSlice("dra-gpu", "gpu"))
 	if _, status := pl.PreFilter(context.Background(), framework.NewCycleState(), pod, nil); !status.IsSuccess() {
 		t.Fatalf("PreFilter with a gpu device published: %v", status)
@@ -604,7 +601,7 @@ func TestExplainDRANodes(t *testing.T) {
 	draNode := gpuNode("dra-gpu", "", nil)
 	nodes := []*v1.Node{gpuNode("container", "container", map[v1.ResourceName]string{gpu: "1"}), draNode}
 	pl := newPlugin(t, enabled(), nodes)
-	pl.tracker.UpsertDeviceClass(gpuDeviceClass())
+	mustUpsertClass(t, pl.tracker, gpuDeviceClass())
 	pl.tracker.UpsertResourceSlice(draSlice("dra-gpu", "gpu", "gpu"))
 	pod := podRequesting("cuda", map[v1.ResourceName]string{gpu: "2"})
 	state := framework.NewCycleState()
@@ -625,7 +622,7 @@ func TestExplainDRANodes(t *testing.T) {
 }
 
 func vfioDeviceClass() *resourceapi.DeviceClass {
-	return &resourceapi.DeviceClass{ObjectMeta: metav1.ObjectMeta{Name: "vfio.gpu.nvidia.com"}}
+	return gpuworkload.DriverDeviceClass(gpuworkload.DRAClassVFIO, gpuworkload.DRATypeVFIO, "")
 }
 
 // claim is a ResourceClaim for one device of the class, allocated on node
@@ -668,7 +665,7 @@ func (g claimGetter) Get(namespace, name string) (*resourceapi.ResourceClaim, er
 // left out of the pod's demand.
 func TestPreFilterClaimReadErrors(t *testing.T) {
 	pl := newPlugin(t, enabled(), []*v1.Node{gpuNode("dra", "", nil)})
-	pl.tracker.UpsertDeviceClass(vfioDeviceClass())
+	mustUpsertClass(t, pl.tracker, vfioDeviceClass())
 	pl.tracker.UpsertResourceSlice(gpuworkload.DriverSlice("dra", 1))
 	pod := vmWithClaim("vm", "vm-gpu")
 	pl.claims = claimGetter{}
@@ -725,8 +722,8 @@ func TestFilterDRADeviceAvailability(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			pl := newPlugin(t, enabled(), []*v1.Node{draNode, container})
 			pl.claims = claimGetter{claims: tc.claims}
-			pl.tracker.UpsertDeviceClass(gpuDeviceClass())
-			pl.tracker.UpsertDeviceClass(vfioDeviceClass())
+			mustUpsertClass(t, pl.tracker, gpuDeviceClass())
+			mustUpsertClass(t, pl.tracker, vfioDeviceClass())
 			pl.tracker.UpsertResourceSlice(gpuworkload.DriverSlice("dra", 2, tc.taints...))
 			for _, c := range tc.claims {
 				pl.tracker.UpsertResourceClaim(c)
@@ -746,11 +743,35 @@ func TestFilterDRADeviceAvailability(t *testing.T) {
 	}
 }
 
+// A claim is judged by what its DeviceClass selects: gpu and mig devices
+// are both container GPUs, and a mig.nvidia.com claim still cannot take a
+// free full GPU.
+func TestFilterDRAJudgesByDeviceClass(t *testing.T) {
+	full, mig := gpuNode("full", "", nil), gpuNode("mig", "", nil)
+	pl := newPlugin(t, enabled(), []*v1.Node{full, mig})
+	mustUpsertClass(t, pl.tracker, gpuDeviceClass())
+	mustUpsertClass(t, pl.tracker, gpuworkload.DriverDeviceClass("mig.nvidia.com", gpuworkload.DRATypeMIG, ""))
+	pl.tracker.UpsertResourceSlice(gpuworkload.DriverSlice("full", 2))
+	pl.tracker.UpsertResourceSlice(draSlice("mig", "mig", "mig"))
+	claims := []*resourceapi.ResourceClaim{claim("slice", "mig.nvidia.com", ""), claim("a", "mig.nvidia.com", "mig", "mig-0"), claim("b", "mig.nvidia.com", "mig", "mig-1")}
+	pl.claims = claimGetter{claims: claims}
+	for _, c := range claims {
+		pl.tracker.UpsertResourceClaim(c)
+	}
+	pod := vmWithClaim("vm", "slice")
+	state := framework.NewCycleState()
+	if _, status := pl.PreFilter(context.Background(), state, pod, nil); !status.IsSuccess() {
+		t.Fatalf("PreFilter: %v", status)
+	}
+	wantStatus(t, pl.Filter(context.Background(), state, pod, nodeInfo(full)), fwk.UnschedulableAndUnresolvable, "node's DRA driver publishes no device of DeviceClass mig.nvidia.com")
+	wantStatus(t, pl.Filter(context.Background(), state, pod, nodeInfo(mig)), fwk.Unschedulable, "all 2 devices of DeviceClass mig.nvidia.com on the node are allocated")
+}
+
 // A claim for a class of which no node publishes a device fails every node
 // at once.
 func TestPreFilterRejectsClaimsNoNodeCanServe(t *testing.T) {
 	pl := newPlugin(t, enabled(), []*v1.Node{gpuNode("dra", "", nil)})
-	pl.tracker.UpsertDeviceClass(vfioDeviceClass())
+	mustUpsertClass(t, pl.tracker, vfioDeviceClass())
 	pl.tracker.UpsertResourceSlice(draSlice("dra", "gpu"))
 	pod := vmWithClaim("vm", "vm-gpu")
 	pl.claims = claimGetter{claims: []*resourceapi.ResourceClaim{claim("vm-gpu", "vfio.gpu.nvidia.com", "")}}
@@ -765,7 +786,7 @@ func TestExplainDRAClaim(t *testing.T) {
 	pl := newPlugin(t, enabled(), []*v1.Node{draNode})
 	claims := []*resourceapi.ResourceClaim{claim("vm-gpu", "vfio.gpu.nvidia.com", ""), claim("train", "gpu.nvidia.com", "dra", "gpu-0"), claim("vm-other", "vfio.gpu.nvidia.com", "dra", "gpu-vfio-1")}
 	pl.claims = claimGetter{claims: claims}
-	pl.tracker.UpsertDeviceClass(vfioDeviceClass())
+	mustUpsertClass(t, pl.tracker, vfioDeviceClass())
 	pl.tracker.UpsertResourceSlice(gpuworkload.DriverSlice("dra", 2))
 	for _, c := range claims {
 		pl.tracker.UpsertResourceClaim(c)
@@ -801,5 +822,12 @@ func TestMetricsForgetAStoppedPlugin(t *testing.T) {
 		return collector.plugin.Load() == nil, nil
 	}); err != nil {
 		t.Fatal("the metrics still count the stopped plugin")
+	}
+}
+
+func mustUpsertClass(t *testing.T, tr *clusterstate.Tracker, class *resourceapi.DeviceClass) {
+	t.Helper()
+	if err := tr.UpsertDeviceClass(class); err != nil {
+		t.Fatal(err)
 	}
 }

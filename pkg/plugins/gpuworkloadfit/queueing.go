@@ -72,22 +72,20 @@ func (pl *GPUWorkloadFit) isSchedulableAfterDeviceClassChange(logger klog.Logger
 	return pl.mayUseDRAGPUs(logger, pod, oldObj, newObj)
 }
 
-// isSchedulableAfterClaimChange records the claim's devices in the tracker
-// before the pod is queued: the tracker's own informer handler may run after
-// the retry, whose Filter would then still count the devices the change
-// freed. It queues the pod for a change of one of its own claims, or of a
-// claim whose allocation holds or held devices of the driver.
+// isSchedulableAfterClaimChange queues the pod for a change of one of its
+// own claims, or of a claim whose allocation holds or held devices of the
+// driver. It changes nothing: the queue replays events recorded during a
+// cycle later, with their old objects. The tracker follows claims from the
+// informer, and retries the pods Filter rejected for devices once it sees
+// them freed (OnDRAFreed), for the case this hint runs first.
 func (pl *GPUWorkloadFit) isSchedulableAfterClaimChange(logger klog.Logger, pod *v1.Pod, oldObj, newObj any) (fwk.QueueingHint, error) {
 	oldClaim, newClaim, err := schedutil.As[*resourceapi.ResourceClaim](oldObj, newObj)
 	if err != nil {
 		return fwk.Queue, err
 	}
 	claim := newClaim
-	if newClaim != nil {
-		pl.tracker.UpsertResourceClaim(newClaim)
-	} else if oldClaim != nil {
+	if claim == nil {
 		claim = oldClaim
-		pl.tracker.DeleteResourceClaim(oldClaim.Namespace, oldClaim.Name)
 	}
 	if claim != nil && !ownsClaim(pod, claim) && !holdsDevicesOf(oldClaim, pl.tracker.DRADriver()) && !holdsDevicesOf(newClaim, pl.tracker.DRADriver()) {
 		logger.V(5).Info("ResourceClaim of another pod holds no device of the driver", "pod", klog.KObj(pod), "claim", klog.KObj(claim))

@@ -175,3 +175,22 @@ func TestDRAEventHints(t *testing.T) {
 func sliceHint(pl *GPUWorkloadFit) fwk.QueueingHintFn { return pl.isSchedulableAfterSliceChange }
 func classHint(pl *GPUWorkloadFit) fwk.QueueingHintFn { return pl.isSchedulableAfterDeviceClassChange }
 func claimHint(pl *GPUWorkloadFit) fwk.QueueingHintFn { return pl.isSchedulableAfterClaimChange }
+
+// The queue replays events recorded during a cycle later, with their old
+// objects: a hint that ran on a stale claim changes nothing the next cycle
+// reads, so a device freed since stays free.
+func TestClaimHintChangesNoState(t *testing.T) {
+	logger, _ := ktesting.NewTestContext(t)
+	pl := newPlugin(t, enabled(), nil)
+	mustUpsertClass(t, pl.tracker, gpuDeviceClass())
+	pl.tracker.UpsertResourceSlice(gpuworkload.DriverSlice("dra", 1))
+	stale := claim("train", "gpu.nvidia.com", "dra", "gpu-0")
+	pl.tracker.UpsertResourceClaim(stale)
+	pl.tracker.DeleteResourceClaim(stale.Namespace, stale.Name)
+	if _, err := claimHint(pl)(logger, vmWithClaim("vm", "vm-gpu"), nil, stale); err != nil {
+		t.Fatal(err)
+	}
+	if got := pl.tracker.DRAAvailability("dra").ByDeviceClass[gpuworkload.DRAClassGPU]; got.Free != 1 {
+		t.Fatalf("after a replayed event of a deleted claim, gpu.nvidia.com on the node: %+v, want 1 free", got)
+	}
+}

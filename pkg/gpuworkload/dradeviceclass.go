@@ -1,0 +1,124 @@
+package gpuworkload
+
+import (
+	"context"
+	"fmt"
+
+	resourceapi "k8s.io/api/resource/v1"
+	"k8s.io/dynamic-resource-allocation/cel"
+)
+
+// DRADeviceClass is a DeviceClass with its CEL selectors compiled by the
+// DRA library, the code the allocator evaluates them with: which devices a
+// class can take is what its selectors say, not what its name suggests.
+type DRADeviceClass struct {
+	Name      string
+	selectors []cel.CompilationResult
+}
+
+// celCache compiles each selector expression once for every class and
+// node: the driver's classes share a few expressions. Both optional CEL
+// features are on, so that an expression the allocator accepts compiles
+// here whatever the cluster enables.
+var celCache = cel.NewCache(64, cel.Features{EnableConsumableCapacity: true, EnableListTypeAttributes: true})
+
+// CompileDRADeviceClass compiles the class's CEL selectors; the error names
+// the class and the selector that does not compile.
+func CompileDRADeviceClass(class *resourceapi.DeviceClass) (*DRADeviceClass, error) {
+	out := &DRADeviceClass{Name: class.Name}
+	for i, s := range class.Spec.Selectors {
+		if s.CEL == nil {
+			continue
+		}
+		compiled := celCache.GetOrCompile(s.CEL.Expression)
+		if compiled.Error != nil {
+			return nil, fmt.Errorf("DeviceClass %s: spec.selectors[%d].cel.expression does not compile (%v); fix the expression", class.Name, i, compiled.Error)
+		}
+		out.selectors = append(out.selectors, compiled)
+	}
+	return out, nil
+}
+
+// Selects reports whether every selector of the class matches the device,
+// as the allocator decides it. An expression that fails on the device (an
+// attribute it lacks, say) does not select it, as for the allocator.
+func (c *DRADeviceClass) Selects(ctx context.Context, d *DRADevice) bool {
+	input := cel.Device{Driver: d.Driver, Attributes: d.Attributes, Capacity: d.Capacity}
+	for i := range c.selectors {
+		if matches, _, err := c.selectors[i].DeviceMatches(ctx, input); err != nil || !matches {
+			return false
+		}
+	}
+	return true
+}
+
+// SelectedBy returns the node with, per class, the devices the class
+// selects; classes that select none of them are left out. The node itself
+// is not changed.
+func (n *DRANode) SelectedBy(ctx context.Context, classes map[string]*DRADeviceClass) *DRANode {
+	out := *n
+	out.Selected = nil
+	for name, class := range classes {
+		var selected []int
+		for i := range n.Devices {
+			if class.Selects(ctx, &n.Devices[i]) {
+				selected = append(selected, i)
+			}
+		}
+		if selected != nil {
+			if out.Selected == nil {
+				out.Selected = make(map[string][]int, len(classes))
+			}
+			out.Selected[name] = selected
+		}
+	}
+	return &out
+}
+
+// Mode is the class of the devices a DeviceClass selects on the node (the
+// most of them): a class's mode is derived from its devices, for display
+// and for stranding. ok is false when it selects none.
+func (n *DRANode) Mode(deviceClass string) (class ResourceClass, ok bool) {
+	if n == nil {
+		return ClassNotGPU, false
+	}
+	var counts [len(classNames)]int
+	for _, i := range n.Selected[deviceClass] {
+		counts[n.Devices[i].Class]++
+	}
+	best := ClassNotGPU
+	for c := range counts {
+		if counts[c] > counts[best] {
+			best = ResourceClass(c)
+		}
+	}
+	return best, counts[best] > 0
+}
+
+// DRAClassAvailability is what the devices of one class, or those one
+// DeviceClass selects, on a node can still serve.
+type DRAClassAvailability struct {
+	Free, Allocated, Tainted, SiblingInUse int
+	// SiblingHolder names a device in use, and the claim that holds it,
+	// whose sibling among these devices it blocks.
+	SiblingHolder DRAHeldDevice
+}
+
+// Total counts the devices the class selects, in any state.
+func (a DRAClassAvailability) Total() int { return a.Free + a.Allocated + a.Tainted + a.SiblingInUse }
+
+func (a *DRAClassAvailability) count(d *DRADeviceState) {
+	switch d.State {
+	case DRADeviceAllocated:
+		a.Allocated++
+	case DRADeviceTainted:
+		a.Tainted++
+	case DRADeviceSiblingInUse:
+		a.SiblingInUse++
+		if a.SiblingHolder.Claim == "" {
+			a.SiblingHolder = DRAHeldDevice{Device: d.Sibling, Claim: d.Claim}
+		}
+	default:
+		a.Free++
+	}
+}

@@ -1,0 +1,96 @@
+package gpuworkload
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	resourceapi "k8s.io/api/resource/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+)
+
+// Which devices a DeviceClass takes is what its CEL selectors say: the
+// driver's gpu and mig classes are both container GPUs and never take each
+// other's devices.
+func TestDRADeviceClassSelects(t *testing.T) {
+	slice := DriverSlice("n1", 1)
+	for i := range 2 {
+		slice.Spec.Devices = append(slice.Spec.Devices, resourceapi.Device{Name: "gpu-1-mig-1g5gb-" + string(rune('0'+i)), Attributes: map[resourceapi.QualifiedName]resourceapi.DeviceAttribute{
+			"type": {StringValue: ptr.To(DRATypeMIG)}, "productName": {StringValue: ptr.To("NVIDIA A100-SXM4-40GB")}, pciBusIDAttribute: {StringValue: ptr.To("0000:3b:00.0")}}})
+	}
+	_, devices := DRADevicesOf(slice, DRADriver)
+	node := NewDRANode(devices)
+	classes := map[string]*DRADeviceClass{}
+	for _, c := range []*resourceapi.DeviceClass{
+		DriverDeviceClass(DRAClassGPU, DRATypeGPU, ResourceGPU),
+		DriverDeviceClass("mig.nvidia.com", DRATypeMIG, ""),
+		DriverDeviceClass(DRAClassVFIO, DRATypeVFIO, ""),
+		{ObjectMeta: metav1.ObjectMeta{Name: "a100"}, Spec: resourceapi.DeviceClassSpec{Selectors: []resourceapi.DeviceSelector{{CEL: &resourceapi.CELDeviceSelector{
+			Expression: "device.attributes['gpu.nvidia.com'].productName.startsWith('NVIDIA A100')"}}}}},
+		{ObjectMeta: metav1.ObjectMeta{Name: "other-driver"}, Spec: resourceapi.DeviceClassSpec{Selectors: []resourceapi.DeviceSelector{{CEL: &resourceapi.CELDeviceSelector{
+			Expression: "device.driver == 'example.com'"}}}}},
+		{ObjectMeta: metav1.ObjectMeta{Name: "everything"}},
+	} {
+		compiled, err := CompileDRADeviceClass(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		classes[c.Name] = compiled
+	}
+	node = node.SelectedBy(context.Background(), classes)
+	for class, want := range map[string][]string{
+		DRAClassGPU:      {"gpu-0"},
+		"mig.nvidia.com": {"gpu-1-mig-1g5gb-0", "gpu-1-mig-1g5gb-1"},
+		DRAClassVFIO:     {"gpu-vfio-0"},
+		"a100":           {"gpu-1-mig-1g5gb-0", "gpu-1-mig-1g5gb-1"},
+		"other-driver":   nil,
+		"everything":     {"gpu-0", "gpu-vfio-0", "gpu-1-mig-1g5gb-0", "gpu-1-mig-1g5gb-1"},
+	} {
+		var got []string
+		for _, i := range node.Selected[class] {
+			got = append(got, node.Devices[i].Name)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("DeviceClass %s selects %v, want %v", class, got, want)
+		}
+	}
+	if mode, ok := node.Mode("mig.nvidia.com"); !ok || mode != ClassContainerGPU {
+		t.Errorf("mode of mig.nvidia.com = %v, %v; want container GPUs", mode, ok)
+	}
+	if _, ok := node.Mode("other-driver"); ok {
+		t.Error("a class that selects nothing has a mode")
+	}
+	// Both MIG slices are free, the full GPU's two devices too: a claim of
+	// mig.nvidia.com sees two devices, one of gpu.nvidia.com one.
+	available := node.Availability(func(_, device string) string {
+		if device == "gpu-vfio-0" {
+			return "vms/vm"
+		}
+		return ""
+	})
+	if got := available.ByDeviceClass[DRAClassGPU]; got.Free != 0 || got.SiblingInUse != 1 || got.SiblingHolder.Device != "gpu-vfio-0" {
+		t.Errorf("gpu.nvidia.com with its GPU's vfio device held: %+v, want 0 free, 1 sibling in use held through gpu-vfio-0", got)
+	}
+	if got := available.ByDeviceClass["mig.nvidia.com"]; got.Free != 2 || got.Total() != 2 {
+		t.Errorf("mig.nvidia.com: %+v, want 2 free of 2", got)
+	}
+}
+
+// A selector that does not compile names the class, the field and the fix.
+func TestCompileDRADeviceClassError(t *testing.T) {
+	class := &resourceapi.DeviceClass{ObjectMeta: metav1.ObjectMeta{Name: "broken"}, Spec: resourceapi.DeviceClassSpec{Selectors: []resourceapi.DeviceSelector{
+		{CEL: &resourceapi.CELDeviceSelector{Expression: "true"}},
+		{CEL: &resourceapi.CELDeviceSelector{Expression: "device.attributes["}},
+	}}}
+	_, err := CompileDRADeviceClass(class)
+	if err == nil {
+		t.Fatal("no error for a selector that does not compile")
+	}
+	for _, want := range []string{"DeviceClass broken", "spec.selectors[1].cel.expression", "fix the expression"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %q", err, want)
+		}
+	}
+}
