@@ -11,21 +11,19 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/draguard"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 )
 
 // The NVIDIA DRA driver's DeviceClasses, as its chart ships them.
 func (e *env) createDriverDeviceClasses(t *testing.T) {
 	t.Helper()
-	for name, deviceType := range map[string]string{"gpu.nvidia.com": "gpu", "mig.nvidia.com": "mig", "vfio.gpu.nvidia.com": "vfio"} {
-		class := &resourceapi.DeviceClass{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: resourceapi.DeviceClassSpec{
-			Selectors: []resourceapi.DeviceSelector{{CEL: &resourceapi.CELDeviceSelector{
-				Expression: fmt.Sprintf("device.driver == 'gpu.nvidia.com' && device.attributes['gpu.nvidia.com'].type == '%s'", deviceType)}}},
-		}}
-		if deviceType == "gpu" {
-			class.Spec.ExtendedResourceName = ptr.To("nvidia.com/gpu")
-		}
+	for _, class := range []*resourceapi.DeviceClass{
+		gpuworkload.DriverDeviceClass(gpuworkload.DRAClassGPU, gpuworkload.DRATypeGPU, gpuworkload.ResourceGPU),
+		gpuworkload.DriverDeviceClass("mig.nvidia.com", gpuworkload.DRATypeMIG, ""),
+		gpuworkload.DriverDeviceClass(gpuworkload.DRAClassVFIO, gpuworkload.DRATypeVFIO, ""),
+	} {
 		if _, err := e.client.ResourceV1().DeviceClasses().Create(e.ctx, class, metav1.CreateOptions{}); err != nil {
-			t.Fatalf("create DeviceClass %s: %v", name, err)
+			t.Fatalf("create DeviceClass %s: %v", class.Name, err)
 		}
 	}
 }
