@@ -297,34 +297,67 @@ func (n *DRANode) Availability(holder DRAHolder) DRAAvailability {
 // GPU DeviceClass of the driver.
 type DRAClaimRequest struct {
 	// Claim is namespace/name.
-	Claim       string
+	Claim string
+	// Request is the request's name, request/subrequest for an alternative.
+	Request     string
 	DeviceClass string
 	Class       ResourceClass
 	// Count is the devices the request needs; 1 for a request of all
 	// devices of the class, which needs at least one.
 	Count int64
+	// Or are the request's further alternatives (firstAvailable), in the
+	// claim's order: the allocator takes the first that it can serve.
+	Or []DRAClaimRequest
+}
+
+// Alternatives are the request and its further alternatives, in order.
+func (r DRAClaimRequest) Alternatives() []DRAClaimRequest {
+	first := r
+	first.Or = nil
+	return append([]DRAClaimRequest{first}, r.Or...)
 }
 
 // DRAClaimRequestsOf lists a claim's requests for GPU DeviceClasses;
-// gpuClass tells those classes. Requests with alternatives (firstAvailable)
-// are left to the allocator.
+// gpuClass tells those classes. A request with alternatives (firstAvailable)
+// is one of them only when every alternative is of a GPU class: one of
+// other devices may serve it, which is the allocator's to judge.
 func DRAClaimRequestsOf(claim *resourceapi.ResourceClaim, gpuClass func(deviceClass string) (ResourceClass, bool)) []DRAClaimRequest {
+	name := claim.Namespace + "/" + claim.Name
 	var out []DRAClaimRequest
 	for _, r := range claim.Spec.Devices.Requests {
-		if r.Exactly == nil {
+		if r.Exactly != nil {
+			if req, ok := draClaimRequest(name, r.Name, r.Exactly.DeviceClassName, r.Exactly.AllocationMode, r.Exactly.Count, gpuClass); ok {
+				out = append(out, req)
+			}
 			continue
 		}
-		class, ok := gpuClass(r.Exactly.DeviceClassName)
-		if !ok {
-			continue
+		var alternatives []DRAClaimRequest
+		for _, sub := range r.FirstAvailable {
+			req, ok := draClaimRequest(name, r.Name+"/"+sub.Name, sub.DeviceClassName, sub.AllocationMode, sub.Count, gpuClass)
+			if !ok {
+				alternatives = nil
+				break
+			}
+			alternatives = append(alternatives, req)
 		}
-		count := int64(1)
-		if r.Exactly.AllocationMode != resourceapi.DeviceAllocationModeAll && r.Exactly.Count > 0 {
-			count = r.Exactly.Count
+		if len(alternatives) > 0 {
+			first := alternatives[0]
+			first.Or = alternatives[1:]
+			out = append(out, first)
 		}
-		out = append(out, DRAClaimRequest{Claim: claim.Namespace + "/" + claim.Name, DeviceClass: r.Exactly.DeviceClassName, Class: class, Count: count})
 	}
 	return out
+}
+
+func draClaimRequest(claim, request, deviceClass string, mode resourceapi.DeviceAllocationMode, count int64, gpuClass func(string) (ResourceClass, bool)) (DRAClaimRequest, bool) {
+	class, ok := gpuClass(deviceClass)
+	if !ok {
+		return DRAClaimRequest{}, false
+	}
+	if mode == resourceapi.DeviceAllocationModeAll || count <= 0 {
+		count = 1
+	}
+	return DRAClaimRequest{Claim: claim, Request: request, DeviceClass: deviceClass, Class: class, Count: count}, true
 }
 
 // stringAttribute reads a string attribute, qualified or in the driver's

@@ -94,3 +94,37 @@ func TestCompileDRADeviceClassError(t *testing.T) {
 		}
 	}
 }
+
+// A request with alternatives joins the demand only when every alternative
+// is of a GPU class: one of other devices may serve it.
+func TestDRAClaimRequestsOfFirstAvailable(t *testing.T) {
+	gpuClass := func(deviceClass string) (ResourceClass, bool) {
+		return ClassContainerGPU, deviceClass == DRAClassGPU || deviceClass == "mig.nvidia.com"
+	}
+	claim := func(alternatives ...string) *resourceapi.ResourceClaim {
+		c := &resourceapi.ResourceClaim{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "c"}}
+		request := resourceapi.DeviceRequest{Name: "gpu"}
+		for _, a := range alternatives {
+			request.FirstAvailable = append(request.FirstAvailable, resourceapi.DeviceSubRequest{Name: a, DeviceClassName: a, Count: 2})
+		}
+		c.Spec.Devices.Requests = []resourceapi.DeviceRequest{request}
+		return c
+	}
+	got := DRAClaimRequestsOf(claim("mig.nvidia.com", DRAClassGPU), gpuClass)
+	if len(got) != 1 {
+		t.Fatalf("requests %+v, want one with two alternatives", got)
+	}
+	var classes []string
+	for _, a := range got[0].Alternatives() {
+		classes = append(classes, a.DeviceClass+"/"+a.Request)
+		if a.Count != 2 || a.Claim != "ns/c" {
+			t.Errorf("alternative %+v: want 2 devices of claim ns/c", a)
+		}
+	}
+	if want := []string{"mig.nvidia.com/gpu/mig.nvidia.com", DRAClassGPU + "/gpu/" + DRAClassGPU}; !slices.Equal(classes, want) {
+		t.Errorf("alternatives %v, want %v", classes, want)
+	}
+	if got := DRAClaimRequestsOf(claim(DRAClassGPU, "nic.example.com"), gpuClass); len(got) != 0 {
+		t.Errorf("a request with a NIC alternative joined the GPU demand: %+v", got)
+	}
+}

@@ -29,7 +29,7 @@ func (pl *GPUWorkloadFit) PostFilter(ctx context.Context, state fwk.CycleState, 
 	if !data.demand.IsGPU() && len(data.demand.Claims) == 0 {
 		return nil, fwk.NewStatus(fwk.Unschedulable)
 	}
-	if data.draNeeds != nil && !data.claimAllocated {
+	if data.usesDRADevices() && !data.claimAllocated {
 		pl.deviceWaiters.add(pod)
 	}
 	explanation := Explain(pod, &data.demand, data.tracker, pl.handle.SnapshotSharedLister().NodeInfos())
@@ -186,7 +186,11 @@ func Explain(pod *v1.Pod, demand *gpuworkload.PodDemand, tracker *clusterstate.T
 		perResource[i].dra, _ = tracker.DRAServed(r.Name)
 		needsDRA = needsDRA || perResource[i].dra.DeviceClass != ""
 	}
-	perClaim := make([]claimSummary, len(demand.Claims))
+	// perClaim holds, per claim request, a summary per alternative.
+	perClaim := make([][]claimSummary, len(demand.Claims))
+	for i, c := range demand.Claims {
+		perClaim[i] = make([]claimSummary, 1+len(c.Or))
+	}
 	if needsDRA {
 		tracker.EachDRANode(func(node string, devices *gpuworkload.DRANode, available *gpuworkload.DRAAvailability) {
 			for i := range perResource {
@@ -196,7 +200,9 @@ func Explain(pod *v1.Pod, demand *gpuworkload.PodDemand, tracker *clusterstate.T
 			}
 			if available != nil {
 				for i, c := range demand.Claims {
-					perClaim[i].add(node, available.ByDeviceClass[c.DeviceClass])
+					for j, a := range c.Alternatives() {
+						perClaim[i][j].add(node, available.ByDeviceClass[a.DeviceClass])
+					}
 				}
 			}
 		})
@@ -238,9 +244,14 @@ func Explain(pod *v1.Pod, demand *gpuworkload.PodDemand, tracker *clusterstate.T
 		b.WriteString(".")
 	}
 	for i, c := range demand.Claims {
-		cs := perClaim[i]
-		fmt.Fprintf(&b, " DeviceClass %s: %d device(s) free of %d on %d DRA node(s); %d allocated, %d blocked by a sibling in use, %d tainted.",
-			c.DeviceClass, cs.free, cs.total, cs.nodes, cs.allocated, cs.siblingInUse, cs.tainted)
+		for j, a := range c.Alternatives() {
+			if len(c.Or) > 0 {
+				fmt.Fprintf(&b, " Alternative %d of request %s:", j+1, requestName(c))
+			}
+			cs := perClaim[i][j]
+			fmt.Fprintf(&b, " DeviceClass %s: %d device(s) free of %d on %d DRA node(s); %d allocated, %d blocked by a sibling in use, %d tainted.",
+				a.DeviceClass, cs.free, cs.total, cs.nodes, cs.allocated, cs.siblingInUse, cs.tainted)
+		}
 	}
 	if !policy.Enabled && len(demand.Requests) > 0 {
 		fmt.Fprintf(&b, " sandboxWorkloads is disabled in %s", policy.Source)
@@ -328,29 +339,56 @@ func (cs *claimSummary) add(node string, selected gpuworkload.DRAClassAvailabili
 	}
 }
 
-// claimFix is the fix for the first claim whose devices are short; ok is
-// false when every claim has free devices somewhere.
-func claimFix(demand *gpuworkload.PodDemand, perClaim []claimSummary) (r remedy, ok bool) {
+// claimFix is the fix for the first claim request whose devices are short;
+// ok is false when every request has free devices somewhere. For a request
+// with alternatives it says why each cannot be served.
+func claimFix(demand *gpuworkload.PodDemand, perClaim [][]claimSummary) (r remedy, ok bool) {
 	for i, c := range demand.Claims {
-		cs := perClaim[i]
-		switch {
-		case cs.nodes == 0:
-			return remedyText(code(ReasonDRANoNodeHasDevices), fmt.Sprintf("no node publishes a device of DeviceClass %s for claim %s: enable the devices in the DRA driver (PassthroughSupport for VFIO devices), or ask for a class the nodes publish.", c.DeviceClass, c.Claim)), true
-		case int64(cs.free) >= c.Count:
-			continue
-		case cs.siblingInUse > 0:
-			return remedyText(code(ReasonDRASiblingInUse), fmt.Sprintf("the free devices of DeviceClass %s are GPUs in use through their other device, e.g. claim %s holds %s on node %s: let that pod finish, or free a whole GPU.",
-				c.DeviceClass, cs.sibling.Claim, cs.sibling.Device, cs.siblingNode)), true
-		case cs.tainted > 0:
-			return remedyText(code(ReasonDRATainted), fmt.Sprintf("the free devices of DeviceClass %s are tainted: remove the taints when the devices are usable, or tolerate them in claim %s.", c.DeviceClass, c.Claim)), true
-		default:
-			return remedyText(code(ReasonDRAAllAllocated), fmt.Sprintf("all %d devices of DeviceClass %s are allocated: let GPU pods finish, or publish more devices of the class.", cs.total, c.DeviceClass)), true
+		alternatives := c.Alternatives()
+		served := false
+		for j, a := range alternatives {
+			served = served || int64(perClaim[i][j].free) >= a.Count
 		}
+		if served {
+			continue
+		}
+		if len(c.Or) == 0 {
+			return claimShortage(c, perClaim[i][0]), true
+		}
+		parts := make([]string, len(alternatives))
+		for j, a := range alternatives {
+			parts[j] = fmt.Sprintf("%d. %s", j+1, claimShortage(a, perClaim[i][j]).text)
+		}
+		first := claimShortage(alternatives[0], perClaim[i][0])
+		return remedyText(first.code, fmt.Sprintf("no alternative of request %s of claim %s can be served: %s", requestName(c), c.Claim, strings.Join(parts, " "))), true
 	}
 	if len(demand.Claims) > 0 && len(demand.Requests) == 0 {
 		return remedyText("", "devices of the pod's claims are free on some DRA node; the FailedScheduling message says what else rejects those nodes."), true
 	}
 	return remedy{}, false
+}
+
+// requestName is the claim's request an alternative belongs to.
+func requestName(c gpuworkload.DRAClaimRequest) string {
+	request, _, _ := strings.Cut(c.Request, "/")
+	return request
+}
+
+// claimShortage says why the devices of a claim request's DeviceClass, cs,
+// cannot serve it.
+func claimShortage(c gpuworkload.DRAClaimRequest, cs claimSummary) remedy {
+	switch {
+	case cs.nodes == 0:
+		return remedyText(code(ReasonDRANoNodeHasDevices), fmt.Sprintf("no node publishes a device of DeviceClass %s for claim %s: enable the devices in the DRA driver (PassthroughSupport for VFIO devices), or ask for a class the nodes publish.", c.DeviceClass, c.Claim))
+	case cs.siblingInUse > 0:
+		return remedyText(code(ReasonDRASiblingInUse), fmt.Sprintf("the free devices of DeviceClass %s are GPUs in use through their other device, e.g. claim %s holds %s on node %s: let that pod finish, or free a whole GPU.",
+			c.DeviceClass, cs.sibling.Claim, cs.sibling.Device, cs.siblingNode))
+	case cs.tainted > 0:
+		return remedyText(code(ReasonDRATainted), fmt.Sprintf("the free devices of DeviceClass %s are tainted: remove the taints when the devices are usable, or tolerate them in claim %s.", c.DeviceClass, c.Claim))
+	case cs.free > 0:
+		return remedyText(code(ReasonDRATooFewFree), fmt.Sprintf("%d device(s) of DeviceClass %s are free, fewer than the %d the request needs: let GPU pods finish, or request fewer.", cs.free, c.DeviceClass, c.Count))
+	}
+	return remedyText(code(ReasonDRAAllAllocated), fmt.Sprintf("all %d devices of DeviceClass %s are allocated: let GPU pods finish, or publish more devices of the class.", cs.total, c.DeviceClass))
 }
 
 // fixPrefix starts the last sentence of an explanation, which truncation keeps.
@@ -384,7 +422,11 @@ func describeRequests(demand *gpuworkload.PodDemand) string {
 		parts = append(parts, fmt.Sprintf("%d x %s", r.Count, r.Name))
 	}
 	for _, c := range demand.Claims {
-		parts = append(parts, fmt.Sprintf("%d x %s device (claim %s)", c.Count, c.DeviceClass, c.Claim))
+		alternatives := make([]string, 0, 1+len(c.Or))
+		for _, a := range c.Alternatives() {
+			alternatives = append(alternatives, fmt.Sprintf("%d x %s", a.Count, a.DeviceClass))
+		}
+		parts = append(parts, fmt.Sprintf("%s device (claim %s)", strings.Join(alternatives, " or "), c.Claim))
 	}
 	return strings.Join(parts, " and ")
 }

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -289,6 +290,8 @@ type CycleData struct {
 	// draNeeds are the DRA devices the pod needs per DeviceClass, from
 	// extended resources a DeviceClass serves and from its pending claims.
 	draNeeds []draNeed
+	// draChoices are the pending claims' requests with alternatives.
+	draChoices []draChoice
 	// claimAllocated is set when a claim of the pod is allocated already:
 	// its devices then count as taken, by the pod itself.
 	claimAllocated bool
@@ -303,6 +306,17 @@ type draNeed struct {
 	count                      int64
 	noDevices, tainted, tooFew string
 }
+
+// draChoice is a claim request with alternatives (firstAvailable): a node
+// can serve it when one alternative has enough free devices there. The
+// reasons name every alternative's DeviceClass.
+type draChoice struct {
+	alternatives      []draNeed
+	noDevices, tooFew string
+}
+
+// usesDRADevices reports whether Filter judges DRA devices for the pod.
+func (d *CycleData) usesDRADevices() bool { return d.draNeeds != nil || d.draChoices != nil }
 
 // Clone shares the data: nothing changes it after PreFilter.
 func (d *CycleData) Clone() fwk.StateData { return d }
@@ -321,6 +335,12 @@ func (d *CycleData) DRANeed(class gpuworkload.ResourceClass) int64 {
 	for i := range d.draNeeds {
 		if d.draNeeds[i].class == class {
 			n += d.draNeeds[i].count
+		}
+	}
+	for i := range d.draChoices {
+		// The allocator tries the first alternative first.
+		if first := &d.draChoices[i].alternatives[0]; first.class == class {
+			n += first.count
 		}
 	}
 	return n
@@ -378,9 +398,9 @@ func (pl *GPUWorkloadFit) PreFilter(ctx context.Context, state fwk.CycleState, p
 		return nil, fwk.NewStatus(fwk.UnschedulableAndUnresolvable, sandboxDisabledReason(demand, mode, policy, pl.tracker.LabelledNodes(mode)))
 	}
 	for _, c := range demand.Claims {
-		if pl.tracker.DRAClassDevices(c.DeviceClass) == 0 {
-			logger.V(4).Info("No node publishes DRA devices of the class a claim asks for", "pod", klog.KObj(pod), "claim", c.Claim, "deviceClass", c.DeviceClass)
-			return nil, fwk.NewStatus(fwk.UnschedulableAndUnresolvable, fmt.Sprintf(ReasonDRANoNodeHasDevices, reasonPrefix(demand), c.DeviceClass))
+		if !slices.ContainsFunc(c.Alternatives(), func(a gpuworkload.DRAClaimRequest) bool { return pl.tracker.DRAClassDevices(a.DeviceClass) > 0 }) {
+			logger.V(4).Info("No node publishes DRA devices of the class a claim asks for", "pod", klog.KObj(pod), "claim", c.Claim, "request", c.Request)
+			return nil, fwk.NewStatus(fwk.UnschedulableAndUnresolvable, fmt.Sprintf(ReasonDRANoNodeHasDevices, reasonPrefix(demand), deviceClasses(c)))
 		}
 	}
 	for i, r := range demand.Requests {
@@ -429,8 +449,26 @@ func (d *CycleData) prepareNodeReasons(mode gpuworkload.Mode) {
 		}
 	}
 	for _, c := range d.demand.Claims {
-		d.addDRANeed(c.Class, c.DeviceClass, c.Count)
+		if len(c.Or) == 0 {
+			d.addDRANeed(c.Class, c.DeviceClass, c.Count)
+			continue
+		}
+		classes := deviceClasses(c)
+		choice := draChoice{noDevices: fmt.Sprintf(ReasonDRANoDevices, classes), tooFew: fmt.Sprintf(ReasonDRATooFewFree, classes)}
+		for _, a := range c.Alternatives() {
+			choice.alternatives = append(choice.alternatives, draNeed{deviceClass: a.DeviceClass, class: a.Class, count: a.Count})
+		}
+		d.draChoices = append(d.draChoices, choice)
 	}
+}
+
+// deviceClasses names the DeviceClasses of a claim request's alternatives.
+func deviceClasses(c gpuworkload.DRAClaimRequest) string {
+	names := make([]string, 0, 1+len(c.Or))
+	for _, a := range c.Alternatives() {
+		names = append(names, a.DeviceClass)
+	}
+	return strings.Join(names, " or ")
 }
 
 func (d *CycleData) addDRANeed(class gpuworkload.ResourceClass, deviceClass string, count int64) {
@@ -507,7 +545,7 @@ func (pl *GPUWorkloadFit) Filter(_ context.Context, state fwk.CycleState, _ *v1.
 	if err != nil {
 		return fwk.AsStatus(err)
 	}
-	if data.draNeeds != nil {
+	if data.usesDRADevices() {
 		if status, decided := filterDRA(data, nodeInfo); decided {
 			return status
 		}
@@ -568,6 +606,12 @@ func filterDRA(data *CycleData, nodeInfo fwk.NodeInfo) (status *fwk.Status, deci
 			return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, need.noDevices), true
 		}
 	}
+	for i := range data.draChoices {
+		choice := &data.draChoices[i]
+		if !slices.ContainsFunc(choice.alternatives, func(a draNeed) bool { return byDeviceClass[a.deviceClass].Total() > 0 }) {
+			return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, choice.noDevices), true
+		}
+	}
 	if data.claimAllocated {
 		return nil, true
 	}
@@ -575,6 +619,12 @@ func filterDRA(data *CycleData, nodeInfo fwk.NodeInfo) (status *fwk.Status, deci
 		need := &data.draNeeds[i]
 		if selected := byDeviceClass[need.deviceClass]; int64(selected.Free) < need.count {
 			return fwk.NewStatus(fwk.Unschedulable, need.shortage(selected)), true
+		}
+	}
+	for i := range data.draChoices {
+		choice := &data.draChoices[i]
+		if !slices.ContainsFunc(choice.alternatives, func(a draNeed) bool { return int64(byDeviceClass[a.deviceClass].Free) >= a.count }) {
+			return fwk.NewStatus(fwk.Unschedulable, choice.tooFew), true
 		}
 	}
 	return nil, true

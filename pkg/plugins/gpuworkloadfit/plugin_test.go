@@ -767,6 +767,53 @@ func TestFilterDRAJudgesByDeviceClass(t *testing.T) {
 	wantStatus(t, pl.Filter(context.Background(), state, pod, nodeInfo(mig)), fwk.Unschedulable, "all 2 devices of DeviceClass mig.nvidia.com on the node are allocated")
 }
 
+// A request with alternatives (firstAvailable) fits a node where one
+// alternative has a free device; when none has, the explanation says why
+// for each alternative.
+func TestFilterDRAFirstAvailable(t *testing.T) {
+	full, mig := gpuNode("full", "", nil), gpuNode("mig", "", nil)
+	pl := newPlugin(t, enabled(), []*v1.Node{full, mig})
+	mustUpsertClass(t, pl.tracker, gpuDeviceClass())
+	mustUpsertClass(t, pl.tracker, gpuworkload.DriverDeviceClass("mig.nvidia.com", gpuworkload.DRATypeMIG, ""))
+	pl.tracker.UpsertResourceSlice(gpuworkload.DriverSlice("full", 1))
+	pl.tracker.UpsertResourceSlice(draSlice("mig", "mig", "mig"))
+	either := claim("either", "", "")
+	either.Spec.Devices.Requests[0].Exactly = nil
+	either.Spec.Devices.Requests[0].FirstAvailable = []resourceapi.DeviceSubRequest{{Name: "slice", DeviceClassName: "mig.nvidia.com"}, {Name: "whole", DeviceClassName: gpuworkload.DRAClassGPU}}
+	held := []*resourceapi.ResourceClaim{claim("a", "mig.nvidia.com", "mig", "mig-0"), claim("b", "mig.nvidia.com", "mig", "mig-1")}
+	pl.claims = claimGetter{claims: append(held, either)}
+	for _, c := range held {
+		pl.tracker.UpsertResourceClaim(c)
+	}
+	pod := vmWithClaim("vm", "either")
+	prefilter := func() (*framework.CycleState, *CycleData) {
+		state := framework.NewCycleState()
+		if _, status := pl.PreFilter(context.Background(), state, pod, nil); !status.IsSuccess() {
+			t.Fatalf("PreFilter: %v", status)
+		}
+		data, err := ReadCycleData(state)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return state, data
+	}
+	state, _ := prefilter()
+	wantStatus(t, pl.Filter(context.Background(), state, pod, nodeInfo(full)), fwk.Success, "")
+	wantStatus(t, pl.Filter(context.Background(), state, pod, nodeInfo(mig)), fwk.Unschedulable, "too few free devices of DeviceClass mig.nvidia.com or gpu.nvidia.com on the node")
+
+	pl.tracker.UpsertResourceClaim(claim("c", gpuworkload.DRAClassGPU, "full", "gpu-0"))
+	state, data := prefilter()
+	wantStatus(t, pl.Filter(context.Background(), state, pod, nodeInfo(full)), fwk.Unschedulable, "too few free devices of DeviceClass mig.nvidia.com or gpu.nvidia.com on the node")
+	want := "VirtualMachineInstance/vms/vm (pod virt-launcher-vm-abcde) needs 1 x mig.nvidia.com or 1 x gpu.nvidia.com device (claim vms/either). GPU nodes by mode: container 0, vm-passthrough 0, vm-vgpu 0; DRA 2. " +
+		"Alternative 1 of request gpu: DeviceClass mig.nvidia.com: 0 device(s) free of 2 on 1 DRA node(s); 2 allocated, 0 blocked by a sibling in use, 0 tainted. " +
+		"Alternative 2 of request gpu: DeviceClass gpu.nvidia.com: 0 device(s) free of 1 on 1 DRA node(s); 1 allocated, 0 blocked by a sibling in use, 0 tainted. " +
+		"Fix: no alternative of request gpu of claim vms/either can be served: 1. all 2 devices of DeviceClass mig.nvidia.com are allocated: let GPU pods finish, or publish more devices of the class. " +
+		"2. all 1 devices of DeviceClass gpu.nvidia.com are allocated: let GPU pods finish, or publish more devices of the class."
+	if got := Explain(pod, &data.demand, pl.tracker, NewNodeInfoIndex([]fwk.NodeInfo{nodeInfo(full), nodeInfo(mig)})); got.Message != want {
+		t.Fatalf("explanation\n%s\nwant\n%s", got.Message, want)
+	}
+}
+
 // A claim for a class of which no node publishes a device fails every node
 // at once.
 func TestPreFilterRejectsClaimsNoNodeCanServe(t *testing.T) {
