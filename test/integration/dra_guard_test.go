@@ -41,9 +41,10 @@ func TestDRAMIGClaimBesideAFreeFullGPU(t *testing.T) {
 	}
 }
 
-// Two profiles in one process share one guard: it starts once, and pods of
-// both profiles on one node get GPUs of their own, with one rule on each
-// allocated device's other half.
+// Two profiles in one process share one guard and one view of the
+// cluster: the guard starts once, pods of both profiles on one node get GPUs
+// of their own, with one rule on each allocated device's other half, and
+// the metrics count both profiles' waiting pods.
 func TestDRATwoProfilesOneGuard(t *testing.T) {
 	e := newEnv(t)
 	e.installCRDs(t)
@@ -76,6 +77,13 @@ func TestDRATwoProfilesOneGuard(t *testing.T) {
 	}
 	e.poll(t, "one rule on each allocated device's other half", func(context.Context) (bool, error) {
 		return len(e.guardRules(t)) == 2, nil
+	})
+	// The metrics count every profile's explanations: a VM of the first
+	// profile waits, and the collector is the second profile's.
+	e.createPod(t, e.claimPod(t, "virt-launcher-vm-a-x7k2p", "vm-a", "vfio.gpu.nvidia.com"))
+	e.poll(t, "the first profile's waiting VM counted with its reason", func(ctx context.Context) (bool, error) {
+		got, err := controlplane.ScrapeGPUWorkloadMetrics(ctx, s.URL, e.cp.AdminConfig.BearerToken)
+		return err == nil && got[`gpu_workload_pending_pods{mode="vm-passthrough",reason="DRASiblingInUse"}`] == 1, nil
 	})
 	log, err := os.ReadFile(s.LogPath)
 	if err != nil {

@@ -57,8 +57,9 @@ type GPUWorkloadFit struct {
 	// may be after the queue retried them for the same change.
 	deviceWaiters waitingPods
 	// explained holds each waiting pod's latest explanation's reason code
-	// (types.UID to ReasonCode), for the pending pods metric.
-	explained sync.Map
+	// (types.UID to ReasonCode), for the pending pods metric; the profiles
+	// of a process share it.
+	explained *sync.Map
 }
 
 var (
@@ -90,43 +91,19 @@ func New(ctx context.Context, obj runtime.Object, handle fwk.Handle) (fwk.Plugin
 	return pl, nil
 }
 
-// follow starts the watches of nodes, the ClusterPolicy, the KubeVirt CR
-// and DRA objects, and the sibling guard where the scheduler runs DRA.
+// follow joins the process's share of the cluster state, which the first
+// profile starts: the watches of nodes, the ClusterPolicy, the KubeVirt CR,
+// DRA objects and pods; and the sibling guard where the scheduler runs DRA.
 func (pl *GPUWorkloadFit) follow(ctx context.Context, args *config.GPUWorkloadFitArgs) error {
 	logger := klog.FromContext(ctx).WithValues("plugin", Name)
-	informers := pl.handle.SharedInformerFactory()
-	err := pl.tracker.Watch(klog.NewContext(ctx, logger), clusterstate.WatchOptions{
-		Config:                pl.handle.KubeConfig(),
-		NodeInformer:          informers.Core().V1().Nodes().Informer(),
-		ClusterPolicyName:     args.ClusterPolicyName,
-		OnPolicyChange:        func() { pl.activatePendingGPUPods(logger) },
-		OnDRAFreed:            func() { pl.deviceWaiters.activate(logger, pl.handle) },
-		ResourceSliceInformer: informers.Resource().V1().ResourceSlices().Informer(),
-		DeviceClassInformer:   informers.Resource().V1().DeviceClasses().Informer(),
-		ResourceClaimInformer: informers.Resource().V1().ResourceClaims().Informer(),
-	})
+	share, first, err := pl.joinShare(ctx, args)
 	if err != nil {
-		return fmt.Errorf("%s: follow cluster state: %w", Name, err)
+		return fmt.Errorf("%s: share cluster state: %w", Name, err)
 	}
-	// Register the pod informer now (informers must exist before the
-	// scheduler starts them), and forget a pod's explanation once it is
-	// bound or gone, scraped or not.
-	if _, err := informers.Core().V1().Pods().Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
-		UpdateFunc: func(_, obj any) {
-			if pod, ok := obj.(*v1.Pod); ok && pod.Spec.NodeName != "" {
-				pl.explained.Delete(pod.UID)
-			}
-		},
-		DeleteFunc: func(obj any) {
-			if tombstone, ok := obj.(cache.DeletedFinalStateUnknown); ok {
-				obj = tombstone.Obj
-			}
-			if pod, ok := obj.(*v1.Pod); ok {
-				pl.explained.Delete(pod.UID)
-			}
-		},
-	}); err != nil {
-		return fmt.Errorf("%s: follow pods: %w", Name, err)
+	if first {
+		if err := share.watch(klog.NewContext(ctx, logger), pl.handle, args); err != nil {
+			return err
+		}
 	}
 	if dra := pl.handle.SharedDRAManager(); dra != nil {
 		pl.claims = dra.ResourceClaims()
@@ -252,7 +229,7 @@ func usesDRA(state fwk.CycleState, pod *v1.Pod) bool {
 // NewOffline builds the plugin from decoded args without following a
 // cluster: the kubectl plugin and tests feed its tracker from what they read.
 func NewOffline(args *config.GPUWorkloadFitArgs) *GPUWorkloadFit {
-	return &GPUWorkloadFit{tracker: clusterstate.NewTrackerWithDRADriver(args.Policy(), args.Classes(), modeMismatchReason, args.DRADriverName)}
+	return &GPUWorkloadFit{tracker: clusterstate.NewTrackerWithDRADriver(args.Policy(), args.Classes(), modeMismatchReason, args.DRADriverName), explained: &sync.Map{}}
 }
 
 // ClaimReader reads ResourceClaims: the scheduler's DRA manager, or the

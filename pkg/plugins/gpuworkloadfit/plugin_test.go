@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -86,7 +87,7 @@ func newPlugin(t testing.TB, policy gpuworkload.SandboxPolicy, nodes []*v1.Node)
 	for _, n := range nodes {
 		tracker.UpsertNode(n)
 	}
-	return &GPUWorkloadFit{tracker: tracker}
+	return &GPUWorkloadFit{tracker: tracker, explained: &sync.Map{}}
 }
 
 func nodeInfo(node *v1.Node, pods ...*v1.Pod) fwk.NodeInfo {

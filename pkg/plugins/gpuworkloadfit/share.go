@@ -1,0 +1,132 @@
+package gpuworkloadfit
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sync"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/klog/v2"
+	fwk "k8s.io/kube-scheduler/framework"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/apis/config"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
+)
+
+// processShare is what the profiles of one scheduler process share when
+// their GPUWorkloadFit args agree: one tracker and one set of watches,
+// whatever the number of profiles, the explanations the metrics count, and
+// the profiles whose pods a change it sees retries.
+type processShare struct {
+	key       shareKey
+	tracker   *clusterstate.Tracker
+	explained *sync.Map
+	mu        sync.Mutex
+	profiles  []*GPUWorkloadFit
+}
+
+// shareKey tells the shares apart: a scheduler process has one informer
+// factory; profiles with other args follow the cluster by themselves.
+type shareKey struct {
+	informers informers.SharedInformerFactory
+	args      string
+}
+
+var (
+	sharesMu sync.Mutex
+	shares   = map[shareKey]*processShare{}
+)
+
+// joinShare adds the plugin to its process's share, creating it (first is
+// then true: the caller starts the watches) with the plugin's own tracker,
+// and leaves it when ctx ends.
+func (pl *GPUWorkloadFit) joinShare(ctx context.Context, args *config.GPUWorkloadFitArgs) (share *processShare, first bool, err error) {
+	encoded, err := json.Marshal(args)
+	if err != nil {
+		return nil, false, err
+	}
+	key := shareKey{informers: pl.handle.SharedInformerFactory(), args: string(encoded)}
+	sharesMu.Lock()
+	share, ok := shares[key]
+	if !ok {
+		share = &processShare{key: key, tracker: pl.tracker, explained: pl.explained}
+		shares[key] = share
+	}
+	sharesMu.Unlock()
+	share.mu.Lock()
+	share.profiles = append(share.profiles, pl)
+	share.mu.Unlock()
+	pl.tracker, pl.explained = share.tracker, share.explained
+	context.AfterFunc(ctx, func() { share.leave(pl) })
+	return share, !ok, nil
+}
+
+// leave removes a stopped profile; the last one takes the share with it.
+func (s *processShare) leave(pl *GPUWorkloadFit) {
+	s.mu.Lock()
+	s.profiles = slices.DeleteFunc(s.profiles, func(p *GPUWorkloadFit) bool { return p == pl })
+	empty := len(s.profiles) == 0
+	s.mu.Unlock()
+	if empty {
+		sharesMu.Lock()
+		if shares[s.key] == s {
+			delete(shares, s.key)
+		}
+		sharesMu.Unlock()
+	}
+}
+
+// each calls f with every profile's plugin.
+func (s *processShare) each(f func(*GPUWorkloadFit)) {
+	s.mu.Lock()
+	profiles := slices.Clone(s.profiles)
+	s.mu.Unlock()
+	for _, pl := range profiles {
+		f(pl)
+	}
+}
+
+// watch feeds the share's tracker from the informers, and retries every
+// profile's pods on the changes no queueing hint sees.
+func (s *processShare) watch(ctx context.Context, handle fwk.Handle, args *config.GPUWorkloadFitArgs) error {
+	logger := klog.FromContext(ctx)
+	informers := handle.SharedInformerFactory()
+	err := s.tracker.Watch(ctx, clusterstate.WatchOptions{
+		Config:                handle.KubeConfig(),
+		NodeInformer:          informers.Core().V1().Nodes().Informer(),
+		ClusterPolicyName:     args.ClusterPolicyName,
+		OnPolicyChange:        func() { s.each(func(pl *GPUWorkloadFit) { pl.activatePendingGPUPods(logger) }) },
+		OnDRAFreed:            func() { s.each(func(pl *GPUWorkloadFit) { pl.deviceWaiters.activate(logger, pl.handle) }) },
+		ResourceSliceInformer: informers.Resource().V1().ResourceSlices().Informer(),
+		DeviceClassInformer:   informers.Resource().V1().DeviceClasses().Informer(),
+		ResourceClaimInformer: informers.Resource().V1().ResourceClaims().Informer(),
+	})
+	if err != nil {
+		return fmt.Errorf("%s: follow cluster state: %w", Name, err)
+	}
+	// Register the pod informer now (informers must exist before the
+	// scheduler starts them), and forget a pod's explanation once it is
+	// bound or gone, scraped or not.
+	if _, err := informers.Core().V1().Pods().Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		UpdateFunc: func(_, obj any) {
+			if pod, ok := obj.(*v1.Pod); ok && pod.Spec.NodeName != "" {
+				s.explained.Delete(pod.UID)
+			}
+		},
+		DeleteFunc: func(obj any) {
+			if tombstone, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+				obj = tombstone.Obj
+			}
+			if pod, ok := obj.(*v1.Pod); ok {
+				s.explained.Delete(pod.UID)
+			}
+		},
+	}); err != nil {
+		return fmt.Errorf("%s: follow pods: %w", Name, err)
+	}
+	return nil
+}
