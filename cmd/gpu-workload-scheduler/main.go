@@ -1,5 +1,5 @@
-// Command gpu-workload-scheduler is kube-scheduler with the GPUWorkloadFit and
-// GPUStranding plugins. Every kube-scheduler flag works; --version prints
+// Command gpu-workload-scheduler is kube-scheduler with the GPUWorkloadFit,
+// GPUStranding and VerifyingBinder plugins. Every kube-scheduler flag works; --version prints
 // this project's version.
 package main
 
@@ -16,6 +16,7 @@ import (
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpustranding"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpuworkloadfit"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/profiles"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/verifyingbinder"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/version"
 )
 
@@ -23,6 +24,7 @@ func main() {
 	cmd := app.NewSchedulerCommand(
 		app.WithPlugin(gpuworkloadfit.Name, gpuworkloadfit.New),
 		app.WithPlugin(gpustranding.Name, gpustranding.New),
+		app.WithPlugin(verifyingbinder.Name, verifyingbinder.New),
 	)
 	cmd.Use = "gpu-workload-scheduler"
 	runScheduler := cmd.RunE

@@ -107,10 +107,15 @@ func buildCheckReport(ctx context.Context, c *cluster) *CheckReport {
 			report.Findings = append(report.Findings, ReportFinding{Object: object, Code: f.Code, Severity: f.Severity, Message: f.Message, Fix: f.Fix})
 		}
 	}
+	bound := map[string][]*v1.Pod{}
+	for _, p := range c.assigned {
+		bound[p.Spec.NodeName] = append(bound[p.Spec.NodeName], p)
+	}
 	for _, s := range states {
 		if s.GPUNode {
 			report.Summary.GPUNodes[string(s.Mode.Mode)]++
 			add("Node/"+s.Name, s.Findings)
+			add("Node/"+s.Name, gpuworkload.OverCommitFindings(s, bound[s.Name], classifier))
 		}
 	}
 	report.Findings = append(report.Findings, draFindings(c)...)

@@ -115,7 +115,11 @@ func printInventory(out io.Writer, format string, r *InventoryReport) error {
 		if res.DRA {
 			strandedColumn = fmt.Sprintf("- (DRA devices: %d tainted, %d sibling in use)", res.Tainted, res.SiblingInUse)
 		}
-		w.row(string(res.Mode), string(res.Resource), fmt.Sprint(res.Allocatable), fmt.Sprint(res.Allocated), fmt.Sprint(res.Free), strandedColumn)
+		allocated := fmt.Sprint(res.Allocated)
+		if res.OverCommitted > 0 {
+			allocated += fmt.Sprintf(" (%d over-committed)", res.OverCommitted)
+		}
+		w.row(string(res.Mode), string(res.Resource), fmt.Sprint(res.Allocatable), allocated, fmt.Sprint(res.Free), strandedColumn)
 	}
 	w.row()
 	w.row("MODE", "READY", "CONVERTING", "MISMATCHED", "EMPTY")

@@ -3,6 +3,9 @@ package clusterstate
 import (
 	"testing"
 
+	resourceapi "k8s.io/api/resource/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dratest"
 )
@@ -59,6 +62,36 @@ func TestTrackerCountsDRADevicesByState(t *testing.T) {
 			if step.holder.Claim != "" && counts[1].SiblingHolder != step.holder {
 				t.Errorf("%s: vfio devices by %s blocked by %+v, want %+v", step.name, view, counts[1].SiblingHolder, step.holder)
 			}
+		}
+	}
+}
+
+// A DeviceClass's mode is that of the devices it selects, or of the device
+// type it names while it selects none; a class of other devices has none.
+func TestDRAGPUClassOfDeviceClasses(t *testing.T) {
+	tr := NewTracker(argsPolicy(), nil, reasonOf)
+	tr.UpsertResourceSlice(gpuworkload.DriverSlice("n1", 1))
+	for _, class := range []*resourceapi.DeviceClass{
+		gpuworkload.DriverDeviceClass(gpuworkload.DRAClassVFIO, gpuworkload.DRATypeVFIO, ""),
+		gpuworkload.DriverDeviceClass("mig.nvidia.com", gpuworkload.DRATypeMIG, ""),
+		{ObjectMeta: metav1.ObjectMeta{Name: "nics"}, Spec: resourceapi.DeviceClassSpec{Selectors: []resourceapi.DeviceSelector{{CEL: &resourceapi.CELDeviceSelector{Expression: "device.driver == 'nic.example.com'"}}}}},
+	} {
+		if err := tr.UpsertDeviceClass(class); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for deviceClass, want := range map[string]struct {
+		class   gpuworkload.ResourceClass
+		ok      bool
+		devices int
+	}{
+		gpuworkload.DRAClassVFIO: {gpuworkload.ClassPassthroughGPU, true, 1},
+		"mig.nvidia.com":         {gpuworkload.ClassContainerGPU, true, 0},
+		"nics":                   {gpuworkload.ClassNotGPU, false, 0},
+	} {
+		class, ok := tr.DRAGPUClass(deviceClass)
+		if class != want.class || ok != want.ok || tr.DRAClassDevices(deviceClass) != want.devices {
+			t.Errorf("DeviceClass %s: class %v, %v, %d devices; want %v, %v, %d", deviceClass, class, ok, tr.DRAClassDevices(deviceClass), want.class, want.ok, want.devices)
 		}
 	}
 }

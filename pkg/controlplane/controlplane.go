@@ -50,6 +50,12 @@ type ControlPlane struct {
 	processes []*process
 	caFile    string
 	detached  bool
+	// apiserver is the running kube-apiserver and how it was started, for
+	// RestartAPIServer.
+	apiserver                  *process
+	apiserverBin, apiserverLog string
+	apiserverArgs              []string
+	apiserverRestarts          int
 }
 
 // Start runs etcd, then kube-apiserver, and waits until both are healthy.
@@ -176,6 +182,7 @@ func (cp *ControlPlane) startAPIServer(ctx context.Context, opts Options) error 
 	if err != nil {
 		return err
 	}
+	cp.apiserver, cp.apiserverBin, cp.apiserverArgs, cp.apiserverLog = apiserver, bin, args, logPath
 
 	// The serving certificate is self-signed and written at start.
 	caFile := filepath.Join(certDir, "apiserver.crt")
@@ -199,17 +206,41 @@ func (cp *ControlPlane) startAPIServer(ctx context.Context, opts Options) error 
 	if err := cp.WriteKubeconfig(cp.Kubeconfig, AdminUser, token); err != nil {
 		return err
 	}
+	return cp.waitAPIServerReady(ctx, opts.StartTimeout)
+}
+
+func (cp *ControlPlane) waitAPIServerReady(ctx context.Context, timeout time.Duration) error {
 	transport, err := rest.TransportFor(cp.AdminConfig)
 	if err != nil {
 		return err
 	}
 	client := &http.Client{Transport: transport, Timeout: 5 * time.Second}
-	return waitFor(ctx, opts.StartTimeout, "kube-apiserver", logPath, func() error {
-		if err := apiserver.exited(); err != nil {
+	return waitFor(ctx, timeout, "kube-apiserver", cp.apiserverLog, func() error {
+		if err := cp.apiserver.exited(); err != nil {
 			return err
 		}
 		return healthy(client, cp.APIServerURL+"/readyz")
 	})
+}
+
+// RestartAPIServer kills kube-apiserver, as a crash would, and starts it
+// again at once with the same flags, port and certificates: open
+// connections are reset and requests in flight may or may not have been
+// stored. It returns once the new one is ready, logging to
+// apiserver-<n>.log.
+func (cp *ControlPlane) RestartAPIServer(ctx context.Context) error {
+	if err := cp.apiserver.cmd.Process.Kill(); err != nil && !errors.Is(err, os.ErrProcessDone) {
+		return err
+	}
+	<-cp.apiserver.done
+	cp.apiserverRestarts++
+	cp.apiserverLog = filepath.Join(cp.Dir, fmt.Sprintf("apiserver-%d.log", cp.apiserverRestarts))
+	apiserver, err := cp.spawn(cp.apiserverBin, cp.apiserverArgs, cp.apiserverLog)
+	if err != nil {
+		return err
+	}
+	cp.apiserver = apiserver
+	return cp.waitAPIServerReady(ctx, 60*time.Second)
 }
 
 // healthy GETs a health endpoint and wants 200 OK.

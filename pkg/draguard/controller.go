@@ -13,6 +13,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/client-go/kubernetes"
 	resourcelisters "k8s.io/client-go/listers/resource/v1"
 	"k8s.io/dynamic-resource-allocation/structured"
@@ -174,7 +175,7 @@ func backoff(failures int64) time.Duration {
 // device set includes the allocations this scheduler has made and not yet
 // written; those are the ones no claim object in its cache holds yet.
 func (c *Controller) Allocations() ([]Allocation, error) {
-	devices, err := c.claims.ListAllAllocatedDevices()
+	devices, err := c.listAllocated()
 	if err != nil {
 		return nil, err
 	}
@@ -199,6 +200,24 @@ func (c *Controller) Allocations() ([]Allocation, error) {
 	return out, nil
 }
 
+// listAllocated lists the allocated devices, again while the claim
+// tracker reports that they changed during the listing: the one error it
+// returns, which DynamicResources retries the same way. Failing the cycle
+// for it sends a pod to back-off whenever claims change quickly.
+func (c *Controller) listAllocated() (sets.Set[structured.DeviceID], error) {
+	var allocated sets.Set[structured.DeviceID]
+	var err error
+	for range listAttempts {
+		if allocated, err = c.claims.ListAllAllocatedDevices(); err == nil {
+			return allocated, nil
+		}
+	}
+	return nil, fmt.Errorf("list allocated DRA devices, %d attempts: %w", listAttempts, err)
+}
+
+// listAttempts bounds listAllocated.
+const listAttempts = 100
+
 // ConflictOn returns a pair of allocated sibling devices of one node of
 // which at least one half is not written to a claim yet: the check Reserve
 // makes after DynamicResources allocated the pod's devices there. Pairs
@@ -210,7 +229,7 @@ func (c *Controller) ConflictOn(node *gpuworkload.DRANode, written func(pool, de
 	if node == nil {
 		return nil, nil
 	}
-	allocated, err := c.claims.ListAllAllocatedDevices()
+	allocated, err := c.listAllocated()
 	if err != nil {
 		return nil, err
 	}

@@ -30,6 +30,9 @@ import (
 type claimTracker struct {
 	written  []*resourceapi.ResourceClaim
 	inFlight []string
+	// concurrentChanges fail that many listings, as claims changing
+	// during a listing do.
+	concurrentChanges int
 }
 
 func (c *claimTracker) List() ([]*resourceapi.ResourceClaim, error) { return c.written, nil }
@@ -37,6 +40,10 @@ func (c *claimTracker) Get(string, string) (*resourceapi.ResourceClaim, error) {
 	return nil, errors.New("not used")
 }
 func (c *claimTracker) ListAllAllocatedDevices() (sets.Set[structured.DeviceID], error) {
+	if c.concurrentChanges > 0 {
+		c.concurrentChanges--
+		return nil, errors.New("conflicting concurrent modification")
+	}
 	out := sets.New[structured.DeviceID]()
 	for _, a := range AllocationsOf(c.written, gpuworkload.DRADriver) {
 		out.Insert(structured.MakeDeviceID(gpuworkload.DRADriver, a.Pool, a.Device))
@@ -227,5 +234,23 @@ func TestConflictOnOnlyForPairsThisSchedulerCompletes(t *testing.T) {
 				t.Fatalf("conflict %v, want one: %v", conflict, tc.want)
 			}
 		})
+	}
+}
+
+// Claims that change while Reserve lists the allocations make it list
+// again, as DynamicResources does, rather than fail the pod's cycle; a
+// tracker that never settles is an error.
+func TestConflictOnListsAgainAfterConcurrentChanges(t *testing.T) {
+	_, node := lookupNode()
+	claims := &claimTracker{inFlight: []string{"gpu-0", "gpu-vfio-0"}, concurrentChanges: 3}
+	c, _, _ := guard(t, claims)
+	unwritten := func(string, string) bool { return false }
+	conflict, err := c.ConflictOn(node, unwritten)
+	if err != nil || conflict == nil {
+		t.Fatalf("after 3 concurrent changes: conflict %v, error %v; want the in-flight pair", conflict, err)
+	}
+	claims.concurrentChanges = listAttempts
+	if _, err := c.ConflictOn(node, unwritten); err == nil {
+		t.Fatal("no error from a tracker that changes at every listing")
 	}
 }

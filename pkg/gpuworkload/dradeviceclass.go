@@ -75,26 +75,6 @@ func (n *DRANode) SelectedBy(ctx context.Context, classes map[string]*DRADeviceC
 	return &out
 }
 
-// Mode is the class of the devices a DeviceClass selects on the node (the
-// most of them): a class's mode is derived from its devices, for display
-// and for stranding. ok is false when it selects none.
-func (n *DRANode) Mode(deviceClass string) (class ResourceClass, ok bool) {
-	if n == nil {
-		return ClassNotGPU, false
-	}
-	var counts [len(classNames)]int
-	for _, i := range n.Selected[deviceClass] {
-		counts[n.Devices[i].Class]++
-	}
-	best := ClassNotGPU
-	for c := range counts {
-		if counts[c] > counts[best] {
-			best = ResourceClass(c)
-		}
-	}
-	return best, counts[best] > 0
-}
-
 // DRAClassAvailability is what the devices of one class, or those one
 // DeviceClass selects, on a node can still serve.
 type DRAClassAvailability struct {

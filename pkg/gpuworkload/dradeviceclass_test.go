@@ -56,12 +56,6 @@ func TestDRADeviceClassSelects(t *testing.T) {
 			t.Errorf("DeviceClass %s selects %v, want %v", class, got, want)
 		}
 	}
-	if mode, ok := node.Mode("mig.nvidia.com"); !ok || mode != ClassContainerGPU {
-		t.Errorf("mode of mig.nvidia.com = %v, %v; want container GPUs", mode, ok)
-	}
-	if _, ok := node.Mode("other-driver"); ok {
-		t.Error("a class that selects nothing has a mode")
-	}
 	// Both MIG slices are free, the full GPU's two devices too: a claim of
 	// mig.nvidia.com sees two devices, one of gpu.nvidia.com one.
 	available := node.Availability(func(_, device string) string {

@@ -57,6 +57,8 @@ const (
 	FindingInvalidGPUCountLabel FindingCode = "InvalidGPUCountLabel"
 	FindingInvalidVGPUConfig    FindingCode = "InvalidVGPUConfig"
 	FindingVGPUProfileNotOnCard FindingCode = "VGPUProfileNotOnCard"
+	// FindingOverCommitted: the node's bound pods request more GPU units than it has.
+	FindingOverCommitted FindingCode = "OverCommitted"
 
 	// KubeVirt's permittedHostDevices and VMIs.
 	FindingResourceNotPermitted   FindingCode = "ResourceNotPermitted"
@@ -97,6 +99,7 @@ var findingSeverity = map[FindingCode]Severity{
 	FindingUnhealthyDevices:     SeverityWarning,
 	FindingInvalidGPUCountLabel: SeverityWarning,
 	FindingInvalidVGPUConfig:    SeverityError,
+	FindingOverCommitted:        SeverityError,
 	FindingVGPUProfileNotOnCard: SeverityError,
 
 	FindingResourceNotPermitted:   SeverityError,
@@ -136,6 +139,7 @@ var FindingCodes = []FindingCode{
 	FindingUncountableResource,
 	FindingUnhealthyDevices,
 	FindingInvalidGPUCountLabel,
+	FindingOverCommitted,
 	FindingResourceNotPermitted,
 	FindingPermittedNotExternal,
 	FindingPermittedNotAdvertised,

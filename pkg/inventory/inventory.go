@@ -39,6 +39,10 @@ type Resource struct {
 	Allocatable int64            `json:"allocatable"`
 	Allocated   int64            `json:"allocated"`
 	Free        int64            `json:"free"`
+	// OverCommitted is what bound pods hold above a node's allocatable,
+	// summed over the nodes (allocated counts it too): the kubelet fails
+	// such pods, and a node's free units are never below zero.
+	OverCommitted int64 `json:"overCommitted,omitempty"`
 	// Tainted and SiblingInUse are DRA devices neither allocated nor free:
 	// tainted, or the other device of a GPU in use (gpuworkload.DRADeviceStates).
 	Tainted      int64 `json:"tainted,omitempty"`
@@ -48,6 +52,10 @@ type Resource struct {
 	// is one free device of each type, so it is counted on its GPU's row.
 	Stranded map[string]int64 `json:"stranded"`
 }
+
+// StateOverCommitted is the metrics' state of the units bound pods hold
+// above their nodes' allocatable.
+const StateOverCommitted = "over-committed"
 
 // DRAResource is the resource name a DRA device type is reported under:
 // the driver's name and the type, e.g. gpu.nvidia.com/vfio.
@@ -264,18 +272,19 @@ func Compute(in Input) Report {
 		}
 		allocatedHere := int64(0)
 		for _, r := range state.Resources {
-			allocated := min(u.units[r.Name], r.Allocatable)
-			allocatedHere += u.units[r.Name]
+			allocated := u.units[r.Name]
+			allocatedHere += allocated
 			key := [2]string{string(state.Mode.Mode), string(r.Name)}
 			row := resources[key]
 			if row == nil {
 				row = newResource(state.Mode.Mode, r.Name)
 				resources[key] = row
 			}
-			free := r.Allocatable - allocated
+			free := max(r.Allocatable-allocated, 0)
 			row.Allocatable += r.Allocatable
 			row.Allocated += allocated
 			row.Free += free
+			row.OverCommitted += max(allocated-r.Allocatable, 0)
 			if converting {
 				continue
 			}

@@ -83,6 +83,27 @@ func TestCompute(t *testing.T) {
 	}
 }
 
+// A node whose bound pods hold more than it has is counted as it is: the
+// units above its allocatable are allocated and over-committed, and its free
+// units are zero, not negative.
+func TestComputeOverCommitted(t *testing.T) {
+	in := cluster(3)
+	// node-00001 is the passthrough node with 4 A10s; two pods hold two.
+	for i := range 3 {
+		in.Pods = append(in.Pods, pod(fmt.Sprintf("extra-%d", i), "node-00001", "nvidia.com/GA102GL_A10"))
+	}
+	for _, res := range Compute(in).Resources {
+		if res.Resource != "nvidia.com/GA102GL_A10" {
+			continue
+		}
+		if got := [4]int64{res.Allocatable, res.Allocated, res.Free, res.OverCommitted}; got != [4]int64{4, 5, 0, 1} {
+			t.Fatalf("allocatable, allocated, free, over-committed %v, want [4 5 0 1]", got)
+		}
+		return
+	}
+	t.Fatal("no row for nvidia.com/GA102GL_A10")
+}
+
 func draDevice(name, deviceType, busID, deviceState string) gpuworkload.DRADeviceState {
 	class := gpuworkload.ClassContainerGPU
 	if deviceType == "vfio" {

@@ -34,6 +34,7 @@ import (
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpustranding"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpuworkloadfit"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/profiles"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/verifyingbinder"
 )
 
 // ProfileName is the profile of the shipped configuration the simulator runs.
@@ -159,7 +160,8 @@ func newEngine(ctx context.Context, profile *schedconfig.KubeSchedulerProfile, p
 			}
 			return pl, err
 		},
-		gpustranding.Name: gpustranding.New,
+		gpustranding.Name:    gpustranding.New,
+		verifyingbinder.Name: verifyingbinder.New,
 	}
 	for _, r := range []frameworkruntime.Registry{ours, extra} {
 		if err := registry.Merge(r); err != nil {

@@ -131,6 +131,8 @@ func (e *env) inventoryAgrees(t *testing.T, got map[string]float64) {
 		states := map[string]int64{"allocatable": r.Allocatable, "allocated": r.Allocated, "free": r.Free}
 		if r.DRA {
 			states[gpuworkload.DRADeviceTainted], states[gpuworkload.DRADeviceSiblingInUse] = r.Tainted, r.SiblingInUse
+		} else {
+			states[inventory.StateOverCommitted] = r.OverCommitted
 		}
 		for state, v := range states {
 			fromInventory[fmt.Sprintf(`gpu_workload_units{%s,state=%q}`, labels, state)] = float64(v)
@@ -201,4 +203,40 @@ func TestMetricsUnderMonitoringRBAC(t *testing.T) {
 		t.Fatalf("a ServiceAccount without the binding read /metrics: %v, want 403 Forbidden", err)
 	}
 	wantNothingForbidden(t, s.LogPath)
+}
+
+// A node whose bound pods hold more GPUs than it has (two VMs bound by hand
+// to a node with one A10, as a lost binding leaves it) is reported by the
+// metrics, by inventory, which agrees with them, and by check, which names
+// the pods.
+func TestOverCommittedNodeReported(t *testing.T) {
+	e := newEnv(t)
+	e.installCRDs(t)
+	e.applyClusterPolicy(t, "cluster-policy", true)
+	createNode(e.ctx, t, e.client, "pt-08", map[string]string{gpuworkload.LabelGPUPresent: "true", gpuworkload.LabelWorkloadConfig: "vm-passthrough"}, map[string]string{a10: "1"})
+	s := e.startScheduler(t, "scheduler")
+	for _, vm := range []struct{ pod, vmi string }{{"virt-launcher-vm-1-abcde", "vm-1"}, {"virt-launcher-vm-2-fghij", "vm-2"}} {
+		pod := gpuPod(vm.pod, vm.vmi, map[string]string{a10: "1"})
+		pod.Spec.NodeName = "pt-08"
+		e.createPod(t, pod)
+	}
+	overCommitted := `gpu_workload_units{mode="vm-passthrough",resource="nvidia.com/GA102GL_A10",state="over-committed"}`
+	var got map[string]float64
+	e.poll(t, "the metrics to count the over-committed unit", func(ctx context.Context) (bool, error) {
+		var err error
+		got, err = controlplane.ScrapeGPUWorkloadMetrics(ctx, s.URL, e.cp.AdminConfig.BearerToken)
+		return err == nil && got[overCommitted] == 1, nil
+	})
+	if allocated := got[`gpu_workload_units{mode="vm-passthrough",resource="nvidia.com/GA102GL_A10",state="allocated"}`]; allocated != 2 {
+		t.Errorf("allocated %v, want 2", allocated)
+	}
+	e.inventoryAgrees(t, got)
+	out, err := exec.Command("kubectl-gpu_workload", "check", "--kubeconfig", e.cp.Kubeconfig, "--fail-on", "error", "-o", "json").Output()
+	if err == nil {
+		t.Fatalf("check passed with an over-committed node:\n%s", out)
+	}
+	want := "2 units of nvidia.com/GA102GL_A10 are bound to the node, which has 1 allocatable: default/virt-launcher-vm-1-abcde (1), default/virt-launcher-vm-2-fghij (1)"
+	if !strings.Contains(string(out), `"code": "OverCommitted"`) || !strings.Contains(string(out), want) {
+		t.Fatalf("check does not report the over-commit (%q):\n%s", want, out)
+	}
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpustranding"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpuworkloadfit"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/verifyingbinder"
 )
 
 // certFixtures is where the in-process kube-apiserver of scheduler_perf keeps
@@ -49,8 +50,9 @@ func BenchmarkPerfScheduling(b *testing.B) {
 		defer scrapeEvery(*scrapeInterval)()
 	}
 	registry := frameworkruntime.Registry{
-		gpuworkloadfit.Name: gpuworkloadfit.New,
-		gpustranding.Name:   gpustranding.New,
+		gpuworkloadfit.Name:  gpuworkloadfit.New,
+		gpustranding.Name:    gpustranding.New,
+		verifyingbinder.Name: verifyingbinder.New,
 	}
 	perf.RunBenchmarkPerfScheduling(b, "config/performance-config.yaml", "gpuworkload", registry)
 }

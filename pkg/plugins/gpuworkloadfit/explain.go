@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	v1 "k8s.io/api/core/v1"
@@ -33,7 +34,7 @@ func (pl *GPUWorkloadFit) PostFilter(ctx context.Context, state fwk.CycleState, 
 		pl.deviceWaiters.add(pod)
 	}
 	explanation := Explain(pod, &data.demand, data.tracker, pl.handle.SnapshotSharedLister().NodeInfos())
-	pl.explained.Store(pod.UID, explanation.ReasonCode)
+	pl.explained.Store(pod.UID, explained{code: explanation.ReasonCode, namespace: pod.Namespace, name: pod.Name, at: time.Now()})
 	if explanation.ReasonCode != "" {
 		rejections.WithLabelValues(string(explanation.ReasonCode)).Inc()
 	}

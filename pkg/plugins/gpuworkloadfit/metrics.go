@@ -37,7 +37,7 @@ var MetricNames = []string{MetricUnits, MetricStrandedUnits, MetricNodes, Metric
 // caches, so that scheduling cycles do no work for them.
 var (
 	unitsDesc = metrics.NewDesc(MetricUnits,
-		"GPU units of a resource on the nodes of a mode, by state: allocatable, allocated, free; for the devices of a DRA driver (resource <driver>/<type>), also tainted and sibling-in-use; the GPUs of DRA nodes under mode dra, resource <driver>.",
+		"GPU units of a resource on the nodes of a mode, by state: allocatable, allocated, free, over-committed (allocated above a node's allocatable); for the devices of a DRA driver (resource <driver>/<type>), also tainted and sibling-in-use; the GPUs of DRA nodes under mode dra, resource <driver>.",
 		[]string{"mode", "resource", "state"}, nil, metrics.ALPHA, "")
 	strandedDesc = metrics.NewDesc(MetricStrandedUnits,
 		"Free GPU units of a resource that cannot serve the GPU pods that wait, by kind: mode, cpu-memory, fragmentation; DRA nodes' free GPUs under mode dra, resource <driver>.",
@@ -125,6 +125,7 @@ func (c *inventoryCollector) CollectWithStability(ch chan<- metrics.Metric) {
 			gauge(unitsDesc, float64(r.SiblingInUse), mode, name, gpuworkload.DRADeviceSiblingInUse)
 			continue
 		}
+		gauge(unitsDesc, float64(r.OverCommitted), mode, name, inventory.StateOverCommitted)
 		for _, kind := range gpuworkload.StrandedKindNames {
 			gauge(strandedDesc, float64(r.Stranded[kind]), mode, name, kind)
 		}
@@ -180,9 +181,9 @@ func (pl *GPUWorkloadFit) Inventory() (inventory.Report, error) {
 	pending := map[string]bool{}
 	report := pl.InventoryOf(nodes, pods, func(p *v1.Pod) string {
 		pending[string(p.UID)] = true
-		code, _ := pl.explained.Load(p.UID)
-		s, _ := code.(ReasonCode)
-		return string(s)
+		e, _ := pl.explained.Load(p.UID)
+		s, _ := e.(explained)
+		return string(s.code)
 	})
 	// Pods deleted while they waited leave their last explanation behind.
 	pl.explained.Range(func(uid, _ any) bool {

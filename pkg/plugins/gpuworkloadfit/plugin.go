@@ -56,9 +56,9 @@ type GPUWorkloadFit struct {
 	// are retried once the tracker sees devices freed or published, which
 	// may be after the queue retried them for the same change.
 	deviceWaiters waitingPods
-	// explained holds each waiting pod's latest explanation's reason code
-	// (types.UID to ReasonCode), for the pending pods metric; the profiles
-	// of a process share it.
+	// explained holds each waiting pod's latest explanation (types.UID to
+	// explained), for the pending pods metric and to restore lost
+	// conditions; the profiles of a process share it.
 	explained *sync.Map
 }
 

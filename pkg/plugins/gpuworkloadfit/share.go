@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"time"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
@@ -108,6 +110,9 @@ func (s *processShare) watch(ctx context.Context, handle fwk.Handle, args *confi
 	if err != nil {
 		return fmt.Errorf("%s: follow cluster state: %w", Name, err)
 	}
+	go wait.UntilWithContext(ctx, func(context.Context) {
+		s.each(func(pl *GPUWorkloadFit) { pl.restoreConditions(logger) })
+	}, conditionCheckInterval)
 	// Register the pod informer now (informers must exist before the
 	// scheduler starts them), and forget a pod's explanation once it is
 	// bound or gone, scraped or not.
@@ -129,4 +134,54 @@ func (s *processShare) watch(ctx context.Context, handle fwk.Handle, args *confi
 		return fmt.Errorf("%s: follow pods: %w", Name, err)
 	}
 	return nil
+}
+
+// explained is a waiting pod's latest explanation.
+type explained struct {
+	code            ReasonCode
+	namespace, name string
+	at              time.Time
+}
+
+// A cycle that finds no node for a pod writes its PodScheduled condition
+// after PostFilter explained it; when the API server is away that write
+// fails, and the queue holds the pod without a condition until its
+// 5-minute flush. Every conditionCheckInterval the pods explained at least
+// conditionWriteGrace ago that still have none are retried.
+const (
+	conditionCheckInterval = 10 * time.Second
+	conditionWriteGrace    = 10 * time.Second
+)
+
+// restoreConditions retries the profile's explained pods whose condition
+// write was lost.
+func (pl *GPUWorkloadFit) restoreConditions(logger klog.Logger) {
+	pods := pl.handle.SharedInformerFactory().Core().V1().Pods().Lister()
+	lost := map[string]*v1.Pod{}
+	pl.explained.Range(func(_, value any) bool {
+		e := value.(explained)
+		if time.Since(e.at) < conditionWriteGrace {
+			return true
+		}
+		pod, err := pods.Pods(e.namespace).Get(e.name)
+		if err != nil || pod.Spec.NodeName != "" || pod.Spec.SchedulerName != pl.handle.ProfileName() || hasUnschedulableCondition(pod) {
+			return true
+		}
+		lost[e.namespace+"/"+e.name] = pod
+		return true
+	})
+	if len(lost) > 0 {
+		logger.Info("Retrying pods whose unschedulable condition was not written", "pods", len(lost))
+		pl.handle.Activate(logger, lost)
+	}
+}
+
+// hasUnschedulableCondition reports whether the pod carries PodScheduled=False.
+func hasUnschedulableCondition(pod *v1.Pod) bool {
+	for _, c := range pod.Status.Conditions {
+		if c.Type == v1.PodScheduled && c.Status == v1.ConditionFalse {
+			return true
+		}
+	}
+	return false
 }

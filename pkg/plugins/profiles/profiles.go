@@ -18,11 +18,12 @@ import (
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpustranding"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpuworkloadfit"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/verifyingbinder"
 )
 
 // Validate checks every profile of a defaulted configuration.
 func Validate(cfg *config.KubeSchedulerConfiguration) error {
-	registered := []string{gpuworkloadfit.Name, gpustranding.Name}
+	registered := []string{gpuworkloadfit.Name, gpustranding.Name, verifyingbinder.Name}
 	for name := range plugins.NewInTreeRegistry() {
 		registered = append(registered, name)
 	}

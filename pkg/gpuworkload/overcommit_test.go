@@ -1,0 +1,34 @@
+package gpuworkload
+
+import (
+	"testing"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// Three VMs bound to a node with two passthrough A10s: the finding names
+// the node's resource, the counts and the pods; finished pods hold nothing.
+func TestOverCommitFindings(t *testing.T) {
+	const a10 v1.ResourceName = "nvidia.com/GA102GL_A10"
+	list := v1.ResourceList{a10: resource.MustParse("2")}
+	node := &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: "pt-08", Labels: map[string]string{LabelGPUPresent: "true", LabelWorkloadConfig: string(ModePassthrough)}},
+		Status: v1.NodeStatus{Capacity: list, Allocatable: list}}
+	policy := SandboxPolicy{Enabled: true, DefaultWorkload: ModeContainer}
+	state := NewNodeState(node, policy, nil)
+	vm := func(name string, phase v1.PodPhase) *v1.Pod {
+		requests := v1.ResourceList{a10: resource.MustParse("1")}
+		return &v1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "vms", Name: name}, Spec: v1.PodSpec{NodeName: "pt-08",
+			Containers: []v1.Container{{Name: "compute", Resources: v1.ResourceRequirements{Requests: requests, Limits: requests}}}}, Status: v1.PodStatus{Phase: phase}}
+	}
+	pods := []*v1.Pod{vm("virt-launcher-a", v1.PodRunning), vm("virt-launcher-b", v1.PodRunning), vm("virt-launcher-done", v1.PodSucceeded)}
+	if got := OverCommitFindings(state, pods, nil); len(got) != 0 {
+		t.Fatalf("findings for a node whose pods fit: %v", got)
+	}
+	got := OverCommitFindings(state, append(pods, vm("virt-launcher-c", v1.PodPending)), nil)
+	want := "3 units of nvidia.com/GA102GL_A10 are bound to the node, which has 2 allocatable: vms/virt-launcher-a (1), vms/virt-launcher-b (1), vms/virt-launcher-c (1)"
+	if len(got) != 1 || got[0].Code != FindingOverCommitted || got[0].Severity != SeverityError || got[0].Message != want {
+		t.Fatalf("findings %+v, want one OverCommitted error: %s", got, want)
+	}
+}
