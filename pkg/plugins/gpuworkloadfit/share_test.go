@@ -2,12 +2,18 @@ package gpuworkloadfit
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"testing"
 	"time"
 
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
+	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/apis/config"
@@ -63,5 +69,52 @@ func TestProfilesShareClusterState(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal("the shares of stopped profiles stay")
+	}
+}
+
+// activatingHandle records the pods a plugin activates.
+type activatingHandle struct {
+	informersHandle
+	activated map[string]*v1.Pod
+}
+
+func (h *activatingHandle) ProfileName() string { return "gpu-workload-scheduler" }
+func (h *activatingHandle) Activate(_ klog.Logger, pods map[string]*v1.Pod) {
+	maps.Copy(h.activated, pods)
+}
+
+// A pod explained a while ago that still has no PodScheduled condition lost
+// its condition write: it is retried. Pods with their condition, pods of
+// other profiles, bound pods and pods explained a moment ago are not.
+func TestRestoreConditionsRetriesPodsWithoutOne(t *testing.T) {
+	factory := informers.NewSharedInformerFactory(fake.NewClientset(), 0)
+	pods := factory.Core().V1().Pods().Informer().GetIndexer()
+	pl := NewOffline(&config.GPUWorkloadFitArgs{})
+	handle := &activatingHandle{informersHandle: informersHandle{factory: factory}, activated: map[string]*v1.Pod{}}
+	pl.handle = handle
+	long := time.Now().Add(-2 * conditionWriteGrace)
+	for _, p := range []struct {
+		name, scheduler, node string
+		condition             bool
+		explainedAt           time.Time
+	}{
+		{name: "lost", scheduler: "gpu-workload-scheduler", explainedAt: long},
+		{name: "written", scheduler: "gpu-workload-scheduler", condition: true, explainedAt: long},
+		{name: "other-profile", scheduler: "other", explainedAt: long},
+		{name: "bound", scheduler: "gpu-workload-scheduler", node: "n1", explainedAt: long},
+		{name: "just-explained", scheduler: "gpu-workload-scheduler", explainedAt: time.Now()},
+	} {
+		pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "vms", Name: p.name, UID: types.UID(p.name)}, Spec: v1.PodSpec{SchedulerName: p.scheduler, NodeName: p.node}}
+		if p.condition {
+			pod.Status.Conditions = []v1.PodCondition{{Type: v1.PodScheduled, Status: v1.ConditionFalse, Reason: v1.PodReasonUnschedulable}}
+		}
+		if err := pods.Add(pod); err != nil {
+			t.Fatal(err)
+		}
+		pl.explained.Store(pod.UID, explained{code: "Insufficient", namespace: "vms", name: p.name, at: p.explainedAt})
+	}
+	pl.restoreConditions(klog.Background())
+	if got := slices.Sorted(maps.Keys(handle.activated)); !slices.Equal(got, []string{"vms/lost"}) {
+		t.Fatalf("retried %v, want only vms/lost", got)
 	}
 }
