@@ -3,7 +3,6 @@ package integration
 import (
 	"context"
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
 
@@ -46,24 +45,12 @@ func TestDRAMIGClaimBesideAFreeFullGPU(t *testing.T) {
 // of their own, with one rule on each allocated device's other half, and
 // the metrics count both profiles' waiting pods.
 func TestDRATwoProfilesOneGuard(t *testing.T) {
-	e := newEnv(t)
-	e.installCRDs(t)
-	e.applyClusterPolicy(t, "cluster-policy", true)
-	e.createDriverDeviceClasses(t)
-	e.publishGPUs(t, "dra-1", 2, true)
+	e := newDRANodeWithoutScheduler(t)
 	config, err := controlplane.SchedulerConfig(repoRoot+"/"+controlplane.InstallConfigMap, e.cp.Kubeconfig)
 	if err != nil {
 		t.Fatal(err)
 	}
-	config = withSecondProfile(t, config, "gpu-workload-scheduler-b")
-	binary, err := exec.LookPath("gpu-workload-scheduler")
-	if err != nil {
-		t.Fatalf("gpu-workload-scheduler is not on PATH (fix: make build, then put bin/ on PATH): %v", err)
-	}
-	s, err := e.cp.StartScheduler(e.ctx, controlplane.SchedulerOptions{Binary: binary, Config: config, Name: "scheduler", Kubeconfig: e.cp.Kubeconfig})
-	if err != nil {
-		t.Fatalf("start scheduler: %v", err)
-	}
+	s := e.startSchedulerWithConfig(t, "scheduler", e.cp.Kubeconfig, withSecondProfile(t, config, "gpu-workload-scheduler-b"))
 	cuda := e.claimPod(t, "cuda-a", "", "gpu.nvidia.com")
 	vm := e.claimPod(t, "virt-launcher-vm-b-x7k2p", "vm-b", "vfio.gpu.nvidia.com")
 	vm.Spec.SchedulerName = "gpu-workload-scheduler-b"
@@ -92,6 +79,19 @@ func TestDRATwoProfilesOneGuard(t *testing.T) {
 	if n := strings.Count(string(log), "Guarding sibling DRA devices with DeviceTaintRules"); n != 1 {
 		t.Fatalf("the guard started %d times in a process with two profiles, want once", n)
 	}
+}
+
+// newDRANodeWithoutScheduler is the lab's CRDs, a ClusterPolicy with
+// sandbox workloads enabled, the driver's DeviceClasses and node dra-1 with
+// two GPUs published as gpu and vfio devices; the test starts the scheduler.
+func newDRANodeWithoutScheduler(t *testing.T) *env {
+	t.Helper()
+	e := newEnv(t)
+	e.installCRDs(t)
+	e.applyClusterPolicy(t, "cluster-policy", true)
+	e.createDriverDeviceClasses(t)
+	e.publishGPUs(t, "dra-1", 2, true)
+	return e
 }
 
 // withSecondProfile adds a copy of the configuration's first profile under
@@ -124,11 +124,7 @@ func withSecondProfile(t *testing.T, config []byte, name string) []byte {
 // the guard reports failures and pods still get whole GPUs; once the API
 // accepts them again the rules are written and the failures metric is 0.
 func TestDRAGuardRecoversFromRuleAPIFailure(t *testing.T) {
-	e := newEnv(t)
-	e.installCRDs(t)
-	e.applyClusterPolicy(t, "cluster-policy", true)
-	e.createDriverDeviceClasses(t)
-	e.publishGPUs(t, "dra-1", 2, true)
+	e := newDRANodeWithoutScheduler(t)
 	e.denyDeviceTaintRules(t)
 	s := e.startScheduler(t, "scheduler")
 	e.createPod(t, e.claimPod(t, "cuda-1", "", "gpu.nvidia.com"))

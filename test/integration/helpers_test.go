@@ -73,13 +73,19 @@ func (e *env) startScheduler(t *testing.T, name string) *controlplane.Scheduler 
 // startSchedulerAs runs the scheduler with the shipped configuration and the given identity.
 func (e *env) startSchedulerAs(t *testing.T, name, kubeconfig string) *controlplane.Scheduler {
 	t.Helper()
-	binary, err := exec.LookPath("gpu-workload-scheduler")
-	if err != nil {
-		t.Fatalf("gpu-workload-scheduler is not on PATH (fix: make build, then put bin/ on PATH): %v", err)
-	}
 	config, err := controlplane.SchedulerConfig(repoRoot+"/"+controlplane.InstallConfigMap, kubeconfig)
 	if err != nil {
 		t.Fatal(err)
+	}
+	return e.startSchedulerWithConfig(t, name, kubeconfig, config)
+}
+
+// startSchedulerWithConfig runs the scheduler with a configuration and the given identity.
+func (e *env) startSchedulerWithConfig(t *testing.T, name, kubeconfig string, config []byte) *controlplane.Scheduler {
+	t.Helper()
+	binary, err := exec.LookPath("gpu-workload-scheduler")
+	if err != nil {
+		t.Fatalf("gpu-workload-scheduler is not on PATH (fix: make build, then put bin/ on PATH): %v", err)
 	}
 	s, err := e.cp.StartScheduler(e.ctx, controlplane.SchedulerOptions{Binary: binary, Config: config, Name: name, Kubeconfig: kubeconfig})
 	if err != nil {

@@ -744,21 +744,30 @@ func TestFilterDRADeviceAvailability(t *testing.T) {
 	}
 }
 
+// migBesideFullGPU is node full, whose GPUs the driver publishes whole, and
+// node mig, whose two MIG slices claims a and b hold; pending are the pod's
+// claims, not allocated.
+func migBesideFullGPU(t *testing.T, fullGPUs int, pending ...*resourceapi.ResourceClaim) (pl *GPUWorkloadFit, full, mig *v1.Node) {
+	t.Helper()
+	full, mig = gpuNode("full", "", nil), gpuNode("mig", "", nil)
+	pl = newPlugin(t, enabled(), []*v1.Node{full, mig})
+	mustUpsertClass(t, pl.tracker, gpuDeviceClass())
+	mustUpsertClass(t, pl.tracker, gpuworkload.DriverDeviceClass("mig.nvidia.com", gpuworkload.DRATypeMIG, ""))
+	pl.tracker.UpsertResourceSlice(gpuworkload.DriverSlice("full", fullGPUs))
+	pl.tracker.UpsertResourceSlice(draSlice("mig", "mig", "mig"))
+	held := []*resourceapi.ResourceClaim{claim("a", "mig.nvidia.com", "mig", "mig-0"), claim("b", "mig.nvidia.com", "mig", "mig-1")}
+	for _, c := range held {
+		pl.tracker.UpsertResourceClaim(c)
+	}
+	pl.claims = claimGetter{claims: append(held, pending...)}
+	return pl, full, mig
+}
+
 // A claim is judged by what its DeviceClass selects: gpu and mig devices
 // are both container GPUs, and a mig.nvidia.com claim still cannot take a
 // free full GPU.
 func TestFilterDRAJudgesByDeviceClass(t *testing.T) {
-	full, mig := gpuNode("full", "", nil), gpuNode("mig", "", nil)
-	pl := newPlugin(t, enabled(), []*v1.Node{full, mig})
-	mustUpsertClass(t, pl.tracker, gpuDeviceClass())
-	mustUpsertClass(t, pl.tracker, gpuworkload.DriverDeviceClass("mig.nvidia.com", gpuworkload.DRATypeMIG, ""))
-	pl.tracker.UpsertResourceSlice(gpuworkload.DriverSlice("full", 2))
-	pl.tracker.UpsertResourceSlice(draSlice("mig", "mig", "mig"))
-	claims := []*resourceapi.ResourceClaim{claim("slice", "mig.nvidia.com", ""), claim("a", "mig.nvidia.com", "mig", "mig-0"), claim("b", "mig.nvidia.com", "mig", "mig-1")}
-	pl.claims = claimGetter{claims: claims}
-	for _, c := range claims {
-		pl.tracker.UpsertResourceClaim(c)
-	}
+	pl, full, mig := migBesideFullGPU(t, 2, claim("slice", "mig.nvidia.com", ""))
 	pod := vmWithClaim("vm", "slice")
 	state := framework.NewCycleState()
 	if _, status := pl.PreFilter(context.Background(), state, pod, nil); !status.IsSuccess() {
@@ -772,20 +781,10 @@ func TestFilterDRAJudgesByDeviceClass(t *testing.T) {
 // alternative has a free device; when none has, the explanation says why
 // for each alternative.
 func TestFilterDRAFirstAvailable(t *testing.T) {
-	full, mig := gpuNode("full", "", nil), gpuNode("mig", "", nil)
-	pl := newPlugin(t, enabled(), []*v1.Node{full, mig})
-	mustUpsertClass(t, pl.tracker, gpuDeviceClass())
-	mustUpsertClass(t, pl.tracker, gpuworkload.DriverDeviceClass("mig.nvidia.com", gpuworkload.DRATypeMIG, ""))
-	pl.tracker.UpsertResourceSlice(gpuworkload.DriverSlice("full", 1))
-	pl.tracker.UpsertResourceSlice(draSlice("mig", "mig", "mig"))
 	either := claim("either", "", "")
 	either.Spec.Devices.Requests[0].Exactly = nil
 	either.Spec.Devices.Requests[0].FirstAvailable = []resourceapi.DeviceSubRequest{{Name: "slice", DeviceClassName: "mig.nvidia.com"}, {Name: "whole", DeviceClassName: gpuworkload.DRAClassGPU}}
-	held := []*resourceapi.ResourceClaim{claim("a", "mig.nvidia.com", "mig", "mig-0"), claim("b", "mig.nvidia.com", "mig", "mig-1")}
-	pl.claims = claimGetter{claims: append(held, either)}
-	for _, c := range held {
-		pl.tracker.UpsertResourceClaim(c)
-	}
+	pl, full, mig := migBesideFullGPU(t, 1, either)
 	pod := vmWithClaim("vm", "either")
 	prefilter := func() (*framework.CycleState, *CycleData) {
 		state := framework.NewCycleState()
