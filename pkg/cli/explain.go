@@ -255,7 +255,7 @@ func explainPod(ctx context.Context, c *cluster, pod *v1.Pod, pl *gpuworkloadfit
 	case report.Fits > 0:
 		report.Summary = fmt.Sprintf("pod %s fits %d of %d node(s) as far as GPUs go; the scheduler's other plugins (taints, affinity, CPU and memory) still apply.", report.Pod, report.Fits, len(report.Nodes))
 	default:
-		explanation := gpuworkloadfit.Explain(pod, data.Demand(), tracker, gpuworkloadfit.NewNodeInfoIndex(infos))
+		explanation := gpuworkloadfit.Explain(ctx, pod, data.Demand(), tracker, gpuworkloadfit.NewNodeInfoIndex(infos))
 		report.Summary, report.FixCommands, report.ReasonCode = explanation.Message, explanation.FixCommands, explanation.ReasonCode
 	}
 	if !preStatus.IsSuccess() && !preStatus.IsSkip() {

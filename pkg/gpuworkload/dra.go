@@ -208,6 +208,10 @@ type DRAAvailability struct {
 	// ByDeviceClass counts the devices each DeviceClass selects
 	// (DRANode.Selected); a class that selects none is not in it.
 	ByDeviceClass map[string]DRAClassAvailability
+	// states and selected are the node's devices and those each
+	// DeviceClass selects, for Matching.
+	states   []DRADeviceState
+	selected map[string][]int
 }
 
 // DRAHeldDevice is a device and the claim that holds it.
@@ -277,6 +281,7 @@ func (n *DRANode) Availability(holder DRAHolder) DRAAvailability {
 	}
 	a.GPUs = n.GPUs
 	states := n.DeviceStates(holder)
+	a.states, a.selected = states, n.Selected
 	for i := range states {
 		a.ByClass[states[i].Class].count(&states[i])
 	}
@@ -302,6 +307,9 @@ type DRAClaimRequest struct {
 	Request     string
 	DeviceClass string
 	Class       ResourceClass
+	// Selector is the request's own CEL selectors, nil when it has none:
+	// it takes only the devices of its class they match too.
+	Selector *DRADeviceSelector
 	// Count is the devices the request needs; 1 for a request of all
 	// devices of the class, which needs at least one.
 	Count int64
@@ -320,20 +328,30 @@ func (r DRAClaimRequest) Alternatives() []DRAClaimRequest {
 // DRAClaimRequestsOf lists a claim's requests for GPU DeviceClasses;
 // gpuClass tells those classes. A request with alternatives (firstAvailable)
 // is one of them only when every alternative is of a GPU class: one of
-// other devices may serve it, which is the allocator's to judge.
-func DRAClaimRequestsOf(claim *resourceapi.ResourceClaim, gpuClass func(deviceClass string) (ResourceClass, bool)) []DRAClaimRequest {
+// other devices may serve it, which is the allocator's to judge. The error
+// names the claim's selector that does not compile.
+func DRAClaimRequestsOf(claim *resourceapi.ResourceClaim, gpuClass func(deviceClass string) (ResourceClass, bool)) ([]DRAClaimRequest, error) {
 	name := claim.Namespace + "/" + claim.Name
 	var out []DRAClaimRequest
-	for _, r := range claim.Spec.Devices.Requests {
+	for i, r := range claim.Spec.Devices.Requests {
+		at := fmt.Sprintf("ResourceClaim %s: spec.devices.requests[%d]", name, i)
 		if r.Exactly != nil {
-			if req, ok := draClaimRequest(name, r.Name, r.Exactly.DeviceClassName, r.Exactly.AllocationMode, r.Exactly.Count, gpuClass); ok {
+			e := r.Exactly
+			req, ok, err := draClaimRequest(name, r.Name, e.DeviceClassName, e.AllocationMode, e.Count, e.Selectors, at+".exactly.selectors", gpuClass)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
 				out = append(out, req)
 			}
 			continue
 		}
 		var alternatives []DRAClaimRequest
-		for _, sub := range r.FirstAvailable {
-			req, ok := draClaimRequest(name, r.Name+"/"+sub.Name, sub.DeviceClassName, sub.AllocationMode, sub.Count, gpuClass)
+		for j, sub := range r.FirstAvailable {
+			req, ok, err := draClaimRequest(name, r.Name+"/"+sub.Name, sub.DeviceClassName, sub.AllocationMode, sub.Count, sub.Selectors, fmt.Sprintf("%s.firstAvailable[%d].selectors", at, j), gpuClass)
+			if err != nil {
+				return nil, err
+			}
 			if !ok {
 				alternatives = nil
 				break
@@ -346,18 +364,36 @@ func DRAClaimRequestsOf(claim *resourceapi.ResourceClaim, gpuClass func(deviceCl
 			out = append(out, first)
 		}
 	}
-	return out
+	return out, nil
 }
 
-func draClaimRequest(claim, request, deviceClass string, mode resourceapi.DeviceAllocationMode, count int64, gpuClass func(string) (ResourceClass, bool)) (DRAClaimRequest, bool) {
+func draClaimRequest(claim, request, deviceClass string, mode resourceapi.DeviceAllocationMode, count int64, selectors []resourceapi.DeviceSelector, at string,
+	gpuClass func(string) (ResourceClass, bool)) (DRAClaimRequest, bool, error) {
 	class, ok := gpuClass(deviceClass)
 	if !ok {
-		return DRAClaimRequest{}, false
+		return DRAClaimRequest{}, false, nil
 	}
 	if mode == resourceapi.DeviceAllocationModeAll || count <= 0 {
 		count = 1
 	}
-	return DRAClaimRequest{Claim: claim, Request: request, DeviceClass: deviceClass, Class: class, Count: count}, true
+	req := DRAClaimRequest{Claim: claim, Request: request, DeviceClass: deviceClass, Class: class, Count: count}
+	if len(selectors) > 0 {
+		selector, err := compileDRASelectors(selectors, at)
+		if err != nil {
+			return DRAClaimRequest{}, false, err
+		}
+		req.Selector = &selector
+	}
+	return req, true, nil
+}
+
+// Devices names the devices the request can take: its DeviceClass, and its
+// own selectors where it has them.
+func (r DRAClaimRequest) Devices() string {
+	if r.Selector == nil {
+		return r.DeviceClass
+	}
+	return fmt.Sprintf("%s matching the selectors of request %s of claim %s", r.DeviceClass, r.Request, r.Claim)
 }
 
 // stringAttribute reads a string attribute, qualified or in the driver's

@@ -12,7 +12,13 @@ import (
 // DRA library, the code the allocator evaluates them with: which devices a
 // class can take is what its selectors say, not what its name suggests.
 type DRADeviceClass struct {
-	Name      string
+	Name string
+	DRADeviceSelector
+}
+
+// DRADeviceSelector is a list of CEL device selectors, of a DeviceClass or
+// of a claim's request, compiled by the DRA library.
+type DRADeviceSelector struct {
 	selectors []cel.CompilationResult
 }
 
@@ -25,24 +31,34 @@ var celCache = cel.NewCache(64, cel.Features{EnableConsumableCapacity: true, Ena
 // CompileDRADeviceClass compiles the class's CEL selectors; the error names
 // the class and the selector that does not compile.
 func CompileDRADeviceClass(class *resourceapi.DeviceClass) (*DRADeviceClass, error) {
-	out := &DRADeviceClass{Name: class.Name}
-	for i, s := range class.Spec.Selectors {
+	selector, err := compileDRASelectors(class.Spec.Selectors, "DeviceClass "+class.Name+": spec.selectors")
+	if err != nil {
+		return nil, err
+	}
+	return &DRADeviceClass{Name: class.Name, DRADeviceSelector: selector}, nil
+}
+
+// compileDRASelectors compiles the CEL selectors of the object and field
+// named by at; the error names the selector that does not compile.
+func compileDRASelectors(selectors []resourceapi.DeviceSelector, at string) (DRADeviceSelector, error) {
+	var out DRADeviceSelector
+	for i, s := range selectors {
 		if s.CEL == nil {
 			continue
 		}
 		compiled := celCache.GetOrCompile(s.CEL.Expression)
 		if compiled.Error != nil {
-			return nil, fmt.Errorf("DeviceClass %s: spec.selectors[%d].cel.expression does not compile (%v); fix the expression", class.Name, i, compiled.Error)
+			return DRADeviceSelector{}, fmt.Errorf("%s[%d].cel.expression does not compile (%v); fix the expression", at, i, compiled.Error)
 		}
 		out.selectors = append(out.selectors, compiled)
 	}
 	return out, nil
 }
 
-// Selects reports whether every selector of the class matches the device,
-// as the allocator decides it. An expression that fails on the device (an
+// Selects reports whether every selector matches the device, as the
+// allocator decides it. An expression that fails on the device (an
 // attribute it lacks, say) does not select it, as for the allocator.
-func (c *DRADeviceClass) Selects(ctx context.Context, d *DRADevice) bool {
+func (c *DRADeviceSelector) Selects(ctx context.Context, d *DRADevice) bool {
 	input := cel.Device{Driver: d.Driver, Attributes: d.Attributes, Capacity: d.Capacity}
 	for i := range c.selectors {
 		if matches, _, err := c.selectors[i].DeviceMatches(ctx, input); err != nil || !matches {
@@ -73,6 +89,25 @@ func (n *DRANode) SelectedBy(ctx context.Context, classes map[string]*DRADeviceC
 		}
 	}
 	return &out
+}
+
+// Matching counts, by state, the devices the DeviceClass selects on the
+// node that a claim request's own selectors match too; without selectors
+// it is the class's count.
+func (a *DRAAvailability) Matching(ctx context.Context, deviceClass string, selector *DRADeviceSelector) DRAClassAvailability {
+	if a == nil {
+		return DRAClassAvailability{}
+	}
+	if selector == nil {
+		return a.ByDeviceClass[deviceClass]
+	}
+	var c DRAClassAvailability
+	for _, i := range a.selected[deviceClass] {
+		if selector.Selects(ctx, &a.states[i].DRADevice) {
+			c.count(&a.states[i])
+		}
+	}
+	return c
 }
 
 // DRAClassAvailability is what the devices of one class, or those one

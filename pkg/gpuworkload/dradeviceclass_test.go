@@ -104,8 +104,8 @@ func TestDRAClaimRequestsOfFirstAvailable(t *testing.T) {
 		c.Spec.Devices.Requests = []resourceapi.DeviceRequest{request}
 		return c
 	}
-	got := DRAClaimRequestsOf(claim("mig.nvidia.com", DRAClassGPU), gpuClass)
-	if len(got) != 1 {
+	got, err := DRAClaimRequestsOf(claim("mig.nvidia.com", DRAClassGPU), gpuClass)
+	if err != nil || len(got) != 1 {
 		t.Fatalf("requests %+v, want one with two alternatives", got)
 	}
 	var classes []string
@@ -118,7 +118,52 @@ func TestDRAClaimRequestsOfFirstAvailable(t *testing.T) {
 	if want := []string{"mig.nvidia.com/gpu/mig.nvidia.com", DRAClassGPU + "/gpu/" + DRAClassGPU}; !slices.Equal(classes, want) {
 		t.Errorf("alternatives %v, want %v", classes, want)
 	}
-	if got := DRAClaimRequestsOf(claim(DRAClassGPU, "nic.example.com"), gpuClass); len(got) != 0 {
-		t.Errorf("a request with a NIC alternative joined the GPU demand: %+v", got)
+	if got, err := DRAClaimRequestsOf(claim(DRAClassGPU, "nic.example.com"), gpuClass); err != nil || len(got) != 0 {
+		t.Errorf("a request with a NIC alternative joined the GPU demand: %+v, %v", got, err)
+	}
+}
+
+// A claim's own selectors narrow its DeviceClass's devices: of two free
+// GPUs of gpu.nvidia.com, a request for an H100 matches the one H100, and
+// one for an L40S none of them.
+func TestDRAClaimSelectorsNarrowTheClass(t *testing.T) {
+	slice := DriverSlice("n1", 2)
+	for i, product := range []string{"NVIDIA A100-SXM4-40GB", "NVIDIA H100 80GB HBM3"} {
+		slice.Spec.Devices[2*i].Attributes["productName"] = resourceapi.DeviceAttribute{StringValue: ptr.To(product)}
+	}
+	_, devices := DRADevicesOf(slice, DRADriver)
+	gpu, err := CompileDRADeviceClass(DriverDeviceClass(DRAClassGPU, DRATypeGPU, ResourceGPU))
+	if err != nil {
+		t.Fatal(err)
+	}
+	node := NewDRANode(devices).SelectedBy(context.Background(), map[string]*DRADeviceClass{DRAClassGPU: gpu})
+	available := node.Availability(func(string, string) string { return "" })
+	gpuClass := func(string) (ResourceClass, bool) { return ClassContainerGPU, true }
+	for product, want := range map[string]int{"H100": 1, "L40S": 0} {
+		claim := &resourceapi.ResourceClaim{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "c"}}
+		claim.Spec.Devices.Requests = []resourceapi.DeviceRequest{{Name: "gpu", Exactly: &resourceapi.ExactDeviceRequest{DeviceClassName: DRAClassGPU, Count: 1,
+			Selectors: []resourceapi.DeviceSelector{{CEL: &resourceapi.CELDeviceSelector{Expression: "device.attributes['gpu.nvidia.com'].productName.contains('" + product + "')"}}}}}}
+		requests, err := DRAClaimRequestsOf(claim, gpuClass)
+		if err != nil || len(requests) != 1 || requests[0].Selector == nil {
+			t.Fatalf("%s: requests %+v, %v; want one with a selector", product, requests, err)
+		}
+		if got := available.Matching(context.Background(), DRAClassGPU, requests[0].Selector); got.Free != want || got.Total() != want {
+			t.Errorf("%s: %+v match, want %d free of %d", product, got, want, want)
+		}
+		if want := "gpu.nvidia.com matching the selectors of request gpu of claim ns/c"; requests[0].Devices() != want {
+			t.Errorf("Devices() = %q, want %q", requests[0].Devices(), want)
+		}
+	}
+	if got := available.Matching(context.Background(), DRAClassGPU, nil); got.Free != 2 {
+		t.Errorf("without selectors %+v, want the class's 2 free", got)
+	}
+	broken := &resourceapi.ResourceClaim{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "broken"}}
+	broken.Spec.Devices.Requests = []resourceapi.DeviceRequest{{Name: "gpu", FirstAvailable: []resourceapi.DeviceSubRequest{
+		{Name: "a", DeviceClassName: DRAClassGPU, Count: 1, Selectors: []resourceapi.DeviceSelector{{CEL: &resourceapi.CELDeviceSelector{Expression: "device.nope("}}}}}}}
+	_, err = DRAClaimRequestsOf(broken, gpuClass)
+	for _, want := range []string{"ResourceClaim ns/broken", "spec.devices.requests[0].firstAvailable[0].selectors[0].cel.expression", "fix the expression"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error %v does not say %q", err, want)
+		}
 	}
 }

@@ -135,7 +135,7 @@ func BenchmarkExplain(b *testing.B) {
 				b.Run(fmt.Sprintf("%s/%s/%d-nodes", pod.Name, bc.name, size), func(b *testing.B) {
 					b.ReportAllocs()
 					for b.Loop() {
-						_ = Explain(pod, &demand, pl.tracker, nodes)
+						_ = Explain(context.Background(), pod, &demand, pl.tracker, nodes)
 					}
 				})
 			}

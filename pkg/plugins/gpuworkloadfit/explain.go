@@ -33,7 +33,7 @@ func (pl *GPUWorkloadFit) PostFilter(ctx context.Context, state fwk.CycleState, 
 	if data.usesDRADevices() && !data.claimAllocated {
 		pl.deviceWaiters.add(pod)
 	}
-	explanation := Explain(pod, &data.demand, data.tracker, pl.handle.SnapshotSharedLister().NodeInfos())
+	explanation := Explain(ctx, pod, &data.demand, data.tracker, pl.handle.SnapshotSharedLister().NodeInfos())
 	pl.explained.Store(pod.UID, explained{code: explanation.ReasonCode, namespace: pod.Namespace, name: pod.Name, at: time.Now()})
 	if explanation.ReasonCode != "" {
 		rejections.WithLabelValues(string(explanation.ReasonCode)).Inc()
@@ -174,7 +174,7 @@ func (index NodeInfoIndex) Get(nodeName string) (fwk.NodeInfo, error) {
 // nodes a request needs are visited, so that the cost does not grow with the
 // cluster for a pod that asks what no node has. A pod that requests two
 // modes' resources gets no per-resource counts: no node can take it anyway.
-func Explain(pod *v1.Pod, demand *gpuworkload.PodDemand, tracker *clusterstate.Tracker, nodes NodeInfos) Explanation {
+func Explain(ctx context.Context, pod *v1.Pod, demand *gpuworkload.PodDemand, tracker *clusterstate.Tracker, nodes NodeInfos) Explanation {
 	policy := tracker.Policy()
 	modes, ignoredLabels, draNodes := tracker.ModeCounts()
 	byMode := map[gpuworkload.Mode]*modeSummary{}
@@ -202,7 +202,7 @@ func Explain(pod *v1.Pod, demand *gpuworkload.PodDemand, tracker *clusterstate.T
 			if available != nil {
 				for i, c := range demand.Claims {
 					for j, a := range c.Alternatives() {
-						perClaim[i][j].add(node, available.ByDeviceClass[a.DeviceClass])
+						perClaim[i][j].add(node, available.Matching(ctx, a.DeviceClass, a.Selector))
 					}
 				}
 			}
@@ -251,7 +251,7 @@ func Explain(pod *v1.Pod, demand *gpuworkload.PodDemand, tracker *clusterstate.T
 			}
 			cs := perClaim[i][j]
 			fmt.Fprintf(&b, " DeviceClass %s: %d device(s) free of %d on %d DRA node(s); %d allocated, %d blocked by a sibling in use, %d tainted.",
-				a.DeviceClass, cs.free, cs.total, cs.nodes, cs.allocated, cs.siblingInUse, cs.tainted)
+				a.Devices(), cs.free, cs.total, cs.nodes, cs.allocated, cs.siblingInUse, cs.tainted)
 		}
 	}
 	if !policy.Enabled && len(demand.Requests) > 0 {
@@ -379,17 +379,19 @@ func requestName(c gpuworkload.DRAClaimRequest) string {
 // cannot serve it.
 func claimShortage(c gpuworkload.DRAClaimRequest, cs claimSummary) remedy {
 	switch {
+	case cs.nodes == 0 && c.Selector != nil:
+		return remedyText(code(ReasonDRANoNodeHasDevices), fmt.Sprintf("no device of DeviceClass %s that a node publishes matches the selectors of request %s of claim %s: change the selectors to match a published device (kubectl get resourceslices shows their attributes), or ask for a class the nodes publish.", c.DeviceClass, c.Request, c.Claim))
 	case cs.nodes == 0:
 		return remedyText(code(ReasonDRANoNodeHasDevices), fmt.Sprintf("no node publishes a device of DeviceClass %s for claim %s: enable the devices in the DRA driver (PassthroughSupport for VFIO devices), or ask for a class the nodes publish.", c.DeviceClass, c.Claim))
 	case cs.siblingInUse > 0:
 		return remedyText(code(ReasonDRASiblingInUse), fmt.Sprintf("the free devices of DeviceClass %s are GPUs in use through their other device, e.g. claim %s holds %s on node %s: let that pod finish, or free a whole GPU.",
-			c.DeviceClass, cs.sibling.Claim, cs.sibling.Device, cs.siblingNode))
+			c.Devices(), cs.sibling.Claim, cs.sibling.Device, cs.siblingNode))
 	case cs.tainted > 0:
-		return remedyText(code(ReasonDRATainted), fmt.Sprintf("the free devices of DeviceClass %s are tainted: remove the taints when the devices are usable, or tolerate them in claim %s.", c.DeviceClass, c.Claim))
+		return remedyText(code(ReasonDRATainted), fmt.Sprintf("the free devices of DeviceClass %s are tainted: remove the taints when the devices are usable, or tolerate them in claim %s.", c.Devices(), c.Claim))
 	case cs.free > 0:
-		return remedyText(code(ReasonDRATooFewFree), fmt.Sprintf("%d device(s) of DeviceClass %s are free, fewer than the %d the request needs: let GPU pods finish, or request fewer.", cs.free, c.DeviceClass, c.Count))
+		return remedyText(code(ReasonDRATooFewFree), fmt.Sprintf("%d device(s) of DeviceClass %s are free, fewer than the %d the request needs: let GPU pods finish, or request fewer.", cs.free, c.Devices(), c.Count))
 	}
-	return remedyText(code(ReasonDRAAllAllocated), fmt.Sprintf("all %d devices of DeviceClass %s are allocated: let GPU pods finish, or publish more devices of the class.", cs.total, c.DeviceClass))
+	return remedyText(code(ReasonDRAAllAllocated), fmt.Sprintf("all %d devices of DeviceClass %s are allocated: let GPU pods finish, or publish more devices of the class.", cs.total, c.Devices()))
 }
 
 // fixPrefix starts the last sentence of an explanation, which truncation keeps.

@@ -278,10 +278,20 @@ type CycleData struct {
 // with the reasons Filter gives, built once per cycle where they name no
 // node. class is the mode of those devices (Tracker.DRAGPUClass).
 type draNeed struct {
-	deviceClass                string
+	deviceClass string
+	// selector is a claim request's own selectors, nil without: a need with
+	// them is the request's alone.
+	selector                   *gpuworkload.DRADeviceSelector
 	class                      gpuworkload.ResourceClass
 	count                      int64
 	noDevices, tainted, tooFew string
+	// devices names what the need can take, in the reasons.
+	devices string
+}
+
+// of counts, by state, the node's devices the need can take.
+func (need *draNeed) of(ctx context.Context, available *gpuworkload.DRAAvailability) gpuworkload.DRAClassAvailability {
+	return available.Matching(ctx, need.deviceClass, need.selector)
 }
 
 // draChoice is a claim request with alternatives (firstAvailable): a node
@@ -422,44 +432,47 @@ func (d *CycleData) prepareNodeReasons(mode gpuworkload.Mode) {
 				d.draServed = make([]gpuworkload.DRAExtendedResource, len(requests))
 			}
 			d.draServed[i] = served
-			d.addDRANeed(served.Class, served.DeviceClass, r.Count)
+			d.addDRANeed(gpuworkload.DRAClaimRequest{Class: served.Class, DeviceClass: served.DeviceClass, Count: r.Count})
 		}
 	}
 	for _, c := range d.demand.Claims {
 		if len(c.Or) == 0 {
-			d.addDRANeed(c.Class, c.DeviceClass, c.Count)
+			d.addDRANeed(c)
 			continue
 		}
 		classes := deviceClasses(c)
 		choice := draChoice{noDevices: fmt.Sprintf(ReasonDRANoDevices, classes), tooFew: fmt.Sprintf(ReasonDRATooFewFree, classes)}
 		for _, a := range c.Alternatives() {
-			choice.alternatives = append(choice.alternatives, draNeed{deviceClass: a.DeviceClass, class: a.Class, count: a.Count})
+			choice.alternatives = append(choice.alternatives, draNeed{deviceClass: a.DeviceClass, selector: a.Selector, class: a.Class, count: a.Count})
 		}
 		d.draChoices = append(d.draChoices, choice)
 	}
 }
 
-// deviceClasses names the DeviceClasses of a claim request's alternatives.
+// deviceClasses names the devices a claim request's alternatives can take.
 func deviceClasses(c gpuworkload.DRAClaimRequest) string {
 	names := make([]string, 0, 1+len(c.Or))
 	for _, a := range c.Alternatives() {
-		names = append(names, a.DeviceClass)
+		names = append(names, a.Devices())
 	}
 	return strings.Join(names, " or ")
 }
 
-func (d *CycleData) addDRANeed(class gpuworkload.ResourceClass, deviceClass string, count int64) {
+// addDRANeed adds a request without alternatives to the pod's needs; those
+// of one DeviceClass without selectors of their own add up.
+func (d *CycleData) addDRANeed(r gpuworkload.DRAClaimRequest) {
 	for i := range d.draNeeds {
-		if d.draNeeds[i].deviceClass == deviceClass {
-			d.draNeeds[i].count += count
+		if need := &d.draNeeds[i]; need.deviceClass == r.DeviceClass && need.selector == nil && r.Selector == nil {
+			need.count += r.Count
 			return
 		}
 	}
+	devices := r.Devices()
 	d.draNeeds = append(d.draNeeds, draNeed{
-		class: class, count: count, deviceClass: deviceClass,
-		noDevices: fmt.Sprintf(ReasonDRANoDevices, deviceClass),
-		tainted:   fmt.Sprintf(ReasonDRATainted, deviceClass),
-		tooFew:    fmt.Sprintf(ReasonDRATooFewFree, deviceClass),
+		class: r.Class, count: r.Count, deviceClass: r.DeviceClass, selector: r.Selector, devices: devices,
+		noDevices: fmt.Sprintf(ReasonDRANoDevices, devices),
+		tainted:   fmt.Sprintf(ReasonDRATainted, devices),
+		tooFew:    fmt.Sprintf(ReasonDRATooFewFree, devices),
 	})
 }
 
@@ -485,7 +498,11 @@ func (pl *GPUWorkloadFit) addClaims(pod *v1.Pod, demand *gpuworkload.PodDemand) 
 			allocated = true
 			continue
 		}
-		demand.Claims = append(demand.Claims, gpuworkload.DRAClaimRequestsOf(claim, pl.tracker.DRAGPUClass)...)
+		requests, err := gpuworkload.DRAClaimRequestsOf(claim, pl.tracker.DRAGPUClass)
+		if err != nil {
+			return false, fmt.Errorf("pod %s/%s: %w", pod.Namespace, pod.Name, err)
+		}
+		demand.Claims = append(demand.Claims, requests...)
 	}
 	return allocated, nil
 }
@@ -517,13 +534,13 @@ func (pl *GPUWorkloadFit) PreFilterExtensions() fwk.PreFilterExtensions { return
 
 // Filter checks, in order: the node has GPUs, runs the pod's mode, is not
 // converting, advertises every requested resource, and has enough free units.
-func (pl *GPUWorkloadFit) Filter(_ context.Context, state fwk.CycleState, _ *v1.Pod, nodeInfo fwk.NodeInfo) *fwk.Status {
+func (pl *GPUWorkloadFit) Filter(ctx context.Context, state fwk.CycleState, _ *v1.Pod, nodeInfo fwk.NodeInfo) *fwk.Status {
 	data, err := ReadCycleData(state)
 	if err != nil {
 		return fwk.AsStatus(err)
 	}
 	if data.usesDRADevices() {
-		if status, decided := filterDRA(data, nodeInfo); decided {
+		if status, decided := filterDRA(ctx, data, nodeInfo); decided {
 			return status
 		}
 	}
@@ -562,7 +579,7 @@ func (pl *GPUWorkloadFit) Filter(_ context.Context, state fwk.CycleState, _ *v1.
 // node is rejected only where the allocation would fail: no device of a
 // needed class, or too few free ones, by the claims' allocations and the
 // slices' taints. decided is false when the device-plugin checks apply.
-func filterDRA(data *CycleData, nodeInfo fwk.NodeInfo) (status *fwk.Status, decided bool) {
+func filterDRA(ctx context.Context, data *CycleData, nodeInfo fwk.NodeInfo) (status *fwk.Status, decided bool) {
 	allocatable := nodeInfo.GetAllocatable().GetScalarResources()
 	for i, r := range data.demand.Requests {
 		if _, ok := data.servedByDRA(i); !ok || allocatable[r.Name] > 0 {
@@ -574,37 +591,39 @@ func filterDRA(data *CycleData, nodeInfo fwk.NodeInfo) (status *fwk.Status, deci
 	if available == nil && len(data.demand.Requests) > 0 {
 		return nil, false
 	}
-	var byDeviceClass map[string]gpuworkload.DRAClassAvailability
-	if available != nil {
-		byDeviceClass = available.ByDeviceClass
-	}
+	// A node without devices for one need is rejected as unresolvable, even
+	// when another need is only short of free devices.
+	var short *fwk.Status
 	for i := range data.draNeeds {
-		if need := &data.draNeeds[i]; byDeviceClass[need.deviceClass].Total() == 0 {
+		need := &data.draNeeds[i]
+		devices := need.of(ctx, available)
+		if devices.Total() == 0 {
 			return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, need.noDevices), true
+		}
+		if short == nil && int64(devices.Free) < need.count {
+			short = fwk.NewStatus(fwk.Unschedulable, need.shortage(devices))
 		}
 	}
 	for i := range data.draChoices {
 		choice := &data.draChoices[i]
-		if !slices.ContainsFunc(choice.alternatives, func(a draNeed) bool { return byDeviceClass[a.deviceClass].Total() > 0 }) {
+		published, enough := false, false
+		for j := range choice.alternatives {
+			a := &choice.alternatives[j]
+			devices := a.of(ctx, available)
+			published = published || devices.Total() > 0
+			enough = enough || int64(devices.Free) >= a.count
+		}
+		if !published {
 			return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, choice.noDevices), true
+		}
+		if short == nil && !enough {
+			short = fwk.NewStatus(fwk.Unschedulable, choice.tooFew)
 		}
 	}
 	if data.claimAllocated {
 		return nil, true
 	}
-	for i := range data.draNeeds {
-		need := &data.draNeeds[i]
-		if selected := byDeviceClass[need.deviceClass]; int64(selected.Free) < need.count {
-			return fwk.NewStatus(fwk.Unschedulable, need.shortage(selected)), true
-		}
-	}
-	for i := range data.draChoices {
-		choice := &data.draChoices[i]
-		if !slices.ContainsFunc(choice.alternatives, func(a draNeed) bool { return int64(byDeviceClass[a.deviceClass].Free) >= a.count }) {
-			return fwk.NewStatus(fwk.Unschedulable, choice.tooFew), true
-		}
-	}
-	return nil, true
+	return short, true
 }
 
 // shortage says why the free devices the need's DeviceClass selects on a
@@ -614,11 +633,11 @@ func (need *draNeed) shortage(selected gpuworkload.DRAClassAvailability) string 
 	case selected.Free > 0:
 		return need.tooFew
 	case selected.SiblingInUse > 0:
-		return fmt.Sprintf(ReasonDRASiblingInUse, need.deviceClass, selected.SiblingHolder.Claim, selected.SiblingHolder.Device)
+		return fmt.Sprintf(ReasonDRASiblingInUse, need.devices, selected.SiblingHolder.Claim, selected.SiblingHolder.Device)
 	case selected.Tainted > 0:
 		return need.tainted
 	}
-	return fmt.Sprintf(ReasonDRAAllAllocated, selected.Total(), need.deviceClass)
+	return fmt.Sprintf(ReasonDRAAllAllocated, selected.Total(), need.devices)
 }
 
 // SignPod lets the scheduler batch pods with the same GPU demand: the filter

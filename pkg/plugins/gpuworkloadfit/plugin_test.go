@@ -429,7 +429,7 @@ func TestExplainFixNamesNodesWithTheHardware(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			explanation := Explain(tc.pod, &data.demand, pl.tracker, NewNodeInfoIndex(infos))
+			explanation := Explain(context.Background(), tc.pod, &data.demand, pl.tracker, NewNodeInfoIndex(infos))
 			_, got, ok := strings.Cut(explanation.Message, " Fix: ")
 			if !ok || got != tc.fix {
 				t.Fatalf("fix\n%s\nwant\n%s\n(explanation: %s)", got, tc.fix, explanation.Message)
@@ -617,7 +617,7 @@ func TestExplainDRANodes(t *testing.T) {
 		"nvidia.com/gpu: 1 free of 1 on 1 node(s), and served through DRA by DeviceClass gpu.nvidia.com on 1 node(s). " +
 		"Fix: the DRA nodes have no free device of DeviceClass gpu.nvidia.com for 2 x nvidia.com/gpu (the FailedScheduling message gives DynamicResources' reasons): " +
 		"let GPU pods finish, or publish more devices of the class."
-	if got := Explain(pod, &data.demand, pl.tracker, NewNodeInfoIndex(infos)); got.Message != want || len(got.FixCommands) != 0 {
+	if got := Explain(context.Background(), pod, &data.demand, pl.tracker, NewNodeInfoIndex(infos)); got.Message != want || len(got.FixCommands) != 0 {
 		t.Fatalf("explanation\n%s\nwant\n%s", got, want)
 	}
 }
@@ -809,8 +809,58 @@ func TestFilterDRAFirstAvailable(t *testing.T) {
 		"Alternative 2 of request gpu: DeviceClass gpu.nvidia.com: 0 device(s) free of 1 on 1 DRA node(s); 1 allocated, 0 blocked by a sibling in use, 0 tainted. " +
 		"Fix: no alternative of request gpu of claim vms/either can be served: 1. all 2 devices of DeviceClass mig.nvidia.com are allocated: let GPU pods finish, or publish more devices of the class. " +
 		"2. all 1 devices of DeviceClass gpu.nvidia.com are allocated: let GPU pods finish, or publish more devices of the class."
-	if got := Explain(pod, &data.demand, pl.tracker, NewNodeInfoIndex([]fwk.NodeInfo{nodeInfo(full), nodeInfo(mig)})); got.Message != want {
+	if got := Explain(context.Background(), pod, &data.demand, pl.tracker, NewNodeInfoIndex([]fwk.NodeInfo{nodeInfo(full), nodeInfo(mig)})); got.Message != want {
 		t.Fatalf("explanation\n%s\nwant\n%s", got.Message, want)
+	}
+}
+
+// A claim's own selectors narrow its class: on a node whose one free GPU is
+// an A100, a claim that selects an H100 finds no device, and one that
+// selects an A100 fits; a fix for the first names its selectors.
+func TestFilterDRAClaimSelectors(t *testing.T) {
+	node := gpuNode("dra", "", nil)
+	pl := newPlugin(t, enabled(), []*v1.Node{node})
+	mustUpsertClass(t, pl.tracker, gpuDeviceClass())
+	slice := gpuworkload.DriverSlice("dra", 2)
+	for i := range slice.Spec.Devices {
+		slice.Spec.Devices[i].Attributes["productName"] = resourceapi.DeviceAttribute{StringValue: ptr.To("NVIDIA A100-SXM4-40GB")}
+	}
+	pl.tracker.UpsertResourceSlice(slice)
+	held := claim("train", gpuworkload.DRAClassGPU, "dra", "gpu-0")
+	pl.tracker.UpsertResourceClaim(held)
+	selecting := func(name, product string) *resourceapi.ResourceClaim {
+		c := claim(name, gpuworkload.DRAClassGPU, "")
+		c.Spec.Devices.Requests[0].Exactly.Selectors = []resourceapi.DeviceSelector{{CEL: &resourceapi.CELDeviceSelector{
+			Expression: "device.attributes['gpu.nvidia.com'].productName.contains('" + product + "')"}}}
+		return c
+	}
+	pl.claims = claimGetter{claims: []*resourceapi.ResourceClaim{held, selecting("h100", "H100"), selecting("a100", "A100")}}
+	for _, tc := range []struct {
+		claim  string
+		code   fwk.Code
+		reason string
+	}{
+		{claim: "h100", code: fwk.UnschedulableAndUnresolvable, reason: "node's DRA driver publishes no device of DeviceClass gpu.nvidia.com matching the selectors of request gpu of claim vms/h100"},
+		{claim: "a100", code: fwk.Success},
+	} {
+		pod := vmWithClaim("vm-"+tc.claim, tc.claim)
+		state := framework.NewCycleState()
+		if _, status := pl.PreFilter(context.Background(), state, pod, nil); !status.IsSuccess() {
+			t.Fatalf("%s: PreFilter: %v", tc.claim, status)
+		}
+		wantStatus(t, pl.Filter(context.Background(), state, pod, nodeInfo(node)), tc.code, tc.reason)
+		if tc.code == fwk.Success {
+			continue
+		}
+		data, err := ReadCycleData(state)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "Fix: no device of DeviceClass gpu.nvidia.com that a node publishes matches the selectors of request gpu of claim vms/h100: " +
+			"change the selectors to match a published device (kubectl get resourceslices shows their attributes), or ask for a class the nodes publish."
+		if got := Explain(context.Background(), pod, &data.demand, pl.tracker, NewNodeInfoIndex([]fwk.NodeInfo{nodeInfo(node)})); !strings.HasSuffix(got.Message, want) {
+			t.Errorf("explanation\n%s\nwant it to end\n%s", got.Message, want)
+		}
 	}
 }
 
@@ -850,7 +900,7 @@ func TestExplainDRAClaim(t *testing.T) {
 	want := "VirtualMachineInstance/vms/vm (pod virt-launcher-vm-abcde) needs 1 x vfio.gpu.nvidia.com device (claim vms/vm-gpu). GPU nodes by mode: container 0, vm-passthrough 0, vm-vgpu 0; DRA 1. " +
 		"DeviceClass vfio.gpu.nvidia.com: 0 device(s) free of 2 on 1 DRA node(s); 1 allocated, 1 blocked by a sibling in use, 0 tainted. " +
 		"Fix: the free devices of DeviceClass vfio.gpu.nvidia.com are GPUs in use through their other device, e.g. claim vms/train holds gpu-0 on node dra: let that pod finish, or free a whole GPU."
-	if got := Explain(pod, &data.demand, pl.tracker, NewNodeInfoIndex([]fwk.NodeInfo{nodeInfo(draNode)})); got.Message != want || len(got.FixCommands) != 0 {
+	if got := Explain(context.Background(), pod, &data.demand, pl.tracker, NewNodeInfoIndex([]fwk.NodeInfo{nodeInfo(draNode)})); got.Message != want || len(got.FixCommands) != 0 {
 		t.Fatalf("explanation\n%s\nwant\n%s", got, want)
 	}
 }
