@@ -47,15 +47,37 @@ type ControlPlane struct {
 	// AdminConfig is a client config for the admin user.
 	AdminConfig *rest.Config
 
-	processes []*process
-	caFile    string
-	detached  bool
-	// apiserver is the running kube-apiserver and how it was started, for
-	// RestartAPIServer.
-	apiserver                  *process
-	apiserverBin, apiserverLog string
-	apiserverArgs              []string
-	apiserverRestarts          int
+	processes       []*process
+	caFile          string
+	detached        bool
+	etcd, apiserver restartable
+}
+
+// restartable is a running component and how it was started, so that a
+// fault test can kill it and start it again the same way.
+type restartable struct {
+	name     string
+	process  *process
+	bin, log string
+	args     []string
+	restarts int
+}
+
+// restart kills the component, as a crash would, and starts it again at
+// once with the same flags, logging to <name>-<n>.log.
+func (cp *ControlPlane) restart(c *restartable) error {
+	if err := c.process.cmd.Process.Kill(); err != nil && !errors.Is(err, os.ErrProcessDone) {
+		return err
+	}
+	<-c.process.done
+	c.restarts++
+	c.log = filepath.Join(cp.Dir, fmt.Sprintf("%s-%d.log", c.name, c.restarts))
+	p, err := cp.spawn(c.bin, c.args, c.log)
+	if err != nil {
+		return err
+	}
+	c.process = p
+	return nil
 }
 
 // Start runs etcd, then kube-apiserver, and waits until both are healthy.
@@ -124,13 +146,19 @@ func (cp *ControlPlane) startEtcd(ctx context.Context, opts Options) error {
 		// A throwaway store: durability costs seconds per test on slow disks.
 		"--unsafe-no-fsync",
 	}
-	etcd, err := cp.spawn(bin, args, filepath.Join(opts.Dir, "etcd.log"))
+	logPath := filepath.Join(opts.Dir, "etcd.log")
+	etcd, err := cp.spawn(bin, args, logPath)
 	if err != nil {
 		return err
 	}
+	cp.etcd = restartable{name: "etcd", process: etcd, bin: bin, args: args, log: logPath}
+	return cp.waitEtcdHealthy(ctx, opts.StartTimeout)
+}
+
+func (cp *ControlPlane) waitEtcdHealthy(ctx context.Context, timeout time.Duration) error {
 	client := &http.Client{Timeout: 2 * time.Second}
-	return waitFor(ctx, opts.StartTimeout, "etcd", filepath.Join(opts.Dir, "etcd.log"), func() error {
-		if err := etcd.exited(); err != nil {
+	return waitFor(ctx, timeout, "etcd", cp.etcd.log, func() error {
+		if err := cp.etcd.process.exited(); err != nil {
 			return err
 		}
 		return healthy(client, cp.EtcdURL+"/health")
@@ -182,7 +210,7 @@ func (cp *ControlPlane) startAPIServer(ctx context.Context, opts Options) error 
 	if err != nil {
 		return err
 	}
-	cp.apiserver, cp.apiserverBin, cp.apiserverArgs, cp.apiserverLog = apiserver, bin, args, logPath
+	cp.apiserver = restartable{name: "apiserver", process: apiserver, bin: bin, args: args, log: logPath}
 
 	// The serving certificate is self-signed and written at start.
 	caFile := filepath.Join(certDir, "apiserver.crt")
@@ -215,8 +243,8 @@ func (cp *ControlPlane) waitAPIServerReady(ctx context.Context, timeout time.Dur
 		return err
 	}
 	client := &http.Client{Transport: transport, Timeout: 5 * time.Second}
-	return waitFor(ctx, timeout, "kube-apiserver", cp.apiserverLog, func() error {
-		if err := cp.apiserver.exited(); err != nil {
+	return waitFor(ctx, timeout, "kube-apiserver", cp.apiserver.log, func() error {
+		if err := cp.apiserver.process.exited(); err != nil {
 			return err
 		}
 		return healthy(client, cp.APIServerURL+"/readyz")
@@ -229,17 +257,22 @@ func (cp *ControlPlane) waitAPIServerReady(ctx context.Context, timeout time.Dur
 // stored. It returns once the new one is ready, logging to
 // apiserver-<n>.log.
 func (cp *ControlPlane) RestartAPIServer(ctx context.Context) error {
-	if err := cp.apiserver.cmd.Process.Kill(); err != nil && !errors.Is(err, os.ErrProcessDone) {
+	if err := cp.restart(&cp.apiserver); err != nil {
 		return err
 	}
-	<-cp.apiserver.done
-	cp.apiserverRestarts++
-	cp.apiserverLog = filepath.Join(cp.Dir, fmt.Sprintf("apiserver-%d.log", cp.apiserverRestarts))
-	apiserver, err := cp.spawn(cp.apiserverBin, cp.apiserverArgs, cp.apiserverLog)
-	if err != nil {
+	return cp.waitAPIServerReady(ctx, 60*time.Second)
+}
+
+// RestartEtcd kills etcd and starts it again at once on its data
+// directory, logging to etcd-<n>.log; kube-apiserver stays up and
+// reconnects. It returns once kube-apiserver is ready again.
+func (cp *ControlPlane) RestartEtcd(ctx context.Context) error {
+	if err := cp.restart(&cp.etcd); err != nil {
 		return err
 	}
-	cp.apiserver = apiserver
+	if err := cp.waitEtcdHealthy(ctx, 60*time.Second); err != nil {
+		return err
+	}
 	return cp.waitAPIServerReady(ctx, 60*time.Second)
 }
 

@@ -3,6 +3,7 @@ package controlplane
 import (
 	"context"
 	"crypto/tls"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -109,7 +110,17 @@ func (cp *ControlPlane) StartScheduler(ctx context.Context, opts SchedulerOption
 	return s, err
 }
 
-// Stop terminates this scheduler only, as a crash or a rollout would.
+// Stop terminates this scheduler only, as a rollout would.
 func (s *Scheduler) Stop() error {
 	return stopProcess(s.process)
+}
+
+// Kill ends this scheduler at once, as a crash or an OOM kill would: it
+// neither releases its lease nor finishes the bindings in flight.
+func (s *Scheduler) Kill() error {
+	if err := s.process.cmd.Process.Kill(); err != nil && !errors.Is(err, os.ErrProcessDone) {
+		return err
+	}
+	<-s.process.done
+	return nil
 }

@@ -30,16 +30,23 @@ rules:
   - level: None
 `
 
-// Scenario 10: two schedulers with leader election share 200 pending pods;
-// the leader stops mid-stream and the other takes over. Every pod is bound
-// exactly once.
-func TestHighAvailability(t *testing.T) {
+// newEnvWithBindingAudit is newEnv with kube-apiserver writing every pod
+// binding to the audit log it returns.
+func newEnvWithBindingAudit(t *testing.T) (*env, string) {
+	t.Helper()
 	dir := t.TempDir()
 	policyPath, auditLog := filepath.Join(dir, "audit-policy.yaml"), filepath.Join(dir, "audit.log")
 	if err := os.WriteFile(policyPath, []byte(auditPolicy), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	e := newEnv(t, "--audit-policy-file="+policyPath, "--audit-log-path="+auditLog)
+	return newEnv(t, "--audit-policy-file="+policyPath, "--audit-log-path="+auditLog), auditLog
+}
+
+// Scenario 10: two schedulers with leader election share 200 pending pods;
+// the leader stops mid-stream and the other takes over. Every pod is bound
+// exactly once.
+func TestHighAvailability(t *testing.T) {
+	e, auditLog := newEnvWithBindingAudit(t)
 	e.installCRDs(t)
 	e.applyClusterPolicy(t, "cluster-policy", true)
 	for i := range 20 {

@@ -9,8 +9,12 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	eventsv1 "k8s.io/api/events/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/informers"
+	eventsinformers "k8s.io/client-go/informers/events/v1"
+	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
@@ -110,8 +114,12 @@ func (s *processShare) watch(ctx context.Context, handle fwk.Handle, args *confi
 	if err != nil {
 		return fmt.Errorf("%s: follow cluster state: %w", Name, err)
 	}
+	explanations := explanationEvents(handle.ClientSet())
+	go explanations.RunWithContext(ctx)
 	go wait.UntilWithContext(ctx, func(context.Context) {
-		s.each(func(pl *GPUWorkloadFit) { pl.restoreConditions(logger) })
+		if explanations.HasSynced() {
+			s.each(func(pl *GPUWorkloadFit) { pl.restoreConditions(logger, explanations.GetIndexer()) })
+		}
 	}, conditionCheckInterval)
 	// Register the pod informer now (informers must exist before the
 	// scheduler starts them), and forget a pod's explanation once it is
@@ -144,18 +152,33 @@ type explained struct {
 }
 
 // A cycle that finds no node for a pod writes its PodScheduled condition
-// after PostFilter explained it; when the API server is away that write
-// fails, and the queue holds the pod without a condition until its
-// 5-minute flush. Every conditionCheckInterval the pods explained at least
-// conditionWriteGrace ago that still have none are retried.
+// after PostFilter explained it, and the event recorder writes the
+// explanation event; when the API server (or its etcd) is away either write
+// fails, the recorder gives up on an error the server answers, and the
+// queue holds the pod until its 5-minute flush. Every
+// conditionCheckInterval the pods explained at least conditionWriteGrace
+// ago that still have no condition or no explanation event are retried.
 const (
 	conditionCheckInterval = 10 * time.Second
 	conditionWriteGrace    = 10 * time.Second
 )
 
+// explanationEvents follows the explanation events, indexed by the UID of
+// the pod each regards; the field selector keeps every other event out.
+func explanationEvents(client kubernetes.Interface) cache.SharedIndexInformer {
+	return eventsinformers.NewFilteredEventInformer(client, metav1.NamespaceAll, 0, cache.Indexers{byRegardedUID: func(obj any) ([]string, error) {
+		if ev, ok := obj.(*eventsv1.Event); ok {
+			return []string{string(ev.Regarding.UID)}, nil
+		}
+		return nil, nil
+	}}, func(options *metav1.ListOptions) { options.FieldSelector = "reason=" + EventReasonUnschedulable })
+}
+
+const byRegardedUID = "regarding.uid"
+
 // restoreConditions retries the profile's explained pods whose condition
-// write was lost.
-func (pl *GPUWorkloadFit) restoreConditions(logger klog.Logger) {
+// or explanation event was lost; events holds the explanation events.
+func (pl *GPUWorkloadFit) restoreConditions(logger klog.Logger, events cache.Indexer) {
 	pods := pl.handle.SharedInformerFactory().Core().V1().Pods().Lister()
 	lost := map[string]*v1.Pod{}
 	pl.explained.Range(func(_, value any) bool {
@@ -164,14 +187,17 @@ func (pl *GPUWorkloadFit) restoreConditions(logger klog.Logger) {
 			return true
 		}
 		pod, err := pods.Pods(e.namespace).Get(e.name)
-		if err != nil || pod.Spec.NodeName != "" || pod.Spec.SchedulerName != pl.handle.ProfileName() || hasUnschedulableCondition(pod) {
+		if err != nil || pod.Spec.NodeName != "" || pod.Spec.SchedulerName != pl.handle.ProfileName() {
+			return true
+		}
+		if explanations, err := events.ByIndex(byRegardedUID, string(pod.UID)); hasUnschedulableCondition(pod) && (err != nil || len(explanations) > 0) {
 			return true
 		}
 		lost[e.namespace+"/"+e.name] = pod
 		return true
 	})
 	if len(lost) > 0 {
-		logger.Info("Retrying pods whose unschedulable condition was not written", "pods", len(lost))
+		logger.Info("Retrying pods whose unschedulable condition or explanation event was not written", "pods", len(lost))
 		pl.handle.Activate(logger, lost)
 	}
 }

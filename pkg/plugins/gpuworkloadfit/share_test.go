@@ -8,6 +8,7 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	eventsv1 "k8s.io/api/events/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/wait"
@@ -83,23 +84,25 @@ func (h *activatingHandle) Activate(_ klog.Logger, pods map[string]*v1.Pod) {
 	maps.Copy(h.activated, pods)
 }
 
-// A pod explained a while ago that still has no PodScheduled condition lost
-// its condition write: it is retried. Pods with their condition, pods of
-// other profiles, bound pods and pods explained a moment ago are not.
+// A pod explained a while ago that still has no PodScheduled condition, or
+// no explanation event, lost that write: it is retried. Pods with both,
+// pods of other profiles, bound pods and pods explained a moment ago are not.
 func TestRestoreConditionsRetriesPodsWithoutOne(t *testing.T) {
 	factory := informers.NewSharedInformerFactory(fake.NewClientset(), 0)
 	pods := factory.Core().V1().Pods().Informer().GetIndexer()
 	pl := NewOffline(&config.GPUWorkloadFitArgs{})
 	handle := &activatingHandle{informersHandle: informersHandle{factory: factory}, activated: map[string]*v1.Pod{}}
 	pl.handle = handle
+	events := explanationEvents(fake.NewClientset()).GetIndexer()
 	long := time.Now().Add(-2 * conditionWriteGrace)
 	for _, p := range []struct {
 		name, scheduler, node string
-		condition             bool
+		condition, event      bool
 		explainedAt           time.Time
 	}{
-		{name: "lost", scheduler: "gpu-workload-scheduler", explainedAt: long},
-		{name: "written", scheduler: "gpu-workload-scheduler", condition: true, explainedAt: long},
+		{name: "lost", scheduler: "gpu-workload-scheduler", event: true, explainedAt: long},
+		{name: "event-lost", scheduler: "gpu-workload-scheduler", condition: true, explainedAt: long},
+		{name: "written", scheduler: "gpu-workload-scheduler", condition: true, event: true, explainedAt: long},
 		{name: "other-profile", scheduler: "other", explainedAt: long},
 		{name: "bound", scheduler: "gpu-workload-scheduler", node: "n1", explainedAt: long},
 		{name: "just-explained", scheduler: "gpu-workload-scheduler", explainedAt: time.Now()},
@@ -111,10 +114,16 @@ func TestRestoreConditionsRetriesPodsWithoutOne(t *testing.T) {
 		if err := pods.Add(pod); err != nil {
 			t.Fatal(err)
 		}
+		if p.event {
+			if err := events.Add(&eventsv1.Event{ObjectMeta: metav1.ObjectMeta{Namespace: "vms", Name: p.name + ".1"}, Reason: EventReasonUnschedulable,
+				Regarding: v1.ObjectReference{Kind: "Pod", Namespace: "vms", Name: p.name, UID: pod.UID}}); err != nil {
+				t.Fatal(err)
+			}
+		}
 		pl.explained.Store(pod.UID, explained{code: "Insufficient", namespace: "vms", name: p.name, at: p.explainedAt})
 	}
-	pl.restoreConditions(klog.Background())
-	if got := slices.Sorted(maps.Keys(handle.activated)); !slices.Equal(got, []string{"vms/lost"}) {
-		t.Fatalf("retried %v, want only vms/lost", got)
+	pl.restoreConditions(klog.Background(), events)
+	if got, want := slices.Sorted(maps.Keys(handle.activated)), []string{"vms/event-lost", "vms/lost"}; !slices.Equal(got, want) {
+		t.Fatalf("retried %v, want %v", got, want)
 	}
 }
