@@ -20,7 +20,8 @@ import (
 const usage = `usage:
   gpu-workload-lab up --dir DIR --repo REPO --bin BIN --scenario DIR [--check]
   gpu-workload-lab down --dir DIR [--clean]
-  gpu-workload-lab agent --kubeconfig FILE [--conversion-delay 3s]`
+  gpu-workload-lab agent --kubeconfig FILE [--conversion-delay 3s]
+  gpu-workload-lab supervise -- COMMAND [ARG...]`
 
 func main() {
 	if len(os.Args) < 2 {
@@ -57,6 +58,10 @@ func main() {
 		if config, err = clientcmd.BuildConfigFromFlags("", *kubeconfig); err == nil {
 			err = agent.Run(ctx, config, opts)
 		}
+	case "supervise":
+		fs := flag.NewFlagSet("supervise", flag.ExitOnError)
+		_ = fs.Parse(os.Args[2:])
+		err = lab.Supervise(ctx, os.Stdout, fs.Args(), lab.KubeletBackoff)
 	default:
 		fmt.Fprintln(os.Stderr, usage)
 		os.Exit(2)

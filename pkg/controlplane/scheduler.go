@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"time"
 
@@ -52,6 +53,9 @@ type SchedulerOptions struct {
 	Kubeconfig string
 	// ExtraArgs are appended to the command line.
 	ExtraArgs []string
+	// Supervisor, when set, is a command that runs the scheduler's command
+	// line (appended to it) and starts it again when it exits.
+	Supervisor []string
 }
 
 // Scheduler is a running scheduler process.
@@ -91,7 +95,11 @@ func (cp *ControlPlane) StartScheduler(ctx context.Context, opts SchedulerOption
 		"--v=2",
 	}, opts.ExtraArgs...)
 	logPath := filepath.Join(cp.Dir, opts.Name+".log")
-	proc, err := cp.spawn(opts.Binary, args, logPath)
+	binary := opts.Binary
+	if len(opts.Supervisor) > 0 {
+		binary, args = opts.Supervisor[0], append(append(slices.Clone(opts.Supervisor[1:]), opts.Binary), args...)
+	}
+	proc, err := cp.spawn(binary, args, logPath)
 	if err != nil {
 		return nil, err
 	}

@@ -328,7 +328,10 @@ func (l *lab) startScheduler(cp *controlplane.ControlPlane) error {
 	if err != nil {
 		return err
 	}
-	s, err := cp.StartScheduler(l.ctx, controlplane.SchedulerOptions{Binary: filepath.Join(l.Bin, "gpu-workload-scheduler"), Config: config, Name: "scheduler"})
+	// A Deployment's scheduler is started again when it exits (it does
+	// when it loses its lease): so is the lab's.
+	s, err := cp.StartScheduler(l.ctx, controlplane.SchedulerOptions{Binary: filepath.Join(l.Bin, "gpu-workload-scheduler"), Config: config, Name: "scheduler",
+		Supervisor: []string{filepath.Join(l.Bin, "gpu-workload-lab"), "supervise", "--"}})
 	if err == nil {
 		l.schedulerURL = s.URL
 	}

@@ -85,10 +85,10 @@ func TestControlPlaneFaults(t *testing.T) {
 				pods, bound, noCondition, unexplained = list.Items, 0, nil, nil
 				for i := range pods {
 					name := pods[i].Name
-					switch message, err := e.podMessage(ctx, name); {
+					switch {
 					case pods[i].Spec.NodeName != "":
 						bound++
-					case err != nil || message == "":
+					case unschedulableMessage(&pods[i]) == "":
 						noCondition = append(noCondition, name)
 					case !explained[name]:
 						unexplained = append(unexplained, name)

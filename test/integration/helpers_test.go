@@ -269,12 +269,17 @@ func (e *env) podMessage(ctx context.Context, name string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	return unschedulableMessage(pod), nil
+}
+
+// unschedulableMessage is the pod's PodScheduled=False message, or "".
+func unschedulableMessage(pod *v1.Pod) string {
 	for _, c := range pod.Status.Conditions {
 		if c.Type == v1.PodScheduled && c.Status == v1.ConditionFalse && c.Reason == v1.PodReasonUnschedulable {
-			return c.Message, nil
+			return c.Message
 		}
 	}
-	return "", nil
+	return ""
 }
 
 // waitMessage waits until the pod's unschedulable message, without the

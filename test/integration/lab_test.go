@@ -6,10 +6,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 
+	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
@@ -288,5 +291,85 @@ func TestEveryPlanWorks(t *testing.T) {
 		if got := node.Labels[gpuworkload.LabelWorkloadConfig]; got != mode {
 			t.Errorf("node %s runs a VM and was relabelled from %s to %s by the plan %q", name, mode, got, report.Commands)
 		}
+	}
+}
+
+// The lab's agent admits pods bound to its nodes as the kubelet does: of two
+// VMs bound to a node with one A10, the first runs and the second fails
+// with the kubelet's reason, message and event.
+func TestLabAgentAdmitsAsTheKubelet(t *testing.T) {
+	e := newEnv(t)
+	e.installCRDs(t)
+	agent, err := exec.LookPath("gpu-workload-lab")
+	if err != nil {
+		t.Fatalf("gpu-workload-lab is not on PATH (fix: make test-integration builds it): %v", err)
+	}
+	if err := e.cp.StartProcess("agent", agent, "agent", "--kubeconfig", e.cp.Kubeconfig); err != nil {
+		t.Fatal(err)
+	}
+	createNode(e.ctx, t, e.client, "pt-08", map[string]string{gpuworkload.LabelGPUPresent: "true", gpuworkload.LabelWorkloadConfig: "vm-passthrough"}, map[string]string{a10: "1"})
+	for _, vm := range []struct{ pod, vmi string }{{"virt-launcher-vm-1-abcde", "vm-1"}, {"virt-launcher-vm-2-fghij", "vm-2"}} {
+		pod := gpuPod(vm.pod, vm.vmi, map[string]string{a10: "1"})
+		pod.Spec.NodeName = "pt-08"
+		e.createPod(t, pod)
+		e.poll(t, "pod "+vm.pod+" admitted or rejected", func(ctx context.Context) (bool, error) {
+			p, err := e.client.CoreV1().Pods("default").Get(ctx, vm.pod, metav1.GetOptions{})
+			return err == nil && p.Status.Phase != v1.PodPending, err
+		})
+	}
+	running, err := e.client.CoreV1().Pods("default").Get(e.ctx, "virt-launcher-vm-1-abcde", metav1.GetOptions{})
+	if err != nil || running.Status.Phase != v1.PodRunning {
+		t.Fatalf("the first VM: %v, %v; want Running", running.Status.Phase, err)
+	}
+	rejected, err := e.client.CoreV1().Pods("default").Get(e.ctx, "virt-launcher-vm-2-fghij", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reason, message := "OutOf"+a10, "Pod was rejected: Node didn't have enough resource: "+a10+", requested: 1, used: 1, capacity: 1"
+	if rejected.Status.Phase != v1.PodFailed || rejected.Status.Reason != reason || rejected.Status.Message != message {
+		t.Errorf("the second VM: phase %s, reason %q, message %q; want Failed, %q, %q", rejected.Status.Phase, rejected.Status.Reason, rejected.Status.Message, reason, message)
+	}
+	e.waitEvent(t, rejected.Name, reason, message)
+}
+
+// The lab runs its scheduler as a Deployment would: killed, it is started
+// again after the kubelet's back-off and takes the lease again.
+func TestLabRestartsTheScheduler(t *testing.T) {
+	dir := t.TempDir()
+	if code, out := runLab(t, labArgs(dir, filepath.Join(repoRoot, "manifests", "examples", "lab"))...); code != 0 {
+		t.Fatalf("lab up: exit %d:\n%s", code, out)
+	}
+	t.Cleanup(func() {
+		if code, out := runLab(t, "down", "--dir", dir); code != 0 {
+			t.Errorf("lab down: exit %d:\n%s", code, out)
+		}
+		requireNoLabProcesses(t, dir)
+	})
+	logPath := filepath.Join(dir, "scheduler.log")
+	started := regexp.MustCompile(`\[supervise\] started \S+, pid (\d+), restarts (\d+)`)
+	var log string
+	e := &env{ctx: context.Background()}
+	e.poll(t, "the supervisor to log the scheduler's start", func(context.Context) (bool, error) {
+		data, err := os.ReadFile(logPath)
+		log = string(data)
+		return err == nil && started.MatchString(log), err
+	})
+	pid, err := strconv.Atoi(started.FindStringSubmatch(log)[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatalf("kill the scheduler (pid %d): %v", pid, err)
+	}
+	e.poll(t, "the scheduler started again and leading", func(context.Context) (bool, error) {
+		data, err := os.ReadFile(logPath)
+		if err != nil {
+			return false, err
+		}
+		_, after, restarted := strings.Cut(string(data), ", restarts 1\n")
+		return restarted && strings.Contains(after, "Successfully acquired lease"), nil
+	})
+	if data, _ := os.ReadFile(logPath); !strings.Contains(string(data), "exited (signal: killed)") {
+		t.Errorf("the supervisor does not log the exit:\n%s", data)
 	}
 }

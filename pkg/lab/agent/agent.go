@@ -1,10 +1,10 @@
 // Package agent emulates, in the lab, the parts of a GPU cluster that need
 // hardware: the GPU Operator's node side (operand deploy labels, the vGPU
 // device manager's state labels), the device plugins' advertisement, the
-// kubelet's last step of deleting a pod, and KubeVirt's virt-controller
-// rendering VMIs into launcher pods. The control plane, the scheduler and
-// kubectl stay real, as KWOK keeps them real. docs/lab.md says what is
-// emulated and how.
+// kubelet's device admission and its last step of deleting a pod, and
+// KubeVirt's virt-controller rendering VMIs into launcher pods. The control
+// plane, the scheduler and kubectl stay real, as KWOK keeps them real.
+// docs/lab.md says what is emulated and how.
 package agent
 
 import (
@@ -21,6 +21,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/dynamic/dynamicinformer"
 	"k8s.io/client-go/informers"
@@ -31,6 +32,9 @@ import (
 	"k8s.io/client-go/tools/events"
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
+	v1helper "k8s.io/kubernetes/pkg/apis/core/v1/helper"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/noderesources"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
@@ -81,6 +85,9 @@ type agent struct {
 	vmis     cache.GenericLister
 	recorder events.EventRecorder
 	queue    workqueue.TypedRateLimitingInterface[key]
+	// admitted are the pods the agent admitted whose Running phase the
+	// informer may not show yet; only the queue's one worker uses it.
+	admitted map[types.UID]bool
 }
 
 // key is one object to reconcile.
@@ -114,6 +121,7 @@ func Run(ctx context.Context, config *rest.Config, opts Options) error {
 		vmis:     dynFactory.ForResource(clusterstate.VMIGVR).Lister(),
 		recorder: broadcaster.NewRecorder(scheme(), "gpu-workload-lab-agent"),
 		queue:    workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[key]()),
+		admitted: map[types.UID]bool{},
 	}
 	defer a.queue.ShutDown()
 	enqueue := func(kind string) cache.ResourceEventHandler {
@@ -241,21 +249,95 @@ func oldest(l cache.GenericLister) (*unstructured.Unstructured, error) {
 	return clusterstate.ChooseClusterPolicy(clusterstate.OldestFirst(candidates), ""), nil
 }
 
-// syncPod does the kubelet's last step of a graceful deletion on the lab's
-// nodes, where no kubelet runs: without it a drained pod never goes away.
+// syncPod does, on the lab's nodes where no kubelet runs, what the
+// kubelet does with a pod bound to its node: admit it (admit), and finish
+// its graceful deletion, without which a drained pod never goes away.
 func (a *agent) syncPod(ctx context.Context, namespace, name string) error {
 	pod, err := a.pods.Pods(namespace).Get(name)
-	if apierrors.IsNotFound(err) || err == nil && (pod.DeletionTimestamp == nil || pod.Spec.NodeName == "") {
+	if apierrors.IsNotFound(err) || err == nil && pod.Spec.NodeName == "" {
 		return nil
 	}
 	if err != nil {
 		return err
 	}
+	if pod.DeletionTimestamp == nil {
+		return a.admit(ctx, pod)
+	}
+	delete(a.admitted, pod.UID)
 	err = a.client.CoreV1().Pods(namespace).Delete(ctx, name, metav1.DeleteOptions{GracePeriodSeconds: new(int64), Preconditions: &metav1.Preconditions{UID: &pod.UID}})
 	if apierrors.IsNotFound(err) || apierrors.IsConflict(err) {
 		return nil
 	}
 	return err
+}
+
+// admit does the kubelet's admission of a pod bound to its node, for the
+// devices the node advertises: with the scheduler's own resource fit
+// (kubelet's admission calls it too) against the pods admitted before it,
+// a pod whose devices are taken fails as on a real node, with phase Failed
+// and reason OutOf<resource>; an admitted pod is Running. CPU, memory and
+// the pod count are not checked: the lab's nodes need not declare them.
+func (a *agent) admit(ctx context.Context, pod *v1.Pod) error {
+	if pod.Status.Phase != v1.PodPending {
+		// The informer shows what admit wrote: it no longer needs remembering.
+		delete(a.admitted, pod.UID)
+		return nil
+	}
+	if a.admitted[pod.UID] {
+		return nil
+	}
+	node, err := a.nodes.Get(pod.Spec.NodeName)
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	pods, err := a.pods.List(labels.Everything())
+	if err != nil {
+		return err
+	}
+	var running []*v1.Pod
+	for _, p := range pods {
+		if p.Spec.NodeName == node.Name && p.UID != pod.UID && (p.Status.Phase == v1.PodRunning || a.admitted[p.UID] && p.Status.Phase == v1.PodPending) {
+			running = append(running, p)
+		}
+	}
+	nodeInfo := framework.NewNodeInfo(running...)
+	nodeInfo.SetNode(node)
+	updated := pod.DeepCopy()
+	updated.Status.Phase = v1.PodRunning
+	rejection, rejected := deviceShortage(pod, nodeInfo)
+	if rejected {
+		updated.Status.Phase, updated.Status.Reason = v1.PodFailed, "OutOf"+string(rejection.ResourceName)
+		updated.Status.Message = fmt.Sprintf("Pod was rejected: Node didn't have enough resource: %s, requested: %d, used: %d, capacity: %d",
+			rejection.ResourceName, rejection.Requested, rejection.Used, rejection.Capacity)
+	}
+	if _, err := a.client.CoreV1().Pods(pod.Namespace).UpdateStatus(ctx, updated, metav1.UpdateOptions{}); err != nil {
+		if apierrors.IsNotFound(err) {
+			return nil
+		}
+		return err
+	}
+	if rejected {
+		a.recorder.Eventf(pod, nil, v1.EventTypeWarning, updated.Status.Reason, "Admit", "%s", updated.Status.Message)
+		klog.FromContext(ctx).Info("Rejected a pod as the kubelet would", "pod", klog.KObj(pod), "node", node.Name, "reason", updated.Status.Reason)
+		return nil
+	}
+	a.admitted[pod.UID] = true
+	return nil
+}
+
+// deviceShortage is the first extended resource the node advertises of
+// which the pod asks more than is left; the kubelet leaves out extended
+// resources the node does not advertise (a DRA-backed nvidia.com/gpu, say).
+func deviceShortage(pod *v1.Pod, nodeInfo *framework.NodeInfo) (noderesources.InsufficientResource, bool) {
+	for _, r := range noderesources.Fits(pod, nodeInfo, nil, noderesources.ResourceRequestsOptions{}) {
+		if v1helper.IsExtendedResourceName(r.ResourceName) && r.Capacity > 0 {
+			return r, true
+		}
+	}
+	return noderesources.InsufficientResource{}, false
 }
 
 func scheme() *runtime.Scheme {

@@ -1,13 +1,16 @@
 package agent
 
 import (
+	"fmt"
 	"testing"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
 	"sigs.k8s.io/yaml"
 )
 
@@ -79,5 +82,44 @@ spec:
 	if pod.Spec.SchedulerName != "gpu-workload-scheduler" || pod.Annotations["kubevirt.io/domain"] != "vm" || owner.Kind != "VirtualMachineInstance" || owner.UID != "1234" ||
 		len(pod.Spec.ResourceClaims) != 1 || pod.Spec.ResourceClaims[0].Name != "gpu" {
 		t.Errorf("pod %s: schedulerName %q, annotations %v, owner %+v, resourceClaims %+v", pod.Name, pod.Spec.SchedulerName, pod.Annotations, owner, pod.Spec.ResourceClaims)
+	}
+}
+
+// The kubelet's admission, as the agent does it: a pod finds the devices
+// the pods admitted before it hold taken; CPU and resources the node does
+// not advertise (a DRA-backed nvidia.com/gpu) do not reject it.
+func TestDeviceShortage(t *testing.T) {
+	node := &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: "pt-01"}, Status: v1.NodeStatus{Allocatable: v1.ResourceList{
+		"nvidia.com/GA102GL_A10": resource.MustParse("2"), v1.ResourceCPU: resource.MustParse("1"), v1.ResourcePods: resource.MustParse("110")}}}
+	pod := func(name string, requests v1.ResourceList) *v1.Pod {
+		return &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: v1.PodSpec{NodeName: "pt-01", Containers: []v1.Container{{Name: "c", Resources: v1.ResourceRequirements{Requests: requests, Limits: requests}}}}}
+	}
+	vm := v1.ResourceList{"nvidia.com/GA102GL_A10": resource.MustParse("1"), v1.ResourceCPU: resource.MustParse("4")}
+	for _, tc := range []struct {
+		name    string
+		running int
+		pod     *v1.Pod
+		want    string
+	}{
+		{name: "a free GPU", running: 1, pod: pod("vm", vm)},
+		{name: "both GPUs held", running: 2, pod: pod("vm", vm), want: "nvidia.com/GA102GL_A10 requested 1, used 2, capacity 2"},
+		{name: "DRA-backed resource", running: 2, pod: pod("cuda", v1.ResourceList{"nvidia.com/gpu": resource.MustParse("1")})},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var running []*v1.Pod
+			for i := range tc.running {
+				running = append(running, pod(fmt.Sprintf("held-%d", i), vm))
+			}
+			nodeInfo := framework.NewNodeInfo(running...)
+			nodeInfo.SetNode(node)
+			r, rejected := deviceShortage(tc.pod, nodeInfo)
+			got := ""
+			if rejected {
+				got = fmt.Sprintf("%s requested %d, used %d, capacity %d", r.ResourceName, r.Requested, r.Used, r.Capacity)
+			}
+			if got != tc.want {
+				t.Errorf("shortage %q, want %q", got, tc.want)
+			}
+		})
 	}
 }
