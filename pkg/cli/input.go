@@ -46,6 +46,7 @@ func displayName(path string) string {
 func decodeObjects(data []byte, path, want string) ([]*unstructured.Unstructured, error) {
 	decoder := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(data), 4096)
 	var out []*unstructured.Unstructured
+	objects := 0
 	for doc := 0; ; doc++ {
 		var obj map[string]any
 		err := decoder.Decode(&obj)
@@ -58,13 +59,16 @@ func decodeObjects(data []byte, path, want string) ([]*unstructured.Unstructured
 		if obj == nil {
 			continue // an empty document, e.g. after a trailing ---
 		}
+		objects++
 		items, err := flattenList(&unstructured.Unstructured{Object: obj}, path, want)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, items...)
 	}
-	if len(out) == 0 {
+	// An empty List ('kubectl get pods -o json' without pods) is a dump of
+	// nothing; an input without any object is not a dump.
+	if objects == 0 {
 		return nil, usageErrorf("%s: not a Kubernetes object; want %s", displayName(path), want)
 	}
 	return out, nil

@@ -40,7 +40,10 @@ func readTyped[T any, PT typedObject[T]](path, kind, want string, stdin io.Reade
 	defer closeInput()
 	rest := io.MultiReader(r)
 	var out []*T
-	for doc := 1; ; doc++ {
+	// An empty List ('kubectl get pods -o json' without pods) is a dump of
+	// nothing; an input without any document is not a dump.
+	doc := 1
+	for ; ; doc++ {
 		first, err := nextNonSpace(rest)
 		if errors.Is(err, io.EOF) {
 			break
@@ -59,6 +62,7 @@ func readTyped[T any, PT typedObject[T]](path, kind, want string, stdin io.Reade
 				return nil, err
 			}
 			out = append(out, objs...)
+			doc++
 			break
 		}
 		dec := json.NewDecoder(rest)
@@ -69,7 +73,7 @@ func readTyped[T any, PT typedObject[T]](path, kind, want string, stdin io.Reade
 		out = append(out, objs...)
 		rest = io.MultiReader(dec.Buffered(), rest)
 	}
-	if len(out) == 0 {
+	if doc == 1 {
 		return nil, usageErrorf("%s: not a Kubernetes object; want %s", displayName(path), want)
 	}
 	for i, obj := range out {
