@@ -143,23 +143,27 @@ const (
 	GateHostDevicesWithDRA = "HostDevicesWithDRA"
 )
 
-// gpusWithDRABeta is the first KubeVirt minor version (1.x) with
-// GPUsWithDRA on by default (beta).
-const gpusWithDRABeta = 9
+// draGatesBeta is the first KubeVirt minor version (1.x) in which both
+// gates are beta, on unless disabled (v1.9.0,
+// pkg/virt-config/featuregate/active.go).
+const draGatesBeta = 9
+
+// KubeVirtGate is what a KubeVirt CR says of one feature gate.
+type KubeVirtGate struct {
+	On bool
+	// Known is false when the CR neither names the gate nor reports the
+	// version its default depends on.
+	Known bool
+}
 
 // KubeVirtDRAGates is what a KubeVirt CR says of its DRA feature gates.
 type KubeVirtDRAGates struct {
-	// GPUs and HostDevices say whether each gate is on.
-	GPUs, HostDevices bool
-	// GPUsKnown is false when the CR neither names GPUsWithDRA nor reports
-	// the version its default depends on.
-	GPUsKnown bool
+	GPUs, HostDevices KubeVirtGate
 }
 
 // KubeVirtDRAGatesOf reads spec.configuration.developerConfiguration's
-// featureGates and disabledFeatureGates, and status.observedKubeVirtVersion
-// for GPUsWithDRA's default (on from v1.9). HostDevicesWithDRA is alpha:
-// on only when listed.
+// featureGates and disabledFeatureGates, and, for a gate named in neither,
+// status.observedKubeVirtVersion: both gates are on by default from v1.9.
 func KubeVirtDRAGatesOf(obj *unstructured.Unstructured) (KubeVirtDRAGates, error) {
 	source := fmt.Sprintf("KubeVirt/%s/%s", obj.GetNamespace(), obj.GetName())
 	lists := map[string][]string{}
@@ -170,20 +174,21 @@ func KubeVirtDRAGatesOf(obj *unstructured.Unstructured) (KubeVirtDRAGates, error
 		}
 		lists[field] = list
 	}
-	g := KubeVirtDRAGates{HostDevices: slices.Contains(lists["featureGates"], GateHostDevicesWithDRA) && !slices.Contains(lists["disabledFeatureGates"], GateHostDevicesWithDRA)}
-	switch {
-	case slices.Contains(lists["disabledFeatureGates"], GateGPUsWithDRA):
-		g.GPUsKnown = true
-	case slices.Contains(lists["featureGates"], GateGPUsWithDRA):
-		g.GPUs, g.GPUsKnown = true, true
-	default:
-		version, _, _ := unstructured.NestedString(obj.Object, "status", "observedKubeVirtVersion")
+	version, _, _ := unstructured.NestedString(obj.Object, "status", "observedKubeVirtVersion")
+	gate := func(name string) KubeVirtGate {
+		switch {
+		case slices.Contains(lists["disabledFeatureGates"], name):
+			return KubeVirtGate{Known: true}
+		case slices.Contains(lists["featureGates"], name):
+			return KubeVirtGate{On: true, Known: true}
+		}
 		var minor int
 		if _, err := fmt.Sscanf(version, "v1.%d", &minor); err == nil {
-			g.GPUs, g.GPUsKnown = minor >= gpusWithDRABeta, true
+			return KubeVirtGate{On: minor >= draGatesBeta, Known: true}
 		}
+		return KubeVirtGate{}
 	}
-	return g, nil
+	return KubeVirtDRAGates{GPUs: gate(GateGPUsWithDRA), HostDevices: gate(GateHostDevicesWithDRA)}, nil
 }
 
 // CheckVMIClaims reports a VMI that takes GPUs or host devices from
@@ -191,15 +196,20 @@ func KubeVirtDRAGatesOf(obj *unstructured.Unstructured) (KubeVirtDRAGates, error
 // does not give the claims to the launcher pod, and the VM gets no device.
 func CheckVMIClaims(gpuClaims, hostDeviceClaims bool, gates KubeVirtDRAGates, kubeVirt string) []Finding {
 	var out []Finding
-	if gpuClaims && gates.GPUsKnown && !gates.GPUs {
-		out = append(out, newFinding(FindingVMIClaimsGateOff,
-			fmt.Sprintf("enable %s in %s spec.configuration.developerConfiguration.featureGates (and remove it from disabledFeatureGates), or upgrade KubeVirt to v1.9, where it is on by default", GateGPUsWithDRA, kubeVirt),
-			"spec.domain.devices.gpus takes devices from ResourceClaims, and feature gate %s is off in %s", GateGPUsWithDRA, kubeVirt))
-	}
-	if hostDeviceClaims && !gates.HostDevices {
-		out = append(out, newFinding(FindingVMIClaimsGateOff,
-			fmt.Sprintf("enable %s (alpha) in %s spec.configuration.developerConfiguration.featureGates", GateHostDevicesWithDRA, kubeVirt),
-			"spec.domain.devices.hostDevices takes devices from ResourceClaims, and feature gate %s is off in %s", GateHostDevicesWithDRA, kubeVirt))
+	for _, g := range []struct {
+		claims bool
+		gate   KubeVirtGate
+		name   string
+		field  string
+	}{
+		{gpuClaims, gates.GPUs, GateGPUsWithDRA, "gpus"},
+		{hostDeviceClaims, gates.HostDevices, GateHostDevicesWithDRA, "hostDevices"},
+	} {
+		if g.claims && g.gate.Known && !g.gate.On {
+			out = append(out, newFinding(FindingVMIClaimsGateOff,
+				fmt.Sprintf("enable %s in %s spec.configuration.developerConfiguration.featureGates (and remove it from disabledFeatureGates), or upgrade KubeVirt to v1.9, where it is on by default", g.name, kubeVirt),
+				"spec.domain.devices.%s takes devices from ResourceClaims, and feature gate %s is off in %s", g.field, g.name, kubeVirt))
+		}
 	}
 	return out
 }

@@ -68,9 +68,9 @@ func TestPermittedHostDevicesFromKubeVirt(t *testing.T) {
 	}
 }
 
-// GPUsWithDRA is on where the CR enables it or, unless disabled, from
-// KubeVirt v1.9; HostDevicesWithDRA only where enabled. A VMI that takes
-// devices from claims while its gate is off gets a finding with the fix.
+// Each DRA gate is on where the CR enables it or, unless disabled, from
+// KubeVirt v1.9, where both are beta. A VMI that takes devices from claims
+// while its gate is off gets a finding with the fix.
 func TestVMIClaimsNeedKubeVirtDRAGates(t *testing.T) {
 	kubeVirt := func(gates, disabled []any, version string) *unstructured.Unstructured {
 		obj := &unstructured.Unstructured{Object: map[string]any{"metadata": map[string]any{"namespace": "kubevirt", "name": "kubevirt"},
@@ -80,6 +80,7 @@ func TestVMIClaimsNeedKubeVirtDRAGates(t *testing.T) {
 		}
 		return obj
 	}
+	on, off := KubeVirtGate{On: true, Known: true}, KubeVirtGate{Known: true}
 	for _, tc := range []struct {
 		name              string
 		cr                *unstructured.Unstructured
@@ -87,14 +88,14 @@ func TestVMIClaimsNeedKubeVirtDRAGates(t *testing.T) {
 		wantGates         KubeVirtDRAGates
 		wantFindings      int
 	}{
-		{name: "v1.9 default", cr: kubeVirt(nil, nil, "v1.9.0"), gpus: true, wantGates: KubeVirtDRAGates{GPUs: true, GPUsKnown: true}},
-		{name: "v1.8 without the gate", cr: kubeVirt(nil, nil, "v1.8.2"), gpus: true, wantGates: KubeVirtDRAGates{GPUsKnown: true}, wantFindings: 1},
-		{name: "v1.8 with the gate", cr: kubeVirt([]any{"GPUsWithDRA"}, nil, "v1.8.2"), gpus: true, wantGates: KubeVirtDRAGates{GPUs: true, GPUsKnown: true}},
-		{name: "disabled on v1.9", cr: kubeVirt(nil, []any{"GPUsWithDRA"}, "v1.9.0"), gpus: true, wantGates: KubeVirtDRAGates{GPUsKnown: true}, wantFindings: 1},
-		{name: "version unknown: no finding", cr: kubeVirt(nil, nil, ""), gpus: true},
-		{name: "host devices from claims need the alpha gate", cr: kubeVirt(nil, nil, "v1.9.0"), hostDevices: true, wantGates: KubeVirtDRAGates{GPUs: true, GPUsKnown: true}, wantFindings: 1},
-		{name: "host devices gate on", cr: kubeVirt([]any{"HostDevicesWithDRA"}, nil, "v1.9.0"), hostDevices: true,
-			wantGates: KubeVirtDRAGates{GPUs: true, HostDevices: true, GPUsKnown: true}},
+		{name: "v1.9 default", cr: kubeVirt(nil, nil, "v1.9.0"), gpus: true, hostDevices: true, wantGates: KubeVirtDRAGates{GPUs: on, HostDevices: on}},
+		{name: "v1.8 without the gates", cr: kubeVirt(nil, nil, "v1.8.2"), gpus: true, hostDevices: true, wantGates: KubeVirtDRAGates{GPUs: off, HostDevices: off}, wantFindings: 2},
+		{name: "v1.8 with the gate", cr: kubeVirt([]any{"GPUsWithDRA"}, nil, "v1.8.2"), gpus: true, wantGates: KubeVirtDRAGates{GPUs: on, HostDevices: off}},
+		{name: "disabled on v1.9", cr: kubeVirt(nil, []any{"GPUsWithDRA", "HostDevicesWithDRA"}, "v1.9.0"), gpus: true, hostDevices: true,
+			wantGates: KubeVirtDRAGates{GPUs: off, HostDevices: off}, wantFindings: 2},
+		{name: "version unknown: no finding", cr: kubeVirt(nil, nil, ""), gpus: true, hostDevices: true},
+		{name: "host devices gate on before v1.9", cr: kubeVirt([]any{"HostDevicesWithDRA"}, nil, "v1.8.0"), hostDevices: true,
+			wantGates: KubeVirtDRAGates{GPUs: off, HostDevices: on}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			gates, err := KubeVirtDRAGatesOf(tc.cr)
