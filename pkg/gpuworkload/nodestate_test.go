@@ -110,8 +110,8 @@ func TestNodeStateFindings(t *testing.T) {
 		},
 		{
 			name: "vGPU count of an unknown card is not judged", policy: enabledPolicy(ModeContainer),
-			labels:     merge(deployLabels(ModeVGPU), map[string]string{LabelWorkloadConfig: "vm-vgpu", LabelVGPUConfig: "V100-4Q", LabelGPUCount: "2"}),
-			quantities: map[string]string{"nvidia.com/GRID_V100-4Q": "3"},
+			labels:     merge(deployLabels(ModeVGPU), map[string]string{LabelWorkloadConfig: "vm-vgpu", LabelVGPUConfig: "X9000-4Q", LabelGPUCount: "2"}),
+			quantities: map[string]string{"nvidia.com/GRID_X9000-4Q": "3"},
 			gpuNode:    true, mode: ModeVGPU,
 		},
 		{

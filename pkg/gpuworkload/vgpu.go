@@ -15,18 +15,29 @@ import (
 var vgpuProfilesYAML []byte
 
 // VGPUProfile is a vGPU type as advertised by the sandbox device plugin
-// (NVIDIA_A10-12Q, GRID_T4-2Q, NVIDIA_A100-1-5C) or as named in
-// nvidia.com/vgpu.config (A10-12Q).
+// (NVIDIA_A10-12Q, GRID_T4-2Q, NVIDIA_A100-1-5CME,
+// NVIDIA_RTX_Pro_6000_Blackwell_DC-48Q) or as named in
+// nvidia.com/vgpu.config (A10-12Q, DC-48Q).
 type VGPUProfile struct {
 	// Prefix is "NVIDIA" or "GRID" for advertised type names, empty for vgpu.config values.
 	Prefix string
-	Card   string
+	// Card is what the type name gives before the profile: the family
+	// (A10), or words ending with it (RTX_Pro_6000_Blackwell_DC).
+	Card string
 	// GPUInstanceSlices is the MIG GPU instance size of a MIG-backed profile, 0 otherwise.
 	GPUInstanceSlices int
-	FramebufferGB     int
+	// FramebufferGB may be 0 (a type without framebuffer of its own).
+	FramebufferGB int
 	// Series is the license series letter: A, B, C or Q.
 	Series byte
+	// Suffix is a MIG-backed profile's media or graphics suffix: ME, NOME,
+	// MEALL or GFX; empty for most.
+	Suffix string
 }
+
+// vgpuSuffixes are the device manager's MIG suffixes, longest first so
+// that MEALL is not read as ME.
+var vgpuSuffixes = []string{"MEALL", "NOME", "GFX", "ME"}
 
 var vgpuPrefixes = []string{"NVIDIA", "GRID"}
 
@@ -65,13 +76,21 @@ func ParseVGPUConfig(value string) (VGPUProfile, error) {
 	return p, nil
 }
 
-// parseProfile parses <card>-[<slices>-]<framebuffer GB><series>.
+// parseProfile parses <card>-[<slices>-]<framebuffer GB><series>[<suffix>],
+// as the vGPU device manager reads type names.
 func parseProfile(s string) (VGPUProfile, error) {
 	cut := strings.LastIndexByte(s, '-')
 	if cut <= 0 {
 		return VGPUProfile{}, fmt.Errorf("want <card>-<framebuffer GB><series>, e.g. A10-12Q")
 	}
 	card, size := s[:cut], s[cut+1:]
+	var suffix string
+	for _, sfx := range vgpuSuffixes {
+		if rest, ok := strings.CutSuffix(size, sfx); ok && len(rest) >= 2 {
+			size, suffix = rest, sfx
+			break
+		}
+	}
 	if len(size) < 2 {
 		return VGPUProfile{}, fmt.Errorf("profile %q: want <framebuffer GB><series>, e.g. 12Q", size)
 	}
@@ -80,18 +99,21 @@ func parseProfile(s string) (VGPUProfile, error) {
 		return VGPUProfile{}, fmt.Errorf("profile %q: series %q is not one of A, B, C, Q", size, series)
 	}
 	fb, ok := parseCount(size[:len(size)-1])
-	if !ok {
-		return VGPUProfile{}, fmt.Errorf("profile %q: framebuffer %q is not a positive number of GB", size, size[:len(size)-1])
+	if size[:len(size)-1] == "0" {
+		fb, ok = 0, true
 	}
-	p := VGPUProfile{FramebufferGB: fb, Series: series}
+	if !ok {
+		return VGPUProfile{}, fmt.Errorf("profile %q: framebuffer %q is not a number of GB", size, size[:len(size)-1])
+	}
+	p := VGPUProfile{FramebufferGB: fb, Series: series, Suffix: suffix}
 	if i := strings.LastIndexByte(card, '-'); i > 0 {
 		if slices, ok := parseCount(card[i+1:]); ok && slices <= 7 {
 			p.GPUInstanceSlices = slices
 			card = card[:i]
 		}
 	}
-	if !validCard(card) {
-		return VGPUProfile{}, fmt.Errorf("card %q: want letters, digits, '_' or '-', starting with a letter", card)
+	if !validCard(card) || !validCard(card[strings.LastIndexByte(card, '_')+1:]) {
+		return VGPUProfile{}, fmt.Errorf("card %q: want letters, digits, '_' or '-', each '_'-separated word starting with a letter or digit", card)
 	}
 	p.Card = card
 	return p, nil
@@ -109,8 +131,10 @@ func parseCount(s string) (int, bool) {
 	return n, true
 }
 
+// validCard allows a family that starts with a digit: the operator's
+// configuration has 6000D.
 func validCard(card string) bool {
-	if card == "" || !isLetter(card[0]) {
+	if card == "" || !isLetter(card[0]) && !isDigit(card[0]) {
 		return false
 	}
 	for i := 0; i < len(card); i++ {
@@ -125,36 +149,44 @@ func validCard(card string) bool {
 func isLetter(c byte) bool { return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' }
 func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
 
-// Size is the profile without the card: 12Q, or 1-5C for MIG-backed profiles.
+// Size is the profile without the card: 12Q, or 1-5CME for MIG-backed profiles.
 func (p VGPUProfile) Size() string {
-	size := strconv.Itoa(p.FramebufferGB) + string(p.Series)
+	size := strconv.Itoa(p.FramebufferGB) + string(p.Series) + p.Suffix
 	if p.GPUInstanceSlices > 0 {
 		return strconv.Itoa(p.GPUInstanceSlices) + "-" + size
 	}
 	return size
 }
 
-// Name is the profile as nvidia.com/vgpu.config names it: A10-12Q.
-func (p VGPUProfile) Name() string { return p.Card + "-" + p.Size() }
+// Family is the vGPU type family, the card as the device manager's
+// configuration names it: the last word of the type name's card
+// (RTX_Pro_6000_Blackwell_DC is DC).
+func (p VGPUProfile) Family() string { return p.Card[strings.LastIndexByte(p.Card, '_')+1:] }
+
+// Name is the profile as nvidia.com/vgpu.config names it, the last word of
+// the type name: A10-12Q, DC-48Q.
+func (p VGPUProfile) Name() string { return p.Family() + "-" + p.Size() }
 
 // TypeName is the advertised type name: NVIDIA_A10-12Q, or Name() without a prefix.
 func (p VGPUProfile) TypeName() string {
 	if p.Prefix == "" {
 		return p.Name()
 	}
-	return p.Prefix + "_" + p.Name()
+	return p.Prefix + "_" + p.Card + "-" + p.Size()
 }
 
-// SameProfile compares card and size, ignoring the NVIDIA_/GRID_ prefix.
+// SameProfile compares profiles as the device manager matches a label to a
+// type: by the last word of the name, so NVIDIA_/GRID_ and the words
+// before the family do not count.
 func (p VGPUProfile) SameProfile(q VGPUProfile) bool {
-	return p.Card == q.Card && p.Size() == q.Size()
+	return p.Family() == q.Family() && p.Size() == q.Size()
 }
 
 // MaxPerGPU is the number of instances of the profile one physical GPU holds
 // in equal-size mode. ok is false for cards and profiles the table does not
 // know: the caller must say "unknown" rather than guess.
 func (p VGPUProfile) MaxPerGPU() (count int, ok bool) {
-	card, ok := vgpuCards.Cards[p.Card]
+	card, ok := vgpuCards.Cards[p.Family()]
 	if !ok {
 		return 0, false
 	}
@@ -170,29 +202,44 @@ func CardProfiles(card string) (sizes []string, ok bool) {
 	if !ok {
 		return nil, false
 	}
+	return sortedSizes(card, c), true
+}
+
+// sortedSizes orders a card's profile sizes by series, MIG slices,
+// framebuffer and suffix.
+func sortedSizes(card string, c vgpuCard) []string {
 	profiles := make([]VGPUProfile, 0, len(c.Profiles))
 	for size := range c.Profiles {
 		p, _ := parseProfile(card + "-" + size)
 		profiles = append(profiles, p)
 	}
 	slices.SortFunc(profiles, func(a, b VGPUProfile) int {
-		return cmp.Or(cmp.Compare(b.Series, a.Series), cmp.Compare(a.GPUInstanceSlices, b.GPUInstanceSlices), cmp.Compare(a.FramebufferGB, b.FramebufferGB))
+		return cmp.Or(cmp.Compare(b.Series, a.Series), cmp.Compare(a.GPUInstanceSlices, b.GPUInstanceSlices), cmp.Compare(a.FramebufferGB, b.FramebufferGB), cmp.Compare(a.Suffix, b.Suffix))
 	})
-	sizes = make([]string, len(profiles))
+	sizes := make([]string, len(profiles))
 	for i, p := range profiles {
 		sizes[i] = p.Size()
 	}
-	return sizes, true
+	return sizes
 }
 
-// DefaultVGPUProfile is what vgpu.config=default (or no label) creates on the
-// card: two half-framebuffer Q profiles per GPU. ok is false when unknown.
+// DefaultVGPUProfile is what vgpu.config=default (or no label) creates on
+// the card family, from the operator's default section. ok is false when
+// unknown, or when the family's cards get different defaults: then only
+// the PCI device ID tells.
 func DefaultVGPUProfile(card string) (VGPUProfile, bool) {
 	c, ok := vgpuCards.Cards[card]
-	if !ok || c.DefaultProfile == "" {
+	var size string
+	for _, s := range c.DefaultProfiles {
+		if size != "" && s != size {
+			return VGPUProfile{}, false
+		}
+		size = s
+	}
+	if !ok || size == "" {
 		return VGPUProfile{}, false
 	}
-	p, err := parseProfile(card + "-" + c.DefaultProfile)
+	p, err := parseProfile(card + "-" + size)
 	return p, err == nil
 }
 
@@ -206,8 +253,10 @@ type vgpuCardTable struct {
 
 type vgpuCard struct {
 	MemoryGB       int            `json:"memoryGB"`
-	DefaultProfile string         `json:"defaultProfile,omitempty"`
-	Profiles       map[string]int `json:"profiles"`
+	// DefaultProfiles maps PCI device IDs (20b2) to the profile size
+	// vgpu.config=default creates on them.
+	DefaultProfiles map[string]string `json:"defaultProfiles,omitempty"`
+	Profiles        map[string]int    `json:"profiles"`
 }
 
 var vgpuCards = mustParseVGPUCards(vgpuProfilesYAML)
@@ -238,9 +287,9 @@ func parseVGPUCards(data []byte) (vgpuCardTable, error) {
 				return table, fmt.Errorf("cards.%s.profiles.%s: count %d does not fit %d GB", name, size, count, card.MemoryGB)
 			}
 		}
-		if card.DefaultProfile != "" {
-			if _, ok := card.Profiles[card.DefaultProfile]; !ok {
-				return table, fmt.Errorf("cards.%s.defaultProfile: %s is not in profiles", name, card.DefaultProfile)
+		for id, size := range card.DefaultProfiles {
+			if _, ok := card.Profiles[size]; !ok || !isPCIDeviceID(id) {
+				return table, fmt.Errorf("cards.%s.defaultProfiles.%s: want a PCI device ID and one of the card's profiles, not %s", name, id, size)
 			}
 		}
 	}

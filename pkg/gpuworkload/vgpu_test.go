@@ -20,15 +20,21 @@ func TestParseVGPUTypeName(t *testing.T) {
 		{in: "NVIDIA_L40S-48Q", want: VGPUProfile{Prefix: "NVIDIA", Card: "L40S", FramebufferGB: 48, Series: 'Q'}, perGPU: 1},
 		{in: "NVIDIA_A16-16C", want: VGPUProfile{Prefix: "NVIDIA", Card: "A16", FramebufferGB: 16, Series: 'C'}, perGPU: 1},
 		{in: "NVIDIA_A40-2B", want: VGPUProfile{Prefix: "NVIDIA", Card: "A40", FramebufferGB: 2, Series: 'B'}},
-		{in: "NVIDIA_RTX6000-Ada-4Q", want: VGPUProfile{Prefix: "NVIDIA", Card: "RTX6000-Ada", FramebufferGB: 4, Series: 'Q'}},
-		{in: "NVIDIA_H100XM-80C", want: VGPUProfile{Prefix: "NVIDIA", Card: "H100XM", FramebufferGB: 80, Series: 'C'}},
+		{in: "NVIDIA_RTX6000-Ada-4Q", want: VGPUProfile{Prefix: "NVIDIA", Card: "RTX6000-Ada", FramebufferGB: 4, Series: 'Q'}, perGPU: 12},
+		{in: "NVIDIA_H100XM-80C", want: VGPUProfile{Prefix: "NVIDIA", Card: "H100XM", FramebufferGB: 80, Series: 'C'}, perGPU: 1},
+		{in: "NVIDIA_A100-1-5CME", want: VGPUProfile{Prefix: "NVIDIA", Card: "A100", GPUInstanceSlices: 1, FramebufferGB: 5, Series: 'C', Suffix: "ME"}, perGPU: 1},
+		{in: "NVIDIA_RTX_Pro_6000_Blackwell_DC-48Q", want: VGPUProfile{Prefix: "NVIDIA", Card: "RTX_Pro_6000_Blackwell_DC", FramebufferGB: 48, Series: 'Q'}, perGPU: 2},
+		{in: "NVIDIA_RTX_Pro_6000_Blackwell_DC-4-48QGFX", want: VGPUProfile{Prefix: "NVIDIA", Card: "RTX_Pro_6000_Blackwell_DC", GPUInstanceSlices: 4, FramebufferGB: 48, Series: 'Q', Suffix: "GFX"}, perGPU: 2},
+		{in: "NVIDIA_A100-1-0CNOME", want: VGPUProfile{Prefix: "NVIDIA", Card: "A100", GPUInstanceSlices: 1, Series: 'C', Suffix: "NOME"}},
+		{in: "NVIDIA_6000D-84Q", want: VGPUProfile{Prefix: "NVIDIA", Card: "6000D", FramebufferGB: 84, Series: 'Q'}, perGPU: 1},
 		{in: "GA102GL_A10", wantErr: "want NVIDIA_<card>-<profile>"},
 		{in: "NVIDIA_A10", wantErr: "want <card>-<framebuffer GB><series>"},
 		{in: "NVIDIA_A10-12X", wantErr: `series 'X' is not one of A, B, C, Q`},
-		{in: "NVIDIA_A10-012Q", wantErr: "is not a positive number of GB"},
+		{in: "NVIDIA_A10-012Q", wantErr: "is not a number of GB"},
 		{in: "NVIDIA_A10-Q", wantErr: "want <framebuffer GB><series>"},
 		{in: "NVIDIA_-12Q", wantErr: "want <card>-<framebuffer GB><series>"},
-		{in: "NVIDIA_1A-12Q", wantErr: "starting with a letter"},
+		{in: "NVIDIA__A-12Q", wantErr: "starting with a letter or digit"},
+		{in: "NVIDIA_A_--1A", wantErr: "starting with a letter or digit"},
 	} {
 		t.Run(tc.in, func(t *testing.T) {
 			got, err := ParseVGPUTypeName(tc.in)
@@ -83,7 +89,8 @@ func TestDefaultVGPUProfile(t *testing.T) {
 			t.Errorf("%s: default profile holds %d per GPU, want 2", card, n)
 		}
 	}
-	for _, card := range []string{"A100", "H100", "V100"} {
+	// DC spans cards with different defaults; X9000 is no card.
+	for _, card := range []string{"DC", "X9000"} {
 		if p, ok := DefaultVGPUProfile(card); ok {
 			t.Errorf("%s: default %s, want unknown", card, p.Name())
 		}
@@ -94,7 +101,7 @@ func TestParseVGPUCardsRejects(t *testing.T) {
 	for _, tc := range []struct{ name, yaml, wantErr string }{
 		{name: "profile larger than the card", yaml: "cards:\n  X1: {memoryGB: 8, profiles: {16Q: 1}}\n", wantErr: "does not fit 8 GB"},
 		{name: "bad size", yaml: "cards:\n  X1: {memoryGB: 8, profiles: {4Z: 1}}\n", wantErr: "not a profile size"},
-		{name: "default not listed", yaml: "cards:\n  X1: {memoryGB: 8, defaultProfile: 4Q, profiles: {8Q: 1}}\n", wantErr: "4Q is not in profiles"},
+		{name: "default not listed", yaml: "cards:\n  X1: {memoryGB: 8, defaultProfiles: {\"2236\": 4Q}, profiles: {8Q: 1}}\n", wantErr: "one of the card's profiles, not 4Q"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := parseVGPUCards([]byte(tc.yaml))

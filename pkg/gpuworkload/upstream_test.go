@@ -1,0 +1,79 @@
+package gpuworkload
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"sigs.k8s.io/yaml"
+)
+
+// upstreamDir holds verbatim upstream files (../shared/data/upstream from
+// the repository root); tests built on them skip when it is absent.
+const upstreamDir = "../../../shared/data/upstream"
+
+func readUpstream(t *testing.T, path string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(upstreamDir, path))
+	if errors.Is(err, fs.ErrNotExist) {
+		t.Skipf("%s is absent: the upstream data folder (../shared/data/upstream) is not beside the repository", path)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+const vgpuDeviceManagerConfig = "NVIDIA+gpu-operator/assets/state-vgpu-device-manager/0500_configmap.yaml"
+
+// The embedded vGPU table is what the generator makes of the operator's
+// configuration: regenerate it with go run ./hack/gen-vgpu-table when that
+// file changes.
+func TestVGPUTableIsGenerated(t *testing.T) {
+	generated, err := GenerateVGPUTable(readUpstream(t, vgpuDeviceManagerConfig), vgpuDeviceManagerConfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(generated, vgpuProfilesYAML) {
+		t.Fatalf("pkg/gpuworkload/data/vgpu_profiles.yaml is not what go run ./hack/gen-vgpu-table %s generates", filepath.Join(upstreamDir, vgpuDeviceManagerConfig))
+	}
+}
+
+// Every profile of the operator's configuration, on a one-GPU node labelled
+// with it and advertising what the device manager creates, gives no
+// finding; so does RTX PRO 6000 Blackwell, whose label is the last word of
+// its advertised type.
+func TestEveryUpstreamVGPUProfileOnALabelledNode(t *testing.T) {
+	var cm struct {
+		Data map[string]string `json:"data"`
+	}
+	if err := yaml.Unmarshal(readUpstream(t, vgpuDeviceManagerConfig), &cm); err != nil {
+		t.Fatal(err)
+	}
+	var config deviceManagerConfig
+	if err := yaml.Unmarshal([]byte(cm.Data["config.yaml"]), &config); err != nil {
+		t.Fatal(err)
+	}
+	type labelled struct{ label, advertised string }
+	nodes := []labelled{{"DC-48Q", "NVIDIA_RTX_Pro_6000_Blackwell_DC-48Q"}}
+	for name := range config.VGPUConfigs {
+		if name != VGPUConfigDefault {
+			nodes = append(nodes, labelled{name, "NVIDIA_" + name})
+		}
+	}
+	if len(nodes) < 700 {
+		t.Fatalf("%d profiles, want the configuration's 700 or more", len(nodes))
+	}
+	for _, n := range nodes {
+		count := config.VGPUConfigs[n.label][0].VGPUDevices[n.label]
+		node := testNode("n1", merge(deployLabels(ModeVGPU), map[string]string{LabelWorkloadConfig: "vm-vgpu", LabelVGPUConfig: n.label, LabelGPUCount: "1"}),
+			map[string]string{ResourceDomain + n.advertised: strconv.Itoa(count)})
+		if s := NewNodeState(node, enabledPolicy(ModeContainer), nil); len(s.Findings) > 0 || s.Mode.Mode != ModeVGPU {
+			t.Errorf("vgpu.config=%s advertising %d x %s: mode %s, findings %+v", n.label, count, n.advertised, s.Mode.Mode, s.Findings)
+		}
+	}
+}
