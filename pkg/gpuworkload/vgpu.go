@@ -252,7 +252,7 @@ type vgpuCardTable struct {
 }
 
 type vgpuCard struct {
-	MemoryGB       int            `json:"memoryGB"`
+	MemoryGB int `json:"memoryGB"`
 	// DefaultProfiles maps PCI device IDs (20b2) to the profile size
 	// vgpu.config=default creates on them.
 	DefaultProfiles map[string]string `json:"defaultProfiles,omitempty"`
