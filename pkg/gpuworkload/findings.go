@@ -52,6 +52,7 @@ const (
 	FindingOperandLabelsAbsent  FindingCode = "OperandLabelsAbsent"
 	FindingOperandsDisabled     FindingCode = "OperandsDisabled"
 	FindingStaleZeroResource    FindingCode = "StaleZeroResource"
+	FindingNotGPUResource       FindingCode = "NotGPUResource"
 	FindingUncountableResource  FindingCode = "UncountableResource"
 	FindingUnhealthyDevices     FindingCode = "UnhealthyDevices"
 	FindingInvalidGPUCountLabel FindingCode = "InvalidGPUCountLabel"
@@ -95,6 +96,7 @@ var findingSeverity = map[FindingCode]Severity{
 	FindingOperandLabelsAbsent:  SeverityInfo,
 	FindingOperandsDisabled:     SeverityInfo,
 	FindingStaleZeroResource:    SeverityInfo,
+	FindingNotGPUResource:       SeverityInfo,
 	FindingUncountableResource:  SeverityError,
 	FindingUnhealthyDevices:     SeverityWarning,
 	FindingInvalidGPUCountLabel: SeverityWarning,
@@ -136,6 +138,7 @@ var FindingCodes = []FindingCode{
 	FindingOperandLabelsAbsent,
 	FindingOperandsDisabled,
 	FindingStaleZeroResource,
+	FindingNotGPUResource,
 	FindingUncountableResource,
 	FindingUnhealthyDevices,
 	FindingInvalidGPUCountLabel,

@@ -28,6 +28,10 @@ type NodeState struct {
 	Resources []AdvertisedResource
 	// StaleResources are GPU resources left at zero, typically after a mode switch.
 	StaleResources []v1.ResourceName
+	// NotGPUResources are the nvidia.com/ resources the node advertises that
+	// are not GPUs (NICs, NVSwitches, names no rule places): no GPU unit
+	// counts them.
+	NotGPUResources []v1.ResourceName
 	// UncountableResources are GPU quantities in the node's status that are
 	// not a count of units (Units), with their fields; they are left out of
 	// Resources.
@@ -64,6 +68,9 @@ func NewNodeState(node *v1.Node, policy SandboxPolicy, classifier *Classifier) *
 	for name, capacity := range node.Status.Capacity {
 		class := classifier.Classify(name)
 		if !class.IsGPU() {
+			if !capacity.IsZero() && strings.HasPrefix(string(name), ResourceDomain) {
+				s.NotGPUResources = append(s.NotGPUResources, name)
+			}
 			continue
 		}
 		allocatable := node.Status.Allocatable[name]
@@ -86,6 +93,7 @@ func NewNodeState(node *v1.Node, policy SandboxPolicy, classifier *Classifier) *
 	slices.Sort(s.UncountableResources)
 	slices.SortFunc(s.Resources, func(a, b AdvertisedResource) int { return strings.Compare(string(a.Name), string(b.Name)) })
 	slices.Sort(s.StaleResources)
+	slices.Sort(s.NotGPUResources)
 	for key, value := range node.Labels {
 		if strings.HasPrefix(key, DeployLabelPrefix) && key != LabelDeployOperands && strings.HasPrefix(value, "paused") {
 			s.PausedOperands = append(s.PausedOperands, key+"="+value)
@@ -201,13 +209,14 @@ func nodeFindings(node *v1.Node, s *NodeState, policy SandboxPolicy) []Finding {
 	}
 	out = append(out, deployLabelFindings(node, s, policy)...)
 	if len(s.StaleResources) > 0 {
-		names := make([]string, len(s.StaleResources))
-		for i, n := range s.StaleResources {
-			names[i] = string(n)
-		}
 		out = append(out, newFinding(FindingStaleZeroResource,
 			"nothing to do: a zero quantity is not an advertisement; it disappears when the kubelet restarts",
-			"zero-quantity resources left in node status: %s", strings.Join(names, ", ")))
+			"zero-quantity resources left in node status: %s", joinNames(s.StaleResources)))
+	}
+	if len(s.NotGPUResources) > 0 {
+		out = append(out, newFinding(FindingNotGPUResource,
+			"nothing to do; if one of them is a GPU, give its class in GPUWorkloadFitArgs resourceClasses",
+			"%s: nvidia.com/ resources that are not GPUs, left out of GPU units, stranding, metrics and reasons", joinNames(s.NotGPUResources)))
 	}
 	checkOperands := fmt.Sprintf("kubectl get pods -A -o wide --field-selector spec.nodeName=%s", s.Name)
 	if len(s.UncountableResources) > 0 {
@@ -441,4 +450,12 @@ func deployLabelFindings(node *v1.Node, s *NodeState, policy SandboxPolicy) []Fi
 			"operands paused: %s", strings.Join(s.PausedOperands, ", ")))
 	}
 	return out
+}
+
+func joinNames(names []v1.ResourceName) string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = string(n)
+	}
+	return strings.Join(out, ", ")
 }

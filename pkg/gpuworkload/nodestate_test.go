@@ -38,10 +38,20 @@ func TestNodeStateFindings(t *testing.T) {
 			gpuNode:    true, mode: ModeContainer,
 		},
 		{
-			name: "healthy passthrough node with the seed's shared A2/A16 ID", policy: enabledPolicy(ModeContainer),
+			name: "healthy passthrough node with the seed's shared A2/A16 ID and a NIC", policy: enabledPolicy(ModeContainer),
 			labels:     merge(deployLabels(ModePassthrough), map[string]string{LabelWorkloadConfig: "vm-passthrough"}),
 			quantities: map[string]string{"nvidia.com/GA107GL_A2___A16": "4", "nvidia.com/hostdev": "2"},
 			gpuNode:    true, mode: ModePassthrough,
+			want: []FindingCode{FindingNotGPUResource},
+		},
+		{
+			// The Network Operator's NICs and Kata's NVSwitches are not GPUs,
+			// even on a node of a GPU mode: no units of the mode count them.
+			name: "NICs and NVSwitches beside passthrough GPUs", policy: enabledPolicy(ModeContainer),
+			labels:     merge(deployLabels(ModePassthrough), map[string]string{LabelWorkloadConfig: "vm-passthrough"}),
+			quantities: map[string]string{"nvidia.com/GA102GL_A10": "2", "nvidia.com/mlnxnics": "8", "nvidia.com/nvswitch": "4"},
+			gpuNode:    true, mode: ModePassthrough,
+			want: []FindingCode{FindingNotGPUResource},
 		},
 		{
 			name: "healthy vGPU node with the default profile", policy: enabledPolicy(ModeContainer),

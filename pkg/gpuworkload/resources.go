@@ -13,6 +13,10 @@ const ResourceDomain = "nvidia.com/"
 // ResourceGPU is what the container device plugin advertises.
 const ResourceGPU v1.ResourceName = "nvidia.com/gpu"
 
+// ResourceKataPassthroughGPU is what passthrough GPUs are advertised as
+// when ClusterPolicy sandboxWorkloads.mode is kata.
+const ResourceKataPassthroughGPU v1.ResourceName = "nvidia.com/pgpu"
+
 // ResourceClass tells which kind of GPU inventory an extended resource is.
 type ResourceClass uint8
 
@@ -135,6 +139,9 @@ func NewClassifier(cfg ClassifierConfig, policy SandboxPolicy, nodes []*v1.Node)
 			c.known[d.ResourceName] = ClassVGPUProfile
 		}
 	}
+	if policy.Runtime == RuntimeKata {
+		c.known[ResourceKataPassthroughGPU] = ClassPassthroughGPU
+	}
 	for name, class := range cfg.Configured {
 		c.known[name] = class
 	}
@@ -163,7 +170,7 @@ func classifyByName(name v1.ResourceName) (class ResourceClass, recognised bool)
 	switch {
 	case bare == "gpu" || bare == "gpu.shared" || isMIGResource(bare):
 		return ClassContainerGPU, true
-	case isNICResource(bare):
+	case isNotGPUResource(bare):
 		return ClassNotGPU, true
 	case isVGPUTypeName(bare):
 		return ClassVGPUProfile, true
@@ -204,12 +211,13 @@ func digitsThen(s, suffix string) bool {
 	return true
 }
 
-// nicResourcePrefixes are the Network Operator's usual resource names, which
-// share the nvidia.com/ domain with GPUs.
-var nicResourcePrefixes = []string{"hostdev", "rdma", "sriov"}
+// notGPUPrefixes are the nvidia.com/ resources that are not GPUs: the
+// Network Operator's SR-IOV NICs (mlnxnics and the usual hostdev, rdma and
+// sriov names) and the Kata sandbox device plugin's NVSwitches.
+var notGPUPrefixes = []string{"mlnxnics", "hostdev", "rdma", "sriov", "nvswitch"}
 
-func isNICResource(bare string) bool {
-	for _, prefix := range nicResourcePrefixes {
+func isNotGPUResource(bare string) bool {
+	for _, prefix := range notGPUPrefixes {
 		if strings.HasPrefix(bare, prefix) {
 			return true
 		}

@@ -86,6 +86,23 @@ func TestClassifierPrecedence(t *testing.T) {
 		}
 	}
 
+	// Not GPUs, whatever node advertises them; pgpu is one under Kata.
+	observed := NewClassifier(ClassifierConfig{}, policy, []*v1.Node{testNode("pt", map[string]string{LabelWorkloadConfig: "vm-passthrough"},
+		map[string]string{"nvidia.com/mlnxnics": "8", "nvidia.com/nvswitch": "4", "nvidia.com/pgpu": "2"})})
+	for _, name := range []v1.ResourceName{"nvidia.com/mlnxnics", "nvidia.com/nvswitch"} {
+		if got := observed.Classify(name); got != ClassNotGPU {
+			t.Errorf("%s: got %s, want not-gpu", name, got)
+		}
+	}
+	kata := policy
+	kata.Runtime = RuntimeKata
+	if got := NewClassifier(ClassifierConfig{}, kata, nil).Classify(ResourceKataPassthroughGPU); got != ClassPassthroughGPU {
+		t.Errorf("%s under Kata: got %s, want passthrough-gpu", ResourceKataPassthroughGPU, got)
+	}
+	if got := NewClassifier(ClassifierConfig{}, policy, nil).Classify(ResourceKataPassthroughGPU); got != ClassNotGPU {
+		t.Errorf("%s under KubeVirt: got %s, want not-gpu", ResourceKataPassthroughGPU, got)
+	}
+
 	single := NewClassifier(ClassifierConfig{}, policy, nodes[:1])
 	if got := single.Classify("nvidia.com/shared_name"); got != ClassPassthroughGPU {
 		t.Errorf("name seen only on a passthrough node: got %s", got)
