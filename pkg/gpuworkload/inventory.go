@@ -245,7 +245,7 @@ func InventoryOf(node *v1.Node, state *NodeState) GPUInventory {
 		inv.PassthroughName = passthroughNames[inv.Card]
 	}
 	if inv.VGPU.Card == "" && inv.Card != "" {
-		if p, err := ParseVGPUConfig(node.Labels[LabelVGPUConfig]); err == nil && p.Card == inv.Card {
+		if p, err := ParseVGPUConfig(node.Labels[LabelVGPUConfig]); err == nil && p.Family() == inv.Card {
 			inv.VGPU = p
 		} else {
 			inv.VGPU, _ = DefaultVGPUProfile(inv.Card)

@@ -69,7 +69,8 @@ func CheckPermittedHostDevices(p *PermittedHostDevices, policy SandboxPolicy, ad
 			continue
 		}
 		if _, ok := advertised[d.ResourceName]; ok || !policy.Enabled {
-			if ok && !d.External {
+			// Without the sandbox device plugin, KubeVirt's own is the provider.
+			if ok && !d.External && !policy.NoSandboxDevicePlugin {
 				out = append(out, newFinding(FindingPermittedNotExternal,
 					fmt.Sprintf("set externalResourceProvider: true on the %s entry of %s", d.ResourceName, p.Source),
 					"%s is permitted without externalResourceProvider: virt-handler starts its own device plugin for it beside the GPU Operator's sandbox device plugin", d.ResourceName))

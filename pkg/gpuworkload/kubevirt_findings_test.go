@@ -45,3 +45,19 @@ func TestCheckVMIDevices(t *testing.T) {
 		t.Errorf("without permittedHostDevices KubeVirt checks nothing: %v", got)
 	}
 }
+
+// A device permitted without externalResourceProvider conflicts with the
+// sandbox device plugin, unless the ClusterPolicy turns that plugin off:
+// KubeVirt's own plugin is then the intended provider.
+func TestPermittedNotExternalNeedsTheSandboxDevicePlugin(t *testing.T) {
+	permitted := &PermittedHostDevices{Source: "KubeVirt/kubevirt/kubevirt", PCIHostDevices: []PermittedDevice{{ResourceName: "nvidia.com/GA102GL_A10"}}}
+	advertised := Advertisement{"nvidia.com/GA102GL_A10": {Class: ClassPassthroughGPU, Nodes: 1}}
+	policy := enabledPolicy(ModeContainer)
+	if got := CheckPermittedHostDevices(permitted, policy, advertised); len(got) != 1 || got[0].Code != FindingPermittedNotExternal {
+		t.Fatalf("with the sandbox device plugin: %+v, want %s", got, FindingPermittedNotExternal)
+	}
+	policy.NoSandboxDevicePlugin = true
+	if got := CheckPermittedHostDevices(permitted, policy, advertised); len(got) != 0 {
+		t.Fatalf("without the sandbox device plugin: %+v, want none", got)
+	}
+}

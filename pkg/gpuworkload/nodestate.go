@@ -205,7 +205,7 @@ func nodeFindings(node *v1.Node, s *NodeState, policy SandboxPolicy) []Finding {
 	}
 
 	if mode == ModeVGPU {
-		out = append(out, vgpuFindings(node, s)...)
+		out = append(out, vgpuFindings(node, s, policy)...)
 	}
 	out = append(out, deployLabelFindings(node, s, policy)...)
 	if len(s.StaleResources) > 0 {
@@ -330,7 +330,7 @@ func enableSandboxOrUnlabel(policy SandboxPolicy) string {
 	return EnableSandboxFix(policy) + ", or remove the label"
 }
 
-func vgpuFindings(node *v1.Node, s *NodeState) []Finding {
+func vgpuFindings(node *v1.Node, s *NodeState, policy SandboxPolicy) []Finding {
 	var out []Finding
 	var advertised []VGPUProfile
 	for _, r := range s.Resources {
@@ -341,15 +341,12 @@ func vgpuFindings(node *v1.Node, s *NodeState) []Finding {
 			advertised = append(advertised, p)
 		}
 	}
-	configValue := s.VGPUConfig
-	if configValue == "" {
-		configValue = VGPUConfigDefault
-	}
+	configValue := policy.VGPUConfigOf(s.VGPUConfig)
 	// The product label names a card family (NVIDIA-A100-SXM4-80GB is an
 	// A100); only an advertised vGPU type names the card as profiles do.
 	card, cardAdvertised := cardOfProduct(node.Labels[LabelGPUProduct]), len(advertised) > 0
 	if cardAdvertised {
-		card = advertised[0].Card
+		card = advertised[0].Family()
 	}
 	var want VGPUProfile
 	wantKnown := false
@@ -358,7 +355,7 @@ func vgpuFindings(node *v1.Node, s *NodeState) []Finding {
 		want, wantKnown = DefaultVGPUProfile(card)
 	case err == nil:
 		sizes, known := CardProfiles(card)
-		if known && (p.Card == card && !slices.Contains(sizes, p.Size()) || p.Card != card && cardAdvertised) {
+		if known && (p.Family() == card && !slices.Contains(sizes, p.Size()) || p.Family() != card && cardAdvertised) {
 			out = append(out, profileNotOnCard(s.Name, configValue, p, card, sizes))
 		} else {
 			want, wantKnown = p, true

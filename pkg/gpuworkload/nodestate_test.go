@@ -218,6 +218,13 @@ func TestNodeStateFindings(t *testing.T) {
 			quantities: map[string]string{"nvidia.com/26b5": "1"},
 			gpuNode:    true, mode: ModePassthrough,
 		},
+		{
+			// spec.vgpuDeviceManager.config.default, not "default", is what an unlabelled node gets.
+			name: "unlabelled vGPU node with the ClusterPolicy's default config", policy: withVGPUConfigDefault(enabledPolicy(ModeVGPU), "A10-4Q"),
+			labels:     merge(deployLabels(ModeVGPU), map[string]string{LabelGPUCount: "1"}),
+			quantities: map[string]string{"nvidia.com/NVIDIA_A10-4Q": "6"},
+			gpuNode:    true, mode: ModeVGPU,
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := NewNodeState(testNode("n1", tc.labels, tc.quantities), tc.policy, nil)
@@ -351,4 +358,9 @@ func TestNodeStateResources(t *testing.T) {
 	if r, ok := s.Advertised("nvidia.com/NVIDIA_A10-12Q"); !ok || r.Allocatable != 3 {
 		t.Fatalf("Advertised() = %+v, %v", r, ok)
 	}
+}
+
+func withVGPUConfigDefault(p SandboxPolicy, config string) SandboxPolicy {
+	p.VGPUConfigDefault = config
+	return p
 }

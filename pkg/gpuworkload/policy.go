@@ -43,13 +43,34 @@ func (s PolicySource) String() string {
 	return "the GPU Operator defaults"
 }
 
-// SandboxPolicy is ClusterPolicy spec.sandboxWorkloads as the operator interprets it.
+// SandboxPolicy is ClusterPolicy spec.sandboxWorkloads as the operator
+// interprets it, with the two settings of its sandbox operands that change
+// what a node advertises.
 type SandboxPolicy struct {
 	Enabled         bool
 	DefaultWorkload Mode
 	// Runtime is spec.sandboxWorkloads.mode: "kubevirt" or "kata".
 	Runtime SandboxRuntime
-	Source  PolicySource
+	// VGPUConfigDefault is spec.vgpuDeviceManager.config.default: the
+	// vgpu.config an unlabelled vGPU node gets ("default" when unset).
+	VGPUConfigDefault string
+	// NoSandboxDevicePlugin is spec.sandboxDevicePlugin.enabled: false: the
+	// operator runs no sandbox device plugin, and KubeVirt's own device
+	// plugin is the intended provider of permitted host devices.
+	NoSandboxDevicePlugin bool
+	Source                PolicySource
+}
+
+// VGPUConfigOf is the vgpu.config the vGPU device manager applies to a
+// node with the label's value: the policy's default without one.
+func (p SandboxPolicy) VGPUConfigOf(label string) string {
+	switch {
+	case label != "":
+		return label
+	case p.VGPUConfigDefault != "":
+		return p.VGPUConfigDefault
+	}
+	return VGPUConfigDefault
 }
 
 // SandboxRuntime is the VM runtime the sandbox operands are prepared for.
@@ -100,6 +121,20 @@ func PolicyFromClusterPolicy(obj *unstructured.Unstructured) (SandboxPolicy, err
 		default:
 			return policy, fmt.Errorf("%s: spec.sandboxWorkloads.mode is %q; fix: set it to %q or %q", object, raw, RuntimeKubeVirt, RuntimeKata)
 		}
+	}
+
+	if policy.VGPUConfigDefault, _, err = unstructured.NestedString(obj.Object, "spec", "vgpuDeviceManager", "config", "default"); err != nil {
+		return policy, fmt.Errorf("%s: spec.vgpuDeviceManager.config.default: %w; fix: name a section of the vGPU device manager's ConfigMap, e.g. %q", object, err, VGPUConfigDefault)
+	}
+	switch plugin, found, err := unstructured.NestedFieldNoCopy(obj.Object, "spec", "sandboxDevicePlugin", "enabled"); {
+	case err != nil:
+		return policy, fmt.Errorf("%s: spec.sandboxDevicePlugin: %w; fix: make it an object", object, err)
+	case found && plugin != nil:
+		b, ok := plugin.(bool)
+		if !ok {
+			return policy, fmt.Errorf("%s: spec.sandboxDevicePlugin.enabled is %v (%T); fix: set it to true or false", object, plugin, plugin)
+		}
+		policy.NoSandboxDevicePlugin = !b
 	}
 
 	raw, found, err := unstructured.NestedString(obj.Object, "spec", "sandboxWorkloads", "defaultWorkload")

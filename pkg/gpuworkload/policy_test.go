@@ -3,6 +3,9 @@ package gpuworkload
 import (
 	"strings"
 	"testing"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/yaml"
 )
 
 func TestPolicyFromClusterPolicy(t *testing.T) {
@@ -135,5 +138,43 @@ func TestPolicySourceNamesArgs(t *testing.T) {
 	p := SandboxPolicy{Source: PolicySource{Kind: SourcePluginArgs}}
 	if got := p.EffectiveMode(nil).Explain(p); !strings.Contains(got, "the scheduler's plugin args") {
 		t.Fatalf("Explain() = %q, want it to name the plugin args", got)
+	}
+}
+
+// The operand settings that change what a node advertises: the vgpu.config
+// an unlabelled vGPU node gets, and whether the sandbox device plugin runs.
+func TestPolicyReadsOperandSettings(t *testing.T) {
+	obj := clusterPolicy("cluster-policy", map[string]interface{}{"enabled": true})
+	obj.Object["spec"].(map[string]interface{})["vgpuDeviceManager"] = map[string]interface{}{"config": map[string]interface{}{"name": "custom", "default": "A10-4Q"}}
+	obj.Object["spec"].(map[string]interface{})["sandboxDevicePlugin"] = map[string]interface{}{"enabled": false}
+	p, err := PolicyFromClusterPolicy(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p.NoSandboxDevicePlugin || p.VGPUConfigOf("") != "A10-4Q" || p.VGPUConfigOf("A10-12Q") != "A10-12Q" {
+		t.Fatalf("policy %+v: want no sandbox device plugin and A10-4Q for an unlabelled node", p)
+	}
+	if got := DefaultPolicy().VGPUConfigOf(""); got != VGPUConfigDefault {
+		t.Fatalf("without the setting an unlabelled node gets %q, want %q", got, VGPUConfigDefault)
+	}
+	obj.Object["spec"].(map[string]interface{})["sandboxDevicePlugin"] = map[string]interface{}{"enabled": "no"}
+	if _, err := PolicyFromClusterPolicy(obj); err == nil || !strings.Contains(err.Error(), "spec.sandboxDevicePlugin.enabled is no (string)") {
+		t.Fatalf("error %v, want one naming spec.sandboxDevicePlugin.enabled", err)
+	}
+}
+
+// The operator's sample ClusterPolicy reads as the operator's defaults:
+// sandbox workloads off, vgpu.config default, the sandbox device plugin on.
+func TestPolicyOfTheUpstreamSample(t *testing.T) {
+	var obj unstructured.Unstructured
+	if err := yaml.Unmarshal(readUpstream(t, "NVIDIA+gpu-operator/config/samples/v1_clusterpolicy.yaml"), &obj.Object); err != nil {
+		t.Fatal(err)
+	}
+	p, err := PolicyFromClusterPolicy(&obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Enabled || p.DefaultWorkload != ModeContainer || p.Runtime != RuntimeKubeVirt || p.NoSandboxDevicePlugin || p.VGPUConfigOf("") != VGPUConfigDefault {
+		t.Fatalf("sample ClusterPolicy read as %+v", p)
 	}
 }

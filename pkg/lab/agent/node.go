@@ -55,7 +55,7 @@ func (a *agent) syncNode(ctx context.Context, name string) error {
 	mode := policy.EffectiveMode(node.Labels).Mode
 	target := string(mode)
 	if mode == gpuworkload.ModeVGPU {
-		target += "/" + vgpuConfig(node)
+		target += "/" + policy.VGPUConfigOf(node.Labels[gpuworkload.LabelVGPUConfig])
 	}
 	prepared, converting := node.Annotations[annotationPrepared], node.Annotations[annotationConverting]
 	switch {
@@ -74,13 +74,6 @@ func (a *agent) syncNode(ctx context.Context, name string) error {
 		return a.startConversion(ctx, node, policy, mode, target, delay)
 	}
 	return nil
-}
-
-func vgpuConfig(node *v1.Node) string {
-	if value := node.Labels[gpuworkload.LabelVGPUConfig]; value != "" {
-		return value
-	}
-	return "default"
 }
 
 func readyAt(delay time.Duration) string {
@@ -128,8 +121,8 @@ func (a *agent) startConversion(ctx context.Context, node *v1.Node, policy gpuwo
 // the vGPU state failed and nothing advertised.
 func (a *agent) finishConversion(ctx context.Context, node *v1.Node, policy gpuworkload.SandboxPolicy, mode gpuworkload.Mode, target string, gpus int64, model string) error {
 	profile := ""
-	if mode == gpuworkload.ModeVGPU && vgpuConfig(node) != "default" {
-		profile = vgpuConfig(node)
+	if config := policy.VGPUConfigOf(node.Labels[gpuworkload.LabelVGPUConfig]); mode == gpuworkload.ModeVGPU && config != gpuworkload.VGPUConfigDefault {
+		profile = config
 	}
 	annotations := map[string]any{annotationPrepared: target, annotationConverting: nil, annotationReadyAt: nil}
 	labels := map[string]any{}
