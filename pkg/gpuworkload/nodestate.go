@@ -417,13 +417,19 @@ func deployLabelFindings(node *v1.Node, s *NodeState, policy SandboxPolicy) []Fi
 			"no %s* labels: the GPU Operator has not labelled this node", DeployLabelPrefix)}
 	}
 	mode := s.Mode.Mode
+	expected, foreignKeys := Operands().ExpectedDeployLabels(mode, policy.Runtime), Operands().ForeignDeployLabels(mode)
+	// The operator's DRA path labels a node for the DRA driver's operands,
+	// not for its mode's.
+	if dra, draForeign, ok := Operands().DRADeployLabels(node.Labels); ok {
+		expected, foreignKeys = dra, draForeign
+	}
 	var missing, foreign []string
-	for _, key := range Operands().ExpectedDeployLabels(mode, policy.Runtime) {
+	for _, key := range expected {
 		if _, ok := node.Labels[key]; !ok {
 			missing = append(missing, key)
 		}
 	}
-	for _, key := range Operands().ForeignDeployLabels(mode) {
+	for _, key := range foreignKeys {
 		if _, ok := node.Labels[key]; ok {
 			foreign = append(foreign, key)
 		}

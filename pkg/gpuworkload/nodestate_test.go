@@ -364,3 +364,34 @@ func withVGPUConfigDefault(p SandboxPolicy, config string) SandboxPolicy {
 	p.VGPUConfigDefault = config
 	return p
 }
+
+// A DRA node carries the deploy labels of the operator's DRA path, not a
+// mode's: those are no mismatch; a device-plugin operand's label there is.
+func TestDRANodeDeployLabels(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		labels map[string]string
+		want   []FindingCode
+	}{
+		{name: "the operator's DRA labels", labels: draDeployLabels()},
+		{name: "and a device-plugin operand's", labels: merge(draDeployLabels(), map[string]string{DeployLabelPrefix + "device-plugin": "true"}), want: []FindingCode{FindingDeployLabelsMismatch}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := NewNodeState(testNode("dra-1", tc.labels, nil), enabledPolicy(ModeContainer), nil)
+			s.PublishedByDRA()
+			if got := findingCodes(s); !slices.Equal(got, tc.want) {
+				t.Fatalf("findings %v, want %v\n%+v", got, tc.want, s.Findings)
+			}
+		})
+	}
+}
+
+// draDeployLabels are the deploy labels the GPU Operator's DRA path sets,
+// with the GPU present label GPU feature discovery's replacement keeps.
+func draDeployLabels() map[string]string {
+	out := map[string]string{LabelGPUPresent: "true"}
+	for _, l := range []string{"driver", "dra-driver", "dra-validator", "dcgm-dra", "dcgm-exporter-dra"} {
+		out[DeployLabelPrefix+l] = "true"
+	}
+	return out
+}

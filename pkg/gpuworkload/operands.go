@@ -29,6 +29,8 @@ func (o Operand) LabelKey() string { return DeployLabelPrefix + o.DeployLabel }
 // OperandTable maps each mode to the operands that run on its nodes.
 type OperandTable struct {
 	Modes map[Mode][]Operand `json:"modes"`
+	// DRA are the deploy label suffixes of a DRA node.
+	DRA []string `json:"draDeployLabels"`
 
 	// Derived once at load, because node state asks for them on every node.
 	expected map[Mode]map[SandboxRuntime][]string
@@ -78,6 +80,9 @@ func parseOperandTable(data []byte) (*OperandTable, error) {
 		}
 		table.foreign[mode] = table.otherModesLabels(mode)
 	}
+	if !slices.Contains(table.DRA, draDriverDeployLabel) {
+		return nil, fmt.Errorf("draDeployLabels: want %s among them", draDriverDeployLabel)
+	}
 	return &table, nil
 }
 
@@ -96,6 +101,30 @@ func (t *OperandTable) For(mode Mode, runtime SandboxRuntime) []Operand {
 // of the mode, sorted. The result is shared: do not modify it.
 func (t *OperandTable) ExpectedDeployLabels(mode Mode, runtime SandboxRuntime) []string {
 	return t.expected[mode][runtime]
+}
+
+// draDriverDeployLabel schedules the DRA driver: the operator sets it only
+// on a DRA node.
+const draDriverDeployLabel = "dra-driver"
+
+// DRADeployLabels are, for a node the labels say is a DRA node, the deploy
+// label keys the operator sets there and those of every mode it would
+// delete, sorted; ok is false for another node.
+func (t *OperandTable) DRADeployLabels(labels map[string]string) (expected, foreign []string, ok bool) {
+	if _, ok := labels[DeployLabelPrefix+draDriverDeployLabel]; !ok {
+		return nil, nil, false
+	}
+	for _, l := range t.DRA {
+		expected = append(expected, DeployLabelPrefix+l)
+	}
+	slices.Sort(expected)
+	// No mode is the DRA node's: every mode's labels are another's.
+	for _, key := range t.otherModesLabels("") {
+		if !slices.Contains(expected, key) {
+			foreign = append(foreign, key)
+		}
+	}
+	return expected, foreign, true
 }
 
 // ForeignDeployLabels are the label keys that belong only to other modes: the
