@@ -9,15 +9,18 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	eventsv1 "k8s.io/api/events/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
+	"k8s.io/component-base/metrics"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/apis/config"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 )
 
 // informersHandle is a handle with only an informer factory, all joinShare reads.
@@ -125,5 +128,36 @@ func TestRestoreConditionsRetriesPodsWithoutOne(t *testing.T) {
 	pl.restoreConditions(klog.Background(), events)
 	if got, want := slices.Sorted(maps.Keys(handle.activated)), []string{"vms/event-lost", "vms/lost"}; !slices.Equal(got, want) {
 		t.Fatalf("retried %v, want %v", got, want)
+	}
+}
+
+// A scrape within inventoryMaxAge of the last count gets that count; an
+// older one, or one for another plugin, counts again.
+func TestInventoryMetricsAreCountedAtMostOncePerMaxAge(t *testing.T) {
+	factory := informers.NewSharedInformerFactory(fake.NewClientset(), 0)
+	nodes := factory.Core().V1().Nodes().Informer().GetIndexer()
+	pl := NewOffline(&config.GPUWorkloadFitArgs{})
+	pl.handle = informersHandle{factory: factory}
+	c := &inventoryCollector{}
+	c.plugin.Store(pl)
+	scrape := func() int {
+		ch := make(chan metrics.Metric, 100)
+		c.CollectWithStability(ch)
+		close(ch)
+		return len(ch)
+	}
+	empty := scrape()
+	node := &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: "gpu-1", Labels: map[string]string{gpuworkload.LabelWorkloadConfig: "container"}},
+		Status: v1.NodeStatus{Capacity: v1.ResourceList{gpuworkload.ResourceGPU: resource.MustParse("4")}, Allocatable: v1.ResourceList{gpuworkload.ResourceGPU: resource.MustParse("4")}}}
+	if err := nodes.Add(node); err != nil {
+		t.Fatal(err)
+	}
+	pl.tracker.UpsertNode(node)
+	if got := scrape(); got != empty {
+		t.Fatalf("a scrape within the max age counted again: %d series, want the last count's %d", got, empty)
+	}
+	c.last.at = time.Now().Add(-inventoryMaxAge)
+	if got := scrape(); got <= empty {
+		t.Fatalf("a scrape after the max age: %d series, want more than %d with the new node", got, empty)
 	}
 }
