@@ -51,15 +51,15 @@ func NewGPUInventory(gpus int64, model, vgpuProfile string) (GPUInventory, error
 				return inv, fmt.Errorf("vGPU profile %q: want a vgpu.config value such as A10-12Q or a type name such as NVIDIA_A10-12Q", vgpuProfile)
 			}
 		}
-		if inv.Card != "" && p.Card != inv.Card {
-			return inv, fmt.Errorf("vGPU profile %q is for card %s, not %s", vgpuProfile, p.Card, inv.Card)
+		if inv.Card != "" && p.Family() != inv.Card {
+			return inv, fmt.Errorf("vGPU profile %q is for card %s, not %s", vgpuProfile, p.Family(), inv.Card)
 		}
 		if _, ok := p.MaxPerGPU(); !ok {
 			return inv, fmt.Errorf("vGPU profile %q: the profile table does not know how many fit one GPU; use one of its profiles (docs/domain.md)", vgpuProfile)
 		}
 		inv.VGPU = p
 		if inv.Card == "" {
-			inv.Card = p.Card
+			inv.Card = p.Family()
 		}
 	case inv.Card != "":
 		inv.VGPU, _ = DefaultVGPUProfile(inv.Card)
@@ -128,7 +128,7 @@ func (inv GPUInventory) Serving(r v1.ResourceName) (mode Mode, served GPUInvento
 		return ModePassthrough, inv, true
 	}
 	p, err := ParseVGPUTypeName(string(r))
-	if err != nil || p.Card != inv.Card {
+	if err != nil || p.Family() != inv.Card {
 		return "", inv, false
 	}
 	if _, known := p.MaxPerGPU(); !known {
@@ -164,7 +164,7 @@ func HardwareKeysFor(r v1.ResourceName) []string {
 	}
 	keys := []string{hardwareKeyDevice + strings.TrimPrefix(string(r), ResourceDomain)}
 	if p, err := ParseVGPUTypeName(string(r)); err == nil {
-		keys = append(keys, hardwareKeyCard+p.Card)
+		keys = append(keys, hardwareKeyCard+p.Family())
 	}
 	return keys
 }
@@ -233,7 +233,7 @@ func InventoryOf(node *v1.Node, state *NodeState) GPUInventory {
 					inv.GPUs = r.Capacity / int64(perGPU)
 				}
 				if inv.Card == "" {
-					inv.Card = p.Card
+					inv.Card = p.Family()
 				}
 			}
 		}

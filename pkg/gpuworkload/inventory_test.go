@@ -124,3 +124,22 @@ func TestInventoryOfLiveNodes(t *testing.T) {
 		})
 	}
 }
+
+// A type whose card has words before its family (RTX PRO 6000 Blackwell's
+// DC) is the family's inventory: its instances per GPU, its profiles.
+func TestInventoryOfATypeNamedWithWordsBeforeItsFamily(t *testing.T) {
+	inv, err := NewGPUInventory(2, "", "NVIDIA_RTX_Pro_6000_Blackwell_DC-48Q")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if inv.Card != "DC" {
+		t.Fatalf("card %q, want the family DC", inv.Card)
+	}
+	name, units, err := inv.Advertisement(ModeVGPU)
+	if err != nil || name != "nvidia.com/NVIDIA_RTX_Pro_6000_Blackwell_DC-48Q" || units != 4 {
+		t.Fatalf("advertises %d x %s (%v), want 4 x nvidia.com/NVIDIA_RTX_Pro_6000_Blackwell_DC-48Q", units, name, err)
+	}
+	if mode, served, ok := inv.Serving("nvidia.com/NVIDIA_RTX_Pro_6000_Blackwell_DC-24Q"); !ok || mode != ModeVGPU || served.VGPU.Size() != "24Q" {
+		t.Fatalf("another DC profile: %s, %+v, %v; want it served by a vgpu.config change", mode, served.VGPU, ok)
+	}
+}

@@ -256,8 +256,8 @@ func gpuCountOf(labels map[string]string) (count int64, present bool, err error)
 // does not offer: the vGPU device manager fails, so waiting never helps.
 func profileNotOnCard(node, value string, p VGPUProfile, card string, sizes []string) Finding {
 	fix := fmt.Sprintf("pick a profile of the %s (%s): kubectl label node %s %s=%s --overwrite", card, strings.Join(sizes, ", "), node, LabelVGPUConfig, orPlaceholder(defaultProfileName(card), card+"-<profile>"))
-	if p.Card != card {
-		return newFinding(FindingVGPUProfileNotOnCard, fix, "%s=%s names a profile of the %s, but the node's GPUs are %s; the vGPU device manager fails to apply it", LabelVGPUConfig, value, p.Card, card)
+	if p.Family() != card {
+		return newFinding(FindingVGPUProfileNotOnCard, fix, "%s=%s names a profile of the %s, but the node's GPUs are %s; the vGPU device manager fails to apply it", LabelVGPUConfig, value, p.Family(), card)
 	}
 	return newFinding(FindingVGPUProfileNotOnCard, fix, "%s=%s: the %s has no %s profile in the vGPU device manager's default configuration, so applying it fails", LabelVGPUConfig, value, card, p.Size())
 }
