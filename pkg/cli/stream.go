@@ -42,8 +42,8 @@ func readTyped[T any, PT typedObject[T]](path, kind, want string, stdin io.Reade
 	var out []*T
 	// An empty List ('kubectl get pods -o json' without pods) is a dump of
 	// nothing; an input without any document is not a dump.
-	doc := 1
-	for ; ; doc++ {
+	decoded := false
+	for doc := 1; ; doc++ {
 		first, err := nextNonSpace(rest)
 		if errors.Is(err, io.EOF) {
 			break
@@ -61,8 +61,7 @@ func readTyped[T any, PT typedObject[T]](path, kind, want string, stdin io.Reade
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, objs...)
-			doc++
+			out, decoded = append(out, objs...), true
 			break
 		}
 		dec := json.NewDecoder(rest)
@@ -70,10 +69,10 @@ func readTyped[T any, PT typedObject[T]](path, kind, want string, stdin io.Reade
 		if err != nil {
 			return nil, usageErrorf("%s: document %d: %v; want %s", displayName(path), doc, err, want)
 		}
-		out = append(out, objs...)
+		out, decoded = append(out, objs...), true
 		rest = io.MultiReader(dec.Buffered(), rest)
 	}
-	if doc == 1 {
+	if !decoded {
 		return nil, usageErrorf("%s: not a Kubernetes object; want %s", displayName(path), want)
 	}
 	for i, obj := range out {

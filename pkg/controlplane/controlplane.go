@@ -66,10 +66,9 @@ type restartable struct {
 // restart kills the component, as a crash would, and starts it again at
 // once with the same flags, logging to <name>-<n>.log.
 func (cp *ControlPlane) restart(c *restartable) error {
-	if err := c.process.cmd.Process.Kill(); err != nil && !errors.Is(err, os.ErrProcessDone) {
+	if err := c.process.kill(); err != nil {
 		return err
 	}
-	<-c.process.done
 	c.restarts++
 	c.log = filepath.Join(cp.Dir, fmt.Sprintf("%s-%d.log", c.name, c.restarts))
 	p, err := cp.spawn(c.bin, c.args, c.log)

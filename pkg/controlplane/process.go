@@ -76,6 +76,15 @@ func (p *process) exited() error {
 	}
 }
 
+// kill ends the process at once, as a crash would, and waits for it.
+func (p *process) kill() error {
+	if err := p.cmd.Process.Kill(); err != nil && !errors.Is(err, os.ErrProcessDone) {
+		return err
+	}
+	<-p.done
+	return nil
+}
+
 // Stop terminates the components in reverse start order, politely first.
 func (cp *ControlPlane) Stop() error {
 	var errs []error

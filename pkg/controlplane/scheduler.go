@@ -3,7 +3,6 @@ package controlplane
 import (
 	"context"
 	"crypto/tls"
-	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -125,10 +124,4 @@ func (s *Scheduler) Stop() error {
 
 // Kill ends this scheduler at once, as a crash or an OOM kill would: it
 // neither releases its lease nor finishes the bindings in flight.
-func (s *Scheduler) Kill() error {
-	if err := s.process.cmd.Process.Kill(); err != nil && !errors.Is(err, os.ErrProcessDone) {
-		return err
-	}
-	<-s.process.done
-	return nil
-}
+func (s *Scheduler) Kill() error { return s.process.kill() }

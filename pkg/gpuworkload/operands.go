@@ -35,6 +35,8 @@ type OperandTable struct {
 	// Derived once at load, because node state asks for them on every node.
 	expected map[Mode]map[SandboxRuntime][]string
 	foreign  map[Mode][]string
+	// draExpected and draForeign are DRADeployLabels' answers for a DRA node.
+	draExpected, draForeign []string
 }
 
 var operandTable = mustParseOperandTable(operandsYAML)
@@ -83,6 +85,16 @@ func parseOperandTable(data []byte) (*OperandTable, error) {
 	if !slices.Contains(table.DRA, draDriverDeployLabel) {
 		return nil, fmt.Errorf("draDeployLabels: want %s among them", draDriverDeployLabel)
 	}
+	for _, l := range table.DRA {
+		table.draExpected = append(table.draExpected, DeployLabelPrefix+l)
+	}
+	slices.Sort(table.draExpected)
+	// No mode is the DRA node's: every mode's labels are another's.
+	for _, key := range table.otherModesLabels("") {
+		if !slices.Contains(table.draExpected, key) {
+			table.draForeign = append(table.draForeign, key)
+		}
+	}
 	return &table, nil
 }
 
@@ -109,22 +121,13 @@ const draDriverDeployLabel = "dra-driver"
 
 // DRADeployLabels are, for a node the labels say is a DRA node, the deploy
 // label keys the operator sets there and those of every mode it would
-// delete, sorted; ok is false for another node.
+// delete, sorted and shared (do not modify them); ok is false for another
+// node.
 func (t *OperandTable) DRADeployLabels(labels map[string]string) (expected, foreign []string, ok bool) {
 	if _, ok := labels[DeployLabelPrefix+draDriverDeployLabel]; !ok {
 		return nil, nil, false
 	}
-	for _, l := range t.DRA {
-		expected = append(expected, DeployLabelPrefix+l)
-	}
-	slices.Sort(expected)
-	// No mode is the DRA node's: every mode's labels are another's.
-	for _, key := range t.otherModesLabels("") {
-		if !slices.Contains(expected, key) {
-			foreign = append(foreign, key)
-		}
-	}
-	return expected, foreign, true
+	return t.draExpected, t.draForeign, true
 }
 
 // ForeignDeployLabels are the label keys that belong only to other modes: the

@@ -38,13 +38,6 @@ func GenerateVGPUTable(configMap []byte, source string) ([]byte, error) {
 		return nil, fmt.Errorf("%s: data.config.yaml: %w", source, err)
 	}
 	table := vgpuCardTable{Cards: map[string]vgpuCard{}}
-	card := func(p VGPUProfile) vgpuCard {
-		c := table.Cards[p.Card]
-		if c.Profiles == nil {
-			c.Profiles = map[string]int{}
-		}
-		return c
-	}
 	for name, entries := range config.VGPUConfigs {
 		if name == VGPUConfigDefault {
 			continue
@@ -53,7 +46,10 @@ func GenerateVGPUTable(configMap []byte, source string) ([]byte, error) {
 		if err != nil || len(entries) != 1 || len(entries[0].VGPUDevices) != 1 || entries[0].VGPUDevices[name] <= 0 {
 			return nil, fmt.Errorf("%s: vgpu-configs.%s: want one entry creating only %s (%v)", source, name, name, err)
 		}
-		c := card(p)
+		c := table.Cards[p.Card]
+		if c.Profiles == nil {
+			c.Profiles = map[string]int{}
+		}
 		c.Profiles[p.Size()] = entries[0].VGPUDevices[name]
 		if p.GPUInstanceSlices == 0 {
 			c.MemoryGB = max(c.MemoryGB, p.FramebufferGB*entries[0].VGPUDevices[name])

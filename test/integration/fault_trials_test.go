@@ -9,11 +9,11 @@ import (
 	"testing"
 	"time"
 
+	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/yaml"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/controlplane"
-	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 )
 
 // The over-commit reproduction, in trials paired by binder: 30 nodes of 2
@@ -62,52 +62,37 @@ func apiServerRestartTrial(t *testing.T, binder string) int {
 		config = withoutBindConfig(t, config)
 	}
 	e.startSchedulerWithConfig(t, "scheduler", e.cp.Kubeconfig, config)
-	for i := range nodes {
-		createNode(e.ctx, t, e.client, fmt.Sprintf("pt-%02d", i), map[string]string{gpuworkload.LabelGPUPresent: "true", gpuworkload.LabelWorkloadConfig: "vm-passthrough"},
-			map[string]string{a10: fmt.Sprint(gpusPerNode)})
-	}
-	for i := range vms {
-		e.createPod(t, gpuPod(fmt.Sprintf("virt-launcher-vm-%03d-x7k2p", i), fmt.Sprintf("vm-%03d", i), map[string]string{a10: "1"}))
-	}
+	e.createA10VMs(t, nodes, gpusPerNode, vms)
 	// The fault's moment, not a wait for a state: a random delay after the
 	// last create, or after binding is seen to start.
 	killAfter := rand.N(200 * time.Millisecond)
 	if os.Getenv("FAULT_KILL") == "after-create" {
 		killAfter = 900*time.Millisecond + rand.N(600*time.Millisecond)
 	} else {
-		e.poll(t, "binding to start", func(ctx context.Context) (bool, error) {
-			n, err := e.boundPods(ctx)
-			return err == nil && n > 0, nil
-		})
+		e.waitBindingStarted(t)
 	}
 	time.Sleep(killAfter)
 	if err := e.cp.RestartAPIServer(e.ctx); err != nil {
 		t.Fatalf("restart kube-apiserver: %v", err)
 	}
-	perNode := map[string]int{}
+	var pods []v1.Pod
 	e.poll(t, "every GPU taken and every other VM explained", func(ctx context.Context) (bool, error) {
 		list, err := e.client.CoreV1().Pods("default").List(ctx, metav1.ListOptions{})
 		if err != nil {
 			return false, nil
 		}
-		clear(perNode)
+		pods = list.Items
 		bound := 0
-		for i := range list.Items {
-			if node := list.Items[i].Spec.NodeName; node != "" {
-				perNode[node]++
+		for i := range pods {
+			if pods[i].Spec.NodeName != "" {
 				bound++
-			} else if unschedulableMessage(&list.Items[i]) == "" {
+			} else if unschedulableMessage(&pods[i]) == "" {
 				return false, nil
 			}
 		}
 		return bound >= nodes*gpusPerNode, nil
 	})
-	over := 0
-	for _, n := range perNode {
-		if n > gpusPerNode {
-			over++
-		}
-	}
+	over := len(overCommitted(pods, gpusPerNode))
 	t.Logf("%s: kube-apiserver killed %s after the last create or the first binding; %d node(s) over-committed", binder, killAfter.Round(time.Millisecond), over)
 	return over
 }

@@ -592,7 +592,8 @@ func filterDRA(ctx context.Context, data *CycleData, nodeInfo fwk.NodeInfo) (sta
 		return nil, false
 	}
 	// A node without devices for one need is rejected as unresolvable, even
-	// when another need is only short of free devices.
+	// when another need is only short of free devices. A pod whose claim is
+	// allocated already counts among the holders: no shortage then.
 	var short *fwk.Status
 	for i := range data.draNeeds {
 		need := &data.draNeeds[i]
@@ -600,7 +601,7 @@ func filterDRA(ctx context.Context, data *CycleData, nodeInfo fwk.NodeInfo) (sta
 		if devices.Total() == 0 {
 			return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, need.noDevices), true
 		}
-		if short == nil && int64(devices.Free) < need.count {
+		if short == nil && !data.claimAllocated && int64(devices.Free) < need.count {
 			short = fwk.NewStatus(fwk.Unschedulable, need.shortage(devices))
 		}
 	}
@@ -616,12 +617,9 @@ func filterDRA(ctx context.Context, data *CycleData, nodeInfo fwk.NodeInfo) (sta
 		if !published {
 			return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, choice.noDevices), true
 		}
-		if short == nil && !enough {
+		if short == nil && !data.claimAllocated && !enough {
 			short = fwk.NewStatus(fwk.Unschedulable, choice.tooFew)
 		}
-	}
-	if data.claimAllocated {
-		return nil, true
 	}
 	return short, true
 }
