@@ -12,37 +12,28 @@ import (
 // relabel changes.
 type GPUInventory struct {
 	GPUs int64
-	// Card is the short card name of the vGPU table, e.g. A10; empty when unknown.
-	Card string
-	// PassthroughName is the PCI device name vm-passthrough advertises, e.g. GA102GL_A10.
-	PassthroughName string
+	// Card is the GPU model (IdentifyCard); what it leaves unknown, the
+	// inventory cannot advertise.
+	Card Card
 	// VGPU is the profile vm-vgpu creates; zero when unknown.
 	VGPU VGPUProfile
 }
 
-// passthroughNames maps cards to the PCI device name the sandbox device
-// plugin advertises for them (shared/domain.md, kubevirt-gpu-device-plugin
-// getDeviceName). Cards sold in several PCI variants (A100, H100 SXM) are
-// absent: give their device name instead of the card.
-var passthroughNames = map[string]string{
-	"A10":  "GA102GL_A10",
-	"A40":  "GA102GL_A40",
-	"L4":   "AD104GL_L4",
-	"L40S": "AD102GL_L40S",
-	"T4":   "TU104GL_TESLA_T4",
-	"A16":  "GA107GL_A2___A16",
-}
-
 // NewGPUInventory builds an inventory from a GPU count, a model and an
-// optional vGPU profile. The model is a card (A10) or a passthrough device
-// name (GA102GL_A10); the profile is a vgpu.config value (A10-12Q) or an
-// advertised type name (NVIDIA_A10-12Q), and defaults to the card's default.
+// optional vGPU profile. The model is what CardOfModel reads (a vGPU family
+// A10, a passthrough device name GA102GL_A10, a product NVIDIA-A10); the
+// profile is a vgpu.config value (A10-12Q) or an advertised type name
+// (NVIDIA_A10-12Q), and defaults to what the card's default creates.
 func NewGPUInventory(gpus int64, model, vgpuProfile string) (GPUInventory, error) {
 	inv := GPUInventory{GPUs: gpus}
 	if gpus < 0 {
 		return inv, fmt.Errorf("GPU count %d is negative", gpus)
 	}
-	inv.Card, inv.PassthroughName = cardAndPassthroughName(model)
+	card, err := CardOfModel(model)
+	if err != nil {
+		return inv, err
+	}
+	inv.Card = card
 	switch {
 	case vgpuProfile != "":
 		p, err := ParseVGPUTypeName(vgpuProfile)
@@ -51,45 +42,23 @@ func NewGPUInventory(gpus int64, model, vgpuProfile string) (GPUInventory, error
 				return inv, fmt.Errorf("vGPU profile %q: want a vgpu.config value such as A10-12Q or a type name such as NVIDIA_A10-12Q", vgpuProfile)
 			}
 		}
-		if inv.Card != "" && p.Family() != inv.Card {
-			return inv, fmt.Errorf("vGPU profile %q is for card %s, not %s", vgpuProfile, p.Family(), inv.Card)
+		if card.VGPUFamily != "" && p.Family() != card.VGPUFamily {
+			return inv, fmt.Errorf("vGPU profile %q is for vGPU family %s, not %s (model %s)", vgpuProfile, p.Family(), card.VGPUFamily, model)
 		}
 		if _, ok := p.MaxPerGPU(); !ok {
 			return inv, fmt.Errorf("vGPU profile %q: the profile table does not know how many fit one GPU; use one of its profiles (docs/domain.md)", vgpuProfile)
 		}
 		inv.VGPU = p
-		if inv.Card == "" {
-			inv.Card = p.Family()
+		if card.VGPUFamily == "" {
+			inv.Card = IdentifyCard(CardEvidence{VGPUType: p, PassthroughName: card.PassthroughName})
 		}
-	case inv.Card != "":
-		inv.VGPU, _ = DefaultVGPUProfile(inv.Card)
+	default:
+		inv.VGPU = card.defaultProfile()
 	}
 	if inv.VGPU.Card != "" && inv.VGPU.Prefix == "" {
-		inv.VGPU.Prefix = "NVIDIA"
+		inv.VGPU.Prefix = VGPUTypePrefix(inv.VGPU.Family())
 	}
 	return inv, nil
-}
-
-// cardAndPassthroughName reads a model given as a card or as a device name.
-func cardAndPassthroughName(model string) (card, passthroughName string) {
-	bare := strings.TrimPrefix(model, ResourceDomain)
-	if name, ok := passthroughNames[bare]; ok {
-		return bare, name
-	}
-	for c, name := range passthroughNames {
-		if name == bare {
-			return c, name
-		}
-	}
-	if _, ok := vgpuCards.Cards[bare]; ok {
-		return bare, ""
-	}
-	// Device names join the chip and the board with '_' (GA102GL_A10);
-	// anything else is a card the tables do not know.
-	if strings.Contains(bare, "_") && isPCIDeviceName(bare) {
-		return "", bare
-	}
-	return bare, ""
 }
 
 // Advertisement is the resource and count the node advertises in a mode.
@@ -98,14 +67,14 @@ func (inv GPUInventory) Advertisement(mode Mode) (v1.ResourceName, int64, error)
 	case ModeContainer:
 		return ResourceGPU, inv.GPUs, nil
 	case ModePassthrough:
-		if inv.PassthroughName == "" {
-			return "", 0, fmt.Errorf("the passthrough device name of model %q is unknown: give the PCI device name, e.g. GA102GL_A10", inv.Card)
+		if inv.Card.PassthroughName == "" {
+			return "", 0, fmt.Errorf("the passthrough device name of GPU %s is unknown: give the PCI device name, e.g. GA102GL_A10", inv.Card)
 		}
-		return v1.ResourceName(ResourceDomain + inv.PassthroughName), inv.GPUs, nil
+		return v1.ResourceName(ResourceDomain + inv.Card.PassthroughName), inv.GPUs, nil
 	case ModeVGPU:
 		perGPU, ok := inv.VGPU.MaxPerGPU()
 		if !ok {
-			return "", 0, fmt.Errorf("the vGPU profile of model %q is unknown: give one, e.g. A10-12Q", inv.Card)
+			return "", 0, fmt.Errorf("the vGPU profile of GPU %s is unknown: give one, e.g. A10-12Q", inv.Card)
 		}
 		return v1.ResourceName(ResourceDomain + inv.VGPU.TypeName()), inv.GPUs * int64(perGPU), nil
 	}
@@ -124,11 +93,11 @@ func (inv GPUInventory) Serving(r v1.ResourceName) (mode Mode, served GPUInvento
 	switch {
 	case r == ResourceGPU:
 		return ModeContainer, inv, true
-	case inv.PassthroughName != "" && r == v1.ResourceName(ResourceDomain+inv.PassthroughName):
+	case inv.Card.PassthroughName != "" && r == v1.ResourceName(ResourceDomain+inv.Card.PassthroughName):
 		return ModePassthrough, inv, true
 	}
 	p, err := ParseVGPUTypeName(string(r))
-	if err != nil || p.Family() != inv.Card {
+	if err != nil || p.Family() != inv.Card.VGPUFamily {
 		return "", inv, false
 	}
 	if _, known := p.MaxPerGPU(); !known {
@@ -148,11 +117,11 @@ func (inv GPUInventory) HardwareKeys() []string {
 		return nil
 	}
 	keys := []string{hardwareKeyAny}
-	if inv.PassthroughName != "" {
-		keys = append(keys, hardwareKeyDevice+inv.PassthroughName)
+	if inv.Card.PassthroughName != "" {
+		keys = append(keys, hardwareKeyDevice+inv.Card.PassthroughName)
 	}
-	if inv.Card != "" {
-		keys = append(keys, hardwareKeyCard+inv.Card)
+	if inv.Card.VGPUFamily != "" {
+		keys = append(keys, hardwareKeyCard+inv.Card.VGPUFamily)
 	}
 	return keys
 }
@@ -209,31 +178,21 @@ func (c Conversion) Units() int64 {
 	return units
 }
 
-// InventoryOf reads a node's GPUs from its labels and advertisement: the GPU
-// count and product labels gpu-feature-discovery sets in container mode, and
-// the device or vGPU type name a sandbox node advertises.
+// InventoryOf reads a node's GPUs from its labels and advertisement: the
+// card as IdentifyCard reads it, the GPU count gpu-feature-discovery labels
+// in container mode or the count advertised, and the vGPU profile the
+// node's vgpu.config (or the ClusterPolicy's default for it) creates.
 func InventoryOf(node *v1.Node, state *NodeState) GPUInventory {
-	var inv GPUInventory
-	inv.Card = cardOfProduct(node.Labels[LabelGPUProduct])
+	inv := GPUInventory{Card: IdentifyCard(cardEvidenceOf(node, state))}
 	for _, r := range state.Resources {
-		bare := strings.TrimPrefix(string(r.Name), ResourceDomain)
 		switch r.Class {
-		case ClassContainerGPU:
+		case ClassContainerGPU, ClassPassthroughGPU:
 			inv.GPUs = r.Capacity
-		case ClassPassthroughGPU:
-			inv.GPUs = r.Capacity
-			inv.PassthroughName = bare
-			if card, _ := cardAndPassthroughName(bare); card != "" && inv.Card == "" {
-				inv.Card = card
-			}
 		case ClassVGPUProfile:
-			if p, err := ParseVGPUTypeName(bare); err == nil {
+			if p, err := ParseVGPUTypeName(string(r.Name)); err == nil {
 				inv.VGPU = p
 				if perGPU, ok := p.MaxPerGPU(); ok {
 					inv.GPUs = r.Capacity / int64(perGPU)
-				}
-				if inv.Card == "" {
-					inv.Card = p.Family()
 				}
 			}
 		}
@@ -241,28 +200,15 @@ func InventoryOf(node *v1.Node, state *NodeState) GPUInventory {
 	if n, present, err := gpuCountOf(node.Labels); present && err == nil {
 		inv.GPUs = n
 	}
-	if inv.PassthroughName == "" {
-		inv.PassthroughName = passthroughNames[inv.Card]
-	}
-	if inv.VGPU.Card == "" && inv.Card != "" {
-		if p, err := ParseVGPUConfig(node.Labels[LabelVGPUConfig]); err == nil && p.Family() == inv.Card {
+	if inv.VGPU.Card == "" && inv.Card.VGPUFamily != "" {
+		if p, err := ParseVGPUConfig(state.VGPUConfig); err == nil && p.Family() == inv.Card.VGPUFamily {
 			inv.VGPU = p
 		} else {
-			inv.VGPU, _ = DefaultVGPUProfile(inv.Card)
+			inv.VGPU = inv.Card.defaultProfile()
 		}
 		if inv.VGPU.Card != "" {
-			inv.VGPU.Prefix = "NVIDIA"
+			inv.VGPU.Prefix = VGPUTypePrefix(inv.VGPU.Family())
 		}
 	}
 	return inv
-}
-
-// cardOfProduct reads the card from gpu-feature-discovery's product label:
-// NVIDIA-A10 is A10, Tesla-T4 is T4, NVIDIA-A100-SXM4-80GB is A100.
-func cardOfProduct(product string) string {
-	for _, vendor := range []string{"NVIDIA-", "Tesla-"} {
-		product = strings.TrimPrefix(product, vendor)
-	}
-	card, _, _ := strings.Cut(product, "-")
-	return card
 }

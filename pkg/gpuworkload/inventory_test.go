@@ -27,8 +27,17 @@ func TestGPUInventoryAdvertisement(t *testing.T) {
 		{model: "A10", profile: "A10-4Q", mode: ModeVGPU, want: "nvidia.com/NVIDIA_A10-4Q", count: 12},
 		{model: "T4", profile: "GRID_T4-2Q", mode: ModeVGPU, want: "nvidia.com/GRID_T4-2Q", count: 16},
 		{profile: "L40S-24Q", mode: ModeVGPU, want: "nvidia.com/NVIDIA_L40S-24Q", count: 4},
-		{model: "B200", mode: ModePassthrough, err: `the passthrough device name of model "B200" is unknown`},
-		{model: "GH100_H100_PCIE", mode: ModeVGPU, err: "the vGPU profile of model \"\" is unknown"},
+		// A card alone: the GRID_ prefix of a Turing family, the family of a product.
+		{model: "T4", mode: ModeVGPU, want: "nvidia.com/GRID_T4-8Q", count: 4},
+		{model: "NVIDIA-A100-SXM4-80GB", mode: ModeVGPU, want: "nvidia.com/NVIDIA_A100DX-40C", count: 4},
+		{model: "NVIDIA-A100-SXM4-80GB", mode: ModePassthrough, want: "nvidia.com/GA100_A100_SXM4_80GB", count: 2},
+		{model: "GH100_H100_PCIE", mode: ModeVGPU, want: "nvidia.com/NVIDIA_H100-40C", count: 4},
+		{model: "B200", mode: ModePassthrough, want: "nvidia.com/GB100_B200", count: 2},
+		// A100D is sold as A100 PCIe 80GB and A100X: two device names.
+		{model: "A100D", mode: ModePassthrough, err: "the passthrough device name of GPU A100D is unknown"},
+		// One device ID, two boards of two families.
+		{model: "GA107GL_A2___A16", mode: ModeVGPU, err: "the vGPU profile of GPU GA107GL_A2___A16 is unknown"},
+		{model: "H42", mode: ModeContainer, err: `GPU model "H42" is neither a vGPU family`},
 		{model: "A10", profile: "A10-5Q", mode: ModeVGPU, err: "the profile table does not know how many fit one GPU"},
 	} {
 		t.Run(tc.model+"/"+tc.profile+"/"+string(tc.mode), func(t *testing.T) {
@@ -70,7 +79,8 @@ func TestGPUInventoryServing(t *testing.T) {
 		{model: "A10", resource: "nvidia.com/NVIDIA_L40S-12Q"},
 		{model: "A10", resource: "nvidia.com/NVIDIA_A10-5Q"},
 		{model: "A10", resource: "nvidia.com/AD102GL_L40S"},
-		{model: "GH100_H100_PCIE", resource: "nvidia.com/NVIDIA_H100-10C"},
+		{model: "GH100_H100_PCIE", resource: "nvidia.com/NVIDIA_H100-10C", mode: ModeVGPU, advertises: "nvidia.com/NVIDIA_H100-10C", count: 16, ok: true},
+		{model: "GA107GL_A2___A16", resource: "nvidia.com/NVIDIA_A16-4Q"},
 	} {
 		t.Run(tc.model+"/"+tc.profile+"/"+string(tc.resource), func(t *testing.T) {
 			inv, err := NewGPUInventory(2, tc.model, tc.profile)
@@ -102,26 +112,48 @@ func TestInventoryOfLiveNodes(t *testing.T) {
 	}
 	policy := SandboxPolicy{Enabled: true, DefaultWorkload: ModeContainer}
 	for _, tc := range []struct {
-		name string
-		node *v1.Node
+		name   string
+		policy SandboxPolicy
+		node   *v1.Node
 		// what the node would advertise after a relabel
 		mode  Mode
 		want  v1.ResourceName
 		count int64
 	}{
-		{"container A10 to passthrough", node(map[string]string{LabelGPUProduct: "NVIDIA-A10", LabelGPUCount: "4"}, ResourceGPU, 4), ModePassthrough, "nvidia.com/GA102GL_A10", 4},
-		{"container A10 to vGPU by its vgpu.config", node(map[string]string{LabelGPUProduct: "NVIDIA-A10", LabelGPUCount: "4", LabelVGPUConfig: "A10-4Q"}, ResourceGPU, 4), ModeVGPU, "nvidia.com/NVIDIA_A10-4Q", 24},
-		{"passthrough node without labels to container", node(map[string]string{LabelWorkloadConfig: "vm-passthrough"}, "nvidia.com/GA102GL_A10", 2), ModeContainer, ResourceGPU, 2},
-		{"vGPU node counts GPUs from instances", node(map[string]string{LabelWorkloadConfig: "vm-vgpu"}, "nvidia.com/NVIDIA_L40S-12Q", 8), ModePassthrough, "nvidia.com/AD102GL_L40S", 2},
+		{"container A10 to passthrough", policy, node(map[string]string{LabelGPUProduct: "NVIDIA-A10", LabelGPUCount: "4"}, ResourceGPU, 4), ModePassthrough, "nvidia.com/GA102GL_A10", 4},
+		{"container A10 to vGPU by its vgpu.config", policy, node(map[string]string{LabelGPUProduct: "NVIDIA-A10", LabelGPUCount: "4", LabelVGPUConfig: "A10-4Q"}, ResourceGPU, 4), ModeVGPU, "nvidia.com/NVIDIA_A10-4Q", 24},
+		// spec.vgpuDeviceManager.config.default is what an unlabelled node gets.
+		{"container A10 to vGPU by the ClusterPolicy's default config", withVGPUConfigDefault(policy, "A10-4Q"), node(map[string]string{LabelGPUProduct: "NVIDIA-A10", LabelGPUCount: "4"}, ResourceGPU, 4), ModeVGPU, "nvidia.com/NVIDIA_A10-4Q", 24},
+		{"passthrough node without labels to container", policy, node(map[string]string{LabelWorkloadConfig: "vm-passthrough"}, "nvidia.com/GA102GL_A10", 2), ModeContainer, ResourceGPU, 2},
+		{"vGPU node counts GPUs from instances", policy, node(map[string]string{LabelWorkloadConfig: "vm-vgpu"}, "nvidia.com/NVIDIA_L40S-12Q", 8), ModePassthrough, "nvidia.com/AD102GL_L40S", 2},
+		// The product label names the card, whose vGPU family is A100DX.
+		{"container A100 SXM4 80GB to vGPU", policy, node(map[string]string{LabelGPUProduct: "NVIDIA-A100-SXM4-80GB", LabelGPUCount: "8"}, ResourceGPU, 8), ModeVGPU, "nvidia.com/NVIDIA_A100DX-40C", 16},
+		{"container A100 SXM4 80GB to passthrough", policy, node(map[string]string{LabelGPUProduct: "NVIDIA-A100-SXM4-80GB", LabelGPUCount: "8"}, ResourceGPU, 8), ModePassthrough, "nvidia.com/GA100_A100_SXM4_80GB", 8},
+		{"container T4 to vGPU: a GRID type", policy, node(map[string]string{LabelGPUProduct: "Tesla-T4", LabelGPUCount: "1"}, ResourceGPU, 1), ModeVGPU, "nvidia.com/GRID_T4-8Q", 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			classifier := NewClassifier(ClassifierConfig{}, policy, []*v1.Node{tc.node})
-			inv := InventoryOf(tc.node, NewNodeState(tc.node, policy, classifier))
+			classifier := NewClassifier(ClassifierConfig{}, tc.policy, []*v1.Node{tc.node})
+			inv := InventoryOf(tc.node, NewNodeState(tc.node, tc.policy, classifier))
 			name, count, err := inv.Advertisement(tc.mode)
 			if err != nil || name != tc.want || count != tc.count {
 				t.Fatalf("inventory %+v advertises %d %s (%v) in %s, want %d %s", inv, count, name, err, tc.mode, tc.count, tc.want)
 			}
 		})
+	}
+}
+
+// The conversion that serves a VM asking for an A100 SXM4 80GB's vGPU type
+// names that family's profile; another family's type is not served.
+func TestConversionOfAnA100SXM4(t *testing.T) {
+	labels := map[string]string{LabelGPUProduct: "NVIDIA-A100-SXM4-80GB", LabelGPUCount: "8"}
+	node := testNode("a100", labels, map[string]string{string(ResourceGPU): "8"})
+	inv := InventoryOf(node, NewNodeState(node, enabledPolicy(ModeContainer), nil))
+	c, ok := inv.ConversionTo(ModeContainer, "nvidia.com/NVIDIA_A100DX-20C")
+	if want := "kubectl label node a100 nvidia.com/gpu.workload.config=vm-vgpu nvidia.com/vgpu.config=A100DX-20C --overwrite"; !ok || c.Command("a100") != want || c.Units() != 32 {
+		t.Fatalf("conversion %q for %d units (%v), want %q for 32", c.Command("a100"), c.Units(), ok, want)
+	}
+	if c, ok := inv.ConversionTo(ModeContainer, "nvidia.com/NVIDIA_A100-20C"); ok {
+		t.Fatalf("an A100 PCIe 40GB type served by %q", c.Command("a100"))
 	}
 }
 
@@ -132,8 +164,8 @@ func TestInventoryOfATypeNamedWithWordsBeforeItsFamily(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if inv.Card != "DC" {
-		t.Fatalf("card %q, want the family DC", inv.Card)
+	if inv.Card.VGPUFamily != "DC" {
+		t.Fatalf("vGPU family %q, want DC", inv.Card.VGPUFamily)
 	}
 	name, units, err := inv.Advertisement(ModeVGPU)
 	if err != nil || name != "nvidia.com/NVIDIA_RTX_Pro_6000_Blackwell_DC-48Q" || units != 4 {

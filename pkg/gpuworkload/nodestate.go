@@ -61,7 +61,7 @@ func NewNodeState(node *v1.Node, policy SandboxPolicy, classifier *Classifier) *
 	s := &NodeState{
 		Name:             node.Name,
 		Mode:             policy.EffectiveMode(node.Labels),
-		VGPUConfig:       node.Labels[LabelVGPUConfig],
+		VGPUConfig:       policy.VGPUConfigOf(node.Labels[LabelVGPUConfig]),
 		VGPUConfigState:  node.Labels[LabelVGPUConfigState],
 		OperandsDisabled: node.Labels[LabelDeployOperands] == "false",
 	}
@@ -254,8 +254,9 @@ func gpuCountOf(labels map[string]string) (count int64, present bool, err error)
 
 // profileNotOnCard is the finding for a vgpu.config profile the node's card
 // does not offer: the vGPU device manager fails, so waiting never helps.
-func profileNotOnCard(node, value string, p VGPUProfile, card string, sizes []string) Finding {
-	fix := fmt.Sprintf("pick a profile of the %s (%s): kubectl label node %s %s=%s --overwrite", card, strings.Join(sizes, ", "), node, LabelVGPUConfig, orPlaceholder(defaultProfileName(card), card+"-<profile>"))
+func profileNotOnCard(node, value string, p VGPUProfile, identity Card, sizes []string) Finding {
+	card := identity.VGPUFamily
+	fix := fmt.Sprintf("pick a profile of the %s (%s): kubectl label node %s %s=%s --overwrite", card, strings.Join(sizes, ", "), node, LabelVGPUConfig, orPlaceholder(defaultProfileName(identity), card+"-<profile>"))
 	if p.Family() != card {
 		return newFinding(FindingVGPUProfileNotOnCard, fix, "%s=%s names a profile of the %s, but the node's GPUs are %s; the vGPU device manager fails to apply it", LabelVGPUConfig, value, p.Family(), card)
 	}
@@ -263,8 +264,8 @@ func profileNotOnCard(node, value string, p VGPUProfile, card string, sizes []st
 }
 
 // defaultProfileName is the card's default profile, or "" when unknown.
-func defaultProfileName(card string) string {
-	if p, ok := DefaultVGPUProfile(card); ok {
+func defaultProfileName(card Card) string {
+	if p := card.defaultProfile(); p.Card != "" {
 		return p.Name()
 	}
 	return ""
@@ -341,28 +342,25 @@ func vgpuFindings(node *v1.Node, s *NodeState, policy SandboxPolicy) []Finding {
 			advertised = append(advertised, p)
 		}
 	}
-	configValue := policy.VGPUConfigOf(s.VGPUConfig)
-	// The product label names a card family (NVIDIA-A100-SXM4-80GB is an
-	// A100); only an advertised vGPU type names the card as profiles do.
-	card, cardAdvertised := cardOfProduct(node.Labels[LabelGPUProduct]), len(advertised) > 0
-	if cardAdvertised {
-		card = advertised[0].Family()
-	}
+	configValue := s.VGPUConfig
+	identity := IdentifyCard(cardEvidenceOf(node, s))
+	card := identity.VGPUFamily
 	var want VGPUProfile
 	wantKnown := false
 	switch p, err := ParseVGPUConfig(configValue); {
 	case configValue == VGPUConfigDefault:
-		want, wantKnown = DefaultVGPUProfile(card)
+		want = identity.defaultProfile()
+		wantKnown = want.Card != ""
 	case err == nil:
 		sizes, known := CardProfiles(card)
-		if known && (p.Family() == card && !slices.Contains(sizes, p.Size()) || p.Family() != card && cardAdvertised) {
-			out = append(out, profileNotOnCard(s.Name, configValue, p, card, sizes))
+		if known && (p.Family() != card || !slices.Contains(sizes, p.Size())) {
+			out = append(out, profileNotOnCard(s.Name, configValue, p, identity, sizes))
 		} else {
 			want, wantKnown = p, true
 		}
 	case len(validation.IsValidLabelValue(configValue)) > 0:
 		out = append(out, newFinding(FindingInvalidVGPUConfig,
-			fmt.Sprintf("name a vGPU profile or a section of the vGPU device manager's ConfigMap: kubectl label node %s %s=%s --overwrite", s.Name, LabelVGPUConfig, orPlaceholder(defaultProfileName(card), "<profile>")),
+			fmt.Sprintf("name a vGPU profile or a section of the vGPU device manager's ConfigMap: kubectl label node %s %s=%s --overwrite", s.Name, LabelVGPUConfig, orPlaceholder(defaultProfileName(identity), "<profile>")),
 			"%s=%q is not a valid label value: the API server rejects it and no vGPU device manager configuration has that name", LabelVGPUConfig, configValue))
 	}
 	if wantKnown {

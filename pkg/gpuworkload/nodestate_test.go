@@ -206,9 +206,16 @@ func TestNodeStateFindings(t *testing.T) {
 			want: []FindingCode{FindingNothingAdvertised, FindingVGPUProfileNotOnCard},
 		},
 		{
-			// The product label names a family: an 80 GB A100 takes A100D profiles.
-			name: "another card's profile is not judged from the product label", policy: enabledPolicy(ModeContainer),
+			// The product label identifies the card: an A100 SXM4 80GB takes A100DX profiles, not A100D.
+			name: "another family's profile, the card from the product label", policy: enabledPolicy(ModeContainer),
 			labels:  merge(deployLabels(ModeVGPU), map[string]string{LabelWorkloadConfig: "vm-vgpu", LabelVGPUConfig: "A100D-1-10C", LabelGPUProduct: "NVIDIA-A100-SXM4-80GB"}),
+			gpuNode: true, mode: ModeVGPU, converting: true,
+			want: []FindingCode{FindingNothingAdvertised, FindingVGPUProfileNotOnCard},
+		},
+		{
+			// A product label no pci.ids board matches names no family: nothing is judged by it.
+			name: "a product the tables do not know", policy: enabledPolicy(ModeContainer),
+			labels:  merge(deployLabels(ModeVGPU), map[string]string{LabelWorkloadConfig: "vm-vgpu", LabelVGPUConfig: "A100D-1-10C", LabelGPUProduct: "NVIDIA-H42-80GB"}),
 			gpuNode: true, mode: ModeVGPU, converting: true,
 			want: []FindingCode{FindingNothingAdvertised},
 		},

@@ -77,3 +77,17 @@ func TestEveryUpstreamVGPUProfileOnALabelledNode(t *testing.T) {
 		}
 	}
 }
+
+const sandboxDevicePluginPCIIDs = "NVIDIA+kubevirt-gpu-device-plugin/utils/pci.ids"
+
+// The embedded PCI table is what the generator makes of the plugin's
+// pci.ids: regenerate it with go run ./hack/gen-pci-table when that file changes.
+func TestPCITableIsGenerated(t *testing.T) {
+	generated, err := GeneratePCITable(readUpstream(t, sandboxDevicePluginPCIIDs), sandboxDevicePluginPCIIDs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(generated, pciDevicesText) {
+		t.Fatalf("pkg/gpuworkload/data/nvidia_pci_devices.txt is not what go run ./hack/gen-pci-table %s generates", filepath.Join(upstreamDir, sandboxDevicePluginPCIIDs))
+	}
+}

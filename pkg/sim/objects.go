@@ -29,8 +29,8 @@ func nodeObject(spec NodeSpec, mode gpuworkload.Mode, advertised v1.ResourceName
 		if !spec.DRA {
 			labels[gpuworkload.LabelWorkloadConfig] = string(mode)
 		}
-		if spec.Inventory.Card != "" {
-			labels[gpuworkload.LabelGPUProduct] = "NVIDIA-" + spec.Inventory.Card
+		if product := spec.Inventory.Card.Product(); product != "" {
+			labels[gpuworkload.LabelGPUProduct] = product
 		}
 		if mode == gpuworkload.ModeVGPU && spec.Inventory.VGPU.Card != "" {
 			labels[gpuworkload.LabelVGPUConfig] = spec.Inventory.VGPU.Name()
