@@ -65,6 +65,7 @@ const (
 	FindingResourceNotPermitted   FindingCode = "ResourceNotPermitted"
 	FindingPermittedNotExternal   FindingCode = "PermittedNotExternal"
 	FindingPermittedNotAdvertised FindingCode = "PermittedNotAdvertised"
+	FindingPermittedNameMismatch  FindingCode = "PermittedNameMismatch"
 	FindingVMIDeviceNotPermitted  FindingCode = "VMIDeviceNotPermitted"
 	FindingVMIDeviceNotAdvertised FindingCode = "VMIDeviceNotAdvertised"
 	FindingVMIDevicesInvalid      FindingCode = "VMIDevicesInvalid"
@@ -107,6 +108,7 @@ var findingSeverity = map[FindingCode]Severity{
 	FindingResourceNotPermitted:   SeverityError,
 	FindingPermittedNotExternal:   SeverityWarning,
 	FindingPermittedNotAdvertised: SeverityWarning,
+	FindingPermittedNameMismatch:  SeverityError,
 	FindingVMIDeviceNotPermitted:  SeverityError,
 	FindingVMIDeviceNotAdvertised: SeverityError,
 	FindingVMIDevicesInvalid:      SeverityError,
@@ -146,6 +148,7 @@ var FindingCodes = []FindingCode{
 	FindingResourceNotPermitted,
 	FindingPermittedNotExternal,
 	FindingPermittedNotAdvertised,
+	FindingPermittedNameMismatch,
 	FindingVMIDeviceNotPermitted,
 	FindingVMIDeviceNotAdvertised,
 	FindingVMIDevicesInvalid,

@@ -28,6 +28,8 @@ const (
 // PermittedDevice is one entry of permittedHostDevices.pciHostDevices or .mediatedDevices.
 type PermittedDevice struct {
 	ResourceName v1.ResourceName
+	// Selector is the entry's pciVendorSelector (10DE:2236) or mdevNameSelector (NVIDIA A10-12Q).
+	Selector string
 	// External: an external device plugin (the sandbox device plugin) advertises it.
 	External bool
 }
@@ -96,14 +98,15 @@ func permittedList(raw map[string]interface{}, source, field, selectorField stri
 		if err != nil || name == "" {
 			return nil, fmt.Errorf("%s: %s[%d].resourceName is missing or not a string; fix: set it to the advertised resource, e.g. nvidia.com/GA102GL_A10", source, path, i)
 		}
-		if _, _, err := unstructured.NestedString(entry, selectorField); err != nil {
+		selector, _, err := unstructured.NestedString(entry, selectorField)
+		if err != nil {
 			return nil, fmt.Errorf("%s: %s[%d].%s: %w", source, path, i, selectorField, err)
 		}
 		external, _, err := unstructured.NestedBool(entry, "externalResourceProvider")
 		if err != nil {
 			return nil, fmt.Errorf("%s: %s[%d].externalResourceProvider: %w; fix: set it to true or false", source, path, i, err)
 		}
-		out = append(out, PermittedDevice{ResourceName: v1.ResourceName(name), External: external})
+		out = append(out, PermittedDevice{ResourceName: v1.ResourceName(name), Selector: selector, External: external})
 	}
 	return out, nil
 }

@@ -68,6 +68,12 @@ func CheckPermittedHostDevices(p *PermittedHostDevices, policy SandboxPolicy, ad
 		if !strings.HasPrefix(string(d.ResourceName), ResourceDomain) {
 			continue
 		}
+		if name, ok := sandboxPluginName(d); ok && name != d.ResourceName {
+			out = append(out, newFinding(FindingPermittedNameMismatch,
+				fmt.Sprintf("set resourceName: %s on that entry of %s", name, p.Source),
+				"the entry selecting %q permits %s, but the sandbox device plugin advertises that device as %s: a VMI asking for either is never scheduled", d.Selector, d.ResourceName, name))
+			continue
+		}
 		if _, ok := advertised[d.ResourceName]; ok || !policy.Enabled {
 			// Without the sandbox device plugin, KubeVirt's own is the provider.
 			if ok && !d.External && !policy.NoSandboxDevicePlugin {
@@ -85,6 +91,28 @@ func CheckPermittedHostDevices(p *PermittedHostDevices, policy SandboxPolicy, ad
 			"%s is permitted but no node advertises it: VMIs requesting it stay Pending", d.ResourceName))
 	}
 	return out
+}
+
+// sandboxPluginName is the resource the sandbox device plugin advertises
+// for the devices an external entry selects: a PCI device ID's pci.ids
+// name (kubevirt-gpu-device-plugin getDeviceName), or the mdev type name
+// with whitespace runs as '_'. ok is false for entries it does not
+// advertise: KubeVirt's own plugin serves the entry's resourceName as given.
+func sandboxPluginName(d PermittedDevice) (v1.ResourceName, bool) {
+	if !d.External || d.Selector == "" {
+		return "", false
+	}
+	vendor, id, isPCI := strings.Cut(strings.ToLower(d.Selector), ":")
+	switch {
+	case !isPCI:
+		return v1.ResourceName(ResourceDomain + strings.Join(strings.Fields(d.Selector), "_")), true
+	case vendor != nvidiaVendorID || !isPCIDeviceID(id):
+		return "", false
+	}
+	if i, known := cards.byID[id]; known {
+		return v1.ResourceName(ResourceDomain + cards.devices[i].PassthroughName()), true
+	}
+	return v1.ResourceName(ResourceDomain + id), true
 }
 
 // PolicyFindings are what the sandbox policy itself causes: with sandbox

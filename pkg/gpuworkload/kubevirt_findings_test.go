@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/yaml"
 )
 
 func TestDidYouMean(t *testing.T) {
@@ -59,5 +61,46 @@ func TestPermittedNotExternalNeedsTheSandboxDevicePlugin(t *testing.T) {
 	policy.NoSandboxDevicePlugin = true
 	if got := CheckPermittedHostDevices(permitted, policy, advertised); len(got) != 0 {
 		t.Fatalf("without the sandbox device plugin: %+v, want none", got)
+	}
+}
+
+// NVIDIA's own example KubeVirt CR permits the T4 as nvidia.com/TU104GL_Tesla_T4,
+// which the sandbox device plugin advertises as nvidia.com/TU104GL_TESLA_T4:
+// the entry's selector says which name it must be, advertised or not yet.
+func TestPermittedNameOfTheUpstreamExample(t *testing.T) {
+	var obj map[string]any
+	if err := yaml.Unmarshal(readUpstream(t, "NVIDIA+kubevirt-gpu-device-plugin/examples/kubevirt-featuregate-cm.yaml"), &obj); err != nil {
+		t.Fatal(err)
+	}
+	permitted, err := PermittedHostDevicesFromKubeVirt(&unstructured.Unstructured{Object: obj})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := CheckPermittedHostDevices(permitted, enabledPolicy(ModeContainer), Advertisement{})
+	want := Finding{Code: FindingPermittedNameMismatch, Severity: SeverityError,
+		Message: `the entry selecting "10DE:1EB8" permits nvidia.com/TU104GL_Tesla_T4, but the sandbox device plugin advertises that device as nvidia.com/TU104GL_TESLA_T4: a VMI asking for either is never scheduled`,
+		Fix:     "set resourceName: nvidia.com/TU104GL_TESLA_T4 on that entry of KubeVirt/kubevirt/kubevirt"}
+	// The mediated device's name is right; it is only not advertised by any node yet.
+	if len(got) != 2 || got[0] != want || got[1].Code != FindingPermittedNotAdvertised || got[1].Message != "nvidia.com/GRID_T4-1Q is permitted but no node advertises it: VMIs requesting it stay Pending" {
+		t.Fatalf("findings %+v, want %+v and GRID_T4-1Q not advertised", got, want)
+	}
+}
+
+// Only entries the sandbox device plugin serves have a name it decides.
+func TestSandboxPluginName(t *testing.T) {
+	for _, tc := range []struct {
+		entry PermittedDevice
+		want  v1.ResourceName
+	}{
+		{PermittedDevice{Selector: "10DE:2236", External: true}, "nvidia.com/GA102GL_A10"},
+		{PermittedDevice{Selector: "10de:25b6", External: true}, "nvidia.com/GA107GL_A2___A16"},
+		{PermittedDevice{Selector: "NVIDIA A10-12Q", External: true}, "nvidia.com/NVIDIA_A10-12Q"},
+		{PermittedDevice{Selector: "10DE:FFFF", External: true}, "nvidia.com/ffff"},
+		{PermittedDevice{Selector: "10DE:2236"}, ""},
+		{PermittedDevice{Selector: "8086:1572", External: true}, ""},
+	} {
+		if got, ok := sandboxPluginName(tc.entry); got != tc.want || ok != (tc.want != "") {
+			t.Errorf("sandboxPluginName(%+v) = %s, %v; want %s", tc.entry, got, ok, tc.want)
+		}
 	}
 }

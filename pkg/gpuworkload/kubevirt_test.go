@@ -34,7 +34,7 @@ func TestPermittedHostDevicesFromKubeVirt(t *testing.T) {
 	if p.Source != "KubeVirt/kubevirt/kubevirt" || len(p.PCIHostDevices) != 1 || len(p.MediatedDevices) != 1 {
 		t.Fatalf("got %+v", p)
 	}
-	if d := p.PCIHostDevices[0]; d != (PermittedDevice{ResourceName: "nvidia.com/GA102GL_A10", External: true}) {
+	if d := p.PCIHostDevices[0]; d != (PermittedDevice{ResourceName: "nvidia.com/GA102GL_A10", Selector: "10DE:2236", External: true}) {
 		t.Fatalf("pci entry %+v", d)
 	}
 	if !p.Permits("nvidia.com/NVIDIA_A10-12Q") || p.Permits("nvidia.com/GRID_T4-2Q") {

@@ -20,6 +20,7 @@ import (
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/controlplane"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/lab"
 )
 
 const (
@@ -117,12 +118,7 @@ func (e *env) applyClusterPolicy(t *testing.T, name string, enabled bool) {
 		}
 		return
 	}
-	obj := &unstructured.Unstructured{Object: map[string]any{
-		"apiVersion": "nvidia.com/v1", "kind": "ClusterPolicy",
-		"metadata": map[string]any{"name": name},
-		"spec":     map[string]any{"sandboxWorkloads": sandbox},
-	}}
-	if _, err := resource.Create(e.ctx, obj, metav1.CreateOptions{}); err != nil {
+	if _, err := resource.Create(e.ctx, lab.ClusterPolicy(name, sandbox), metav1.CreateOptions{}); err != nil {
 		t.Fatalf("create ClusterPolicy %s: %v", name, err)
 	}
 }
