@@ -32,6 +32,9 @@ type Node struct {
 	// for, when known: while pods requesting it wait, the node is not
 	// converted away from it, whatever the scoring did with it meanwhile.
 	RelabelledFor v1.ResourceName
+	// Object is the node, whose labels the pods' constraints match; nil
+	// where no pod has a constraint.
+	Object *v1.Node
 }
 
 // PendingPod is a GPU pod waiting for a node.
@@ -39,6 +42,9 @@ type PendingPod struct {
 	Name     string
 	Resource v1.ResourceName
 	Count    int64
+	// Constraint is the pod's nodeSelector and required node affinity: only
+	// nodes it accepts serve it, as they are or once converted.
+	Constraint gpuworkload.NodeConstraint
 }
 
 // Input is the cluster the advisor looks at.
@@ -78,6 +84,8 @@ type DrainFirst struct {
 type Shortfall struct {
 	Resource v1.ResourceName `json:"resource"`
 	Units    int64           `json:"units"`
+	// Constraint names the waiting pods' nodeSelector or node affinity, when they have one.
+	Constraint string `json:"constraint,omitempty"`
 }
 
 // Unservable is a pending pod no relabel can help, and why.
@@ -97,11 +105,12 @@ type Plan struct {
 	Unservable []Unservable `json:"unservable,omitempty"`
 }
 
-// demand is pending work for one resource.
+// demand is pending work for one resource, of pods with one constraint.
 type demand struct {
-	resource v1.ResourceName
-	units    int64
-	smallest int64
+	resource   v1.ResourceName
+	constraint gpuworkload.NodeConstraint
+	units      int64
+	smallest   int64
 }
 
 // Advise proposes relabels. For each resource GPU pods wait for, largest
@@ -131,7 +140,7 @@ func Advise(in Input) Plan {
 	}
 	wanted := map[v1.ResourceName]int64{}
 	for _, d := range demands {
-		wanted[d.resource] = d.units
+		wanted[d.resource] += d.units
 	}
 	// leaving counts the units of relabelled nodes, which their old pool loses.
 	leaving := map[v1.ResourceName]int64{}
@@ -148,10 +157,10 @@ func Advise(in Input) Plan {
 			plan.Prerequisite = gpuworkload.EnableSandboxFix(in.Policy)
 		}
 		if !ok {
-			plan.Unserved = append(plan.Unserved, Shortfall{Resource: d.resource, Units: short})
+			plan.Unserved = append(plan.Unserved, Shortfall{Resource: d.resource, Units: short, Constraint: d.constraint.Description})
 			continue
 		}
-		for _, c := range candidates(in.Nodes, d.resource) {
+		for _, c := range candidates(in.Nodes, d) {
 			if short <= 0 {
 				break
 			}
@@ -174,7 +183,7 @@ func Advise(in Input) Plan {
 			leaving[n.Resource] += n.Units
 		}
 		if short > 0 {
-			plan.Unserved = append(plan.Unserved, Shortfall{Resource: d.resource, Units: short})
+			plan.Unserved = append(plan.Unserved, Shortfall{Resource: d.resource, Units: short, Constraint: d.constraint.Description})
 		}
 	}
 	return plan
@@ -196,31 +205,41 @@ func largestNode(nodes []Node, r v1.ResourceName) int64 {
 	return largest
 }
 
-// pendingDemand sums the pending pods by resource, largest demand first.
+// pendingDemand sums the pending pods by resource and constraint, largest
+// demand first.
 func pendingDemand(pending []PendingPod) []demand {
-	index := map[v1.ResourceName]int{}
+	type key struct {
+		resource   v1.ResourceName
+		constraint string
+	}
+	index := map[key]int{}
 	var out []demand
 	for _, p := range pending {
-		i, ok := index[p.Resource]
+		k := key{p.Resource, p.Constraint.Key}
+		i, ok := index[k]
 		if !ok {
 			i = len(out)
-			index[p.Resource] = i
-			out = append(out, demand{resource: p.Resource, smallest: p.Count})
+			index[k] = i
+			out = append(out, demand{resource: p.Resource, constraint: p.Constraint, smallest: p.Count})
 		}
 		out[i].units += p.Count
 		out[i].smallest = min(out[i].smallest, p.Count)
 	}
 	slices.SortStableFunc(out, func(a, b demand) int {
-		return cmp.Or(cmp.Compare(b.units, a.units), cmp.Compare(a.resource, b.resource))
+		return cmp.Or(cmp.Compare(b.units, a.units), cmp.Compare(a.resource, b.resource), cmp.Compare(a.constraint.Key, b.constraint.Key))
 	})
 	return out
 }
 
-// usableFree counts free units of the resource on nodes where at least the
-// smallest waiting request fits, and units still to come from conversions.
+// usableFree counts free units of the resource on nodes the demand's
+// constraint accepts where at least the smallest waiting request fits, and
+// units still to come from conversions.
 func usableFree(nodes []Node, d demand) int64 {
 	var free int64
 	for _, n := range nodes {
+		if !d.constraint.Accepts(n.Object) {
+			continue
+		}
 		if n.Converting {
 			if name, units, err := n.Inventory.Advertisement(n.Mode); err == nil && name == d.resource {
 				free += units
@@ -277,15 +296,16 @@ type candidate struct {
 	conversion gpuworkload.Conversion
 }
 
-// candidates are the nodes that do not advertise r but would in another mode
-// or with another vGPU profile, fewest GPU pods and VMs first.
-func candidates(nodes []Node, r v1.ResourceName) []candidate {
+// candidates are the nodes that do not advertise the demand's resource but
+// would in another mode or with another vGPU profile, and that its
+// constraint accepts then; fewest GPU pods and VMs first.
+func candidates(nodes []Node, d demand) []candidate {
 	var out []candidate
 	for _, n := range nodes {
-		if n.Converting || n.Resource == r {
+		if n.Converting || n.Resource == d.resource {
 			continue
 		}
-		if c, ok := n.Inventory.ConversionTo(n.Mode, r); ok {
+		if c, ok := n.Inventory.ConversionTo(n.Mode, d.resource); ok && d.constraint.AcceptsAfter(n.Object, c) {
 			out = append(out, candidate{node: n, conversion: c})
 		}
 	}

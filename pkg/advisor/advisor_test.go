@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 )
@@ -234,5 +235,36 @@ func TestAdviseDoesNotUndoAConversionWhileItsDemandWaits(t *testing.T) {
 				t.Fatalf("relabels %+v, want %s only", plan.Relabels, tc.want)
 			}
 		})
+	}
+}
+
+// Pods pinned to a GPU model are served only by conversions their
+// nodeSelector accepts once the node is converted: a container pod pinned
+// to Tesla-T4 gets the idle T4, not the A10 that sorts first.
+func TestAdviseServesAConstraintWithTheNodesItAccepts(t *testing.T) {
+	node := func(name, model string) Node {
+		inv, err := gpuworkload.NewGPUInventory(1, model, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resource, units, _ := inv.Advertisement(gpuworkload.ModePassthrough)
+		object := &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{gpuworkload.LabelWorkloadConfig: string(gpuworkload.ModePassthrough)}}}
+		return Node{Name: name, Mode: gpuworkload.ModePassthrough, Inventory: inv, Resource: resource, Units: units, Object: object}
+	}
+	pinned := func(name, product string) PendingPod {
+		pod := &v1.Pod{Spec: v1.PodSpec{NodeSelector: map[string]string{gpuworkload.LabelGPUProduct: product}}}
+		return PendingPod{Name: name, Resource: gpuworkload.ResourceGPU, Count: 1, Constraint: gpuworkload.NodeConstraintOf(pod)}
+	}
+	in := Input{
+		Policy:  gpuworkload.SandboxPolicy{Enabled: true, DefaultWorkload: gpuworkload.ModeContainer},
+		Nodes:   []Node{node("a10-pt", "A10"), node("t4-pt", "T4")},
+		Pending: []PendingPod{pinned("cuda-t4", "Tesla-T4"), pinned("cuda-h100", "NVIDIA-H100-PCIe")},
+	}
+	plan := Advise(in)
+	if len(plan.Relabels) != 1 || plan.Relabels[0].Node != "t4-pt" || plan.Relabels[0].To != gpuworkload.ModeContainer {
+		t.Fatalf("relabels %+v, want t4-pt to container", plan.Relabels)
+	}
+	if len(plan.Unserved) != 1 || plan.Unserved[0] != (Shortfall{Resource: gpuworkload.ResourceGPU, Units: 1, Constraint: "nodeSelector nvidia.com/gpu.product=NVIDIA-H100-PCIe"}) {
+		t.Fatalf("unserved %+v, want the H100 pod's unit", plan.Unserved)
 	}
 }

@@ -138,7 +138,7 @@ func advise(ctx context.Context, c *cluster, pods []*v1.Pod, progress io.Writer)
 			// and VMs from it as they come, and offers no vGPU.
 			continue
 		}
-		view := advisor.Node{Name: s.Name, Mode: s.Mode.Mode, Inventory: nodes[i].Inventory, Converting: s.Converting()}
+		view := advisor.Node{Name: s.Name, Mode: s.Mode.Mode, Inventory: nodes[i].Inventory, Converting: s.Converting(), Object: node}
 		if len(s.Resources) > 0 {
 			view.Resource, view.Units = s.Resources[0].Name, s.Resources[0].Allocatable
 		}
@@ -177,7 +177,7 @@ func advise(ctx context.Context, c *cluster, pods []*v1.Pod, progress io.Writer)
 			unservable = append(unservable, advisor.Unservable{Pod: name, Why: fmt.Sprintf("requests GPU resources of several modes (%s) and a node runs one mode: request one mode's resources", demand.RequestModes())})
 		case demand.IsGPU():
 			pending = append(pending, podSpecOf(p, demand, ""))
-			in.Pending = append(in.Pending, advisor.PendingPod{Name: name, Resource: demand.Requests[0].Name, Count: demand.Requests[0].Count})
+			in.Pending = append(in.Pending, advisor.PendingPod{Name: name, Resource: demand.Requests[0].Name, Count: demand.Requests[0].Count, Constraint: gpuworkload.NodeConstraintOf(p)})
 		}
 	}
 	plan := advisor.Advise(in)
@@ -378,6 +378,10 @@ func printAdviseReport(out io.Writer, format string, r *AdviseReport) error {
 		fmt.Fprintf(out, "Not proposed: %s %s\n", d.Node, d.Advice)
 	}
 	for _, u := range r.Unserved {
+		if u.Constraint != "" {
+			fmt.Fprintf(out, "Still short: %d unit(s) of %s for pods with %s\n", u.Units, u.Resource, u.Constraint)
+			continue
+		}
 		fmt.Fprintf(out, "Still short: %d unit(s) of %s\n", u.Units, u.Resource)
 	}
 	for _, x := range r.Withdrawn {

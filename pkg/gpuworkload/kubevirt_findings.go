@@ -53,6 +53,9 @@ func CheckPermittedHostDevices(p *PermittedHostDevices, policy SandboxPolicy, ad
 		list, example := "pciHostDevices", "pciVendorSelector: 10DE:<device ID>"
 		switch a.Class {
 		case ClassPassthroughGPU:
+			if devices := IdentifyCard(CardEvidence{PassthroughName: strings.TrimPrefix(string(name), ResourceDomain)}).Devices; len(devices) == 1 {
+				example = "pciVendorSelector: 10DE:" + strings.ToUpper(devices[0].ID)
+			}
 		case ClassVGPUProfile:
 			list, example = "mediatedDevices", fmt.Sprintf("mdevNameSelector: %q", mdevName(name))
 		default:

@@ -93,7 +93,7 @@ func TestLabDefaultScenarioCheck(t *testing.T) {
 // kind of fix that has commands (docs/lab.md). The default and DRA
 // scenarios' check runs follow their fixes too.
 func TestEveryFixWorks(t *testing.T) {
-	for _, scenario := range []string{"sandbox-disabled", "busy-node", "vgpu-profile", "units-used-up"} {
+	for _, scenario := range []string{"sandbox-disabled", "busy-node", "vgpu-profile", "units-used-up", "pinned-model"} {
 		t.Run(scenario, func(t *testing.T) {
 			checkLabScenario(t, "lab-fixes/"+scenario, "fix-success rate: 1 of 1 Pending pod(s) with fix commands landed (100%)")
 		})

@@ -354,7 +354,7 @@ func parseHardware(value string) (gpus int64, model string, err error) {
 	}
 	model = strings.TrimSpace(model)
 	if !ok || err != nil || gpus < 1 || gpus > gpuworkload.MaxUnits || model == "" {
-		return 0, "", fmt.Errorf("want COUNT x MODEL with COUNT from 1 to %d and MODEL a card (A10) or a PCI device name (GA102GL_A10), e.g. \"2 x A10\"", gpuworkload.MaxUnits)
+		return 0, "", fmt.Errorf("want COUNT x MODEL with COUNT from 1 to %d and MODEL a vGPU family (A10), a PCI device name (GA102GL_A10) or a product (NVIDIA-A10), e.g. \"2 x A10\"", gpuworkload.MaxUnits)
 	}
 	return gpus, model, nil
 }

@@ -117,8 +117,9 @@ func (a *agent) startConversion(ctx context.Context, node *v1.Node, policy gpuwo
 
 // finishConversion is the device plugin coming back: the new resource
 // advertised with the count the node's GPUs give in the mode, the vGPU
-// state success and the operands resumed; or, for a profile the card lacks,
-// the vGPU state failed and nothing advertised.
+// state success, the operands resumed and gpu-feature-discovery's product
+// and count labels set in container mode and gone elsewhere; or, for a
+// profile the card lacks, the vGPU state failed and nothing advertised.
 func (a *agent) finishConversion(ctx context.Context, node *v1.Node, policy gpuworkload.SandboxPolicy, mode gpuworkload.Mode, target string, gpus int64, model string) error {
 	profile := ""
 	if config := policy.VGPUConfigOf(node.Labels[gpuworkload.LabelVGPUConfig]); mode == gpuworkload.ModeVGPU && config != gpuworkload.VGPUConfigDefault {
@@ -127,7 +128,12 @@ func (a *agent) finishConversion(ctx context.Context, node *v1.Node, policy gpuw
 	annotations := map[string]any{annotationPrepared: target, annotationConverting: nil, annotationReadyAt: nil}
 	labels := map[string]any{}
 	var advertised v1.ResourceList
-	name, count, err := advertisement(gpus, model, profile, mode)
+	inv, err := gpuworkload.NewGPUInventory(gpus, model, profile)
+	var name v1.ResourceName
+	var count int64
+	if err == nil {
+		name, count, err = inv.Advertisement(mode)
+	}
 	if err != nil {
 		a.warn(node, "LabConversionFailed", "the GPUs (%s) cannot serve %s: %v", node.Annotations[AnnotationHardware], target, err)
 		if mode == gpuworkload.ModeVGPU {
@@ -140,6 +146,16 @@ func (a *agent) finishConversion(ctx context.Context, node *v1.Node, policy gpuw
 	if mode == gpuworkload.ModeVGPU {
 		labels[gpuworkload.LabelVGPUConfigState] = gpuworkload.VGPUConfigStateSuccess
 	}
+	converted := gpuworkload.ConvertedLabels(node.Labels, gpuworkload.Conversion{Mode: mode, Served: inv})
+	for _, key := range []string{gpuworkload.LabelGPUProduct, gpuworkload.LabelGPUCount} {
+		if value, ok := converted[key]; !ok {
+			if _, had := node.Labels[key]; had {
+				labels[key] = nil
+			}
+		} else if node.Labels[key] != value {
+			labels[key] = value
+		}
+	}
 	for key, value := range node.Labels {
 		if value == gpuworkload.PausedForVGPUChange {
 			labels[key] = "true"
@@ -147,16 +163,6 @@ func (a *agent) finishConversion(ctx context.Context, node *v1.Node, policy gpuw
 	}
 	klog.FromContext(ctx).Info("Node converted", "node", node.Name, "to", target, "advertises", name, "count", count)
 	return a.patchNode(ctx, node, labels, annotations, advertised, 0)
-}
-
-// advertisement is what the GPUs advertise in the mode, from the inventory
-// and vGPU profile tables.
-func advertisement(gpus int64, model, profile string, mode gpuworkload.Mode) (v1.ResourceName, int64, error) {
-	inv, err := gpuworkload.NewGPUInventory(gpus, model, profile)
-	if err != nil {
-		return "", 0, err
-	}
-	return inv.Advertisement(mode)
 }
 
 // patchNode merges labels and annotations (nil deletes one), then sets the

@@ -67,6 +67,11 @@ type resourceSummary struct {
 	nodes       int
 	free, total int64
 	largest     int64
+	// excludedNodes advertise the resource but the pod's NodeConstraint
+	// excludes them, with excludedFree units free; excludedHardware could
+	// advertise it once converted, and the constraint excludes them then.
+	excludedNodes, excludedHardware int
+	excludedFree                    int64
 	// dra is the DeviceClass that serves the resource through DRA, if any,
 	// and draNodes the DRA nodes with devices of its class.
 	dra      gpuworkload.DRAExtendedResource
@@ -174,8 +179,15 @@ func (index NodeInfoIndex) Get(nodeName string) (fwk.NodeInfo, error) {
 // nodes a request needs are visited, so that the cost does not grow with the
 // cluster for a pod that asks what no node has. A pod that requests two
 // modes' resources gets no per-resource counts: no node can take it anyway.
+// Units and conversions count only on nodes the pod's nodeSelector and
+// required node affinity accept, as they are or once converted
+// (gpuworkload.NodeConstraint).
 func Explain(ctx context.Context, pod *v1.Pod, demand *gpuworkload.PodDemand, tracker *clusterstate.Tracker, nodes NodeInfos) Explanation {
 	policy := tracker.Policy()
+	var constraint gpuworkload.NodeConstraint
+	if pod != nil {
+		constraint = gpuworkload.NodeConstraintOf(pod)
+	}
 	modes, ignoredLabels, draNodes := tracker.ModeCounts()
 	byMode := map[gpuworkload.Mode]*modeSummary{}
 	for i, m := range gpuworkload.Modes {
@@ -210,7 +222,7 @@ func Explain(ctx context.Context, pod *v1.Pod, demand *gpuworkload.PodDemand, tr
 	}
 	if !demand.Conflict() {
 		for i, r := range demand.Requests {
-			perResource[i].count(r.Name, tracker, nodes)
+			perResource[i].count(r.Name, tracker, nodes, constraint)
 		}
 	}
 	var b strings.Builder
@@ -239,6 +251,9 @@ func Explain(ctx context.Context, pod *v1.Pod, demand *gpuworkload.PodDemand, tr
 		}
 		rs := perResource[i]
 		fmt.Fprintf(&b, " %s: %d free of %d on %d node(s)", r.Name, rs.free, rs.total, rs.nodes)
+		if rs.excludedNodes > 0 {
+			fmt.Fprintf(&b, " its %s accepts (%d free on %d node(s) it excludes)", constraint.Description, rs.excludedFree, rs.excludedNodes)
+		}
 		if rs.dra.DeviceClass != "" {
 			fmt.Fprintf(&b, ", and served through DRA by DeviceClass %s on %d node(s)", rs.dra.DeviceClass, rs.draNodes)
 		}
@@ -264,26 +279,35 @@ func Explain(ctx context.Context, pod *v1.Pod, demand *gpuworkload.PodDemand, tr
 	b.WriteString(fixPrefix)
 	r, ok := claimFix(demand, perClaim)
 	if !ok {
-		r = fix(demand, policy, byMode, perResource, tracker.AdvertisedByClass())
+		r = fix(demand, policy, byMode, perResource, tracker.AdvertisedByClass(), constraint)
 	}
 	b.WriteString(r.text)
 	return Explanation{Message: b.String(), FixCommands: r.commands, ReasonCode: r.code}
 }
 
 // count visits the nodes that advertise r, for the free and total units,
-// and the nodes with the hardware for it, for the node a fix converts.
-func (rs *resourceSummary) count(r v1.ResourceName, tracker *clusterstate.Tracker, nodes NodeInfos) {
+// and the nodes with the hardware for it, for the node a fix converts; of
+// both, only those the constraint accepts (once converted, for the latter).
+func (rs *resourceSummary) count(r v1.ResourceName, tracker *clusterstate.Tracker, nodes NodeInfos, constraint gpuworkload.NodeConstraint) {
 	tracker.EachAdvertiser(r, func(node string) {
 		ni, err := nodes.Get(node)
 		if err != nil {
 			return
 		}
-		if total := ni.GetAllocatable().GetScalarResources()[r]; total > 0 {
-			rs.nodes++
-			rs.total += total
-			rs.free += max(total-ni.GetRequested().GetScalarResources()[r], 0)
-			rs.largest = max(rs.largest, total)
+		total := ni.GetAllocatable().GetScalarResources()[r]
+		if total <= 0 {
+			return
 		}
+		free := max(total-ni.GetRequested().GetScalarResources()[r], 0)
+		if !constraint.Accepts(ni.Node()) {
+			rs.excludedNodes++
+			rs.excludedFree += free
+			return
+		}
+		rs.nodes++
+		rs.total += total
+		rs.free += free
+		rs.largest = max(rs.largest, total)
 	})
 	tracker.EachNodeWithHardwareFor(r, func(e *clusterstate.NodeEntry) {
 		if e.Converting {
@@ -295,6 +319,10 @@ func (rs *resourceSummary) count(r v1.ResourceName, tracker *clusterstate.Tracke
 		}
 		ni, err := nodes.Get(e.State.Name)
 		if err != nil {
+			return
+		}
+		if !constraint.AcceptsAfter(ni.Node(), conversion) {
+			rs.excludedHardware++
 			return
 		}
 		allocatable, requested := ni.GetAllocatable().GetScalarResources(), ni.GetRequested().GetScalarResources()
@@ -435,7 +463,7 @@ func describeRequests(demand *gpuworkload.PodDemand) string {
 }
 
 func fix(demand *gpuworkload.PodDemand, policy gpuworkload.SandboxPolicy, byMode map[gpuworkload.Mode]*modeSummary, perResource []resourceSummary,
-	advertised map[gpuworkload.ResourceClass][]v1.ResourceName) remedy {
+	advertised map[gpuworkload.ResourceClass][]v1.ResourceName, constraint gpuworkload.NodeConstraint) remedy {
 	if demand.Conflict() {
 		return remedyText(code(ReasonModeConflict), "request the GPU resources of one mode only; a node runs one mode.")
 	}
@@ -453,7 +481,7 @@ func fix(demand *gpuworkload.PodDemand, policy gpuworkload.SandboxPolicy, byMode
 			return remedyText(code(ReasonDRATooFewFree), fmt.Sprintf("the DRA nodes have no free device of DeviceClass %s for %d x %s (the FailedScheduling message gives DynamicResources' reasons): "+
 				"let GPU pods finish, or publish more devices of the class.", rs.dra.DeviceClass, r.Count, r.Name))
 		case rs.nodes == 0:
-			return notAdvertisedFix(r, rs, advertised[r.Class])
+			return notAdvertisedFix(r, rs, advertised[r.Class], constraint)
 		case rs.largest < r.Count:
 			return remedyText(code(ReasonLargerThanAnyNode), fmt.Sprintf("no node has %d x %s in total; the largest has %d: split the request, or add a node with more of this hardware.", r.Count, r.Name, rs.largest))
 		}
@@ -461,36 +489,49 @@ func fix(demand *gpuworkload.PodDemand, policy gpuworkload.SandboxPolicy, byMode
 	if m := byMode[mode]; m.nodes > 0 && m.converting == m.nodes {
 		return remedyText(code(ReasonConverting), fmt.Sprintf("wait: all %d %s node(s) are converting their mode or vGPU profile.", m.nodes, mode))
 	}
+	usedUp := "free units are used up"
+	for _, rs := range perResource {
+		if rs.excludedFree > 0 {
+			usedUp = fmt.Sprintf("free units on the nodes its %s accepts are used up (%d free on nodes it excludes)", constraint.Description, rs.excludedFree)
+		}
+	}
 	for _, rs := range perResource {
 		if c := rs.idle; c.node != "" {
 			command := c.conversion.Command(c.node)
 			return remedy{
-				text:     fmt.Sprintf("free units are used up; let running GPU pods finish, let preemption make room for a higher priority, or convert idle node %s, which has this hardware: %s", c.node, command),
+				text:     fmt.Sprintf("%s; let running GPU pods finish, let preemption make room for a higher priority, or convert idle node %s, which has this hardware: %s", usedUp, c.node, command),
 				commands: []string{command},
 				code:     code(ReasonInsufficient),
 			}
 		}
 	}
-	return remedyText(code(ReasonInsufficient), "free units are used up; let running GPU pods finish, or let preemption make room for a higher priority.")
+	return remedyText(code(ReasonInsufficient), usedUp+"; let running GPU pods finish, or let preemption make room for a higher priority.")
 }
 
 // notAdvertisedFix names a node with the hardware for r, or says that none
 // has it and what the pod's kind of workload can request instead.
 // A drained node stays cordoned: uncordoning it after the conversion is part
 // of the fix.
-func notAdvertisedFix(r gpuworkload.ResourceRequest, rs resourceSummary, sameClass []v1.ResourceName) remedy {
+func notAdvertisedFix(r gpuworkload.ResourceRequest, rs resourceSummary, sameClass []v1.ResourceName, constraint gpuworkload.NodeConstraint) remedy {
+	noNode := "no node advertises " + string(r.Name)
+	if rs.excludedNodes > 0 || rs.excludedHardware > 0 {
+		noNode = fmt.Sprintf("no node its %s accepts advertises %s", constraint.Description, r.Name)
+	}
 	switch {
 	case rs.idle.node != "":
 		command := rs.idle.conversion.Command(rs.idle.node)
-		return remedy{text: fmt.Sprintf("no node advertises %s; convert idle node %s, which has this hardware: %s", r.Name, rs.idle.node, command), commands: []string{command}, code: code(ReasonNotAdvertised)}
+		return remedy{text: fmt.Sprintf("%s; convert idle node %s, which has this hardware: %s", noNode, rs.idle.node, command), commands: []string{command}, code: code(ReasonNotAdvertised)}
 	case rs.busy.node != "":
 		c := rs.busy
 		commands := []string{"kubectl drain " + c.node + " --ignore-daemonsets", c.conversion.Command(c.node), "kubectl uncordon " + c.node}
 		return remedy{
-			text:     fmt.Sprintf("no node advertises %s; node %s has this hardware but runs GPU pods: drain it, convert it and uncordon it: %s", r.Name, c.node, strings.Join(commands, "; ")),
+			text:     fmt.Sprintf("%s; node %s has this hardware but runs GPU pods: drain it, convert it and uncordon it: %s", noNode, c.node, strings.Join(commands, "; ")),
 			commands: commands,
 			code:     code(ReasonNotAdvertised),
 		}
+	case rs.excludedNodes > 0 || rs.excludedHardware > 0:
+		return remedyText(code(ReasonNotAdvertised), fmt.Sprintf("%s, and none it accepts has hardware known to; %d node(s) it excludes advertise it and %d more have the hardware: change the pod's %s, or add a node with this hardware that it accepts.",
+			noNode, rs.excludedNodes, rs.excludedHardware, constraint.Description))
 	}
 	kind := r.Class.Describe()
 	if len(sameClass) == 0 {

@@ -1,0 +1,110 @@
+package gpuworkload
+
+import (
+	"encoding/json"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/component-helpers/scheduling/corev1/nodeaffinity"
+)
+
+// NodeConstraint is a pod's nodeSelector and required node affinity, which
+// pin real workloads to hardware (nodeSelector nvidia.com/gpu.product:
+// Tesla-T4). It is matched as kube-scheduler's NodeAffinity plugin matches
+// it, against the labels a node has now or would have in another mode:
+// gpu-feature-discovery labels the product and GPU count only where the
+// container stack runs.
+type NodeConstraint struct {
+	required nodeaffinity.RequiredNodeAffinity
+	// Description names the constraint in messages, empty when the pod has
+	// none: nodeSelector nvidia.com/gpu.product=Tesla-T4, required node affinity.
+	Description string
+	// Key is equal for pods with the same constraint: their nodeSelector
+	// and required node affinity, serialized.
+	Key string
+}
+
+// NodeConstraintOf reads the pod's constraint.
+func NodeConstraintOf(pod *v1.Pod) NodeConstraint {
+	c := NodeConstraint{required: nodeaffinity.GetRequiredNodeAffinity(pod)}
+	var parts []string
+	if len(pod.Spec.NodeSelector) > 0 {
+		selector := make([]string, 0, len(pod.Spec.NodeSelector))
+		for _, key := range slices.Sorted(maps.Keys(pod.Spec.NodeSelector)) {
+			selector = append(selector, key+"="+pod.Spec.NodeSelector[key])
+		}
+		parts = append(parts, "nodeSelector "+strings.Join(selector, ","))
+	}
+	var required *v1.NodeSelector
+	if a := pod.Spec.Affinity; a != nil && a.NodeAffinity != nil && a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution != nil {
+		required = a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution
+		parts = append(parts, "required node affinity")
+	}
+	c.Description = strings.Join(parts, " and ")
+	if c.Constrains() {
+		// Marshalling a map sorts its keys; these types always marshal.
+		key, _ := json.Marshal(struct {
+			Selector map[string]string `json:"s,omitempty"`
+			Required *v1.NodeSelector  `json:"r,omitempty"`
+		}{pod.Spec.NodeSelector, required})
+		c.Key = string(key)
+	}
+	return c
+}
+
+// Constrains reports whether the pod has a constraint at all.
+func (c NodeConstraint) Constrains() bool { return c.Description != "" }
+
+// Accepts reports whether the node, as it is, satisfies the constraint. A
+// constraint the API server would not have admitted accepts no node, as
+// for the scheduler; nor does a constraint a node unknown (nil).
+func (c NodeConstraint) Accepts(node *v1.Node) bool {
+	if !c.Constrains() {
+		return true
+	}
+	if node == nil {
+		return false
+	}
+	ok, err := c.required.Match(node)
+	return ok && err == nil
+}
+
+// AcceptsAfter reports whether the node satisfies the constraint once the
+// conversion is done: its mode label, its vGPU profile label, and the
+// labels gpu-feature-discovery sets in container mode and that go with it
+// elsewhere (ConvertedLabels).
+func (c NodeConstraint) AcceptsAfter(node *v1.Node, conversion Conversion) bool {
+	if !c.Constrains() {
+		return true
+	}
+	if node == nil {
+		return false
+	}
+	converted := *node
+	converted.Labels = ConvertedLabels(node.Labels, conversion)
+	return c.Accepts(&converted)
+}
+
+// ConvertedLabels are a node's labels once the conversion is done.
+func ConvertedLabels(labels map[string]string, conversion Conversion) map[string]string {
+	out := maps.Clone(labels)
+	if out == nil {
+		out = map[string]string{}
+	}
+	out[LabelWorkloadConfig] = string(conversion.Mode)
+	if conversion.Mode == ModeVGPU {
+		out[LabelVGPUConfig] = conversion.Served.VGPU.Name()
+	}
+	delete(out, LabelGPUProduct)
+	delete(out, LabelGPUCount)
+	if conversion.Mode == ModeContainer {
+		if product := conversion.Served.Card.Product(); product != "" {
+			out[LabelGPUProduct] = product
+		}
+		out[LabelGPUCount] = strconv.FormatInt(conversion.Served.GPUs, 10)
+	}
+	return out
+}

@@ -1,0 +1,95 @@
+package gpuworkloadfit
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/kubernetes/pkg/scheduler/backend/cache"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
+	st "k8s.io/kubernetes/pkg/scheduler/testing"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+)
+
+// A pod pinned to a GPU model: the explanation counts units only on nodes
+// its nodeSelector or required node affinity accepts, and the fix converts
+// only a node that it accepts once converted (gpu-feature-discovery labels
+// the product in container mode).
+func TestExplainCountsOnlyNodesThePodAccepts(t *testing.T) {
+	t4 := v1.ResourceName("nvidia.com/TU104GL_TESLA_T4")
+	nodes := []*v1.Node{
+		withProduct(gpuNode("t4-c1", "container", map[v1.ResourceName]string{gpu: "1"}), "Tesla-T4"),
+		withProduct(gpuNode("a10-c1", "container", map[v1.ResourceName]string{gpu: "2"}), "NVIDIA-A10"),
+		gpuNode("a10-pt-01", "vm-passthrough", map[v1.ResourceName]string{a10: "1"}),
+		gpuNode("t4-pt-01", "vm-passthrough", map[v1.ResourceName]string{t4: "1"}),
+	}
+	running := []*v1.Pod{
+		st.MakePod().Name("on-t4").Namespace("ns").UID("on-t4").Node("t4-c1").Req(map[v1.ResourceName]string{gpu: "1"}).Obj(),
+		st.MakePod().Name("on-a10").Namespace("ns").UID("on-a10").Node("a10-c1").Req(map[v1.ResourceName]string{gpu: "1"}).Obj(),
+	}
+	pinned := func(product string) *v1.Pod {
+		pod := podRequesting("cuda", map[v1.ResourceName]string{gpu: "1"})
+		pod.Spec.NodeSelector = map[string]string{gpuworkload.LabelGPUProduct: product}
+		return pod
+	}
+	notA10 := podRequesting("cuda", map[v1.ResourceName]string{gpu: "1"})
+	notA10.Spec.Affinity = &v1.Affinity{NodeAffinity: &v1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &v1.NodeSelector{
+		NodeSelectorTerms: []v1.NodeSelectorTerm{{MatchExpressions: []v1.NodeSelectorRequirement{{Key: gpuworkload.LabelGPUProduct, Operator: v1.NodeSelectorOpIn, Values: []string{"Tesla-T4", "NVIDIA-L4"}}}}},
+	}}}
+	convertT4 := "kubectl label node t4-pt-01 nvidia.com/gpu.workload.config=container --overwrite"
+	for _, tc := range []struct {
+		name, counts, fix string
+		pod               *v1.Pod
+		commands          []string
+		code              ReasonCode
+	}{
+		{
+			name: "the T4 is busy; the idle T4 converts, not the A10", pod: pinned("Tesla-T4"),
+			counts: "nvidia.com/gpu: 0 free of 1 on 1 node(s) its nodeSelector nvidia.com/gpu.product=Tesla-T4 accepts (1 free on 1 node(s) it excludes).",
+			fix: "free units on the nodes its nodeSelector nvidia.com/gpu.product=Tesla-T4 accepts are used up (1 free on nodes it excludes); " +
+				"let running GPU pods finish, let preemption make room for a higher priority, or convert idle node t4-pt-01, which has this hardware: " + convertT4,
+			commands: []string{convertT4}, code: "Insufficient",
+		},
+		{
+			name: "required node affinity over two products", pod: notA10,
+			counts: "nvidia.com/gpu: 0 free of 1 on 1 node(s) its required node affinity accepts (1 free on 1 node(s) it excludes).",
+			fix: "free units on the nodes its required node affinity accepts are used up (1 free on nodes it excludes); " +
+				"let running GPU pods finish, let preemption make room for a higher priority, or convert idle node t4-pt-01, which has this hardware: " + convertT4,
+			commands: []string{convertT4}, code: "Insufficient",
+		},
+		{
+			name: "a product the cluster lacks", pod: pinned("NVIDIA-H100-PCIe"),
+			counts: "nvidia.com/gpu: 0 free of 0 on 0 node(s) its nodeSelector nvidia.com/gpu.product=NVIDIA-H100-PCIe accepts (1 free on 2 node(s) it excludes).",
+			fix: "no node its nodeSelector nvidia.com/gpu.product=NVIDIA-H100-PCIe accepts advertises nvidia.com/gpu, and none it accepts has hardware known to; " +
+				"2 node(s) it excludes advertise it and 2 more have the hardware: change the pod's nodeSelector nvidia.com/gpu.product=NVIDIA-H100-PCIe, or add a node with this hardware that it accepts.",
+			code: "NotAdvertised",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pl := newPlugin(t, enabled(), nodes)
+			infos, err := cache.NewSnapshot(running, nodes).NodeInfos().List()
+			if err != nil {
+				t.Fatal(err)
+			}
+			state := framework.NewCycleState()
+			if _, status := pl.PreFilter(context.Background(), state, tc.pod, infos); !status.IsSuccess() {
+				t.Fatalf("PreFilter: %v", status)
+			}
+			data, err := ReadCycleData(state)
+			if err != nil {
+				t.Fatal(err)
+			}
+			explanation := Explain(context.Background(), tc.pod, &data.demand, pl.tracker, NewNodeInfoIndex(infos))
+			message, fix, _ := strings.Cut(explanation.Message, " Fix: ")
+			if !strings.HasSuffix(message, " "+tc.counts) || fix != tc.fix {
+				t.Fatalf("explanation\n%s\nwant it to end with\n%s Fix: %s", explanation.Message, tc.counts, tc.fix)
+			}
+			if !slices.Equal(explanation.FixCommands, tc.commands) || explanation.ReasonCode != tc.code {
+				t.Fatalf("commands %q, code %s; want %q, %s", explanation.FixCommands, explanation.ReasonCode, tc.commands, tc.code)
+			}
+		})
+	}
+}
