@@ -91,7 +91,7 @@ func TestKubectlPluginLive(t *testing.T) {
 	for _, want := range []string{
 		"Node/gpu-broken ForeignResource",
 		"KubeVirt/kubevirt/kubevirt ResourceNotPermitted",
-		"KubeVirt/kubevirt/kubevirt PermittedNotAdvertised",
+		"KubeVirt/kubevirt/kubevirt PermittedNameMismatch",
 		"VirtualMachineInstance/default/vm-a40 VMIDeviceNotPermitted",
 		"VirtualMachineInstance/default/vm-a40 VMIDeviceNotAdvertised",
 		"VirtualMachineInstance/default/vm-dra VMIClaimsGateOff",
@@ -100,8 +100,9 @@ func TestKubectlPluginLive(t *testing.T) {
 			t.Errorf("check found no %s; findings: %+v", want, report.Findings)
 		}
 	}
-	if f := found["KubeVirt/kubevirt/kubevirt PermittedNotAdvertised"]; !strings.HasPrefix(f.Fix, "did you mean nvidia.com/NVIDIA_A10-12Q?") {
-		t.Errorf("typo fix %q, want a did-you-mean", f.Fix)
+	// The entry's mdevNameSelector says which name the sandbox device plugin advertises.
+	if f := found["KubeVirt/kubevirt/kubevirt PermittedNameMismatch"]; f.Fix != "set resourceName: nvidia.com/NVIDIA_A10-12Q on that entry of KubeVirt/kubevirt/kubevirt" {
+		t.Errorf("typo fix %q, want the name the plugin advertises", f.Fix)
 	}
 	if f := found["VirtualMachineInstance/default/vm-a40 VMIDeviceNotPermitted"]; !strings.HasSuffix(f.Message, "FailedCreate events: GPU nvidia.com/GA102GL_A40 is not permitted in permittedHostDevices configuration") {
 		t.Errorf("VMI finding %q does not carry the FailedCreate event", f.Message)
