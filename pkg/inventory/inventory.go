@@ -29,9 +29,10 @@ const (
 const ModeDRA gpuworkload.Mode = "dra"
 
 // Resource is one GPU resource's units on the nodes of one mode, the
-// devices of one type a DRA driver publishes (DRA), by the mode they
-// serve, or the physical GPUs of a DRA driver's nodes (mode ModeDRA,
-// resource the driver's name).
+// devices a DeviceClass of a DRA driver selects (DRA; resource the
+// DeviceClass's name, or <driver>/<type> for devices no DeviceClass
+// selects), by the mode they serve, or the physical GPUs of a DRA driver's
+// nodes (mode ModeDRA, resource the driver's name).
 type Resource struct {
 	Mode        gpuworkload.Mode `json:"mode"`
 	Resource    v1.ResourceName  `json:"resource"`
@@ -57,8 +58,9 @@ type Resource struct {
 // above their nodes' allocatable.
 const StateOverCommitted = "over-committed"
 
-// DRAResource is the resource name a DRA device type is reported under:
-// the driver's name and the type, e.g. gpu.nvidia.com/vfio.
+// DRAResource is the resource name devices of a DRA device type that no
+// DeviceClass selects are reported under: the driver's name and the type,
+// e.g. gpu.nvidia.com/vfio.
 func DRAResource(driver, deviceType string) v1.ResourceName {
 	return v1.ResourceName(driver + "/" + deviceType)
 }
@@ -106,12 +108,14 @@ type Input struct {
 	Demand func(*v1.Pod) gpuworkload.PodDemand
 	// ReasonOf is the reason code of a waiting pod's latest explanation, "" for none.
 	ReasonOf func(*v1.Pod) string
-	// DRADevices are the devices a DRA node publishes, with their states;
+	// DRADevices are the devices a DRA node publishes, with their states,
+	// and DRASelected which of them (by index) each DeviceClass selects;
 	// DRADriver names the driver. DRAServes says whether a DeviceClass of
 	// the driver serves an extended resource (nil: none does).
-	DRADevices func(node string) []gpuworkload.DRADeviceState
-	DRADriver  string
-	DRAServes  func(v1.ResourceName) bool
+	DRADevices  func(node string) []gpuworkload.DRADeviceState
+	DRASelected func(node string) map[string][]int
+	DRADriver   string
+	DRAServes   func(v1.ResourceName) bool
 	// Bound, when set, keeps what bound pods use from one count to the
 	// next, as long as Classifier, which Demand classifies with, stays.
 	Bound      *BoundPods
@@ -256,7 +260,11 @@ func Compute(in Input) Report {
 		freeCPU, freeMemory := node.Status.Allocatable.Cpu().MilliValue()-u.milliCPU, node.Status.Allocatable.Memory().Value()-u.memory
 		if state.DRA {
 			devices := in.DRADevices(node.Name)
-			countDRANode(modes[ModeDRA], resources, state, devices, in.DRADriver)
+			var selected map[string][]int
+			if in.DRASelected != nil {
+				selected = in.DRASelected(node.Name)
+			}
+			countDRANode(modes[ModeDRA], resources, state, devices, selected, in.DRADriver)
 			countDRAGPUs(resources, devices, in.DRADriver, waiting, freeCPU, freeMemory)
 			continue
 		}
@@ -367,18 +375,18 @@ func countDRAGPUs(resources map[[2]string]*Resource, devices []gpuworkload.DRADe
 	}
 }
 
-// countDRANode counts a DRA node and its devices by type and state. The
-// node is empty when none of its devices is allocated.
-func countDRANode(m *Mode, resources map[[2]string]*Resource, state *gpuworkload.NodeState, devices []gpuworkload.DRADeviceState, driver string) {
+// countDRANode counts a DRA node and its devices by DeviceClass and state,
+// as claims see them: a device every class that selects it counts once,
+// under the mode it serves; a device no class selects counts under its
+// type. The node is empty when none of its devices is allocated.
+func countDRANode(m *Mode, resources map[[2]string]*Resource, state *gpuworkload.NodeState, devices []gpuworkload.DRADeviceState, selected map[string][]int, driver string) {
 	if hasError(state) {
 		m.Mismatched++
 	} else {
 		m.Ready++
 	}
-	empty := true
-	for _, d := range devices {
+	count := func(d gpuworkload.DRADeviceState, name v1.ResourceName) {
 		mode, _ := d.Class.Mode()
-		name := DRAResource(driver, d.Type)
 		key := [2]string{string(mode), string(name)}
 		row := resources[key]
 		if row == nil {
@@ -389,7 +397,6 @@ func countDRANode(m *Mode, resources map[[2]string]*Resource, state *gpuworkload
 		switch d.State {
 		case gpuworkload.DRADeviceAllocated:
 			row.Allocated++
-			empty = false
 		case gpuworkload.DRADeviceTainted:
 			row.Tainted++
 		case gpuworkload.DRADeviceSiblingInUse:
@@ -397,6 +404,20 @@ func countDRANode(m *Mode, resources map[[2]string]*Resource, state *gpuworkload
 		default:
 			row.Free++
 		}
+	}
+	inAClass := make([]bool, len(devices))
+	for deviceClass, indices := range selected {
+		for _, i := range indices {
+			count(devices[i], v1.ResourceName(deviceClass))
+			inAClass[i] = true
+		}
+	}
+	empty := true
+	for i, d := range devices {
+		if !inAClass[i] {
+			count(d, DRAResource(driver, d.Type))
+		}
+		empty = empty && d.State != gpuworkload.DRADeviceAllocated
 	}
 	if empty {
 		m.Empty++

@@ -112,7 +112,8 @@ func draDevice(name, deviceType, busID, deviceState string) gpuworkload.DRADevic
 	return gpuworkload.DRADeviceState{DRADevice: gpuworkload.DRADevice{Name: name, Type: deviceType, Class: class, PCIBusID: busID}, State: deviceState}
 }
 
-// A DRA node's devices count by type and state under the mode each serves,
+// A DRA node's devices count by DeviceClass and state under the mode each
+// serves (once in each class that selects them; by type when none does),
 // its physical GPUs under ModeDRA and the driver's name, the node under
 // ModeDRA, and a pod waiting for a claim under its class's mode.
 func TestComputeDRA(t *testing.T) {
@@ -135,13 +136,19 @@ func TestComputeDRA(t *testing.T) {
 		},
 		ReasonOf:   func(*v1.Pod) string { return "DRASiblingInUse" },
 		DRADevices: func(string) []gpuworkload.DRADeviceState { return devices },
-		DRADriver:  "gpu.nvidia.com",
+		// gpu-2 is in no class; gpu-1 also in a class of one product.
+		DRASelected: func(string) map[string][]int {
+			return map[string][]int{"gpu.nvidia.com": {0, 2}, "vfio.gpu.nvidia.com": {1, 3}, "a100.example.com": {2}}
+		},
+		DRADriver: "gpu.nvidia.com",
 	})
 	want := []Resource{
-		{Mode: gpuworkload.ModeContainer, Resource: "gpu.nvidia.com/gpu", DRA: true, Allocatable: 3, Allocated: 1, Free: 1, Tainted: 1},
+		{Mode: gpuworkload.ModeContainer, Resource: "a100.example.com", DRA: true, Allocatable: 1, Free: 1},
+		{Mode: gpuworkload.ModeContainer, Resource: "gpu.nvidia.com", DRA: true, Allocatable: 2, Allocated: 1, Free: 1},
+		{Mode: gpuworkload.ModeContainer, Resource: "gpu.nvidia.com/gpu", DRA: true, Allocatable: 1, Tainted: 1},
 		// The VM fits the free GPU: nothing stranded.
 		{Mode: ModeDRA, Resource: "gpu.nvidia.com", Allocatable: 3, Allocated: 1, Free: 1, Stranded: map[string]int64{"mode": 0, "cpu-memory": 0, "fragmentation": 0}},
-		{Mode: gpuworkload.ModePassthrough, Resource: "gpu.nvidia.com/vfio", DRA: true, Allocatable: 2, Free: 1, SiblingInUse: 1},
+		{Mode: gpuworkload.ModePassthrough, Resource: "vfio.gpu.nvidia.com", DRA: true, Allocatable: 2, Free: 1, SiblingInUse: 1},
 	}
 	if !equality.Semantic.DeepEqual(r.Resources, want) {
 		t.Errorf("resources %+v, want %+v", r.Resources, want)

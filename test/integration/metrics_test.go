@@ -51,10 +51,11 @@ func TestInventoryMetrics(t *testing.T) {
 	e.inventoryAgrees(t, got)
 }
 
-// The DRA driver's devices count in the same families: a node publishes one
-// GPU as gpu-0 and gpu-vfio-0; a VM holds gpu-vfio-0, which blocks gpu-0,
-// and a second VM waits for a vfio device. The GPU itself counts once,
-// allocated, under mode dra.
+// The DRA driver's devices count in the same families, by the DeviceClass
+// that selects them: a node publishes one GPU as gpu-0 (gpu.nvidia.com) and
+// gpu-vfio-0 (vfio.gpu.nvidia.com); a VM holds gpu-vfio-0, which blocks
+// gpu-0, and a second VM waits for a vfio device. The GPU itself counts
+// once, allocated, under mode dra.
 func TestInventoryMetricsDRA(t *testing.T) {
 	e := newEnv(t)
 	e.installCRDs(t)
@@ -67,12 +68,12 @@ func TestInventoryMetricsDRA(t *testing.T) {
 	e.createPod(t, e.claimPod(t, "virt-launcher-vm-2-fghij", "vm-2", "vfio.gpu.nvidia.com"))
 
 	want := map[string]float64{
-		`gpu_workload_units{mode="vm-passthrough",resource="gpu.nvidia.com/vfio",state="allocatable"}`: 1,
-		`gpu_workload_units{mode="vm-passthrough",resource="gpu.nvidia.com/vfio",state="allocated"}`:   1,
-		`gpu_workload_units{mode="vm-passthrough",resource="gpu.nvidia.com/vfio",state="free"}`:        0,
-		`gpu_workload_units{mode="container",resource="gpu.nvidia.com/gpu",state="allocatable"}`:       1,
-		`gpu_workload_units{mode="container",resource="gpu.nvidia.com/gpu",state="sibling-in-use"}`:    1,
-		`gpu_workload_units{mode="container",resource="gpu.nvidia.com/gpu",state="free"}`:              0,
+		`gpu_workload_units{mode="vm-passthrough",resource="vfio.gpu.nvidia.com",state="allocatable"}`: 1,
+		`gpu_workload_units{mode="vm-passthrough",resource="vfio.gpu.nvidia.com",state="allocated"}`:   1,
+		`gpu_workload_units{mode="vm-passthrough",resource="vfio.gpu.nvidia.com",state="free"}`:        0,
+		`gpu_workload_units{mode="container",resource="gpu.nvidia.com",state="allocatable"}`:           1,
+		`gpu_workload_units{mode="container",resource="gpu.nvidia.com",state="sibling-in-use"}`:        1,
+		`gpu_workload_units{mode="container",resource="gpu.nvidia.com",state="free"}`:                  0,
 		`gpu_workload_units{mode="dra",resource="gpu.nvidia.com",state="allocatable"}`:                 1,
 		`gpu_workload_units{mode="dra",resource="gpu.nvidia.com",state="allocated"}`:                   1,
 		`gpu_workload_units{mode="dra",resource="gpu.nvidia.com",state="free"}`:                        0,
