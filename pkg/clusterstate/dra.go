@@ -180,6 +180,19 @@ func (t *Tracker) DRADeviceStates(node string) []gpuworkload.DRADeviceState {
 	return t.dra.nodes[node].DeviceStates(t.holderLocked)
 }
 
+// DRADeviceStatesAndSelection is DRADeviceStates with the devices each
+// DeviceClass selects, by index into them, read together: a slice update
+// between two reads would give indices of other devices.
+func (t *Tracker) DRADeviceStatesAndSelection(node string) ([]gpuworkload.DRADeviceState, map[string][]int) {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	n := t.dra.nodes[node]
+	if n == nil {
+		return nil, nil
+	}
+	return n.DeviceStates(t.holderLocked), n.Selected
+}
+
 // DRAHeld reports whether a claim in the informer's cache holds the device.
 func (t *Tracker) DRAHeld(pool, device string) bool {
 	t.mu.RLock()

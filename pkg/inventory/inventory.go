@@ -109,13 +109,12 @@ type Input struct {
 	// ReasonOf is the reason code of a waiting pod's latest explanation, "" for none.
 	ReasonOf func(*v1.Pod) string
 	// DRADevices are the devices a DRA node publishes, with their states,
-	// and DRASelected which of them (by index) each DeviceClass selects;
-	// DRADriver names the driver. DRAServes says whether a DeviceClass of
-	// the driver serves an extended resource (nil: none does).
-	DRADevices  func(node string) []gpuworkload.DRADeviceState
-	DRASelected func(node string) map[string][]int
-	DRADriver   string
-	DRAServes   func(v1.ResourceName) bool
+	// and which of them (by index) each DeviceClass selects; DRADriver
+	// names the driver. DRAServes says whether a DeviceClass of the driver
+	// serves an extended resource (nil: none does).
+	DRADevices func(node string) ([]gpuworkload.DRADeviceState, map[string][]int)
+	DRADriver  string
+	DRAServes  func(v1.ResourceName) bool
 	// Bound, when set, keeps what bound pods use from one count to the
 	// next, as long as Classifier, which Demand classifies with, stays.
 	Bound      *BoundPods
@@ -259,11 +258,7 @@ func Compute(in Input) Report {
 		}
 		freeCPU, freeMemory := node.Status.Allocatable.Cpu().MilliValue()-u.milliCPU, node.Status.Allocatable.Memory().Value()-u.memory
 		if state.DRA {
-			devices := in.DRADevices(node.Name)
-			var selected map[string][]int
-			if in.DRASelected != nil {
-				selected = in.DRASelected(node.Name)
-			}
+			devices, selected := in.DRADevices(node.Name)
 			countDRANode(modes[ModeDRA], resources, state, devices, selected, in.DRADriver)
 			countDRAGPUs(resources, devices, in.DRADriver, waiting, freeCPU, freeMemory)
 			continue

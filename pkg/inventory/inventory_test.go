@@ -134,11 +134,10 @@ func TestComputeDRA(t *testing.T) {
 		Demand: func(*v1.Pod) gpuworkload.PodDemand {
 			return gpuworkload.PodDemand{Claims: []gpuworkload.DRAClaimRequest{{Claim: "vms/vm-gpu", DeviceClass: "vfio.gpu.nvidia.com", Class: vfio, Count: 1}}}
 		},
-		ReasonOf:   func(*v1.Pod) string { return "DRASiblingInUse" },
-		DRADevices: func(string) []gpuworkload.DRADeviceState { return devices },
+		ReasonOf: func(*v1.Pod) string { return "DRASiblingInUse" },
 		// gpu-2 is in no class; gpu-1 also in a class of one product.
-		DRASelected: func(string) map[string][]int {
-			return map[string][]int{"gpu.nvidia.com": {0, 2}, "vfio.gpu.nvidia.com": {1, 3}, "a100.example.com": {2}}
+		DRADevices: func(string) ([]gpuworkload.DRADeviceState, map[string][]int) {
+			return devices, map[string][]int{"gpu.nvidia.com": {0, 2}, "vfio.gpu.nvidia.com": {1, 3}, "a100.example.com": {2}}
 		},
 		DRADriver: "gpu.nvidia.com",
 	})
@@ -249,7 +248,7 @@ func TestComputeDRAStranding(t *testing.T) {
 				Pods:       []*v1.Pod{pod},
 				Demand:     func(*v1.Pod) gpuworkload.PodDemand { return tc.demand },
 				ReasonOf:   func(*v1.Pod) string { return "" },
-				DRADevices: func(string) []gpuworkload.DRADeviceState { return devices },
+				DRADevices: func(string) ([]gpuworkload.DRADeviceState, map[string][]int) { return devices, nil },
 				DRADriver:  "gpu.nvidia.com",
 				DRAServes:  func(name v1.ResourceName) bool { return name == "nvidia.com/gpu" },
 			})

@@ -243,14 +243,8 @@ func (pl *GPUWorkloadFit) InventoryOf(nodes []*v1.Node, pods []*v1.Pod, reasonOf
 			}
 			return demand
 		},
-		DRADevices: pl.tracker.DRADeviceStates,
-		DRASelected: func(node string) map[string][]int {
-			if n := pl.tracker.DRANode(node); n != nil {
-				return n.Selected
-			}
-			return nil
-		},
-		DRADriver: pl.tracker.DRADriver(),
+		DRADevices: pl.tracker.DRADeviceStatesAndSelection,
+		DRADriver:  pl.tracker.DRADriver(),
 		DRAServes: func(r v1.ResourceName) bool {
 			_, ok := pl.tracker.DRAServed(r)
 			return ok
