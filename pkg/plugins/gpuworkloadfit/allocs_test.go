@@ -4,8 +4,8 @@ import (
 	"context"
 	"testing"
 
-	resourceapi "k8s.io/api/resource/v1"
 	v1 "k8s.io/api/core/v1"
+	resourceapi "k8s.io/api/resource/v1"
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 
