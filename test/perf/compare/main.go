@@ -1,14 +1,18 @@
-// Command compare reads the JSON file BenchmarkPerfScheduling writes and
+// Command compare reads the JSON files BenchmarkPerfScheduling writes and
 // prints, for every mix, our SchedulingThroughput and extension point
-// durations as ratios of the baseline run in the same file.
+// durations as ratios of the baseline run in the same file. Each file is
+// one invocation, which runs each mix's baseline and then ours: a pair.
+// Given several, it also prints per mix the mean ratio with its standard
+// error and range, and the mean paired difference with its standard error.
 //
-//	go run ./test/perf/compare BenchmarkPerfScheduling_benchmark_gpuworkload_<date>.json
+//	go run ./test/perf/compare BenchmarkPerfScheduling_benchmark_gpuworkload_<date>.json...
 package main
 
 import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -37,17 +41,34 @@ type measurement struct {
 }
 
 func main() {
-	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: compare BenchmarkPerfScheduling_benchmark_gpuworkload_<date>.json")
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, "usage: compare BenchmarkPerfScheduling_benchmark_gpuworkload_<date>.json...")
 		os.Exit(2)
 	}
-	data, err := os.ReadFile(os.Args[1])
-	if err == nil {
-		err = compare(data, os.Stdout)
+	var pairs []map[run]*measurement
+	for _, file := range os.Args[1:] {
+		data, err := os.ReadFile(file)
+		var runs map[run]*measurement
+		if err == nil {
+			runs, err = parse(data)
+		}
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "compare %s: %v\n", file, err)
+			os.Exit(1)
+		}
+		fmt.Printf("== %s\n", file)
+		if err := compare(runs, os.Stdout); err != nil {
+			fmt.Fprintf(os.Stderr, "compare %s: %v\n", file, err)
+			os.Exit(1)
+		}
+		pairs = append(pairs, runs)
 	}
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "compare %s: %v\n", os.Args[1], err)
-		os.Exit(1)
+	if len(pairs) > 1 {
+		fmt.Printf("== %d pairs\n", len(pairs))
+		if err := summarize(pairs, os.Stdout); err != nil {
+			fmt.Fprintf(os.Stderr, "compare: %v\n", err)
+			os.Exit(1)
+		}
 	}
 }
 
@@ -82,11 +103,8 @@ func parse(data []byte) (map[run]*measurement, error) {
 	return runs, nil
 }
 
-func compare(data []byte, out io.Writer) error {
-	runs, err := parse(data)
-	if err != nil {
-		return err
-	}
+// oursOf lists the runs of ours (not the baselines), by mix and workload.
+func oursOf(runs map[run]*measurement) []run {
 	var ours []run
 	for r := range runs {
 		if !strings.HasSuffix(r.mix, baselineSuffix) {
@@ -94,10 +112,17 @@ func compare(data []byte, out io.Writer) error {
 		}
 	}
 	slices.SortFunc(ours, func(a, b run) int { return strings.Compare(a.mix+"/"+a.workload, b.mix+"/"+b.workload) })
+	return ours
+}
+
+func baselineOf(r run) run { return run{mix: r.mix + baselineSuffix, workload: r.workload} }
+
+func compare(runs map[run]*measurement, out io.Writer) error {
+	ours := oursOf(runs)
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "MIX\tWORKLOAD\tTHROUGHPUT (pods/s) OURS\tBASELINE\tRATIO\tEXTENSION POINT DURATION RATIOS (ours/baseline, average)")
 	for _, r := range ours {
-		base, ok := runs[run{mix: r.mix + baselineSuffix, workload: r.workload}]
+		base, ok := runs[baselineOf(r)]
 		if !ok {
 			fmt.Fprintf(w, "%s\t%s\t%.1f\t-\t-\tno baseline run\n", r.mix, r.workload, runs[r].throughput)
 			continue
@@ -112,6 +137,57 @@ func compare(data []byte, out io.Writer) error {
 		fmt.Fprintf(w, "%s\t%s\t%.1f\t%.1f\t%s\t%s\n", r.mix, r.workload, m.throughput, base.throughput, ratio(m.throughput, base.throughput), strings.Join(points, ", "))
 	}
 	return w.Flush()
+}
+
+// summarize prints, per mix and workload, over the pairs that have both
+// runs: the ratios' mean, standard error and range, and the mean paired
+// difference of throughput with its standard error.
+func summarize(pairs []map[run]*measurement, out io.Writer) error {
+	ratios, differences := map[run][]float64{}, map[run][]float64{}
+	var mixes []run
+	for _, runs := range pairs {
+		for _, r := range oursOf(runs) {
+			base, ok := runs[baselineOf(r)]
+			if !ok || base.throughput <= 0 {
+				continue
+			}
+			if _, seen := ratios[r]; !seen {
+				mixes = append(mixes, r)
+			}
+			ratios[r] = append(ratios[r], runs[r].throughput/base.throughput)
+			differences[r] = append(differences[r], runs[r].throughput-base.throughput)
+		}
+	}
+	if len(mixes) == 0 {
+		return fmt.Errorf("no mix has both runs in any file")
+	}
+	slices.SortFunc(mixes, func(a, b run) int { return strings.Compare(a.mix+"/"+a.workload, b.mix+"/"+b.workload) })
+	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "MIX\tWORKLOAD\tPAIRS\tRATIO MEAN ± SE\tRANGE\tMEAN - SE\tDIFFERENCE (pods/s) MEAN ± SE")
+	for _, r := range mixes {
+		mean, se := meanAndStandardError(ratios[r])
+		diff, diffSE := meanAndStandardError(differences[r])
+		fmt.Fprintf(w, "%s\t%s\t%d\t%.2f ± %.2f\t%.2f-%.2f\t%.2f\t%+.1f ± %.1f\n", r.mix, r.workload, len(ratios[r]), mean, se,
+			slices.Min(ratios[r]), slices.Max(ratios[r]), mean-se, diff, diffSE)
+	}
+	return w.Flush()
+}
+
+// meanAndStandardError is the sample mean and the standard error of it (0
+// for one value).
+func meanAndStandardError(values []float64) (mean, se float64) {
+	for _, v := range values {
+		mean += v
+	}
+	mean /= float64(len(values))
+	if len(values) < 2 {
+		return mean, 0
+	}
+	var squares float64
+	for _, v := range values {
+		squares += (v - mean) * (v - mean)
+	}
+	return mean, math.Sqrt(squares/float64(len(values)-1)) / math.Sqrt(float64(len(values)))
 }
 
 func ratio(a, b float64) string {

@@ -16,7 +16,11 @@ const sample = `{"version":"v1","dataItems":[
 
 func TestCompare(t *testing.T) {
 	var out bytes.Buffer
-	if err := compare([]byte(sample), &out); err != nil {
+	runs, err := parse([]byte(sample))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := compare(runs, &out); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
@@ -29,7 +33,30 @@ func TestCompare(t *testing.T) {
 	if !strings.Contains(lines[1], "Churn") || !strings.Contains(lines[1], "no baseline run") {
 		t.Errorf("Churn row %q", lines[1])
 	}
-	if err := compare([]byte(`{"dataItems":[]}`), &out); err == nil {
-		t.Error("an empty file compared without error")
+	if _, err := parse([]byte(`{"dataItems":[]}`)); err == nil {
+		t.Error("an empty file parsed without error")
+	}
+}
+
+// Three pairs: ratios 0.95, 1.10 and 1.25, differences -10, +20, +50 pods/s.
+func TestSummarize(t *testing.T) {
+	var pairs []map[run]*measurement
+	for _, ours := range []float64{190, 220, 250} {
+		pairs = append(pairs, map[run]*measurement{
+			{mix: "Fits_Baseline", workload: "500Nodes"}: {throughput: 200},
+			{mix: "Fits", workload: "500Nodes"}:          {throughput: ours},
+		})
+	}
+	var out bytes.Buffer
+	if err := summarize(pairs, &out); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	// Standard deviation of 0.95, 1.10, 1.25 is 0.15; over sqrt(3) 0.0866.
+	if want := "Fits 500Nodes 3 1.10 ± 0.09 0.95-1.25 1.01 +20.0 ± 17.3"; len(lines) != 2 || strings.Join(strings.Fields(lines[1]), " ") != want {
+		t.Fatalf("summary:\n%s\nwant the row\n%s", out.String(), want)
+	}
+	if err := summarize([]map[run]*measurement{{{mix: "Fits", workload: "500Nodes"}: {throughput: 1}}}, &out); err == nil {
+		t.Error("pairs without a baseline summarized without error")
 	}
 }
