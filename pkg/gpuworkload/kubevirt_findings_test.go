@@ -7,6 +7,8 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/yaml"
+
+	"github.com/gpu-workload-scheduler/scheduler/test/upstream"
 )
 
 func TestDidYouMean(t *testing.T) {
@@ -69,7 +71,7 @@ func TestPermittedNotExternalNeedsTheSandboxDevicePlugin(t *testing.T) {
 // the entry's selector says which name it must be, advertised or not yet.
 func TestPermittedNameOfTheUpstreamExample(t *testing.T) {
 	var obj map[string]any
-	if err := yaml.Unmarshal(readUpstream(t, "NVIDIA+kubevirt-gpu-device-plugin/examples/kubevirt-featuregate-cm.yaml"), &obj); err != nil {
+	if err := yaml.Unmarshal(upstream.Read(t, "NVIDIA+kubevirt-gpu-device-plugin/examples/kubevirt-featuregate-cm.yaml"), &obj); err != nil {
 		t.Fatal(err)
 	}
 	permitted, err := PermittedHostDevicesFromKubeVirt(&unstructured.Unstructured{Object: obj})

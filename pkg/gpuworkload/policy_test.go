@@ -6,6 +6,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/yaml"
+
+	"github.com/gpu-workload-scheduler/scheduler/test/upstream"
 )
 
 func TestPolicyFromClusterPolicy(t *testing.T) {
@@ -167,7 +169,7 @@ func TestPolicyReadsOperandSettings(t *testing.T) {
 // sandbox workloads off, vgpu.config default, the sandbox device plugin on.
 func TestPolicyOfTheUpstreamSample(t *testing.T) {
 	var obj unstructured.Unstructured
-	if err := yaml.Unmarshal(readUpstream(t, "NVIDIA+gpu-operator/config/samples/v1_clusterpolicy.yaml"), &obj.Object); err != nil {
+	if err := yaml.Unmarshal(upstream.Read(t, "NVIDIA+gpu-operator/config/samples/v1_clusterpolicy.yaml"), &obj.Object); err != nil {
 		t.Fatal(err)
 	}
 	p, err := PolicyFromClusterPolicy(&obj)

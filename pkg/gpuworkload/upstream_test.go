@@ -2,31 +2,14 @@ package gpuworkload
 
 import (
 	"bytes"
-	"errors"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strconv"
 	"testing"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/gpu-workload-scheduler/scheduler/test/upstream"
 )
-
-// upstreamDir holds verbatim upstream files (../shared/data/upstream from
-// the repository root); tests built on them skip when it is absent.
-const upstreamDir = "../../../shared/data/upstream"
-
-func readUpstream(t *testing.T, path string) []byte {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(upstreamDir, path))
-	if errors.Is(err, fs.ErrNotExist) {
-		t.Skipf("%s is absent: the upstream data folder (../shared/data/upstream) is not beside the repository", path)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
-}
 
 const vgpuDeviceManagerConfig = "NVIDIA+gpu-operator/assets/state-vgpu-device-manager/0500_configmap.yaml"
 
@@ -34,12 +17,12 @@ const vgpuDeviceManagerConfig = "NVIDIA+gpu-operator/assets/state-vgpu-device-ma
 // configuration: regenerate it with go run ./hack/gen-vgpu-table when that
 // file changes.
 func TestVGPUTableIsGenerated(t *testing.T) {
-	generated, err := GenerateVGPUTable(readUpstream(t, vgpuDeviceManagerConfig), vgpuDeviceManagerConfig)
+	generated, err := GenerateVGPUTable(upstream.Read(t, vgpuDeviceManagerConfig), vgpuDeviceManagerConfig)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(generated, vgpuProfilesYAML) {
-		t.Fatalf("pkg/gpuworkload/data/vgpu_profiles.yaml is not what go run ./hack/gen-vgpu-table %s generates", filepath.Join(upstreamDir, vgpuDeviceManagerConfig))
+		t.Fatalf("pkg/gpuworkload/data/vgpu_profiles.yaml is not what go run ./hack/gen-vgpu-table %s generates", filepath.Join(upstream.Dir(), vgpuDeviceManagerConfig))
 	}
 }
 
@@ -51,7 +34,7 @@ func TestEveryUpstreamVGPUProfileOnALabelledNode(t *testing.T) {
 	var cm struct {
 		Data map[string]string `json:"data"`
 	}
-	if err := yaml.Unmarshal(readUpstream(t, vgpuDeviceManagerConfig), &cm); err != nil {
+	if err := yaml.Unmarshal(upstream.Read(t, vgpuDeviceManagerConfig), &cm); err != nil {
 		t.Fatal(err)
 	}
 	var config deviceManagerConfig
@@ -83,11 +66,11 @@ const sandboxDevicePluginPCIIDs = "NVIDIA+kubevirt-gpu-device-plugin/utils/pci.i
 // The embedded PCI table is what the generator makes of the plugin's
 // pci.ids: regenerate it with go run ./hack/gen-pci-table when that file changes.
 func TestPCITableIsGenerated(t *testing.T) {
-	generated, err := GeneratePCITable(readUpstream(t, sandboxDevicePluginPCIIDs), sandboxDevicePluginPCIIDs)
+	generated, err := GeneratePCITable(upstream.Read(t, sandboxDevicePluginPCIIDs), sandboxDevicePluginPCIIDs)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(generated, pciDevicesText) {
-		t.Fatalf("pkg/gpuworkload/data/nvidia_pci_devices.txt is not what go run ./hack/gen-pci-table %s generates", filepath.Join(upstreamDir, sandboxDevicePluginPCIIDs))
+		t.Fatalf("pkg/gpuworkload/data/nvidia_pci_devices.txt is not what go run ./hack/gen-pci-table %s generates", filepath.Join(upstream.Dir(), sandboxDevicePluginPCIIDs))
 	}
 }

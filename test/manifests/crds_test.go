@@ -1,7 +1,6 @@
 package manifests
 
 import (
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -21,22 +20,8 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/lab"
+	"github.com/gpu-workload-scheduler/scheduler/test/upstream"
 )
-
-// upstreamDir holds verbatim upstream files; tests built on them skip when it is absent.
-const upstreamDir = "../../../shared/data/upstream"
-
-func readUpstream(t *testing.T, path string) []byte {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(upstreamDir, path))
-	if errors.Is(err, fs.ErrNotExist) {
-		t.Skipf("%s is absent: the upstream data folder (../shared/data/upstream) is not beside the repository", path)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
-}
 
 // crdSchema admits objects to a CRD's v1 schema as the API server does:
 // unknown fields pruned, nulls of non-nullable fields dropped, defaults
@@ -87,7 +72,7 @@ func crdValidator(t *testing.T, data []byte, source string) crdSchema {
 // tests create; and it rejects what the real one rejects in the fields the
 // scheduler reads.
 func TestLabClusterPolicyCRDAcceptsWhatTheOperatorsDoes(t *testing.T) {
-	operator := crdValidator(t, readUpstream(t, "NVIDIA+gpu-operator/config/crd/bases/nvidia.com_clusterpolicies.yaml"), "the GPU Operator's CRD")
+	operator := crdValidator(t, upstream.Read(t, "NVIDIA+gpu-operator/config/crd/bases/nvidia.com_clusterpolicies.yaml"), "the GPU Operator's CRD")
 	labFile := "manifests/lab/crds/clusterpolicies.nvidia.com.yaml"
 	labData, err := os.ReadFile("../../" + labFile)
 	if err != nil {
@@ -96,7 +81,7 @@ func TestLabClusterPolicyCRDAcceptsWhatTheOperatorsDoes(t *testing.T) {
 	labCRD := crdValidator(t, labData, labFile)
 
 	var sample map[string]any
-	if err := yaml.Unmarshal(readUpstream(t, "NVIDIA+gpu-operator/config/samples/v1_clusterpolicy.yaml"), &sample); err != nil {
+	if err := yaml.Unmarshal(upstream.Read(t, "NVIDIA+gpu-operator/config/samples/v1_clusterpolicy.yaml"), &sample); err != nil {
 		t.Fatal(err)
 	}
 	// Each object with whether the operator's CRD admits it.

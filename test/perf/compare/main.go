@@ -12,11 +12,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"slices"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/sim"
 )
 
 // baselineSuffix marks the test case that runs the default plugins only.
@@ -165,29 +166,12 @@ func summarize(pairs []map[run]*measurement, out io.Writer) error {
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "MIX\tWORKLOAD\tPAIRS\tRATIO MEAN ± SE\tRANGE\tMEAN - SE\tDIFFERENCE (pods/s) MEAN ± SE")
 	for _, r := range mixes {
-		mean, se := meanAndStandardError(ratios[r])
-		diff, diffSE := meanAndStandardError(differences[r])
+		mean, se := sim.MeanAndStandardError(ratios[r])
+		diff, diffSE := sim.MeanAndStandardError(differences[r])
 		fmt.Fprintf(w, "%s\t%s\t%d\t%.2f ± %.2f\t%.2f-%.2f\t%.2f\t%+.1f ± %.1f\n", r.mix, r.workload, len(ratios[r]), mean, se,
 			slices.Min(ratios[r]), slices.Max(ratios[r]), mean-se, diff, diffSE)
 	}
 	return w.Flush()
-}
-
-// meanAndStandardError is the sample mean and the standard error of it (0
-// for one value).
-func meanAndStandardError(values []float64) (mean, se float64) {
-	for _, v := range values {
-		mean += v
-	}
-	mean /= float64(len(values))
-	if len(values) < 2 {
-		return mean, 0
-	}
-	var squares float64
-	for _, v := range values {
-		squares += (v - mean) * (v - mean)
-	}
-	return mean, math.Sqrt(squares/float64(len(values)-1)) / math.Sqrt(float64(len(values)))
 }
 
 func ratio(a, b float64) string {

@@ -1,0 +1,36 @@
+// Package upstream gives tests the verbatim upstream files of
+// ../shared/data/upstream (beside the repository): the GPU Operator's
+// ClusterPolicy CRD, sample and vGPU configuration, the sandbox device
+// plugin's pci.ids and example KubeVirt CR. A test built on them skips,
+// saying why, when the folder is absent.
+package upstream
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+// Dir is the upstream folder, found from this file's place in the repository.
+func Dir() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "data", "upstream")
+}
+
+// Read returns the upstream file at path (e.g.
+// NVIDIA+gpu-operator/config/samples/v1_clusterpolicy.yaml), or skips the
+// test when it is absent.
+func Read(t testing.TB, path string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(Dir(), path))
+	if errors.Is(err, fs.ErrNotExist) {
+		t.Skipf("%s is absent: the upstream data folder (../shared/data/upstream) is not beside the repository", path)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
