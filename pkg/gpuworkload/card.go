@@ -124,7 +124,7 @@ func (c Card) String() string {
 	case c.PassthroughName != "":
 		return c.PassthroughName
 	}
-	return "of unknown model"
+	return "(model unknown)"
 }
 
 // defaultProfile is what vgpu.config=default creates on the card: per PCI
@@ -142,11 +142,16 @@ func (c Card) defaultProfile() VGPUProfile {
 }
 
 // Product is the nvidia.com/gpu.product label gpu-feature-discovery sets
-// for the card in container mode: the NVML name with '-' between words
-// (NVIDIA-A10, Tesla-T4, NVIDIA-A100-SXM4-80GB). Empty when the devices
-// are sold as several products and nothing says which, or pci.ids does not
-// name one.
+// for the card in container mode: the label the node showed, else the
+// NVML name built from the pci.ids board with '-' between words
+// (NVIDIA-A10, Tesla-T4, NVIDIA-A100-SXM4-80GB), which NVML may spell
+// otherwise (it says NVIDIA-A100-80GB-PCIe where pci.ids has A100 PCIe
+// 80GB). Empty when the devices are sold as several products and nothing
+// says which, or pci.ids does not name one.
 func (c Card) Product() string {
+	if c.product != "" {
+		return c.product
+	}
 	var products []string
 	for _, d := range c.Devices {
 		boards := d.Boards()
@@ -154,9 +159,7 @@ func (c Card) Product() string {
 			return ""
 		}
 		for _, board := range boards {
-			if c.product == "" || boardKey(board) == boardKey(c.product) {
-				products = append(products, productOfBoard(board))
-			}
+			products = append(products, productOfBoard(board))
 		}
 	}
 	slices.Sort(products)

@@ -25,6 +25,9 @@ func TestIdentifyCardFromNodeLabelsAndAdvertisement(t *testing.T) {
 			family: "A100DX", passthroughName: "GA100_A100_SXM4_80GB", product: "NVIDIA-A100-SXM4-80GB"},
 		// NVML puts 80GB before PCIe, pci.ids after.
 		{name: "A100 PCIe 80GB by product", labels: map[string]string{LabelGPUProduct: "NVIDIA-A100-80GB-PCIe"},
+			family: "A100D", passthroughName: "GA100_A100_PCIE_80GB", product: "NVIDIA-A100-80GB-PCIe"},
+		// Without the label, the product is built from pci.ids' board.
+		{name: "A100 PCIe 80GB by passthrough name", quantities: map[string]string{"nvidia.com/GA100_A100_PCIE_80GB": "1"},
 			family: "A100D", passthroughName: "GA100_A100_PCIE_80GB", product: "NVIDIA-A100-PCIe-80GB"},
 		// One device ID sold as two boards of two families.
 		{name: "A16 by product", labels: map[string]string{LabelGPUProduct: "NVIDIA-A16"},
