@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -128,9 +129,9 @@ func printInventory(out io.Writer, format string, r *InventoryReport) error {
 	}
 	if len(r.Pending) > 0 {
 		w.row()
-		w.row("WAITING FOR", "REASON", "PODS", "UNITS")
+		w.row("WAITING FOR", "RESOURCE", "REASON", "PODS", "UNITS", "PODS' CONSTRAINT")
 		for _, p := range r.Pending {
-			w.row(string(p.Mode), p.Reason, fmt.Sprint(p.Pods), fmt.Sprint(p.Units))
+			w.row(string(p.Mode), string(p.Resource), p.Reason, fmt.Sprint(p.Pods), fmt.Sprint(p.Units), cmp.Or(p.Constraint, "-"))
 		}
 	}
 	if err := w.flush(); err != nil {

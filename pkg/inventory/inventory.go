@@ -74,9 +74,16 @@ type Mode struct {
 	Empty      int              `json:"empty"`
 }
 
-// Pending is the GPU pods that wait for one mode, for one reason.
+// Pending is the GPU pods that wait for one resource, with one node
+// constraint, for one reason.
 type Pending struct {
 	Mode gpuworkload.Mode `json:"mode"`
+	// Resource is what the pods ask for: the extended resource of their
+	// first request, or the DeviceClass of their first claim's.
+	Resource v1.ResourceName `json:"resource"`
+	// Constraint names the pods' nodeSelector or required node affinity
+	// (gpuworkload.NodeConstraint), empty for none.
+	Constraint string `json:"constraint,omitempty"`
 	// Reason is the code of the scheduler's explanation (docs/reasons.md),
 	// or Unexplained when it has given none.
 	Reason string `json:"reason"`
@@ -202,14 +209,18 @@ func Compute(in Input) Report {
 			continue
 		}
 		mode, _ := demand.Mode()
-		if !demand.IsGPU() {
+		var resource v1.ResourceName
+		if demand.IsGPU() {
+			resource = demand.Requests[0].Name
+		} else {
 			mode, _ = demand.Claims[0].Class.Mode()
+			resource = v1.ResourceName(demand.Claims[0].DeviceClass)
 		}
 		reason := in.ReasonOf(pod)
 		if reason == "" {
 			reason = Unexplained
 		}
-		key := Pending{Mode: mode, Reason: reason}
+		key := Pending{Mode: mode, Resource: resource, Constraint: gpuworkload.NodeConstraintOf(pod).Description, Reason: reason}
 		p := pending[key]
 		if p == nil {
 			p = &key
@@ -315,7 +326,7 @@ func Compute(in Input) Report {
 		r.Pending = append(r.Pending, *p)
 	}
 	slices.SortFunc(r.Pending, func(a, b Pending) int {
-		return cmp.Or(cmp.Compare(a.Mode, b.Mode), cmp.Compare(a.Reason, b.Reason))
+		return cmp.Or(cmp.Compare(a.Mode, b.Mode), cmp.Compare(a.Resource, b.Resource), cmp.Compare(a.Constraint, b.Constraint), cmp.Compare(a.Reason, b.Reason))
 	})
 	return r
 }

@@ -78,8 +78,27 @@ func TestCompute(t *testing.T) {
 			t.Errorf("%s: %d ready, %d empty; want %d and 0", m.Mode, m.Ready, m.Empty, ready)
 		}
 	}
-	if len(r.Pending) != 1 || r.Pending[0] != (Pending{Mode: gpuworkload.ModePassthrough, Reason: "Insufficient", Pods: 3, Units: 3}) {
+	if len(r.Pending) != 1 || r.Pending[0] != (Pending{Mode: gpuworkload.ModePassthrough, Resource: "nvidia.com/GA102GL_A10", Reason: "Insufficient", Pods: 3, Units: 3}) {
 		t.Errorf("pending %+v, want 3 passthrough VMs for Insufficient", r.Pending)
+	}
+}
+
+// Waiting pods count by the resource they ask for and their node constraint:
+// two pods pinned to Tesla-T4 are a row of their own.
+func TestComputePendingByResourceAndConstraint(t *testing.T) {
+	in := cluster(3)
+	for _, name := range []string{"t4-1", "t4-2"} {
+		p := pod(name, "", gpuworkload.ResourceGPU)
+		p.Spec.NodeSelector = map[string]string{gpuworkload.LabelGPUProduct: "Tesla-T4"}
+		in.Pods = append(in.Pods, p)
+	}
+	in.Pods = append(in.Pods, pod("any", "", gpuworkload.ResourceGPU))
+	want := []Pending{
+		{Mode: gpuworkload.ModeContainer, Resource: gpuworkload.ResourceGPU, Reason: "Insufficient", Pods: 1, Units: 1},
+		{Mode: gpuworkload.ModeContainer, Resource: gpuworkload.ResourceGPU, Constraint: "nodeSelector nvidia.com/gpu.product=Tesla-T4", Reason: "Insufficient", Pods: 2, Units: 2},
+	}
+	if got := Compute(in).Pending; !slices.Equal(got, want) {
+		t.Fatalf("pending %+v, want %+v", got, want)
 	}
 }
 
@@ -155,7 +174,7 @@ func TestComputeDRA(t *testing.T) {
 	if dra := r.Modes[len(r.Modes)-1]; dra != (Mode{Mode: ModeDRA, Ready: 1}) {
 		t.Errorf("DRA nodes %+v, want one ready, not empty", dra)
 	}
-	if len(r.Pending) != 1 || r.Pending[0] != (Pending{Mode: gpuworkload.ModePassthrough, Reason: "DRASiblingInUse", Pods: 1, Units: 1}) {
+	if len(r.Pending) != 1 || r.Pending[0] != (Pending{Mode: gpuworkload.ModePassthrough, Resource: "vfio.gpu.nvidia.com", Reason: "DRASiblingInUse", Pods: 1, Units: 1}) {
 		t.Errorf("pending %+v, want the VM waiting for a passthrough device", r.Pending)
 	}
 }

@@ -70,7 +70,7 @@ func TestDRATwoProfilesOneGuard(t *testing.T) {
 	e.createPod(t, e.claimPod(t, "virt-launcher-vm-a-x7k2p", "vm-a", "vfio.gpu.nvidia.com"))
 	e.poll(t, "the first profile's waiting VM counted with its reason", func(ctx context.Context) (bool, error) {
 		got, err := controlplane.ScrapeGPUWorkloadMetrics(ctx, s.URL, e.cp.AdminConfig.BearerToken)
-		return err == nil && got[`gpu_workload_pending_pods{mode="vm-passthrough",reason="DRASiblingInUse"}`] == 1, nil
+		return err == nil && got[`gpu_workload_pending_pods{mode="vm-passthrough",reason="DRASiblingInUse",resource="vfio.gpu.nvidia.com"}`] == 1, nil
 	})
 	log, err := os.ReadFile(s.LogPath)
 	if err != nil {

@@ -77,7 +77,7 @@ func TestLabDefaultScenarioCheck(t *testing.T) {
 		"virt-launcher-vm-l40s-q2w3e: 0/6 nodes are available: VirtualMachineInstance/default/vm-l40s: no node advertises nvidia.com/AD102GL_L40S",
 		"== GPUWorkloadUnschedulable",
 		"Node/gpu-broken",
-		"all 5 pod(s) as expected, and all 13 metric(s)",
+		"all 5 pod(s) as expected, and all 14 metric(s)",
 		"virt-launcher-vm-a40-m4n5b: ran kubectl label node gpu-a40 nvidia.com/gpu.workload.config=vm-passthrough --overwrite; landed on gpu-a40",
 		"fix-success rate: 1 of 1 Pending pod(s) with fix commands landed (100%)",
 	} {

@@ -33,19 +33,19 @@ func TestInventoryMetrics(t *testing.T) {
 	e.waitEventMatching(t, "virt-launcher-vm-2-fghij", "GPUWorkloadUnschedulable", "free units are used up", func(m string) bool { return strings.Contains(m, "free units are used up") })
 
 	want := map[string]float64{
-		`gpu_workload_units{mode="container",resource="nvidia.com/gpu",state="allocatable"}`:               2,
-		`gpu_workload_units{mode="container",resource="nvidia.com/gpu",state="free"}`:                      2,
-		`gpu_workload_units{mode="vm-passthrough",resource="nvidia.com/GA102GL_A10",state="allocated"}`:    1,
-		`gpu_workload_units{mode="vm-passthrough",resource="nvidia.com/GA102GL_A10",state="free"}`:         0,
-		`gpu_workload_stranded_units{kind="mode",mode="container",resource="nvidia.com/gpu"}`:              2,
-		`gpu_workload_stranded_units{kind="fragmentation",mode="container",resource="nvidia.com/gpu"}`:     0,
-		`gpu_workload_stranded_units{kind="mode",mode="vm-passthrough",resource="nvidia.com/GA102GL_A10"}`: 0,
-		`gpu_workload_nodes{mode="container",state="ready"}`:                                               1,
-		`gpu_workload_nodes{mode="vm-passthrough",state="ready"}`:                                          1,
-		`gpu_workload_nodes{mode="vm-vgpu",state="ready"}`:                                                 0,
-		`gpu_workload_empty_nodes{mode="container"}`:                                                       1,
-		`gpu_workload_empty_nodes{mode="vm-passthrough"}`:                                                  0,
-		`gpu_workload_pending_pods{mode="vm-passthrough",reason="Insufficient"}`:                           1,
+		`gpu_workload_units{mode="container",resource="nvidia.com/gpu",state="allocatable"}`:                       2,
+		`gpu_workload_units{mode="container",resource="nvidia.com/gpu",state="free"}`:                              2,
+		`gpu_workload_units{mode="vm-passthrough",resource="nvidia.com/GA102GL_A10",state="allocated"}`:            1,
+		`gpu_workload_units{mode="vm-passthrough",resource="nvidia.com/GA102GL_A10",state="free"}`:                 0,
+		`gpu_workload_stranded_units{kind="mode",mode="container",resource="nvidia.com/gpu"}`:                      2,
+		`gpu_workload_stranded_units{kind="fragmentation",mode="container",resource="nvidia.com/gpu"}`:             0,
+		`gpu_workload_stranded_units{kind="mode",mode="vm-passthrough",resource="nvidia.com/GA102GL_A10"}`:         0,
+		`gpu_workload_nodes{mode="container",state="ready"}`:                                                       1,
+		`gpu_workload_nodes{mode="vm-passthrough",state="ready"}`:                                                  1,
+		`gpu_workload_nodes{mode="vm-vgpu",state="ready"}`:                                                         0,
+		`gpu_workload_empty_nodes{mode="container"}`:                                                               1,
+		`gpu_workload_empty_nodes{mode="vm-passthrough"}`:                                                          0,
+		`gpu_workload_pending_pods{mode="vm-passthrough",reason="Insufficient",resource="nvidia.com/GA102GL_A10"}`: 1,
 	}
 	got := e.waitForMetrics(t, s.URL, want, "Insufficient")
 	e.inventoryAgrees(t, got)
@@ -68,20 +68,20 @@ func TestInventoryMetricsDRA(t *testing.T) {
 	e.createPod(t, e.claimPod(t, "virt-launcher-vm-2-fghij", "vm-2", "vfio.gpu.nvidia.com"))
 
 	want := map[string]float64{
-		`gpu_workload_units{mode="vm-passthrough",resource="vfio.gpu.nvidia.com",state="allocatable"}`: 1,
-		`gpu_workload_units{mode="vm-passthrough",resource="vfio.gpu.nvidia.com",state="allocated"}`:   1,
-		`gpu_workload_units{mode="vm-passthrough",resource="vfio.gpu.nvidia.com",state="free"}`:        0,
-		`gpu_workload_units{mode="container",resource="gpu.nvidia.com",state="allocatable"}`:           1,
-		`gpu_workload_units{mode="container",resource="gpu.nvidia.com",state="sibling-in-use"}`:        1,
-		`gpu_workload_units{mode="container",resource="gpu.nvidia.com",state="free"}`:                  0,
-		`gpu_workload_units{mode="dra",resource="gpu.nvidia.com",state="allocatable"}`:                 1,
-		`gpu_workload_units{mode="dra",resource="gpu.nvidia.com",state="allocated"}`:                   1,
-		`gpu_workload_units{mode="dra",resource="gpu.nvidia.com",state="free"}`:                        0,
-		`gpu_workload_stranded_units{kind="cpu-memory",mode="dra",resource="gpu.nvidia.com"}`:          0,
-		`gpu_workload_nodes{mode="dra",state="ready"}`:                                                 1,
-		`gpu_workload_empty_nodes{mode="dra"}`:                                                         0,
-		`gpu_workload_pending_pods{mode="vm-passthrough",reason="DRAAllAllocated"}`:                    1,
-		`gpu_workload_dra_guard_failures`:                                                              0,
+		`gpu_workload_units{mode="vm-passthrough",resource="vfio.gpu.nvidia.com",state="allocatable"}`:             1,
+		`gpu_workload_units{mode="vm-passthrough",resource="vfio.gpu.nvidia.com",state="allocated"}`:               1,
+		`gpu_workload_units{mode="vm-passthrough",resource="vfio.gpu.nvidia.com",state="free"}`:                    0,
+		`gpu_workload_units{mode="container",resource="gpu.nvidia.com",state="allocatable"}`:                       1,
+		`gpu_workload_units{mode="container",resource="gpu.nvidia.com",state="sibling-in-use"}`:                    1,
+		`gpu_workload_units{mode="container",resource="gpu.nvidia.com",state="free"}`:                              0,
+		`gpu_workload_units{mode="dra",resource="gpu.nvidia.com",state="allocatable"}`:                             1,
+		`gpu_workload_units{mode="dra",resource="gpu.nvidia.com",state="allocated"}`:                               1,
+		`gpu_workload_units{mode="dra",resource="gpu.nvidia.com",state="free"}`:                                    0,
+		`gpu_workload_stranded_units{kind="cpu-memory",mode="dra",resource="gpu.nvidia.com"}`:                      0,
+		`gpu_workload_nodes{mode="dra",state="ready"}`:                                                             1,
+		`gpu_workload_empty_nodes{mode="dra"}`:                                                                     0,
+		`gpu_workload_pending_pods{mode="vm-passthrough",reason="DRAAllAllocated",resource="vfio.gpu.nvidia.com"}`: 1,
+		`gpu_workload_dra_guard_failures`:                                                                          0,
 	}
 	got := e.waitForMetrics(t, s.URL, want, "DRAAllAllocated")
 	e.inventoryAgrees(t, got)
@@ -149,7 +149,8 @@ func (e *env) inventoryAgrees(t *testing.T, got map[string]float64) {
 		fromInventory[fmt.Sprintf(`gpu_workload_empty_nodes{mode=%q}`, m.Mode)] = float64(m.Empty)
 	}
 	for _, p := range report.Pending {
-		fromInventory[fmt.Sprintf(`gpu_workload_pending_pods{mode=%q,reason=%q}`, p.Mode, p.Reason)] = float64(p.Pods)
+		// The metric sums over the pods' node constraints.
+		fromInventory[fmt.Sprintf(`gpu_workload_pending_pods{mode=%q,reason=%q,resource=%q}`, p.Mode, p.Reason, p.Resource)] += float64(p.Pods)
 	}
 	gauges := 0
 	for series, value := range got {
@@ -195,7 +196,7 @@ func TestMetricsUnderMonitoringRBAC(t *testing.T) {
 	}
 	prometheus, other := token("monitoring", "prometheus-k8s"), token("default", "curious")
 
-	series := `gpu_workload_pending_pods{mode="vm-passthrough",reason="NotAdvertised"}`
+	series := `gpu_workload_pending_pods{mode="vm-passthrough",reason="NotAdvertised",resource="nvidia.com/AD102GL_L40S"}`
 	e.poll(t, "Prometheus's ServiceAccount to read "+series+" 1", func(ctx context.Context) (bool, error) {
 		got, err := controlplane.ScrapeGPUWorkloadMetrics(ctx, s.URL, prometheus)
 		return err == nil && got[series] == 1, nil

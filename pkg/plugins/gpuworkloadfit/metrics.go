@@ -50,8 +50,8 @@ var (
 		"GPU nodes of a mode with no GPU unit allocated and no conversion under way.",
 		[]string{"mode"}, nil, metrics.ALPHA, "")
 	pendingPodsDesc = metrics.NewDesc(MetricPendingPods,
-		"GPU pods without a node, by the mode they need and the reason code of the scheduler's latest explanation (Unexplained: none yet).",
-		[]string{"mode", "reason"}, nil, metrics.ALPHA, "")
+		"GPU pods without a node, by the mode and the resource (or DeviceClass) they need and the reason code of the scheduler's latest explanation (Unexplained: none yet).",
+		[]string{"mode", "resource", "reason"}, nil, metrics.ALPHA, "")
 
 	guardFailuresDesc = metrics.NewDesc(MetricDRAGuardFailures,
 		"Reconciliations of the DRA sibling guard's DeviceTaintRules that failed in a row; 0 when the rules cover every allocation. Served where the scheduler runs DRA.",
@@ -163,8 +163,13 @@ func (pl *GPUWorkloadFit) inventoryMetrics() []metrics.Metric {
 		}
 		gauge(emptyNodesDesc, float64(m.Empty), string(m.Mode))
 	}
+	// Node constraints are the pods' own: a label for them would have no bound.
+	pending := map[[3]string]int{}
 	for _, p := range report.Pending {
-		gauge(pendingPodsDesc, float64(p.Pods), string(p.Mode), p.Reason)
+		pending[[3]string{string(p.Mode), string(p.Resource), p.Reason}] += p.Pods
+	}
+	for labels, pods := range pending {
+		gauge(pendingPodsDesc, float64(pods), labels[0], labels[1], labels[2])
 	}
 	if pl.guard == nil {
 		return out
