@@ -131,7 +131,7 @@ func advise(ctx context.Context, c *cluster, pods []*v1.Pod, progress io.Writer)
 		node := byName[s.Name]
 		nodes[i] = sim.NodeSpec{
 			Name: s.Name, MilliCPU: node.Status.Allocatable.Cpu().MilliValue(), Memory: node.Status.Allocatable.Memory().Value(),
-			Mode: s.Mode.Mode, Inventory: gpuworkload.InventoryOf(node, s),
+			Mode: s.Mode.Mode, Inventory: gpuworkload.InventoryOf(node, s), Labels: node.Labels,
 		}
 		if !s.GPUNode || s.DRA {
 			// A DRA node has no mode to change: the driver serves containers
@@ -317,7 +317,10 @@ func podSpecOf(p *v1.Pod, demand gpuworkload.PodDemand, node string) sim.PodSpec
 	requests := resourcehelper.PodRequests(p, resourcehelper.PodResourcesOptions{})
 	spec := sim.PodSpec{
 		Name: p.Namespace + "." + p.Name, MilliCPU: requests.Cpu().MilliValue(), Memory: requests.Memory().Value(),
-		VM: demand.VMI != nil, Node: node,
+		VM: demand.VMI != nil, Node: node, NodeSelector: p.Spec.NodeSelector,
+	}
+	if a := p.Spec.Affinity; a != nil && a.NodeAffinity != nil {
+		spec.RequiredNodeAffinity = a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution
 	}
 	if demand.IsGPU() {
 		spec.GPU, spec.GPUCount = demand.Requests[0].Name, demand.Requests[0].Count

@@ -185,6 +185,8 @@ func TestAdviseGolden(t *testing.T) {
 	golden(t, "advise-no-gain", nil, "advise", "--nodes", data("nodes.json"), "--pods", data("pods-no-gain.json"), "--cluster-policy", enabled)
 	// An idle A100 SXM4 80GB container node and a VM asking for its family's vGPU type: the relabel names A100DX-20C.
 	golden(t, "advise-a100-sxm4", nil, "advise", "--nodes", data("nodes-a100-sxm4.json"), "--pods", data("pods-a100dx-vm.json"), "--cluster-policy", enabled)
+	// A pod pinned to Tesla-T4 beside an idle A10 container node: the idle passthrough T4 converts, and the simulated gain replays the nodeSelector.
+	golden(t, "advise-pinned", nil, "advise", "--nodes", data("nodes-pinned.json"), "--pods", data("pods-pinned.json"), "--cluster-policy", enabled)
 	// An idle DRA node and a waiting vGPU VM: the driver has no mode to change, so nothing is proposed.
 	golden(t, "advise-dra-node", nil, "advise", "--nodes", data("nodes-dra.json"), "--pods", data("pods-vgpu-vm.json"), "--cluster-policy", enabled, "--dra", data("dra.yaml"))
 }

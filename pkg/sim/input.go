@@ -32,6 +32,11 @@ type NodeSpec struct {
 	// container GPU and a passthrough device: the node has no mode, the
 	// advisor leaves it alone, and Mode is unused.
 	DRA bool
+	// Labels are the node's own labels (a live node's, for advise), which
+	// pods' node constraints match; the simulator's mode, GPU and product
+	// labels replace theirs, and the operator's operand and vGPU state
+	// labels are left out.
+	Labels map[string]string
 }
 
 // draMode is the node input's mode for a DRA node.
@@ -61,6 +66,11 @@ type PodSpec struct {
 	// Node, when set, places the pod there on arrival without scheduling it:
 	// a pod already running in a cluster snapshot.
 	Node string
+	// NodeSelector and RequiredNodeAffinity are the pod's node constraint
+	// (a live pod's, for advise), which the scheduler's NodeAffinity
+	// plugin holds it to.
+	NodeSelector         map[string]string
+	RequiredNodeAffinity *v1.NodeSelector
 }
 
 // Bounds of the simulator's input: beyond them a run would not fit in

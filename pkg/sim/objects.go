@@ -2,6 +2,7 @@ package sim
 
 import (
 	"strconv"
+	"strings"
 
 	v1 "k8s.io/api/core/v1"
 	resourceapi "k8s.io/api/resource/v1"
@@ -22,7 +23,13 @@ const podsPerNode = 1000
 // capacity and allocatable. A DRA node has neither: its GPUs are in its
 // ResourceSlice.
 func nodeObject(spec NodeSpec, mode gpuworkload.Mode, advertised v1.ResourceName, units int64, version int) *v1.Node {
-	labels := map[string]string{v1.LabelHostname: spec.Name}
+	labels := map[string]string{}
+	for key, value := range spec.Labels {
+		if !strings.HasPrefix(key, gpuworkload.DeployLabelPrefix) && key != gpuworkload.LabelVGPUConfigState {
+			labels[key] = value
+		}
+	}
+	labels[v1.LabelHostname] = spec.Name
 	if spec.Inventory.GPUs > 0 {
 		labels[gpuworkload.LabelGPUPresent] = "true"
 		labels[gpuworkload.LabelGPUCount] = strconv.FormatInt(spec.Inventory.GPUs, 10)
@@ -70,6 +77,10 @@ func podObject(spec PodSpec, schedulerName string) *v1.Pod {
 			SchedulerName: schedulerName,
 			Containers:    []v1.Container{{Name: "compute", Resources: v1.ResourceRequirements{Requests: requests, Limits: limits}}},
 		},
+	}
+	pod.Spec.NodeSelector = spec.NodeSelector
+	if spec.RequiredNodeAffinity != nil {
+		pod.Spec.Affinity = &v1.Affinity{NodeAffinity: &v1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: spec.RequiredNodeAffinity}}
 	}
 	if spec.VM {
 		pod.Labels = map[string]string{"kubevirt.io": "virt-launcher", "kubevirt.io/created-by": "vmi-" + spec.Name}
