@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -95,26 +96,14 @@ func TestInflationStopsAtTheTarget(t *testing.T) {
 			}
 			again, _ := inflate(m, tasks, gpus, 1.3, rand.New(rand.NewPCG(7, 0)))
 			other, _ := inflate(m, tasks, gpus, 1.3, rand.New(rand.NewPCG(8, 0)))
-			if !samePods(d.pods, again.pods) {
+			if !reflect.DeepEqual(d.pods, again.pods) {
 				t.Error("the same seed drew another workload")
 			}
-			if samePods(d.pods, other.pods) {
+			if reflect.DeepEqual(d.pods, other.pods) {
 				t.Error("seeds 7 and 8 drew the same workload")
 			}
 		})
 	}
-}
-
-func samePods(a, b []sim.PodSpec) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func TestThreeModeMapping(t *testing.T) {
