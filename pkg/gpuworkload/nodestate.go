@@ -36,8 +36,11 @@ type NodeState struct {
 	// not a count of units (Units), with their fields; they are left out of
 	// Resources.
 	UncountableResources []string
-	VGPUConfig           string
-	VGPUConfigState      string
+	// VGPUConfig is the nvidia.com/vgpu.config the vGPU device manager
+	// applies: the node's label, or the ClusterPolicy's default for a node
+	// without one (SandboxPolicy.VGPUConfigOf).
+	VGPUConfig      string
+	VGPUConfigState string
 	OperandsDisabled     bool
 	// PausedOperands are deploy labels whose value pauses their operand.
 	PausedOperands []string
