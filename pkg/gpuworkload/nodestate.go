@@ -39,9 +39,9 @@ type NodeState struct {
 	// VGPUConfig is the nvidia.com/vgpu.config the vGPU device manager
 	// applies: the node's label, or the ClusterPolicy's default for a node
 	// without one (SandboxPolicy.VGPUConfigOf).
-	VGPUConfig      string
-	VGPUConfigState string
-	OperandsDisabled     bool
+	VGPUConfig       string
+	VGPUConfigState  string
+	OperandsDisabled bool
 	// PausedOperands are deploy labels whose value pauses their operand.
 	PausedOperands []string
 	Findings       []Finding
