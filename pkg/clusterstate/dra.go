@@ -40,6 +40,23 @@ type draState struct {
 	// availability is each DRA node's devices by state, recomputed when its
 	// slices or the claims holding its devices change.
 	availability map[string]*gpuworkload.DRAAvailability
+	listeners    []DRAListener
+}
+
+// DRAListener hears of DRA changes after the tracker recorded them, so that
+// what it reads from the tracker then includes them.
+type DRAListener interface {
+	// HoldersChanged: claims took or released devices of the nodes.
+	HoldersChanged(nodes []string)
+	// DevicesChanged: ResourceSlices changed which devices exist.
+	DevicesChanged()
+}
+
+// AddDRAListener registers a listener for the tracker's DRA changes.
+func (t *Tracker) AddDRAListener(l DRAListener) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.dra.listeners = append(t.dra.listeners, l)
 }
 
 type draDevice struct{ pool, name string }
@@ -63,10 +80,18 @@ func newDRAState(driver string) draState {
 
 // UpsertResourceSlice records a ResourceSlice added or updated.
 func (t *Tracker) UpsertResourceSlice(slice *resourceapi.ResourceSlice) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
 	node, devices := gpuworkload.DRADevicesOf(slice, t.dra.driver)
+	t.mu.Lock()
 	old, had := t.dra.slices[slice.Name]
+	listeners := t.dra.listeners
+	defer func() {
+		t.mu.Unlock()
+		if had || len(devices) > 0 {
+			for _, l := range listeners {
+				l.DevicesChanged()
+			}
+		}
+	}()
 	if len(devices) == 0 {
 		delete(t.dra.slices, slice.Name)
 	} else {
@@ -84,10 +109,17 @@ func (t *Tracker) UpsertResourceSlice(slice *resourceapi.ResourceSlice) {
 // DeleteResourceSlice forgets a ResourceSlice.
 func (t *Tracker) DeleteResourceSlice(name string) {
 	t.mu.Lock()
-	defer t.mu.Unlock()
-	if old, ok := t.dra.slices[name]; ok {
+	old, ok := t.dra.slices[name]
+	if ok {
 		delete(t.dra.slices, name)
 		t.recountDRANodeLocked(old.node)
+	}
+	listeners := t.dra.listeners
+	t.mu.Unlock()
+	if ok {
+		for _, l := range listeners {
+			l.DevicesChanged()
+		}
 	}
 }
 
@@ -214,23 +246,35 @@ func (t *Tracker) UpsertResourceClaim(claim *resourceapi.ResourceClaim) (release
 			}
 		}
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.setClaimDevicesLocked(claim.Namespace+"/"+claim.Name, devices)
+	return t.setClaimDevices(claim.Namespace+"/"+claim.Name, devices)
 }
 
 // DeleteResourceClaim forgets a claim's devices and reports whether it held any.
 func (t *Tracker) DeleteResourceClaim(namespace, name string) (released bool) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.setClaimDevicesLocked(namespace+"/"+name, nil)
+	return t.setClaimDevices(namespace+"/"+name, nil)
 }
 
-func (t *Tracker) setClaimDevicesLocked(claim string, devices []draDevice) (released bool) {
+// setClaimDevices records the devices a claim holds and tells the listeners
+// which nodes' holders changed.
+func (t *Tracker) setClaimDevices(claim string, devices []draDevice) (released bool) {
+	t.mu.Lock()
 	old := t.dra.claimDevices[claim]
 	if slices.Equal(old, devices) {
+		t.mu.Unlock()
 		return false
 	}
+	nodes := t.setClaimDevicesLocked(claim, old, devices)
+	listeners := t.dra.listeners
+	t.mu.Unlock()
+	for _, l := range listeners {
+		l.HoldersChanged(nodes)
+	}
+	return slices.ContainsFunc(old, func(d draDevice) bool { return !slices.Contains(devices, d) })
+}
+
+// setClaimDevicesLocked replaces the claim's old devices and returns the
+// nodes they are on.
+func (t *Tracker) setClaimDevicesLocked(claim string, old, devices []draDevice) (nodes []string) {
 	for _, d := range old {
 		delete(t.dra.holders, d)
 	}
@@ -243,9 +287,13 @@ func (t *Tracker) setClaimDevicesLocked(claim string, devices []draDevice) (rele
 		t.dra.claimDevices[claim] = devices
 	}
 	for _, d := range slices.Concat(old, devices) {
-		t.recountAvailabilityLocked(t.dra.poolNodes[d.pool])
+		node := t.dra.poolNodes[d.pool]
+		if !slices.Contains(nodes, node) {
+			nodes = append(nodes, node)
+			t.recountAvailabilityLocked(node)
+		}
 	}
-	return slices.ContainsFunc(old, func(d draDevice) bool { return !slices.Contains(devices, d) })
+	return nodes
 }
 
 // UpsertDeviceClass records a DeviceClass added or updated. A class whose
@@ -350,6 +398,14 @@ func (t *Tracker) DRADevices(class gpuworkload.ResourceClass) int {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
 	return t.dra.byClass[class]
+}
+
+// DRAPoolNode is the node of one of the driver's pools; "" for a pool no
+// slice publishes.
+func (t *Tracker) DRAPoolNode(pool string) string {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return t.dra.poolNodes[pool]
 }
 
 // DRASiblings returns the node of a device of the driver and the other

@@ -1,7 +1,6 @@
 package draguard
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -38,31 +37,51 @@ const minInterval = 100 * time.Millisecond
 // Controller keeps the guard's DeviceTaintRules equal to what the claims'
 // allocations need, in-flight allocations of this scheduler included.
 //
+// It reconciles the nodes whose allocations changed, as Devices reports
+// them and Reserve and Unreserve name them; all nodes when it starts, when
+// slices change which devices exist, and after a failure.
+//
 // It acts only once Activate is called, which the plugin does when it
 // schedules: only the leader schedules, so a passive replica, whose claim
 // tracker knows no in-flight allocation, never removes the leader's rules.
 // Rules have fixed names, so a new leader adopts the old one's.
 type Controller struct {
-	client   kubernetes.Interface
-	claims   fwk.ResourceClaimTracker
-	rules    resourcelisters.DeviceTaintRuleLister
-	siblings SiblingLookup
-	driver   string
-	active   atomic.Bool
-	trigger  chan struct{}
+	client  kubernetes.Interface
+	claims  fwk.ResourceClaimTracker
+	rules   resourcelisters.DeviceTaintRuleLister
+	devices Devices
+	driver  string
+	active  atomic.Bool
+	trigger chan struct{}
 	// failures counts the reconciliations that failed in a row: 0 when the
 	// rules cover every allocation the last time the controller looked.
 	failures atomic.Int64
 
 	mu sync.Mutex
+	// dirty are the nodes to reconcile; all, every node.
+	dirty sets.Set[string]
+	all   bool
 	// reconciled run after every successful reconciliation.
 	reconciled []func()
 }
 
+// Devices is what the guard reads of the driver's devices, from informers:
+// clusterstate.Tracker.
+type Devices interface {
+	// DRANode is the node's devices; nil for none.
+	DRANode(node string) *gpuworkload.DRANode
+	// DRAPoolNode is the node of a pool; "" for a pool no slice publishes.
+	DRAPoolNode(pool string) string
+	// DRAHeld reports whether a written claim holds the device.
+	DRAHeld(pool, device string) bool
+	// DRASiblings is a device's node and the devices of its GPU it excludes.
+	DRASiblings(pool, device string) (node string, siblings []gpuworkload.DRADevice)
+}
+
 // NewController builds the controller; Run starts it.
-func NewController(client kubernetes.Interface, claims fwk.ResourceClaimTracker, rules resourcelisters.DeviceTaintRuleLister, siblings SiblingLookup,
+func NewController(client kubernetes.Interface, claims fwk.ResourceClaimTracker, rules resourcelisters.DeviceTaintRuleLister, devices Devices,
 	driver string) *Controller {
-	return &Controller{client: client, claims: claims, rules: rules, siblings: siblings, driver: driver, trigger: make(chan struct{}, 1)}
+	return &Controller{client: client, claims: claims, rules: rules, devices: devices, driver: driver, trigger: make(chan struct{}, 1), dirty: sets.New[string]()}
 }
 
 // process holds the controllers of this process, one per informer factory
@@ -118,12 +137,56 @@ func (c *Controller) Activate() {
 	}
 }
 
-// Trigger asks for a reconciliation; triggers coalesce.
+// Trigger asks for a reconciliation of every node; triggers coalesce.
 func (c *Controller) Trigger() {
+	c.mu.Lock()
+	c.all = true
+	c.mu.Unlock()
+	c.signal()
+}
+
+// TriggerNodes asks for a reconciliation of the nodes.
+func (c *Controller) TriggerNodes(nodes ...string) {
+	c.mu.Lock()
+	c.dirty.Insert(nodes...)
+	c.mu.Unlock()
+	c.signal()
+}
+
+// HoldersChanged and DevicesChanged make the controller a
+// clusterstate.DRAListener: it reconciles after the tracker saw a change.
+func (c *Controller) HoldersChanged(nodes []string) { c.TriggerNodes(nodes...) }
+func (c *Controller) DevicesChanged()               { c.Trigger() }
+
+// RuleChanged asks for a reconciliation of the node of one of the guard's
+// rules that changed: someone else may have changed or deleted it.
+func (c *Controller) RuleChanged(rule *resourceapi.DeviceTaintRule) {
+	if sel := rule.Spec.DeviceSelector; sel != nil && sel.Pool != nil {
+		if node := c.devices.DRAPoolNode(*sel.Pool); node != "" {
+			c.TriggerNodes(node)
+			return
+		}
+	}
+	c.Trigger()
+}
+
+func (c *Controller) signal() {
 	select {
 	case c.trigger <- struct{}{}:
 	default:
 	}
+}
+
+// work takes the nodes to reconcile; nil with all true for every node.
+func (c *Controller) work() (nodes sets.Set[string], all bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	nodes, all = c.dirty, c.all
+	c.dirty, c.all = sets.New[string](), false
+	if all {
+		nodes = nil
+	}
+	return nodes, all
 }
 
 // Run reconciles on every trigger until ctx ends.
@@ -138,12 +201,19 @@ func (c *Controller) Run(ctx context.Context) {
 		if !c.active.Load() {
 			continue
 		}
-		if err := c.reconcile(ctx, logger); err != nil {
+		nodes, all := c.work()
+		if err := c.reconcile(ctx, logger, nodes, all); err != nil {
 			failures := c.failures.Add(1)
 			delay := backoff(failures)
 			logger.Error(err, "Cannot update the DeviceTaintRules that keep sibling DRA devices apart; new DRA allocations that would complete a pair are rejected at Reserve until this recovers",
 				"failures", failures, "retryAfter", delay)
-			time.AfterFunc(delay, c.Trigger)
+			// Triggers during the back-off coalesce into the retry.
+			c.Trigger()
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(delay):
+			}
 			continue
 		}
 		if failures := c.failures.Swap(0); failures > 0 {
@@ -171,35 +241,6 @@ func backoff(failures int64) time.Duration {
 	return min(retryAfter<<(failures-1), maxRetryAfter)
 }
 
-// Allocations lists the driver's allocated devices. The claim tracker's
-// device set includes the allocations this scheduler has made and not yet
-// written; those are the ones no claim object in its cache holds yet.
-func (c *Controller) Allocations() ([]Allocation, error) {
-	devices, err := c.listAllocated()
-	if err != nil {
-		return nil, err
-	}
-	claims, err := c.claims.List()
-	if err != nil {
-		return nil, err
-	}
-	written := map[[2]string]string{}
-	for _, a := range AllocationsOf(claims, c.driver) {
-		written[[2]string{a.Pool, a.Device}] = a.Claim
-	}
-	var out []Allocation
-	for id := range devices {
-		if id.Driver.String() != c.driver {
-			continue
-		}
-		a := Allocation{Pool: id.Pool.String(), Device: id.Device.String()}
-		a.Claim, a.Written = written[[2]string{a.Pool, a.Device}]
-		out = append(out, a)
-	}
-	slices.SortFunc(out, func(a, b Allocation) int { return cmp.Or(cmp.Compare(a.Pool, b.Pool), cmp.Compare(a.Device, b.Device)) })
-	return out, nil
-}
-
 // listAllocated lists the allocated devices, again while the claim
 // tracker reports that they changed during the listing: the one error it
 // returns, which DynamicResources retries the same way. Failing the cycle
@@ -218,14 +259,14 @@ func (c *Controller) listAllocated() (sets.Set[structured.DeviceID], error) {
 // listAttempts bounds listAllocated.
 const listAttempts = 100
 
-// ConflictOn returns a pair of allocated sibling devices of one node of
+// ConflictOn returns a pair of allocated sibling devices of the node of
 // which at least one half is not written to a claim yet: the check Reserve
 // makes after DynamicResources allocated the pod's devices there. Pairs
 // whose halves are both written existed before this cycle (allocated by
 // another scheduler, or before the guard ran): they are reported by check
-// and the metrics, and never block the node's other devices. written tells
-// whether a device is held by a claim in the informer's cache.
-func (c *Controller) ConflictOn(node *gpuworkload.DRANode, written func(pool, device string) bool) (*Conflict, error) {
+// and the metrics, and never block the node's other devices.
+func (c *Controller) ConflictOn(nodeName string) (*Conflict, error) {
+	node := c.devices.DRANode(nodeName)
 	if node == nil {
 		return nil, nil
 	}
@@ -241,28 +282,66 @@ func (c *Controller) ConflictOn(node *gpuworkload.DRANode, written func(pool, de
 			continue
 		}
 		for _, s := range node.Siblings(d.Pool, d.Name) {
-			if isAllocated(s) && (!written(d.Pool, d.Name) || !written(s.Pool, s.Name)) {
-				return &Conflict{A: Allocation{Pool: d.Pool, Device: d.Name}, B: Allocation{Pool: s.Pool, Device: s.Name}, PCIBusID: d.PCIBusID}, nil
+			if isAllocated(s) && (!c.devices.DRAHeld(d.Pool, d.Name) || !c.devices.DRAHeld(s.Pool, s.Name)) {
+				return &Conflict{Node: nodeName, A: Allocation{Pool: d.Pool, Device: d.Name}, B: Allocation{Pool: s.Pool, Device: s.Name}, PCIBusID: d.PCIBusID}, nil
 			}
 		}
 	}
 	return nil, nil
 }
 
-func (c *Controller) reconcile(ctx context.Context, logger klog.Logger) error {
-	allocs, err := c.Allocations()
+// reconcile makes the rules of the nodes (of every node, for all) what
+// their allocations need.
+func (c *Controller) reconcile(ctx context.Context, logger klog.Logger, nodes sets.Set[string], all bool) error {
+	allocated, err := c.listAllocated()
 	if err != nil {
 		return err
 	}
-	desired := DesiredRules(allocs, c.siblings, c.driver)
-	owned, err := c.rules.List(labels.SelectorFromSet(labels.Set{ManagedByLabel: ManagedBy}))
-	if err != nil {
-		return err
+	if all {
+		nodes = sets.New[string]()
+		for id := range allocated {
+			if id.Driver.String() == c.driver {
+				nodes.Insert(c.devices.DRAPoolNode(id.Pool.String()))
+			}
+		}
 	}
-	existing := make(map[string]*resourceapi.DeviceTaintRule, len(owned))
-	for _, r := range owned {
-		existing[r.Name] = r
+	var allocs []Allocation
+	existing := map[string]*resourceapi.DeviceTaintRule{}
+	for name := range nodes {
+		node := c.devices.DRANode(name)
+		if node == nil {
+			continue
+		}
+		for _, d := range node.Devices {
+			if allocated.Has(structured.MakeDeviceID(c.driver, d.Pool, d.Name)) {
+				allocs = append(allocs, Allocation{Pool: d.Pool, Device: d.Name, Written: c.devices.DRAHeld(d.Pool, d.Name)})
+			}
+			if all {
+				continue
+			}
+			// A rule on one of the node's devices has that device's name.
+			switch rule, err := c.rules.Get(ruleName(c.driver, d)); {
+			case err == nil && rule.Labels[ManagedByLabel] == ManagedBy:
+				existing[rule.Name] = rule
+			case err != nil && !apierrors.IsNotFound(err):
+				return err
+			}
+		}
 	}
+	if all {
+		owned, err := c.rules.List(labels.SelectorFromSet(labels.Set{ManagedByLabel: ManagedBy}))
+		if err != nil {
+			return err
+		}
+		for _, r := range owned {
+			existing[r.Name] = r
+		}
+	}
+	return c.apply(ctx, logger, DesiredRules(allocs, c.devices.DRASiblings, c.driver), existing)
+}
+
+// apply creates, updates and deletes rules until existing is desired.
+func (c *Controller) apply(ctx context.Context, logger klog.Logger, desired, existing map[string]*resourceapi.DeviceTaintRule) error {
 	api := c.client.ResourceV1().DeviceTaintRules()
 	for _, name := range sortedNames(desired) {
 		want, have := desired[name], existing[name]

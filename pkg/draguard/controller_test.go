@@ -3,6 +3,7 @@ package draguard
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -76,6 +77,35 @@ func claim(name string, devices ...string) *resourceapi.ResourceClaim {
 	return c
 }
 
+// nodeDevices is the tracker's view of node n1 of lookupNode: a written
+// claim of claims holds a device.
+type nodeDevices struct{ claims *claimTracker }
+
+func (d nodeDevices) DRANode(name string) *gpuworkload.DRANode {
+	if name != "n1" {
+		return nil
+	}
+	_, node := lookupNode()
+	return node
+}
+func (d nodeDevices) DRAPoolNode(pool string) string {
+	if pool != "n1" {
+		return ""
+	}
+	return "n1"
+}
+func (d nodeDevices) DRAHeld(pool, device string) bool {
+	for _, a := range AllocationsOf(d.claims.written, gpuworkload.DRADriver) {
+		if a.Pool == pool && a.Device == device {
+			return true
+		}
+	}
+	return false
+}
+func (d nodeDevices) DRASiblings(pool, device string) (string, []gpuworkload.DRADevice) {
+	return lookup()(pool, device)
+}
+
 // guard is a controller over a fake clientset whose rule lister is filled
 // from the clientset's own rules, as the informer would be.
 func guard(t *testing.T, claims *claimTracker, objects ...runtime.Object) (*Controller, *fake.Clientset, func()) {
@@ -95,7 +125,7 @@ func guard(t *testing.T, claims *claimTracker, objects ...runtime.Object) (*Cont
 		}
 	}
 	sync()
-	c := NewController(client, claims, resourcelisters.NewDeviceTaintRuleLister(indexer), lookup(), gpuworkload.DRADriver)
+	c := NewController(client, claims, resourcelisters.NewDeviceTaintRuleLister(indexer), nodeDevices{claims}, gpuworkload.DRADriver)
 	return c, client, sync
 }
 
@@ -119,7 +149,7 @@ func TestReconcileKeepsTheContract(t *testing.T) {
 	logger, ctx := ktesting.NewTestContext(t)
 	claims := &claimTracker{written: []*resourceapi.ResourceClaim{claim("mig", "gpu-3-mig-1g5gb-0"), claim("old-a", "gpu-0"), claim("old-b", "gpu-vfio-0"), claim("vm", "gpu-vfio-1")}}
 	c, client, sync := guard(t, claims)
-	if err := c.reconcile(ctx, logger); err != nil {
+	if err := c.reconcile(ctx, logger, nil, true); err != nil {
 		t.Fatal(err)
 	}
 	if got := ruleDevices(t, client); len(got) != 1 || got[0] != "gpu-1" {
@@ -127,12 +157,39 @@ func TestReconcileKeepsTheContract(t *testing.T) {
 	}
 	sync()
 	claims.written = claims.written[:3]
-	if err := c.reconcile(ctx, logger); err != nil {
+	if err := c.reconcile(ctx, logger, sets.New("n1"), false); err != nil {
 		t.Fatal(err)
 	}
 	if got := ruleDevices(t, client); len(got) != 0 {
 		t.Fatalf("rules on %v after the VM's claim went, want none", got)
 	}
+}
+
+// A node's reconciliation changes that node's rules only; a full one
+// removes rules no allocation needs, on nodes that are gone too.
+func TestReconcileOneNodeLeavesTheOthers(t *testing.T) {
+	logger, ctx := ktesting.NewTestContext(t)
+	gone := siblingRule(gpuworkload.DRADriver, gpuworkload.DRADevice{Pool: "gone", Name: "gpu-0"}, "gpu-vfio-0")
+	claims := &claimTracker{written: []*resourceapi.ResourceClaim{claim("vm", "gpu-vfio-1")}}
+	c, client, sync := guard(t, claims, gone)
+	if err := c.reconcile(ctx, logger, sets.New("n1"), false); err != nil {
+		t.Fatal(err)
+	}
+	if got := ruleDevices(t, client); !slices.Equal(sorted(got), []string{"gpu-0", "gpu-1"}) {
+		t.Fatalf("rules on %v after reconciling n1, want gpu-1 added and the other node's gpu-0 left", got)
+	}
+	sync()
+	if err := c.reconcile(ctx, logger, nil, true); err != nil {
+		t.Fatal(err)
+	}
+	if got := ruleDevices(t, client); !slices.Equal(got, []string{"gpu-1"}) {
+		t.Fatalf("rules on %v after a full reconciliation, want gpu-1 only", got)
+	}
+}
+
+func sorted(s []string) []string {
+	slices.Sort(s)
+	return s
 }
 
 // A DeviceTaintRule of the guard's name that the guard did not create is
@@ -143,7 +200,7 @@ func TestReconcileRefusesAForeignRuleOfItsName(t *testing.T) {
 	foreign := &resourceapi.DeviceTaintRule{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: resourceapi.DeviceTaintRuleSpec{
 		Taint: resourceapi.DeviceTaint{Key: "example.com/maintenance", Effect: resourceapi.DeviceTaintEffectNoExecute}}}
 	c, client, _ := guard(t, &claimTracker{written: []*resourceapi.ResourceClaim{claim("vm", "gpu-vfio-1")}}, foreign)
-	err := c.reconcile(ctx, logger)
+	err := c.reconcile(ctx, logger, sets.New("n1"), false)
 	if err == nil || !strings.Contains(err.Error(), "exists without the label app.kubernetes.io/managed-by=gpu-workload-scheduler") || !strings.Contains(err.Error(), "fix: delete or rename") {
 		t.Fatalf("err %v, want the foreign rule named with the fix", err)
 	}
@@ -208,7 +265,6 @@ func TestRunReportsFailuresAndRecovers(t *testing.T) {
 // Reserve's check: a pair blocks only when one half is not written yet,
 // i.e. this cycle (or one still binding) completes it.
 func TestConflictOnOnlyForPairsThisSchedulerCompletes(t *testing.T) {
-	_, node := lookupNode()
 	for _, tc := range []struct {
 		name     string
 		written  []*resourceapi.ResourceClaim
@@ -222,11 +278,7 @@ func TestConflictOnOnlyForPairsThisSchedulerCompletes(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			claims := &claimTracker{written: tc.written, inFlight: tc.inFlight}
 			c, _, _ := guard(t, claims)
-			held := map[[2]string]bool{}
-			for _, a := range AllocationsOf(tc.written, gpuworkload.DRADriver) {
-				held[[2]string{a.Pool, a.Device}] = true
-			}
-			conflict, err := c.ConflictOn(node, func(pool, device string) bool { return held[[2]string{pool, device}] })
+			conflict, err := c.ConflictOn("n1")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -241,16 +293,14 @@ func TestConflictOnOnlyForPairsThisSchedulerCompletes(t *testing.T) {
 // again, as DynamicResources does, rather than fail the pod's cycle; a
 // tracker that never settles is an error.
 func TestConflictOnListsAgainAfterConcurrentChanges(t *testing.T) {
-	_, node := lookupNode()
 	claims := &claimTracker{inFlight: []string{"gpu-0", "gpu-vfio-0"}, concurrentChanges: 3}
 	c, _, _ := guard(t, claims)
-	unwritten := func(string, string) bool { return false }
-	conflict, err := c.ConflictOn(node, unwritten)
+	conflict, err := c.ConflictOn("n1")
 	if err != nil || conflict == nil {
 		t.Fatalf("after 3 concurrent changes: conflict %v, error %v; want the in-flight pair", conflict, err)
 	}
 	claims.concurrentChanges = listAttempts
-	if _, err := c.ConflictOn(node, unwritten); err == nil {
+	if _, err := c.ConflictOn("n1"); err == nil {
 		t.Fatal("no error from a tracker that changes at every listing")
 	}
 }

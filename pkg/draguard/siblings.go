@@ -137,10 +137,9 @@ func DesiredRules(allocs []Allocation, siblings SiblingLookup, driver string) ma
 // siblingRule taints one device, NoSchedule only: a running workload on it
 // is never evicted by this guard.
 func siblingRule(driver string, device gpuworkload.DRADevice, inUse string) *resourceapi.DeviceTaintRule {
-	sum := sha256.Sum256([]byte(driver + "/" + device.Pool + "/" + device.Name))
 	return &resourceapi.DeviceTaintRule{
 		ObjectMeta: metav1.ObjectMeta{
-			Name:   rulePrefix + hex.EncodeToString(sum[:])[:16],
+			Name:   ruleName(driver, device),
 			Labels: map[string]string{ManagedByLabel: ManagedBy},
 			Annotations: map[string]string{
 				"gpu.workload.scheduling.nvidia.io/device": device.Pool + "/" + device.Name,
@@ -152,6 +151,13 @@ func siblingRule(driver string, device gpuworkload.DRADevice, inUse string) *res
 			Taint:          resourceapi.DeviceTaint{Key: TaintKey, Value: inUse, Effect: resourceapi.DeviceTaintEffectNoSchedule},
 		},
 	}
+}
+
+// ruleName is the name of the rule on a device: fixed, so that a new
+// leader finds the rules of the old one.
+func ruleName(driver string, device gpuworkload.DRADevice) string {
+	sum := sha256.Sum256([]byte(driver + "/" + device.Pool + "/" + device.Name))
+	return rulePrefix + hex.EncodeToString(sum[:])[:16]
 }
 
 // sameRule compares what a rule does.

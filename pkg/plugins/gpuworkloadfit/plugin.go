@@ -115,24 +115,32 @@ func (pl *GPUWorkloadFit) follow(ctx context.Context, args *config.GPUWorkloadFi
 }
 
 // startGuard joins the process's controller that taints the siblings of
-// allocated DRA devices, starting it for the first profile: it reconciles on
-// every claim, slice or rule change, and after each success retries the pods
-// every profile's Reserve parked.
+// allocated DRA devices, starting it for the first profile: it reconciles a
+// node when the tracker sees claims take or release its devices, when
+// Reserve or Unreserve name it, or when one of the guard's rules on it
+// changes; every node when slices change. After each success it retries
+// the pods every profile's Reserve parked.
 func (pl *GPUWorkloadFit) startGuard(ctx context.Context, dra fwk.SharedDRAManager, driver string) error {
 	informers := pl.handle.SharedInformerFactory()
 	rules := informers.Resource().V1().DeviceTaintRules()
 	logger := klog.FromContext(ctx)
 	build := func() (*draguard.Controller, error) {
-		guard := draguard.NewController(pl.handle.ClientSet(), dra.ResourceClaims(), rules.Lister(), pl.tracker.DRASiblings, driver)
-		trigger := cache.ResourceEventHandlerFuncs{
-			AddFunc:    func(any) { guard.Trigger() },
-			UpdateFunc: func(_, _ any) { guard.Trigger() },
-			DeleteFunc: func(any) { guard.Trigger() },
-		}
-		for _, informer := range []cache.SharedIndexInformer{informers.Resource().V1().ResourceClaims().Informer(), informers.Resource().V1().ResourceSlices().Informer(), rules.Informer()} {
-			if _, err := informer.AddEventHandler(trigger); err != nil {
-				return nil, err
+		guard := draguard.NewController(pl.handle.ClientSet(), dra.ResourceClaims(), rules.Lister(), pl.tracker, driver)
+		pl.tracker.AddDRAListener(guard)
+		ruleChanged := func(obj any) {
+			if tombstone, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+				obj = tombstone.Obj
 			}
+			if rule, ok := obj.(*resourceapi.DeviceTaintRule); ok && rule.Labels[draguard.ManagedByLabel] == draguard.ManagedBy {
+				guard.RuleChanged(rule)
+			}
+		}
+		if _, err := rules.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+			AddFunc:    ruleChanged,
+			UpdateFunc: func(_, obj any) { ruleChanged(obj) },
+			DeleteFunc: ruleChanged,
+		}); err != nil {
+			return nil, err
 		}
 		return guard, nil
 	}
@@ -187,18 +195,17 @@ func (pl *GPUWorkloadFit) Reserve(ctx context.Context, state fwk.CycleState, pod
 	if pl.guard == nil || !usesDRA(state, pod) {
 		return nil
 	}
-	conflict, err := pl.guard.ConflictOn(pl.tracker.DRANode(nodeName), pl.tracker.DRAHeld)
+	conflict, err := pl.guard.ConflictOn(nodeName)
 	if err != nil {
 		return fwk.AsStatus(fmt.Errorf("list DRA allocations: %w", err))
 	}
 	if conflict == nil {
-		pl.guard.Trigger()
+		pl.guard.TriggerNodes(nodeName)
 		return nil
 	}
 	// Waiting before the trigger: the reconciliation it starts retries the pod.
 	pl.siblingWaiters.add(pod)
-	pl.guard.Trigger()
-	conflict.Node = nodeName
+	pl.guard.TriggerNodes(nodeName)
 	klog.FromContext(ctx).V(2).Info("Rejected an allocation of both halves of one GPU", "pod", klog.KObj(pod), "conflict", conflict.String())
 	return fwk.NewStatus(fwk.Unschedulable, fmt.Sprintf(ReasonSiblingAllocated, conflict))
 }
@@ -206,10 +213,10 @@ func (pl *GPUWorkloadFit) Reserve(ctx context.Context, state fwk.CycleState, pod
 // Unreserve lets the guard drop rules for an allocation that did not happen.
 // DynamicResources forgets the allocation after this runs (Unreserve goes in
 // reverse order), so the guard looks again a moment later too.
-func (pl *GPUWorkloadFit) Unreserve(_ context.Context, _ fwk.CycleState, _ *v1.Pod, _ string) {
+func (pl *GPUWorkloadFit) Unreserve(_ context.Context, _ fwk.CycleState, _ *v1.Pod, nodeName string) {
 	if pl.guard != nil {
-		pl.guard.Trigger()
-		time.AfterFunc(unreserveRecheck, pl.guard.Trigger)
+		pl.guard.TriggerNodes(nodeName)
+		time.AfterFunc(unreserveRecheck, func() { pl.guard.TriggerNodes(nodeName) })
 	}
 }
 
