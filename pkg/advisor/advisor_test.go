@@ -9,6 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/constrainttest"
 )
 
 const a10 v1.ResourceName = "nvidia.com/GA102GL_A10"
@@ -266,5 +267,35 @@ func TestAdviseServesAConstraintWithTheNodesItAccepts(t *testing.T) {
 	}
 	if len(plan.Unserved) != 1 || plan.Unserved[0] != (Shortfall{Resource: gpuworkload.ResourceGPU, Units: 1, Constraint: "nodeSelector nvidia.com/gpu.product=NVIDIA-H100-PCIe"}) {
 		t.Fatalf("unserved %+v, want the H100 pod's unit", plan.Unserved)
+	}
+}
+
+// advise converts an idle node for a waiting pod exactly where
+// kube-scheduler's NodeAffinity would let the pod run on the converted
+// node, over generated nodes and constraints.
+func TestAdviseAgreesWithNodeAffinity(t *testing.T) {
+	verdict := constrainttest.NodeAffinityVerdict(t)
+	g := constrainttest.NewGenerator(7)
+	for i := range 1000 {
+		object := g.Node()
+		object.Labels[gpuworkload.LabelWorkloadConfig] = string(gpuworkload.ModePassthrough)
+		inv, err := gpuworkload.NewGPUInventory(1, g.Pick("T4", "A10", "L4"), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resource, units, _ := inv.Advertisement(gpuworkload.ModePassthrough)
+		pod := g.Constrain(&v1.Pod{})
+		in := Input{
+			Policy:  gpuworkload.SandboxPolicy{Enabled: true, DefaultWorkload: gpuworkload.ModeContainer},
+			Nodes:   []Node{{Name: object.Name, Mode: gpuworkload.ModePassthrough, Inventory: inv, Resource: resource, Units: units, Object: object}},
+			Pending: []PendingPod{{Name: "cuda", Resource: gpuworkload.ResourceGPU, Count: 1, Constraint: gpuworkload.NodeConstraintOf(pod)}},
+		}
+		conversion, _ := inv.ConversionTo(gpuworkload.ModePassthrough, gpuworkload.ResourceGPU)
+		converted := object.DeepCopy()
+		converted.Labels = gpuworkload.ConvertedLabels(object.Labels, conversion)
+		if converts, want := len(Advise(in).Relabels) == 1, verdict(pod, converted); converts != want {
+			t.Fatalf("case %d: converts the node: %v, NodeAffinity says the pod may run on it converted: %v\nconverted labels %v\nnodeSelector %v affinity %+v",
+				i, converts, want, converted.Labels, pod.Spec.NodeSelector, pod.Spec.Affinity)
+		}
 	}
 }

@@ -20,27 +20,34 @@ const (
 var StrandedKindNames = [NumStrandedKinds]string{"mode", "cpu-memory", "fragmentation"}
 
 // WaitingShape is what a waiting GPU pod needs of one node: units of its
-// resource, CPU and memory.
+// resource, CPU and memory, on a node its constraint accepts.
 type WaitingShape struct {
 	Units, MilliCPU, Memory int64
+	// constraint is the key of the pod's NodeConstraint.
+	constraint string
 }
 
 // WaitingGPUPods counts the GPU pods that wait, by resource and shape: the
 // demand free units are stranded against. The simulator and the live
 // inventory share it, so that both count stranding the same way.
 type WaitingGPUPods struct {
-	byResource map[v1.ResourceName]map[WaitingShape]int
-	total      int
+	byResource  map[v1.ResourceName]map[WaitingShape]int
+	constraints map[string]NodeConstraint
+	total       int
 }
 
 // NewWaitingGPUPods returns an empty count.
 func NewWaitingGPUPods() *WaitingGPUPods {
-	return &WaitingGPUPods{byResource: map[v1.ResourceName]map[WaitingShape]int{}}
+	return &WaitingGPUPods{byResource: map[v1.ResourceName]map[WaitingShape]int{}, constraints: map[string]NodeConstraint{}}
 }
 
-// Add counts a waiting pod.
-func (w *WaitingGPUPods) Add(resource v1.ResourceName, shape WaitingShape) {
+// Add counts a waiting pod with its node constraint.
+func (w *WaitingGPUPods) Add(resource v1.ResourceName, shape WaitingShape, constraint NodeConstraint) {
 	w.total++
+	shape.constraint = constraint.Key
+	if constraint.Constrains() {
+		w.constraints[constraint.Key] = constraint
+	}
 	shapes := w.byResource[resource]
 	if shapes == nil {
 		shapes = map[WaitingShape]int{}
@@ -50,8 +57,9 @@ func (w *WaitingGPUPods) Add(resource v1.ResourceName, shape WaitingShape) {
 }
 
 // Remove uncounts a pod Add counted.
-func (w *WaitingGPUPods) Remove(resource v1.ResourceName, shape WaitingShape) {
+func (w *WaitingGPUPods) Remove(resource v1.ResourceName, shape WaitingShape, constraint NodeConstraint) {
 	w.total--
+	shape.constraint = constraint.Key
 	shapes := w.byResource[resource]
 	if shapes[shape]--; shapes[shape] == 0 {
 		delete(shapes, shape)
@@ -67,24 +75,29 @@ func (w *WaitingGPUPods) Total() int { return w.total }
 // FreeOnNode is what a node has free: units of the resource it advertises,
 // CPU and memory.
 type FreeOnNode struct {
+	// Node is matched against the waiting pods' constraints.
+	Node                    *v1.Node
 	Resource                v1.ResourceName
 	Units, MilliCPU, Memory int64
 }
 
 // Stranded says whether the node's free units are stranded while these pods
-// wait, and of which kind. Free units are stranded when some GPU pod waits
-// and none of the pods that want the node's resource fits its free units,
-// CPU and memory.
+// wait, and of which kind. Only a pod whose constraint accepts the node
+// counts: free units are stranded when such a pod waits and none of those
+// that want the node's resource fits its free units, CPU and memory. A pod
+// pinned elsewhere strands nothing here; one pinned by a label the node
+// would have only in another mode is not counted for it either.
 func (w *WaitingGPUPods) Stranded(n FreeOnNode) (StrandedKind, bool) {
 	if w.total == 0 || n.Resource == "" || n.Units <= 0 {
 		return 0, false
 	}
-	shapes := w.byResource[n.Resource]
-	if len(shapes) == 0 {
-		return StrandedMode, true
-	}
-	unitsWould := false
-	for s := range shapes {
+	accepts := func(s WaitingShape) bool { return s.constraint == "" || w.constraints[s.constraint].Accepts(n.Node) }
+	wanted, unitsWould := false, false
+	for s := range w.byResource[n.Resource] {
+		if !accepts(s) {
+			continue
+		}
+		wanted = true
 		if s.Units > n.Units {
 			continue
 		}
@@ -93,8 +106,21 @@ func (w *WaitingGPUPods) Stranded(n FreeOnNode) (StrandedKind, bool) {
 		}
 		unitsWould = true
 	}
-	if unitsWould {
+	switch {
+	case unitsWould:
 		return StrandedCPUMemory, true
+	case wanted:
+		return StrandedFragmentation, true
 	}
-	return StrandedFragmentation, true
+	for resource, shapes := range w.byResource {
+		if resource == n.Resource {
+			continue
+		}
+		for s := range shapes {
+			if accepts(s) {
+				return StrandedMode, true
+			}
+		}
+	}
+	return 0, false
 }

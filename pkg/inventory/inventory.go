@@ -220,7 +220,8 @@ func Compute(in Input) Report {
 		if reason == "" {
 			reason = Unexplained
 		}
-		key := Pending{Mode: mode, Resource: resource, Constraint: gpuworkload.NodeConstraintOf(pod).Description, Reason: reason}
+		constraint := gpuworkload.NodeConstraintOf(pod)
+		key := Pending{Mode: mode, Resource: resource, Constraint: constraint.Description, Reason: reason}
 		p := pending[key]
 		if p == nil {
 			p = &key
@@ -238,14 +239,14 @@ func Compute(in Input) Report {
 			for _, c := range demand.Claims {
 				shape.Units += c.Count
 			}
-			waiting.Add(gpuworkload.DRAGPUs(in.DRADriver), shape)
+			waiting.Add(gpuworkload.DRAGPUs(in.DRADriver), shape, constraint)
 			continue
 		}
 		first := demand.Requests[0]
 		shape.Units = first.Count
-		waiting.Add(first.Name, shape)
+		waiting.Add(first.Name, shape, constraint)
 		if in.DRAServes != nil && in.DRAServes(first.Name) {
-			waiting.Add(gpuworkload.DRAGPUs(in.DRADriver), shape)
+			waiting.Add(gpuworkload.DRAGPUs(in.DRADriver), shape, constraint)
 		}
 	}
 
@@ -271,7 +272,7 @@ func Compute(in Input) Report {
 		if state.DRA {
 			devices, selected := in.DRADevices(node.Name)
 			countDRANode(modes[ModeDRA], resources, state, devices, selected, in.DRADriver)
-			countDRAGPUs(resources, devices, in.DRADriver, waiting, freeCPU, freeMemory)
+			countDRAGPUs(resources, node, devices, in.DRADriver, waiting, freeCPU, freeMemory)
 			continue
 		}
 		m := modes[state.Mode.Mode]
@@ -302,7 +303,7 @@ func Compute(in Input) Report {
 			if converting {
 				continue
 			}
-			if kind, ok := waiting.Stranded(gpuworkload.FreeOnNode{Resource: r.Name, Units: free, MilliCPU: freeCPU, Memory: freeMemory}); ok {
+			if kind, ok := waiting.Stranded(gpuworkload.FreeOnNode{Node: node, Resource: r.Name, Units: free, MilliCPU: freeCPU, Memory: freeMemory}); ok {
 				row.Stranded[gpuworkload.StrandedKindNames[kind]] += free
 			}
 		}
@@ -345,7 +346,7 @@ func newResource(mode gpuworkload.Mode, name v1.ResourceName) *Resource {
 // GPU, against the pods waiting for a device of the driver (a claim, or an
 // extended resource a DeviceClass of the driver serves): by mode when none
 // waits, as in a device-plugin mode.
-func countDRAGPUs(resources map[[2]string]*Resource, devices []gpuworkload.DRADeviceState, driver string, waiting *gpuworkload.WaitingGPUPods, freeCPU, freeMemory int64) {
+func countDRAGPUs(resources map[[2]string]*Resource, node *v1.Node, devices []gpuworkload.DRADeviceState, driver string, waiting *gpuworkload.WaitingGPUPods, freeCPU, freeMemory int64) {
 	gpus := map[string]string{}
 	for _, d := range devices {
 		gpu := cmp.Or(d.PCIBusID, d.Pool+"/"+d.Name)
@@ -376,7 +377,7 @@ func countDRAGPUs(resources map[[2]string]*Resource, devices []gpuworkload.DRADe
 		}
 	}
 	row.Free += free
-	if kind, ok := waiting.Stranded(gpuworkload.FreeOnNode{Resource: gpuworkload.DRAGPUs(driver), Units: free, MilliCPU: freeCPU, Memory: freeMemory}); ok {
+	if kind, ok := waiting.Stranded(gpuworkload.FreeOnNode{Node: node, Resource: gpuworkload.DRAGPUs(driver), Units: free, MilliCPU: freeCPU, Memory: freeMemory}); ok {
 		row.Stranded[gpuworkload.StrandedKindNames[kind]] += free
 	}
 }

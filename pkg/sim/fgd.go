@@ -4,12 +4,15 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
+	"sync"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	fwk "k8s.io/kube-scheduler/framework"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpustranding"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpuworkloadfit"
 )
@@ -21,32 +24,56 @@ const FragmentationGradientName = "FragmentationGradient"
 
 // taskClass is one kind of pod in the workload and its share of all pods.
 type taskClass struct {
+	taskKey
+	// constrainedBy is 1 + the index of the pods' nodeSelector and required
+	// node affinity in the workload's constraints, 0 for none: FGD counts
+	// a node its tasks cannot use as fragmented for them.
+	constrainedBy int
+	popularity    float64
+}
+
+// taskKey tells the classes apart.
+type taskKey struct {
 	gpu              v1.ResourceName
 	count            int64
 	milliCPU, memory int64
-	popularity       float64
+	constraint       string
 }
 
-// taskClassesOf is the workload's request distribution: FGD's "target
+// targetWorkload is the workload's request distribution: FGD's "target
 // workload", which it is given in advance.
-func taskClassesOf(pods []PodSpec) []taskClass {
-	index := map[shape]int{}
-	var classes []taskClass
+func targetWorkload(pods []PodSpec) *fragmentationGradient {
+	pl := &fragmentationGradient{}
+	index := map[taskKey]int{}
 	for _, p := range pods {
-		s := shapeOf(p)
-		s.node, s.vm = "", false
-		i, ok := index[s]
+		constraint := gpuworkload.NodeConstraintOf(podObject(p, ""))
+		key := taskKey{gpu: p.GPU, count: p.GPUCount, milliCPU: p.MilliCPU, memory: p.Memory, constraint: constraint.Key}
+		i, ok := index[key]
 		if !ok {
-			i = len(classes)
-			index[s] = i
-			classes = append(classes, taskClass{gpu: p.GPU, count: p.GPUCount, milliCPU: p.MilliCPU, memory: p.Memory})
+			i = len(pl.classes)
+			index[key] = i
+			pl.classes = append(pl.classes, taskClass{taskKey: key, constrainedBy: pl.constraintNumber(constraint)})
 		}
-		classes[i].popularity++
+		pl.classes[i].popularity++
 	}
-	for i := range classes {
-		classes[i].popularity /= float64(len(pods))
+	for i := range pl.classes {
+		pl.classes[i].popularity /= float64(len(pods))
 	}
-	return classes
+	return pl
+}
+
+// constraintNumber is 1 + the constraint's index in pl.constraints, which
+// it joins if new; 0 for a pod without one.
+func (pl *fragmentationGradient) constraintNumber(c gpuworkload.NodeConstraint) int {
+	if !c.Constrains() {
+		return 0
+	}
+	i := slices.IndexFunc(pl.constraints, func(o gpuworkload.NodeConstraint) bool { return o.Key == c.Key })
+	if i < 0 {
+		i = len(pl.constraints)
+		pl.constraints = append(pl.constraints, c)
+	}
+	return i + 1
 }
 
 // fragmentationGradient scores a node by how much placing the pod lowers the
@@ -61,12 +88,17 @@ type fragmentationGradient struct {
 	// learned from the pods scheduling attempts carry, as GPUStranding
 	// learns its demand, and popularity is their decayed share.
 	learned *learnedClasses
+	// constraints are the classes' distinct node constraints, and accepted
+	// what each node object's answer to them is (acceptedBy); Score runs
+	// in parallel over nodes.
+	constraints []gpuworkload.NodeConstraint
+	accepted    sync.Map
 }
 
 // learnedClasses are FGD's task classes as seen online, with the decay
 // GPUStranding's demand model uses.
 type learnedClasses struct {
-	index   map[taskClass]int
+	index   map[taskKey]int
 	weights []float64
 }
 
@@ -77,15 +109,15 @@ var (
 	_ fwk.ScoreExtensions = &fragmentationGradient{}
 )
 
-func newFragmentationGradient(classes []taskClass) frameworkruntime.PluginFactory {
+func newFragmentationGradient(target *fragmentationGradient) frameworkruntime.PluginFactory {
 	return func(context.Context, runtime.Object, fwk.Handle) (fwk.Plugin, error) {
-		return &fragmentationGradient{classes: classes}, nil
+		return &fragmentationGradient{classes: target.classes, constraints: target.constraints}, nil
 	}
 }
 
 // newOnlineFragmentationGradient learns the classes instead of being given them.
 func newOnlineFragmentationGradient(context.Context, runtime.Object, fwk.Handle) (fwk.Plugin, error) {
-	return &fragmentationGradient{learned: &learnedClasses{index: map[taskClass]int{}}}, nil
+	return &fragmentationGradient{learned: &learnedClasses{index: map[taskKey]int{}}}, nil
 }
 
 // PreFilter learns the pod's class; it runs in the online variant only.
@@ -95,16 +127,18 @@ func (pl *fragmentationGradient) PreFilter(_ context.Context, state fwk.CycleSta
 	if err != nil {
 		return nil, fwk.AsStatus(err)
 	}
-	c := taskClass{}
+	constraint := gpuworkload.NodeConstraintOf(pod)
+	c := taskClass{taskKey: taskKey{constraint: constraint.Key}}
 	c.milliCPU, c.memory = gpu.Demand().CPUAndMemory(pod)
 	for _, r := range gpu.Demand().Requests {
 		c.gpu, c.count = r.Name, r.Count
 	}
 	l := pl.learned
-	i, ok := l.index[c]
+	i, ok := l.index[c.taskKey]
 	if !ok {
 		i = len(pl.classes)
-		l.index[c] = i
+		l.index[c.taskKey] = i
+		c.constrainedBy = pl.constraintNumber(constraint)
 		pl.classes = append(pl.classes, c)
 		l.weights = append(l.weights, 0)
 	}
@@ -160,6 +194,7 @@ func (pl *fragmentationGradient) Score(_ context.Context, state fwk.CycleState, 
 	}
 	allocatable, requested := nodeInfo.GetAllocatable(), nodeInfo.GetRequested()
 	node := nodeFree{
+		accepted: pl.acceptedBy(nodeInfo.Node()),
 		milliCPU: allocatable.GetMilliCPU() - requested.GetMilliCPU(),
 		memory:   allocatable.GetMemory() - requested.GetMemory(),
 	}
@@ -179,7 +214,30 @@ func (pl *fragmentationGradient) Score(_ context.Context, state fwk.CycleState, 
 	return int64(math.Round(-delta * fgdScale)), nil
 }
 
+// acceptedBy says which of the workload's constraints accept the node, by
+// index; remembered per node object, which the simulator replaces when the
+// node's labels change: matching every class's constraint at every node
+// costs more than the rest of the fragmentation sum.
+func (pl *fragmentationGradient) acceptedBy(node *v1.Node) []bool {
+	if len(pl.constraints) == 0 {
+		return nil
+	}
+	if known, ok := pl.accepted.Load(node); ok {
+		if accepted := known.([]bool); len(accepted) == len(pl.constraints) {
+			return accepted
+		}
+	}
+	accepted := make([]bool, len(pl.constraints))
+	for i, c := range pl.constraints {
+		accepted[i] = c.Accepts(node)
+	}
+	pl.accepted.Store(node, accepted)
+	return accepted
+}
+
 type nodeFree struct {
+	// accepted is acceptedBy's answer for the node.
+	accepted         []bool
 	gpu              v1.ResourceName
 	units            int64
 	milliCPU, memory int64
@@ -191,7 +249,7 @@ func (pl *fragmentationGradient) fragmentation(n nodeFree) float64 {
 	}
 	var f float64
 	for _, c := range pl.classes {
-		fits := c.gpu == n.gpu && c.count <= n.units && c.milliCPU <= n.milliCPU && c.memory <= n.memory
+		fits := c.gpu == n.gpu && c.count <= n.units && c.milliCPU <= n.milliCPU && c.memory <= n.memory && (c.constrainedBy == 0 || n.accepted[c.constrainedBy-1])
 		if !fits {
 			f += c.popularity * float64(n.units)
 		}

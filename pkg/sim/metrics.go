@@ -85,9 +85,9 @@ func waitingShape(p PodSpec) gpuworkload.WaitingShape {
 func (m *metricsRecorder) addPending(p *simPod) {
 	m.pendingPods++
 	if p.spec.GPU != "" {
-		m.waiting.Add(p.spec.GPU, waitingShape(p.spec))
+		m.waiting.Add(p.spec.GPU, waitingShape(p.spec), p.constraint)
 		if _, ok := m.dra[p.spec.GPU]; ok {
-			m.waiting.Add(draGPUs, waitingShape(p.spec))
+			m.waiting.Add(draGPUs, waitingShape(p.spec), p.constraint)
 		}
 	}
 }
@@ -95,9 +95,9 @@ func (m *metricsRecorder) addPending(p *simPod) {
 func (m *metricsRecorder) removePending(p *simPod) {
 	m.pendingPods--
 	if p.spec.GPU != "" {
-		m.waiting.Remove(p.spec.GPU, waitingShape(p.spec))
+		m.waiting.Remove(p.spec.GPU, waitingShape(p.spec), p.constraint)
 		if _, ok := m.dra[p.spec.GPU]; ok {
-			m.waiting.Remove(draGPUs, waitingShape(p.spec))
+			m.waiting.Remove(draGPUs, waitingShape(p.spec), p.constraint)
 		}
 	}
 }
@@ -128,7 +128,7 @@ func (m *metricsRecorder) sample(now time.Duration, nodes []*simNode) {
 		if n.units > 0 {
 			s.AllocatedGPUs += float64(n.usedUnits*n.spec.Inventory.GPUs) / float64(n.units)
 		}
-		free := gpuworkload.FreeOnNode{Resource: n.resource, Units: n.free(), MilliCPU: n.spec.MilliCPU - n.usedCPU, Memory: n.spec.Memory - n.usedMemory}
+		free := gpuworkload.FreeOnNode{Node: n.obj, Resource: n.resource, Units: n.free(), MilliCPU: n.spec.MilliCPU - n.usedCPU, Memory: n.spec.Memory - n.usedMemory}
 		if kind, ok := m.waiting.Stranded(free); ok {
 			s.Stranded[kind] += n.free()
 		}

@@ -36,7 +36,9 @@ func nodeObject(spec NodeSpec, mode gpuworkload.Mode, advertised v1.ResourceName
 		if !spec.DRA {
 			labels[gpuworkload.LabelWorkloadConfig] = string(mode)
 		}
-		if product := spec.Inventory.Card.Product(); product != "" {
+		// The node's own product label wins: the card's product is what GPU
+		// feature discovery would write where the input gives none.
+		if product := spec.Inventory.Card.Product(); product != "" && spec.Labels[gpuworkload.LabelGPUProduct] == "" {
 			labels[gpuworkload.LabelGPUProduct] = product
 		}
 		if mode == gpuworkload.ModeVGPU && spec.Inventory.VGPU.Card != "" {

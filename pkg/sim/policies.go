@@ -152,7 +152,7 @@ func mostAllocatedProfile(base *schedconfig.KubeSchedulerProfile, scenario *Scen
 }
 
 func fgdProfile(base *schedconfig.KubeSchedulerProfile, scenario *Scenario) (*schedconfig.KubeSchedulerProfile, frameworkruntime.Registry, error) {
-	registry := frameworkruntime.Registry{FragmentationGradientName: newFragmentationGradient(taskClassesOf(scenario.Pods))}
+	registry := frameworkruntime.Registry{FragmentationGradientName: newFragmentationGradient(targetWorkload(scenario.Pods))}
 	return withFragmentationGradient(base), registry, nil
 }
 

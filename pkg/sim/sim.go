@@ -147,10 +147,12 @@ func (n *simNode) serves(r v1.ResourceName) bool {
 }
 
 type simPod struct {
-	spec     PodSpec
-	obj      *v1.Pod
-	node     *simNode
-	placedAt time.Duration
+	spec PodSpec
+	obj  *v1.Pod
+	// constraint is the pod's nodeSelector and required node affinity.
+	constraint gpuworkload.NodeConstraint
+	node       *simNode
+	placedAt   time.Duration
 	// departure is when the pod leaves: placed, after its duration; pending,
 	// at the departure the workload gives it. Pods without one never leave.
 	departure time.Duration
@@ -168,10 +170,13 @@ type shape struct {
 	milliCPU, memory int64
 	vm               bool
 	node             string
+	// constraint is the key of the pod's node constraint.
+	constraint string
 }
 
-func shapeOf(s PodSpec) shape {
-	return shape{gpu: s.GPU, count: s.GPUCount, milliCPU: s.MilliCPU, memory: s.Memory, vm: s.VM, node: s.Node}
+func (p *simPod) shape() shape {
+	s := p.spec
+	return shape{gpu: s.GPU, count: s.GPUCount, milliCPU: s.MilliCPU, memory: s.Memory, vm: s.VM, node: s.Node, constraint: p.constraint.Key}
 }
 
 type run struct {
@@ -244,7 +249,8 @@ func Run(ctx context.Context, scenario *Scenario, policy ScoringPolicy, opts Opt
 		if spec.Node != "" && r.byName[spec.Node] == nil {
 			return nil, fmt.Errorf("pod %s: node %q is not in the cluster description", spec.Name, spec.Node)
 		}
-		r.pods = append(r.pods, &simPod{spec: spec, obj: podObject(spec, profile.SchedulerName)})
+		obj := podObject(spec, profile.SchedulerName)
+		r.pods = append(r.pods, &simPod{spec: spec, obj: obj, constraint: gpuworkload.NodeConstraintOf(obj)})
 	}
 	if err := r.loop(); err != nil {
 		return nil, fmt.Errorf("policy %s: %w", policy.Name, err)
@@ -391,7 +397,7 @@ func (r *run) leaveAt(p *simPod, at time.Duration) {
 func (r *run) retryPending(now time.Duration) error {
 	kept := r.pending[:0]
 	for _, p := range r.pending {
-		if r.unplaceable[shapeOf(p.spec)] {
+		if r.unplaceable[p.shape()] {
 			kept = append(kept, p)
 			continue
 		}
@@ -414,7 +420,7 @@ func (r *run) retryPending(now time.Duration) error {
 func (r *run) place(p *simPod, now time.Duration) (bool, error) {
 	node := p.spec.Node
 	if node == "" {
-		s := shapeOf(p.spec)
+		s := p.shape()
 		var err error
 		full := func(node *v1.Node) bool { return !r.byObject[node].holds(p.spec) }
 		if node, err = r.engine.schedule(r.ctx, p.obj, r.unplaceable[s], full); err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/go-logr/logr"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/klog/v2"
 	schedconfig "k8s.io/kubernetes/pkg/scheduler/apis/config"
@@ -282,8 +283,8 @@ func TestPoliciesPlaceDifferently(t *testing.T) {
 
 func TestFragmentation(t *testing.T) {
 	pl := &fragmentationGradient{classes: []taskClass{
-		{gpu: "nvidia.com/gpu", count: 2, milliCPU: 8000, popularity: 0.5},
-		{gpu: "nvidia.com/gpu", count: 1, milliCPU: 1000, popularity: 0.25},
+		{taskKey: taskKey{gpu: "nvidia.com/gpu", count: 2, milliCPU: 8000}, popularity: 0.5},
+		{taskKey: taskKey{gpu: "nvidia.com/gpu", count: 1, milliCPU: 1000}, popularity: 0.25},
 		{popularity: 0.25}, // a pod without GPUs
 	}}
 	for _, tc := range []struct {
@@ -298,6 +299,19 @@ func TestFragmentation(t *testing.T) {
 	} {
 		if got := pl.fragmentation(tc.node); got != tc.want {
 			t.Errorf("fragmentation(%+v) = %v, want %v", tc.node, got, tc.want)
+		}
+	}
+}
+
+// A class pinned to a GPU product cannot use another product's free
+// units: FGD counts them fragmented for it, as its simulator does.
+func TestFragmentationOfPinnedTasks(t *testing.T) {
+	pinned := PodSpec{GPU: "nvidia.com/gpu", GPUCount: 1, NodeSelector: map[string]string{gpuworkload.LabelGPUProduct: "T4"}}
+	pl := targetWorkload([]PodSpec{pinned})
+	for product, want := range map[string]float64{"T4": 0, "G2": 2} {
+		node := &v1.Node{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{gpuworkload.LabelGPUProduct: product}}}
+		if got := pl.fragmentation(nodeFree{accepted: pl.acceptedBy(node), gpu: "nvidia.com/gpu", units: 2, milliCPU: 64000}); got != want {
+			t.Errorf("2 free units on a %s node: fragmentation %v for T4 tasks, want %v", product, got, want)
 		}
 	}
 }

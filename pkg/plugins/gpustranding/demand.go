@@ -1,18 +1,25 @@
 package gpustranding
 
 import (
+	"cmp"
 	"maps"
 	"slices"
 	"sync"
 	"sync/atomic"
 
 	v1 "k8s.io/api/core/v1"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 )
 
-// DemandClass is one request size of a GPU resource as the scheduler has
-// recently seen it: how often, and with how much CPU and memory.
+// DemandClass is one request size of a GPU resource, with one node
+// constraint, as the scheduler has recently seen it: how often, and with
+// how much CPU and memory.
 type DemandClass struct {
 	Units int64
+	// Constraint keeps the class's pods to some nodes (a nodeSelector or
+	// required node affinity on the GPU product); the zero value accepts any.
+	Constraint gpuworkload.NodeConstraint
 	// Share is the class's part of the resource's recent requests; shares sum to 1.
 	Share    float64
 	MilliCPU float64
@@ -69,19 +76,23 @@ func NewDemandModel() *DemandModel {
 	return m
 }
 
-// Observe records one request of units of a resource with the pod's CPU and memory.
-func (m *DemandModel) Observe(name v1.ResourceName, units, milliCPU, memory int64) {
+// Observe records one request of units of a resource with the pod's CPU,
+// memory and node constraint.
+func (m *DemandModel) Observe(name v1.ResourceName, units, milliCPU, memory int64, constraint gpuworkload.NodeConstraint) {
 	if units <= 0 {
 		return
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	classes := m.weights[name]
-	i := slices.IndexFunc(classes, func(c DemandClass) bool { return c.Units == units })
+	same := func(c DemandClass) bool { return c.Units == units && c.Constraint.Key == constraint.Key }
+	i := slices.IndexFunc(classes, same)
 	if i < 0 {
-		classes = append(classes, DemandClass{Units: units})
-		slices.SortFunc(classes, func(a, b DemandClass) int { return int(a.Units - b.Units) })
-		i = slices.IndexFunc(classes, func(c DemandClass) bool { return c.Units == units })
+		classes = append(classes, DemandClass{Units: units, Constraint: constraint})
+		slices.SortFunc(classes, func(a, b DemandClass) int {
+			return cmp.Or(cmp.Compare(a.Units, b.Units), cmp.Compare(a.Constraint.Key, b.Constraint.Key))
+		})
+		i = slices.IndexFunc(classes, same)
 	}
 	for j := range classes {
 		classes[j].Share *= DemandDecay

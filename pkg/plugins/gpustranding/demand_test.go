@@ -4,6 +4,11 @@ import (
 	"math"
 	"sync"
 	"testing"
+
+	v1 "k8s.io/api/core/v1"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/constrainttest"
 )
 
 func TestDemandModelLearnsRecentRequests(t *testing.T) {
@@ -11,15 +16,15 @@ func TestDemandModelLearnsRecentRequests(t *testing.T) {
 	if got := m.Current(); len(got) != 0 {
 		t.Fatalf("a new model knows %v", got)
 	}
-	m.Observe("nvidia.com/gpu", 0, 1000, 0)
+	m.Observe("nvidia.com/gpu", 0, 1000, 0, gpuworkload.NodeConstraint{})
 	if got := m.Current(); len(got) != 0 {
 		t.Fatalf("a request of 0 units was learned: %v", got)
 	}
 	for range 100 {
-		m.Observe("nvidia.com/gpu", 1, 8000, 32<<30)
+		m.Observe("nvidia.com/gpu", 1, 8000, 32<<30, gpuworkload.NodeConstraint{})
 	}
 	for range 100 {
-		m.Observe("nvidia.com/gpu", 4, 32000, 128<<30)
+		m.Observe("nvidia.com/gpu", 4, 32000, 128<<30, gpuworkload.NodeConstraint{})
 	}
 	classes := m.Current()["nvidia.com/gpu"].Classes
 	if len(classes) != 2 || classes[0].Units != 1 || classes[1].Units != 4 {
@@ -39,7 +44,7 @@ func TestDemandModelLearnsRecentRequests(t *testing.T) {
 		t.Error("a resource never requested has classes")
 	}
 	for range 100 {
-		m.Observe("nvidia.com/GA102GL_A10", 1, 8000, 0)
+		m.Observe("nvidia.com/GA102GL_A10", 1, 8000, 0, gpuworkload.NodeConstraint{})
 	}
 	demand := m.Current()
 	shares := map[string]float64{"nvidia.com/GA102GL_A10": demand["nvidia.com/GA102GL_A10"].Share, "nvidia.com/gpu": demand["nvidia.com/gpu"].Share}
@@ -52,13 +57,13 @@ func TestDemandModelLearnsRecentRequests(t *testing.T) {
 // change, and a read after the observations sees all of them.
 func TestDemandModelCopiesForReaders(t *testing.T) {
 	m := NewDemandModel()
-	m.Observe("nvidia.com/gpu", 1, 1000, 0)
+	m.Observe("nvidia.com/gpu", 1, 1000, 0, gpuworkload.NodeConstraint{})
 	held := m.Current()
 	var wg sync.WaitGroup
 	for range 4 {
 		wg.Go(func() {
 			for range 200 {
-				m.Observe("nvidia.com/gpu", 2, 1000, 0)
+				m.Observe("nvidia.com/gpu", 2, 1000, 0, gpuworkload.NodeConstraint{})
 				if d := m.Current()["nvidia.com/gpu"]; len(d.Classes) == 0 {
 					t.Error("a read during observations found no classes")
 					return
@@ -73,5 +78,24 @@ func TestDemandModelCopiesForReaders(t *testing.T) {
 	classes := m.Current()["nvidia.com/gpu"].Classes
 	if len(classes) != 2 || classes[1].Units != 2 || classes[1].Share < 0.99 {
 		t.Errorf("after 800 observations of 2 units: %+v, want the 2-unit class at nearly all of the share", classes)
+	}
+}
+
+// A demand class pinned to some nodes can use a node's free unit exactly
+// where kube-scheduler's NodeAffinity would let its pods run: taking the
+// unit leaves nothing unusable there, and elsewhere makes one unusable
+// unit fewer.
+func TestUnusableAgreesWithNodeAffinity(t *testing.T) {
+	verdict := constrainttest.NodeAffinityVerdict(t)
+	g := constrainttest.NewGenerator(3)
+	for i := range 2000 {
+		node := g.Node()
+		pod := g.Constrain(&v1.Pod{})
+		classes := []DemandClass{{Units: 1, Share: 1, Constraint: gpuworkload.NodeConstraintOf(pod)}}
+		usable := unusableGrowth(classes, node, freeUnits{1, 64000, 64 << 30}, freeUnits{0, 64000, 64 << 30}) == 0
+		if want := verdict(pod, node); usable != want {
+			t.Fatalf("case %d: the free unit usable by the class: %v, NodeAffinity says its pods may run there: %v\nnode labels %v\nnodeSelector %v affinity %+v",
+				i, usable, want, node.Labels, pod.Spec.NodeSelector, pod.Spec.Affinity)
+		}
 	}
 }

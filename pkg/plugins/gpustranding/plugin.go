@@ -72,14 +72,17 @@ func (s *cycleState) Clone() fwk.StateData { return s }
 // PreFilter learns the pod's GPU requests from GPUWorkloadFit's PreFilter,
 // which runs before it. It runs at every attempt, before Filter, so that
 // demand that waits weighs more than demand that is served.
-func (pl *GPUStranding) PreFilter(_ context.Context, state fwk.CycleState, _ *v1.Pod, _ []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
+func (pl *GPUStranding) PreFilter(_ context.Context, state fwk.CycleState, pod *v1.Pod, _ []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
 	gpu, err := gpuworkloadfit.ReadCycleData(state)
 	if err != nil {
 		return nil, fwk.AsStatus(fmt.Errorf("%s needs %s before it at preFilter in the same profile: %w", Name, gpuworkloadfit.Name, err))
 	}
 	demand := gpu.Demand()
-	for _, r := range demand.Requests {
-		pl.demand.Observe(r.Name, r.Count, demand.MilliCPU, demand.Memory)
+	if len(demand.Requests) > 0 {
+		constraint := gpuworkload.NodeConstraintOf(pod)
+		for _, r := range demand.Requests {
+			pl.demand.Observe(r.Name, r.Count, demand.MilliCPU, demand.Memory, constraint)
+		}
 	}
 
 	state.Write(cycleStateKey, &cycleState{gpu: gpu})
@@ -162,7 +165,7 @@ func (pl *GPUStranding) scoreGPUPod(s *cycleState, nodeInfo fwk.NodeInfo) int64 
 		demand := s.demand[r.Name]
 		free := total - used
 		after := free - r.Count
-		cost += unusable(demand.Classes, after, freeCPU-s.milliCPU, freeMemory-s.memory) - unusable(demand.Classes, free, freeCPU, freeMemory)
+		cost += unusableGrowth(demand.Classes, nodeInfo.Node(), freeUnits{free, freeCPU, freeMemory}, freeUnits{after, freeCPU - s.milliCPU, freeMemory - s.memory})
 		cost += packWeight(demand, free, freeCPU, freeMemory) * float64(pl.emptyNodePenalty*total) / 100 / float64(1+podsHolding(nodeInfo, r.Name, used))
 		fill += packWeight(demand, after, freeCPU-s.milliCPU, freeMemory-s.memory) * float64(used+r.Count) / float64(total)
 	}
@@ -268,32 +271,48 @@ func (pl *GPUStranding) scoreNonGPUPod(s *cycleState, nodeInfo fwk.NodeInfo) int
 			continue
 		}
 		classes := s.demand[r.Name].Classes
-		cost += unusable(classes, free, freeCPU-s.milliCPU, freeMemory-s.memory) - unusable(classes, free, freeCPU, freeMemory)
+		cost += unusableGrowth(classes, nodeInfo.Node(), freeUnits{free, freeCPU, freeMemory}, freeUnits{free, freeCPU - s.milliCPU, freeMemory - s.memory})
 		cost += float64(pl.nonGPUPodPenalty) / 100 * taken * float64(free)
 	}
 	return int64(math.Round(-cost * costScale))
 }
 
-// unusable is the expected number of free units that recent demand could
-// not use: for each request class, the units left over once the node holds
-// as many of its pods as its free units, CPU and memory allow, weighted by
-// the class's share.
-func unusable(classes []DemandClass, units, milliCPU, memory int64) float64 {
-	if units <= 0 {
+// freeUnits is what a node has free for the resource's demand.
+type freeUnits struct{ units, milliCPU, memory int64 }
+
+// unusableGrowth is how many more free units recent demand could not use
+// after a placement than before it. The units recent demand cannot use are,
+// for each request class, the units left over once the node holds as many
+// of its pods as its free units, CPU and memory allow, weighted by the
+// class's share; all of them for a class whose constraint excludes the
+// node, so that pinned demand keeps the hardware it needs. Each class's
+// constraint is matched once: matching is the costly part.
+func unusableGrowth(classes []DemandClass, node *v1.Node, before, after freeUnits) float64 {
+	var growth float64
+	for _, c := range classes {
+		accepted := c.Constraint.Accepts(node)
+		growth += c.Share * (leftOver(c, accepted, after) - leftOver(c, accepted, before))
+	}
+	return growth
+}
+
+// leftOver is the units of free that pods of the class would leave free;
+// all of them where the class's constraint does not accept the node.
+func leftOver(c DemandClass, accepted bool, free freeUnits) float64 {
+	if free.units <= 0 {
 		return 0
 	}
-	var sum float64
-	for _, c := range classes {
-		fit := units / c.Units
-		if c.MilliCPU > 0 {
-			fit = min(fit, int64(max(float64(milliCPU), 0)/c.MilliCPU))
-		}
-		if c.Memory > 0 {
-			fit = min(fit, int64(max(float64(memory), 0)/c.Memory))
-		}
-		sum += c.Share * float64(units-fit*c.Units)
+	if !accepted {
+		return float64(free.units)
 	}
-	return sum
+	fit := free.units / c.Units
+	if c.MilliCPU > 0 {
+		fit = min(fit, int64(max(float64(free.milliCPU), 0)/c.MilliCPU))
+	}
+	if c.Memory > 0 {
+		fit = min(fit, int64(max(float64(free.memory), 0)/c.Memory))
+	}
+	return float64(free.units - fit*c.Units)
 }
 
 func fraction(part, total int64) float64 {

@@ -53,6 +53,8 @@ type observed struct {
 	name            v1.ResourceName
 	units, milliCPU int64
 	times           int
+	// nodeSelector pins the requests to some nodes.
+	nodeSelector map[string]string
 }
 
 // scores runs GPUWorkloadFit's PreFilter, then GPUStranding's PreFilter, PreScore,
@@ -114,7 +116,7 @@ func prefiltered(t *testing.T, args runtime.Object, dra func(*clusterstate.Track
 	pl := plugin.(*GPUStranding)
 	for _, h := range history {
 		for range h.times {
-			pl.demand.Observe(h.name, h.units, h.milliCPU, 0)
+			pl.demand.Observe(h.name, h.units, h.milliCPU, 0, gpuworkload.NodeConstraintOf(&v1.Pod{Spec: v1.PodSpec{NodeSelector: h.nodeSelector}}))
 		}
 	}
 	state := framework.NewCycleState()
@@ -134,6 +136,29 @@ func a10Node(name string, cpu string, pods ...*v1.Pod) fwk.NodeInfo {
 
 func vmPod(name string, units, cpu string) *v1.Pod {
 	return pod(name, map[v1.ResourceName]string{a10: units, v1.ResourceCPU: cpu})
+}
+
+// Demand pinned to a GPU product keeps its nodes: a pod that could go
+// anywhere takes a unit where the pinned pods could not use it. Without
+// pinned demand the two nodes cost the same.
+func TestScorePinnedDemandKeepsItsHardware(t *testing.T) {
+	product := func(name, value string) fwk.NodeInfo {
+		n := node(name, "container", map[v1.ResourceName]string{gpu: "2"})
+		n.Labels[gpuworkload.LabelGPUProduct] = value
+		return nodeInfo(n)
+	}
+	infos := []fwk.NodeInfo{product("t4", "Tesla-T4"), product("g2", "G2")}
+	anywhere := pod("anywhere", map[v1.ResourceName]string{gpu: "1"})
+	unpinned := observed{name: gpu, units: 1, times: 100}
+	raw, _ := scores(t, nil, anywhere, infos, unpinned)
+	if raw[0] != raw[1] {
+		t.Fatalf("scores %v without pinned demand, want equal", raw)
+	}
+	pinned := observed{name: gpu, units: 1, times: 100, nodeSelector: map[string]string{gpuworkload.LabelGPUProduct: "Tesla-T4"}}
+	raw, _ = scores(t, nil, anywhere, infos, unpinned, pinned)
+	if raw[1] <= raw[0] {
+		t.Fatalf("scores t4 %d, g2 %d with demand pinned to Tesla-T4: want g2 higher", raw[0], raw[1])
+	}
 }
 
 func TestScoreGPUPods(t *testing.T) {

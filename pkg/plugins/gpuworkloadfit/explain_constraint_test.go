@@ -12,6 +12,7 @@ import (
 	st "k8s.io/kubernetes/pkg/scheduler/testing"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/constrainttest"
 )
 
 // A pod pinned to a GPU model: the explanation counts units only on nodes
@@ -91,5 +92,42 @@ func TestExplainCountsOnlyNodesThePodAccepts(t *testing.T) {
 				t.Fatalf("commands %q, code %s; want %q, %s", explanation.FixCommands, explanation.ReasonCode, tc.commands, tc.code)
 			}
 		})
+	}
+}
+
+// The explanation counts a node's units for a pod exactly where
+// kube-scheduler's NodeAffinity would let the pod run, over generated
+// nodes (a container node whose one GPU is in use) and constraints.
+func TestExplainCountsAgreeWithNodeAffinity(t *testing.T) {
+	verdict := constrainttest.NodeAffinityVerdict(t)
+	g := constrainttest.NewGenerator(5)
+	for i := range 500 {
+		generated := g.Node()
+		node := gpuNode(generated.Name, "container", map[v1.ResourceName]string{gpu: "1"})
+		for key, value := range generated.Labels {
+			if key != gpuworkload.LabelWorkloadConfig {
+				node.Labels[key] = value
+			}
+		}
+		running := st.MakePod().Name("running").Namespace("ns").UID("running").Node(node.Name).Req(map[v1.ResourceName]string{gpu: "1"}).Obj()
+		pod := g.Constrain(podRequesting("cuda", map[v1.ResourceName]string{gpu: "1"}))
+		pl := newPlugin(t, enabled(), []*v1.Node{node})
+		infos, err := cache.NewSnapshot([]*v1.Pod{running}, []*v1.Node{node}).NodeInfos().List()
+		if err != nil {
+			t.Fatal(err)
+		}
+		state := framework.NewCycleState()
+		if _, status := pl.PreFilter(context.Background(), state, pod, infos); !status.IsSuccess() {
+			t.Fatalf("case %d: PreFilter: %v", i, status)
+		}
+		data, err := ReadCycleData(state)
+		if err != nil {
+			t.Fatal(err)
+		}
+		message := Explain(context.Background(), pod, &data.demand, pl.tracker, NewNodeInfoIndex(infos)).Message
+		if counted, want := strings.Contains(message, "0 free of 1 on 1 node(s)"), verdict(pod, node); counted != want {
+			t.Fatalf("case %d: the node counted: %v, NodeAffinity says the pod may run there: %v\n%s\nnode labels %v\nnodeSelector %v affinity %+v",
+				i, counted, want, message, node.Labels, pod.Spec.NodeSelector, pod.Spec.Affinity)
+		}
 	}
 }

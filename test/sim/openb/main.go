@@ -10,7 +10,10 @@
 // is worth: each draw replayed with each share of the nodes the driver can
 // serve published through DRA (sim.RunDRAShares).
 //
-//	go run ./test/sim/openb [-data ../shared/data/openb] [-draws 10] [-out docs/simulation] [-scenarios openb-three-mode -dra-shares 0,25,50,100]
+// -pods runs another task list of the trace, such as the gpuspec lists,
+// whose tasks name the cards they accept; scenarios are named after it.
+//
+//	go run ./test/sim/openb [-data ../shared/data/openb] [-pods FILE] [-nodes FILE] [-draws 10] [-out docs/simulation] [-scenarios openb-three-mode -dra-shares 0,25,50,100]
 package main
 
 import (
@@ -32,50 +35,62 @@ import (
 
 func main() {
 	data := flag.String("data", "../shared/data/openb", "directory of the openb trace's node and task lists")
+	pods := flag.String("pods", "", "the task list (default: "+taskFile+" in -data), e.g. openb_pod_list_gpuspec10.csv; scenarios are named after it")
+	nodes := flag.String("nodes", "", "the node list (default: "+nodeFile+" in -data)")
 	draws := flag.Int("draws", 10, "seeded draws per scenario (seeds 1 to draws)")
 	inflation := flag.Float64("inflation", 1.3, "GPUs requested per draw, as a multiple of the cluster's GPUs")
 	out := flag.String("out", "", "directory for openb.txt and the allocation plots (default: the table on standard output only)")
-	only := flag.String("scenarios", "", "comma-separated subset of "+scenarioNames()+" (default: all)")
+	only := flag.String("scenarios", "", "comma-separated subset of "+scenarioNames(taskListName(taskFile))+" for the default task list, named after -pods for another (default: all)")
 	policies := flag.String("policies", "", "comma-separated subset of the simulator's policies (default: all)")
 	draShares := flag.String("dra-shares", "", "percentages of the nodes the DRA driver can serve to publish through DRA, e.g. 0,25,50,100: measure the DRA share instead of comparing the policies: the table on standard output, the plots in -out as <scenario>-dra-share.svg")
 	flag.Parse()
-	if err := run(os.Stdout, options{data: *data, draws: *draws, inflation: *inflation, out: *out, only: *only, policies: *policies, draShares: *draShares}); err != nil {
+	if err := run(os.Stdout, options{data: *data, pods: *pods, nodes: *nodes, draws: *draws, inflation: *inflation, out: *out, only: *only, policies: *policies, draShares: *draShares}); err != nil {
 		fmt.Fprintln(os.Stderr, "openb:", err)
 		os.Exit(1)
 	}
 }
 
 type options struct {
-	data      string
-	draws     int
-	inflation float64
-	out       string
-	only      string
-	policies  string
-	draShares string
+	data string
+	// pods and nodes override the lists in data.
+	pods, nodes string
+	draws       int
+	inflation   float64
+	out         string
+	only        string
+	policies    string
+	draShares   string
 }
 
-func scenarioNames() string {
+func scenarioNames(list string) string {
 	names := make([]string, len(mappings))
 	for i, m := range mappings {
-		names[i] = m.name
+		names[i] = m.name(list)
 	}
 	return strings.Join(names, ",")
 }
 
-func selected(only string) ([]mapping, error) {
+func selected(only, list string) ([]mapping, error) {
 	if only == "" {
 		return mappings, nil
 	}
 	var out []mapping
 	for _, name := range strings.Split(only, ",") {
-		i := slices.IndexFunc(mappings, func(m mapping) bool { return m.name == name })
+		i := slices.IndexFunc(mappings, func(m mapping) bool { return m.name(list) == name })
 		if i < 0 {
-			return nil, fmt.Errorf("-scenarios: %q is unknown; valid scenarios are %s", name, scenarioNames())
+			return nil, fmt.Errorf("-scenarios: %q is unknown; valid scenarios for the task list %s are %s", name, list, scenarioNames(list))
 		}
 		out = append(out, mappings[i])
 	}
 	return out, nil
+}
+
+// or is path, or file in dir when path is empty.
+func or(path, dir, file string) string {
+	if path != "" {
+		return path
+	}
+	return filepath.Join(dir, file)
 }
 
 func run(stdout io.Writer, o options) error {
@@ -85,7 +100,9 @@ func run(stdout io.Writer, o options) error {
 	if o.inflation <= 0 || o.inflation > 10 {
 		return fmt.Errorf("-inflation %v: want more than 0 and at most 10, e.g. 1.3", o.inflation)
 	}
-	chosen, err := selected(o.only)
+	podsPath, nodesPath := or(o.pods, o.data, taskFile), or(o.nodes, o.data, nodeFile)
+	list := taskListName(podsPath)
+	chosen, err := selected(o.only, list)
 	if err != nil {
 		return err
 	}
@@ -97,11 +114,11 @@ func run(stdout io.Writer, o options) error {
 	if err != nil {
 		return err
 	}
-	nodes, err := readNodes(filepath.Join(o.data, nodeFile))
+	nodes, err := readNodes(nodesPath)
 	if err != nil {
 		return err
 	}
-	tasks, err := readTasks(filepath.Join(o.data, taskFile))
+	tasks, err := readTasks(podsPath)
 	if err != nil {
 		return err
 	}
@@ -113,6 +130,7 @@ func run(stdout io.Writer, o options) error {
 	var report strings.Builder
 	w := io.MultiWriter(stdout, &report)
 	for _, m := range chosen {
+		name := m.name(list)
 		specs, gpus, err := cluster(m, nodes)
 		if err != nil {
 			return err
@@ -128,14 +146,14 @@ func run(stdout io.Writer, o options) error {
 			if err != nil {
 				return err
 			}
-			scenario := &sim.Scenario{Name: fmt.Sprintf("%s-s%d", m.name, seed), Nodes: specs, Pods: d.pods, Policy: sim.EnabledSandboxPolicy()}
+			scenario := &sim.Scenario{Name: fmt.Sprintf("%s-s%d", name, seed), Nodes: specs, Pods: d.pods, Policy: sim.EnabledSandboxPolicy()}
 			if shares != nil {
 				r, err := sim.RunDRAShares(ctx, scenario, shares, policies, opts)
 				if err != nil {
 					return err
 				}
 				draRuns = append(draRuns, r)
-				fmt.Fprintf(os.Stderr, "%s: draw %d of %d done\n", m.name, seed, o.draws)
+				fmt.Fprintf(os.Stderr, "%s: draw %d of %d done\n", name, seed, o.draws)
 				continue
 			}
 			results, err := sim.Compare(ctx, scenario, policies, opts)
@@ -143,21 +161,21 @@ func run(stdout io.Writer, o options) error {
 				return fmt.Errorf("%s: %w", scenario.Name, err)
 			}
 			runs = append(runs, measure(results, d, gpus, o.inflation))
-			fmt.Fprintf(os.Stderr, "%s: draw %d of %d done\n", m.name, seed, o.draws)
+			fmt.Fprintf(os.Stderr, "%s: draw %d of %d done\n", name, seed, o.draws)
 		}
 		if shares != nil {
-			if err := sim.ReportDRAShares(w, o.out, &sim.Scenario{Name: m.name, Nodes: specs}, shares, draRuns); err != nil {
+			if err := sim.ReportDRAShares(w, o.out, &sim.Scenario{Name: name, Nodes: specs}, shares, draRuns); err != nil {
 				return err
 			}
 			continue
 		}
-		fmt.Fprintf(w, "scenario %s: %d nodes, %.0f GPUs, %d draws to %.0f%% (seeds 1-%d), %.0f pods per draw on average\n%s.\n",
-			m.name, len(nodes), gpus, o.draws, 100*o.inflation, o.draws, meanPods(runs), m.description)
+		fmt.Fprintf(w, "scenario %s: %d nodes, %.0f GPUs, %d draws to %.0f%% (seeds 1-%d), %.0f pods per draw on average, %.1f%% of them with a gpu_spec\n%s.\n",
+			name, len(nodes), gpus, o.draws, 100*o.inflation, o.draws, meanPods(runs), meanConstrained(runs), m.description)
 		if err := writeTable(w, runs); err != nil {
 			return err
 		}
 		if o.out != "" {
-			if err := writePlot(filepath.Join(o.out, m.name+"-allocation.svg"), m.name, runs); err != nil {
+			if err := writePlot(filepath.Join(o.out, name+"-allocation.svg"), name, runs); err != nil {
 				return err
 			}
 		}
@@ -165,5 +183,5 @@ func run(stdout io.Writer, o options) error {
 	if o.out == "" || shares != nil {
 		return nil
 	}
-	return os.WriteFile(filepath.Join(o.out, "openb.txt"), []byte(report.String()), 0o644)
+	return os.WriteFile(filepath.Join(o.out, "openb-"+list+".txt"), []byte(report.String()), 0o644)
 }

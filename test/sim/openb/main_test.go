@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/xml"
 	"fmt"
 	"math/rand/v2"
@@ -12,7 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-logr/logr"
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/klog/v2"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/sim"
@@ -33,7 +36,7 @@ func testData(t *testing.T) ([]traceNode, []traceTask) {
 
 func mappingNamed(t *testing.T, name string) mapping {
 	t.Helper()
-	chosen, err := selected(name)
+	chosen, err := selected(name, taskListName(taskFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +49,10 @@ func TestBadInputNamesTheRowAndTheFix(t *testing.T) {
 	}{
 		{"unknown card", nodeFile, "sn,cpu_milli,memory_mib,gpu,model\nn1,64000,1024,2,H800\n",
 			`openb_node_list_gpu_node.csv:2: model "H800" is not one of the trace's cards A10, G2, G3, P100, T4, V100M16, V100M32; add it to simulatorCard in test/sim/openb`},
-		{"not the trace", nodeFile, "name,gpus\nn1,2\n", "header name,gpus, want sn,cpu_milli,memory_mib,gpu,model"},
+		{"not the trace", nodeFile, "name,gpus\nn1,2\n", "header name,gpus has no column sn, want at least sn,cpu_milli,memory_mib,gpu,model"},
+		{"unknown card in gpu_spec", taskFile, "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec\nt1,1000,1024,1,1000,T4|H800\n",
+			`:2: gpu_spec "T4|H800" names "H800", which is not one of the trace's cards A10, G2, G3, P100, T4, V100M16, V100M32; add it to simulatorCard`},
+		{"gpu_spec without GPUs", taskFile, "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec\nt1,1000,1024,0,0,T4\n", `:2: gpu_spec "T4" on a task without GPUs (num_gpu 0)`},
 		{"no GPUs", nodeFile, "sn,cpu_milli,memory_mib,gpu,model\nn1,64000,1024,0,T4\n", `:2: gpu "0" is not a whole number of at least 1`},
 		{"share above one GPU", taskFile, "name,cpu_milli,memory_mib,num_gpu,gpu_milli\nt1,1000,1024,1,1500\n", ":2: gpu_milli 1500 is not a share of a GPU from 1 to 1000"},
 		{"shared multi-GPU task", taskFile, "name,cpu_milli,memory_mib,num_gpu,gpu_milli\nt1,1000,1024,2,500\n", ":2: gpu_milli 500 with num_gpu 2: a multi-GPU task takes whole GPUs"},
@@ -75,7 +81,7 @@ func TestBadInputNamesTheRowAndTheFix(t *testing.T) {
 func TestInflationStopsAtTheTarget(t *testing.T) {
 	nodes, tasks := testData(t)
 	for _, m := range mappings {
-		t.Run(m.name, func(t *testing.T) {
+		t.Run(m.name(taskListName(taskFile)), func(t *testing.T) {
 			_, gpus, err := cluster(m, nodes)
 			if err != nil {
 				t.Fatal(err)
@@ -194,12 +200,12 @@ func TestRunWritesTablesAndPlots(t *testing.T) {
 	if err := run(&stdout, options{data: "testdata", draws: 2, inflation: 1.3, out: out}); err != nil {
 		t.Fatal(err)
 	}
-	report, err := os.ReadFile(filepath.Join(out, "openb.txt"))
+	report, err := os.ReadFile(filepath.Join(out, "openb-multigpu50.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if string(report) != stdout.String() {
-		t.Error("openb.txt differs from the table on standard output")
+		t.Error("openb-multigpu50.txt differs from the table on standard output")
 	}
 	for _, want := range []string{
 		"scenario openb-multigpu50: 8 nodes, 40 GPUs, 2 draws to 130% (seeds 1-2)",
@@ -210,15 +216,16 @@ func TestRunWritesTablesAndPlots(t *testing.T) {
 		}
 	}
 	for _, m := range mappings {
-		svg, err := os.ReadFile(filepath.Join(out, m.name+"-allocation.svg"))
+		name := m.name(taskListName(taskFile))
+		svg, err := os.ReadFile(filepath.Join(out, name+"-allocation.svg"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		if err := xml.Unmarshal(svg, new(struct{})); err != nil {
-			t.Errorf("%s: the plot is not well-formed XML: %v", m.name, err)
+			t.Errorf("%s: the plot is not well-formed XML: %v", name, err)
 		}
 		if got := strings.Count(string(svg), "<polyline"); got != len(sim.ScoringPolicies) {
-			t.Errorf("%s: %d lines, want one per policy", m.name, got)
+			t.Errorf("%s: %d lines, want one per policy", name, got)
 		}
 	}
 }
@@ -241,8 +248,8 @@ func TestRunMeasuresTheDRAShare(t *testing.T) {
 			t.Errorf("the table lacks %q:\n%s", want, stdout.String())
 		}
 	}
-	if _, err := os.Stat(filepath.Join(out, "openb.txt")); !os.IsNotExist(err) {
-		t.Errorf("openb.txt written by a DRA-share run: %v", err)
+	if _, err := os.Stat(filepath.Join(out, "openb-multigpu50.txt")); !os.IsNotExist(err) {
+		t.Errorf("openb-multigpu50.txt written by a DRA-share run: %v", err)
 	}
 	svg, err := os.ReadFile(filepath.Join(out, "openb-three-mode-dra-share.svg"))
 	if err != nil {
@@ -256,5 +263,49 @@ func TestRunMeasuresTheDRAShare(t *testing.T) {
 	}
 	if err := run(&stdout, options{data: "testdata", draws: 2, inflation: 1.3, draShares: "0,150"}); err == nil || !strings.Contains(err.Error(), `-dra-shares: "150" is not a whole percentage from 0 to 100`) {
 		t.Errorf("error %v, want the bad share named", err)
+	}
+}
+
+// A task with a gpu_spec lands only on nodes of its cards: with only T4
+// tasks, every policy allocates the test cluster's 8 T4 GPUs and none of
+// its 32 G2 GPUs; the three-mode mapping refuses such a list.
+func TestGPUSpecKeepsTasksToTheirCards(t *testing.T) {
+	nodes, _ := testData(t)
+	tasks, err := readTasks(filepath.Join("testdata", "openb_pod_list_gpuspec.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	list := taskListName("testdata/openb_pod_list_gpuspec.csv")
+	m := mappingNamed(t, "openb-multigpu50")
+	if name := m.name(list); name != "openb-gpuspec" {
+		t.Fatalf("scenario %q, want openb-gpuspec", name)
+	}
+	specs, gpus, err := cluster(m, nodes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := inflate(m, tasks, gpus, 1.3, rand.New(rand.NewPCG(1, 0)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	affinity := d.pods[0].RequiredNodeAffinity
+	if affinity == nil || !reflect.DeepEqual(affinity.NodeSelectorTerms[0].MatchExpressions[0].Values, []string{"T4"}) {
+		t.Fatalf("pod affinity %+v, want nvidia.com/gpu.product In [T4]", affinity)
+	}
+	shipped, err := sim.ShippedOptions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	results, err := sim.Compare(klog.NewContext(context.Background(), logr.Discard()), &sim.Scenario{Name: "gpuspec", Nodes: specs, Pods: d.pods, Policy: sim.EnabledSandboxPolicy()}, sim.ScoringPolicies, shipped)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range results {
+		if got := r.Series[len(r.Series)-1].AllocatedGPUs; got != 8 {
+			t.Errorf("%s allocated %v GPUs, want the 8 of the T4 nodes", r.Policy, got)
+		}
+	}
+	if _, err := inflate(mappingNamed(t, "openb-three-mode"), tasks, gpus, 1.3, rand.New(rand.NewPCG(1, 0))); err == nil || !strings.Contains(err.Error(), "which this mapping does not map yet") {
+		t.Errorf("three-mode on a gpu_spec list: %v, want a refusal", err)
 	}
 }

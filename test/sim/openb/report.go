@@ -13,8 +13,10 @@ import (
 
 // drawResult is one draw's figures per policy, in the results' order.
 type drawResult struct {
-	pods     int
-	policies []string
+	pods int
+	// constrained counts the pods kept to some cards (gpu_spec).
+	constrained int
+	policies    []string
 	// ours is GPUStranding's index in policies, -1 when it did not run.
 	ours int
 	// allocated is the GPUs allocated at the end of the draw.
@@ -37,6 +39,11 @@ type drawResult struct {
 func measure(results []*sim.Result, d draw, gpus, inflation float64) drawResult {
 	points := int(math.Round(100 * inflation))
 	r := drawResult{pods: len(d.pods), gpus: gpus, ours: sim.IndexOfPolicy(results, sim.GPUStrandingPolicy)}
+	for _, p := range d.pods {
+		if p.RequiredNodeAffinity != nil {
+			r.constrained++
+		}
+	}
 	for _, res := range results {
 		curve := allocationCurve(res.Series, d, gpus, points)
 		first := 1.0
@@ -82,6 +89,16 @@ func meanPods(runs []drawResult) float64 {
 		total += r.pods
 	}
 	return float64(total) / float64(len(runs))
+}
+
+// meanConstrained is the percentage of the pods kept to some cards.
+func meanConstrained(runs []drawResult) float64 {
+	constrained, pods := 0, 0
+	for _, r := range runs {
+		constrained += r.constrained
+		pods += r.pods
+	}
+	return 100 * float64(constrained) / float64(pods)
 }
 
 // column is one figure of every draw for one policy.

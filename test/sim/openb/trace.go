@@ -7,20 +7,30 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	v1 "k8s.io/api/core/v1"
+
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/sim"
 )
 
-// The trace's files in its directory (../shared/data/openb/README.md).
+// The trace's files in its directory (../shared/data/openb/README.md): the
+// node list and the default task list; -pods chooses another task list.
 const (
 	nodeFile = "openb_node_list_gpu_node.csv"
 	taskFile = "openb_pod_list_multigpu50.csv"
 )
+
+// taskListName is the name a task list gives its scenarios:
+// openb_pod_list_gpuspec10.csv is gpuspec10.
+func taskListName(path string) string {
+	return strings.TrimSuffix(strings.TrimPrefix(filepath.Base(path), "openb_pod_list_"), ".csv")
+}
 
 // traceNode is a row of the node list.
 type traceNode struct {
@@ -32,10 +42,12 @@ type traceNode struct {
 
 // traceTask is a row of the task list. gpuMilli is the share of each GPU
 // it uses: 1000 for whole GPUs, less for a fractional share of one GPU.
+// models are the cards it accepts (gpu_spec); none means any.
 type traceTask struct {
 	name             string
 	milliCPU, memMiB int64
 	gpus, gpuMilli   int64
+	models           []string
 }
 
 // simulatorCard maps the trace's cards to the one card whose tables (the
@@ -52,8 +64,9 @@ var simulatorCard = map[string]string{
 // simulatedCard is the card every node becomes and every GPU request names.
 const simulatedCard = "A10"
 
-// readCSV reads a CSV file whose header is exactly columns and parses each
-// row; errors name the file, the line and the column.
+// readCSV reads a CSV file whose header has at least the columns and
+// parses each row, given by column; errors name the file, the line and the
+// column.
 func readCSV[T any](path string, columns []string, parse func(row map[string]string, where string) (T, error)) ([]T, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -65,8 +78,10 @@ func readCSV[T any](path string, columns []string, parse func(row map[string]str
 	if err != nil {
 		return nil, fmt.Errorf("%s: want the header row %s: %w", path, strings.Join(columns, ","), err)
 	}
-	if !slices.Equal(header, columns) {
-		return nil, fmt.Errorf("%s: header %s, want %s: the file is not the openb trace's", path, strings.Join(header, ","), strings.Join(columns, ","))
+	for _, c := range columns {
+		if !slices.Contains(header, c) {
+			return nil, fmt.Errorf("%s: header %s has no column %s, want at least %s: the file is not the openb trace's", path, strings.Join(header, ","), c, strings.Join(columns, ","))
+		}
 	}
 	var out []T
 	for {
@@ -79,7 +94,7 @@ func readCSV[T any](path string, columns []string, parse func(row map[string]str
 		}
 		line, _ := r.FieldPos(0)
 		fields := map[string]string{}
-		for i, c := range columns {
+		for i, c := range header {
 			fields[c] = row[i]
 		}
 		v, err := parse(fields, fmt.Sprintf("%s:%d", path, line))
@@ -153,8 +168,40 @@ func readTasks(path string) ([]traceTask, error) {
 		case t.gpus > 1 && t.gpuMilli != 1000:
 			return t, fmt.Errorf("%s: gpu_milli %d with num_gpu %d: a multi-GPU task takes whole GPUs (1000)", where, t.gpuMilli, t.gpus)
 		}
-		return t, nil
+		return t, t.readModels(f["gpu_spec"], where)
 	})
+}
+
+// readModels reads gpu_spec: the cards the task accepts, separated by |,
+// each named as in the node list; a card listed twice counts once.
+func (t *traceTask) readModels(spec, where string) error {
+	if spec == "" {
+		return nil
+	}
+	if t.gpus == 0 {
+		return fmt.Errorf("%s: gpu_spec %q on a task without GPUs (num_gpu 0): remove it, or give the task GPUs", where, spec)
+	}
+	for _, model := range strings.Split(spec, "|") {
+		if _, ok := simulatorCard[model]; !ok {
+			return fmt.Errorf("%s: gpu_spec %q names %q, which is not one of the trace's cards %s; add it to simulatorCard in test/sim/openb", where, spec, model, strings.Join(cardNames(), ", "))
+		}
+		if !slices.Contains(t.models, model) {
+			t.models = append(t.models, model)
+		}
+	}
+	return nil
+}
+
+// modelConstraint is the node affinity that keeps a task to its cards:
+// GPU feature discovery's product label, which a container node carries
+// (nodeSpec gives it the trace's model name).
+func (t traceTask) modelConstraint() *v1.NodeSelector {
+	if len(t.models) == 0 {
+		return nil
+	}
+	return &v1.NodeSelector{NodeSelectorTerms: []v1.NodeSelectorTerm{{MatchExpressions: []v1.NodeSelectorRequirement{
+		{Key: gpuworkload.LabelGPUProduct, Operator: v1.NodeSelectorOpIn, Values: slices.Clone(t.models)},
+	}}}}
 }
 
 // fractional says whether the task shares one GPU with others.
@@ -162,9 +209,13 @@ func (t traceTask) fractional() bool { return t.gpus == 1 && t.gpuMilli < 1000 }
 
 // mapping turns the trace into one kind of simulated cluster.
 type mapping struct {
-	name, description string
-	advisor           bool
-	node              func(index int, n traceNode) (sim.NodeSpec, error)
+	// name is the scenario's for a task list (taskListName).
+	name        func(list string) string
+	description string
+	advisor     bool
+	// constraints says whether the mapping keeps tasks to their gpu_spec.
+	constraints bool
+	node        func(index int, n traceNode) (sim.NodeSpec, error)
 	// pod maps the task in row index of the task list, and says how many
 	// GPUs it requests: a vGPU instance counts as its share of a GPU.
 	pod func(index int, t traceTask) (sim.PodSpec, float64, error)
@@ -173,20 +224,27 @@ type mapping struct {
 // mappings are the scenarios make sim-openb runs, in report order.
 var mappings = []mapping{
 	{
-		name: "openb-multigpu50",
-		description: "FGD's ground: every node in container mode; each task a pod of its GPUs, CPU and memory, " +
-			"a fractional-GPU task taking one whole nvidia.com/gpu",
-		node: func(_ int, n traceNode) (sim.NodeSpec, error) { return nodeSpec(n, gpuworkload.ModeContainer, "") },
+		name: func(list string) string { return "openb-" + list },
+		description: "FGD's ground: every node in container mode, labelled with its card as nvidia.com/gpu.product; each task a pod of its GPUs, CPU and memory, " +
+			"a fractional-GPU task taking one whole nvidia.com/gpu, a task with a gpu_spec kept to those cards by node affinity on nvidia.com/gpu.product",
+		constraints: true,
+		node:        func(_ int, n traceNode) (sim.NodeSpec, error) { return nodeSpec(n, gpuworkload.ModeContainer, "") },
 		pod: func(_ int, t traceTask) (sim.PodSpec, float64, error) {
 			p := taskPod(t)
 			if t.gpus > 0 {
 				p.GPU, p.GPUCount = gpuworkload.ResourceGPU, t.gpus
+				p.RequiredNodeAffinity = t.modelConstraint()
 			}
 			return p, float64(p.GPUCount), nil
 		},
 	},
 	{
-		name: "openb-three-mode",
+		name: func(list string) string {
+			if list == taskListName(taskFile) {
+				return "openb-three-mode"
+			}
+			return "openb-" + list + "-three-mode"
+		},
 		description: "the nodes of each card split 2:1:1 into container, passthrough and vGPU nodes (the vGPU ones in A10-24Q, A10-12Q and A10-6Q in turn), advisor on; " +
 			"fractional tasks become vGPU VMs of the smallest of those profiles that holds their share, " +
 			"every other 1- or 2-GPU task a passthrough VM, the rest containers",
@@ -224,7 +282,13 @@ func nodeSpec(n traceNode, mode gpuworkload.Mode, profile string) (sim.NodeSpec,
 	if err != nil {
 		return sim.NodeSpec{}, fmt.Errorf("node %s: %w", n.name, err)
 	}
-	return sim.NodeSpec{Name: n.name, MilliCPU: n.milliCPU, Memory: n.memMiB << 20, Mode: mode, Inventory: inv}, nil
+	spec := sim.NodeSpec{Name: n.name, MilliCPU: n.milliCPU, Memory: n.memMiB << 20, Mode: mode, Inventory: inv}
+	if mode == gpuworkload.ModeContainer {
+		// GPU feature discovery labels container nodes; the trace's model
+		// tells the cards apart where the simulated card cannot.
+		spec.Labels = map[string]string{gpuworkload.LabelGPUProduct: n.model}
+	}
+	return spec, nil
 }
 
 func taskPod(t traceTask) sim.PodSpec {
@@ -279,6 +343,12 @@ type draw struct {
 }
 
 func inflate(m mapping, tasks []traceTask, gpus, inflation float64, rng *rand.Rand) (draw, error) {
+	if !m.constraints {
+		if i := slices.IndexFunc(tasks, func(t traceTask) bool { return len(t.models) > 0 }); i >= 0 {
+			return draw{}, fmt.Errorf("task %s has gpu_spec %s, which this mapping does not map yet (a VM's model would need its own card): "+
+				"run the container mapping on this task list", tasks[i].name, strings.Join(tasks[i].models, "|"))
+		}
+	}
 	var d draw
 	requested := 0.0
 	for requested < inflation*gpus {
