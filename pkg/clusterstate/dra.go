@@ -83,15 +83,6 @@ func (t *Tracker) UpsertResourceSlice(slice *resourceapi.ResourceSlice) {
 	node, devices := gpuworkload.DRADevicesOf(slice, t.dra.driver)
 	t.mu.Lock()
 	old, had := t.dra.slices[slice.Name]
-	listeners := t.dra.listeners
-	defer func() {
-		t.mu.Unlock()
-		if had || len(devices) > 0 {
-			for _, l := range listeners {
-				l.DevicesChanged()
-			}
-		}
-	}()
 	if len(devices) == 0 {
 		delete(t.dra.slices, slice.Name)
 	} else {
@@ -104,6 +95,7 @@ func (t *Tracker) UpsertResourceSlice(slice *resourceapi.ResourceSlice) {
 	if node != "" && node != old.node {
 		t.recountDRANodeLocked(node)
 	}
+	t.devicesChangedUnlock(had || len(devices) > 0)
 }
 
 // DeleteResourceSlice forgets a ResourceSlice.
@@ -114,9 +106,15 @@ func (t *Tracker) DeleteResourceSlice(name string) {
 		delete(t.dra.slices, name)
 		t.recountDRANodeLocked(old.node)
 	}
+	t.devicesChangedUnlock(ok)
+}
+
+// devicesChangedUnlock releases the lock and, when the driver's devices
+// changed, tells the listeners, which then read the tracker.
+func (t *Tracker) devicesChangedUnlock(changed bool) {
 	listeners := t.dra.listeners
 	t.mu.Unlock()
-	if ok {
+	if changed {
 		for _, l := range listeners {
 			l.DevicesChanged()
 		}
