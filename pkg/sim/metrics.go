@@ -14,7 +14,10 @@ type Sample struct {
 	Stranded      [gpuworkload.NumStrandedKinds]int64
 	EmptyGPUNodes int
 	PendingPods   int
-	UsedUnits     int64
+	// PendingUnits are the GPU units waiting pods request; PendingPinnedUnits
+	// those of pods a node constraint keeps to some nodes.
+	PendingUnits, PendingPinnedUnits int64
+	UsedUnits                        int64
 	// AllocatedGPUs counts GPUs in use, a vGPU instance as its share of
 	// its GPU: what FGD's figures call GPUs allocated.
 	AllocatedGPUs float64
@@ -70,6 +73,8 @@ type metricsRecorder struct {
 	// against those, once per GPU, as the scheduler's metrics count them.
 	dra               draServing
 	pendingPods       int
+	pendingUnits      int64
+	pendingPinned     int64
 	samples           []Sample
 	firstFailureShare *float64
 }
@@ -84,6 +89,7 @@ func waitingShape(p PodSpec) gpuworkload.WaitingShape {
 
 func (m *metricsRecorder) addPending(p *simPod) {
 	m.pendingPods++
+	m.countPendingUnits(p, 1)
 	if p.spec.GPU != "" {
 		m.waiting.Add(p.spec.GPU, waitingShape(p.spec), p.constraint)
 		if _, ok := m.dra[p.spec.GPU]; ok {
@@ -94,11 +100,19 @@ func (m *metricsRecorder) addPending(p *simPod) {
 
 func (m *metricsRecorder) removePending(p *simPod) {
 	m.pendingPods--
+	m.countPendingUnits(p, -1)
 	if p.spec.GPU != "" {
 		m.waiting.Remove(p.spec.GPU, waitingShape(p.spec), p.constraint)
 		if _, ok := m.dra[p.spec.GPU]; ok {
 			m.waiting.Remove(draGPUs, waitingShape(p.spec), p.constraint)
 		}
+	}
+}
+
+func (m *metricsRecorder) countPendingUnits(p *simPod, sign int64) {
+	m.pendingUnits += sign * p.spec.GPUCount
+	if p.constraint.Constrains() {
+		m.pendingPinned += sign * p.spec.GPUCount
 	}
 }
 
@@ -119,7 +133,7 @@ func (m *metricsRecorder) firstFailure(nodes []*simNode) {
 }
 
 func (m *metricsRecorder) sample(now time.Duration, nodes []*simNode) {
-	s := Sample{Time: now, PendingPods: m.pendingPods}
+	s := Sample{Time: now, PendingPods: m.pendingPods, PendingUnits: m.pendingUnits, PendingPinnedUnits: m.pendingPinned}
 	for _, n := range nodes {
 		if n.spec.Inventory.GPUs > 0 && n.usedUnits == 0 && !n.converting {
 			s.EmptyGPUNodes++

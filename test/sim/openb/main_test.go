@@ -170,9 +170,9 @@ func TestThreeModeMapping(t *testing.T) {
 	}
 }
 
-// The curve reads the allocation after the arrival that first reaches each
+// The curve reads the cluster after the arrival that first reaches each
 // percent, not after later events.
-func TestAllocationCurve(t *testing.T) {
+func TestSamplesByArrivedShare(t *testing.T) {
 	d := draw{
 		pods:    []sim.PodSpec{{Arrival: 10 * time.Second}, {Arrival: 20 * time.Second}, {Arrival: 30 * time.Second}},
 		arrived: []float64{1, 2, 4},
@@ -181,14 +181,17 @@ func TestAllocationCurve(t *testing.T) {
 		{Time: 10 * time.Second, AllocatedGPUs: 1},
 		{Time: 15 * time.Second, AllocatedGPUs: 1.5}, // an advisor pass between arrivals
 		{Time: 20 * time.Second, AllocatedGPUs: 2},
-		{Time: 30 * time.Second, AllocatedGPUs: 2},
+		{Time: 30 * time.Second, AllocatedGPUs: 2, PendingUnits: 2},
 	}
 	// 4 GPUs: 1% to 25% arrive with the first pod, 26% to 50% with the second, the rest with the third.
-	got := allocationCurve(series, d, 4, 100)
-	for percent, want := range map[int]float64{0: 0, 1: 0.25, 25: 0.25, 26: 0.5, 50: 0.5, 51: 0.5, 100: 0.5} {
-		if got[percent] != want {
-			t.Errorf("at %d%% arrived: %v allocated, want %v", percent, got[percent], want)
+	got := samplesByArrivedShare(series, d, 4, 100)
+	for percent, want := range map[int]float64{0: 0, 1: 1, 25: 1, 26: 2, 50: 2, 51: 2, 100: 2} {
+		if got[percent].AllocatedGPUs != want {
+			t.Errorf("at %d%% arrived: %v allocated, want %v", percent, got[percent].AllocatedGPUs, want)
 		}
+	}
+	if got[100].PendingUnits != 2 {
+		t.Errorf("at 100%% arrived: %d units waiting, want the last arrival's 2", got[100].PendingUnits)
 	}
 }
 

@@ -30,6 +30,9 @@ type drawResult struct {
 	// firstFailure is the share of GPUs allocated when a GPU pod first
 	// found no node; 1 when every GPU pod found one.
 	firstFailure []float64
+	// waitingAtFull and pinnedAtFull are the GPUs waiting pods request at
+	// that moment, and of them those of pods kept to some cards.
+	waitingAtFull, pinnedAtFull []float64
 	// curve is, per policy, the share of GPUs allocated when the arrived
 	// workload first reached 0%, 1%, ... of the GPUs.
 	curve [][]float64
@@ -45,7 +48,12 @@ func measure(results []*sim.Result, d draw, gpus, inflation float64) drawResult 
 		}
 	}
 	for _, res := range results {
-		curve := allocationCurve(res.Series, d, gpus, points)
+		samples := samplesByArrivedShare(res.Series, d, gpus, points)
+		curve := make([]float64, len(samples))
+		for i, s := range samples {
+			curve[i] = s.AllocatedGPUs / gpus
+		}
+		full := samples[min(100, points)]
 		first := 1.0
 		if f := res.Summary.AllocationAtFirstFailure; f != nil {
 			first = *f
@@ -58,6 +66,8 @@ func measure(results []*sim.Result, d draw, gpus, inflation float64) drawResult 
 		r.allocated = append(r.allocated, last.AllocatedGPUs)
 		r.strandedAtEnd = append(r.strandedAtEnd, last.Stranded)
 		r.atFull = append(r.atFull, curve[min(100, points)])
+		r.waitingAtFull = append(r.waitingAtFull, float64(full.PendingUnits))
+		r.pinnedAtFull = append(r.pinnedAtFull, float64(full.PendingPinnedUnits))
 		r.stranded = append(r.stranded, res.Summary.StrandedAverageTotal)
 		r.firstFailure = append(r.firstFailure, first)
 		r.curve = append(r.curve, curve)
@@ -65,22 +75,22 @@ func measure(results []*sim.Result, d draw, gpus, inflation float64) drawResult 
 	return r
 }
 
-// allocationCurve reads the share of GPUs allocated after the arrival that
-// first brought the arrived workload to each whole percent of the GPUs.
-func allocationCurve(series []sim.Sample, d draw, gpus float64, points int) []float64 {
-	curve := make([]float64, points+1)
-	arrival, sample, allocated := 0, 0, 0.0
+// samplesByArrivedShare reads the cluster after the arrival that first
+// brought the arrived workload to each whole percent of the GPUs.
+func samplesByArrivedShare(series []sim.Sample, d draw, gpus float64, points int) []sim.Sample {
+	samples := make([]sim.Sample, points+1)
+	arrival, sample, current := 0, 0, sim.Sample{}
 	for percent := 1; percent <= points; percent++ {
 		for arrival < len(d.pods)-1 && 100*d.arrived[arrival]/gpus < float64(percent) {
 			arrival++
 		}
 		for sample < len(series) && series[sample].Time <= d.pods[arrival].Arrival {
-			allocated = series[sample].AllocatedGPUs
+			current = series[sample]
 			sample++
 		}
-		curve[percent] = allocated / gpus
+		samples[percent] = current
 	}
-	return curve
+	return samples
 }
 
 func meanPods(runs []drawResult) float64 {
@@ -119,12 +129,14 @@ func allocated(r drawResult) []float64 { return r.allocated }
 func atFull(r drawResult) []float64    { return r.atFull }
 func stranded(r drawResult) []float64  { return r.stranded }
 func firstFail(r drawResult) []float64 { return r.firstFailure }
+func waiting(r drawResult) []float64   { return r.waitingAtFull }
+func pinned(r drawResult) []float64    { return r.pinnedAtFull }
 
 // writeTable prints the means per policy, how many draws each allocates
 // most GPUs in alone, and GPUStranding's paired differences.
 func writeTable(w io.Writer, runs []drawResult) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "POLICY\tGPUS ALLOCATED AT END (MEAN)\tAT 100% ARRIVED (MEAN)\tSTRANDED AVG (MEAN)\tSTRANDED AT END: MODE/CPU-MEMORY/FRAGMENTATION (MEAN)\tALLOC AT 1ST FAILURE (MEAN)\tMOST GPUS ALLOCATED")
+	fmt.Fprintln(tw, "POLICY\tGPUS ALLOCATED AT END (MEAN)\tAT 100% ARRIVED (MEAN)\tSTRANDED AVG (MEAN)\tSTRANDED AT END: MODE/CPU-MEMORY/FRAGMENTATION (MEAN)\tALLOC AT 1ST FAILURE (MEAN)\tWAITING AT 100%: GPUS (PINNED) (MEAN)\tMOST GPUS ALLOCATED")
 	policies := runs[0].policies
 	for i, name := range policies {
 		most := 0
@@ -140,10 +152,10 @@ func writeTable(w io.Writer, runs []drawResult) error {
 			}
 		}
 		end := mean(column(runs, i, allocated))
-		fmt.Fprintf(tw, "%s\t%.1f (%.2f%%)\t%.2f%%\t%.2f\t%.1f/%.1f/%.1f\t%.1f%%\t%d/%d\n", name, end, 100*end/runs[0].gpus,
+		fmt.Fprintf(tw, "%s\t%.1f (%.2f%%)\t%.2f%%\t%.2f\t%.1f/%.1f/%.1f\t%.1f%%\t%.1f (%.1f)\t%d/%d\n", name, end, 100*end/runs[0].gpus,
 			100*mean(column(runs, i, atFull)), mean(column(runs, i, stranded)),
 			atEnd[gpuworkload.StrandedMode], atEnd[gpuworkload.StrandedCPUMemory], atEnd[gpuworkload.StrandedFragmentation],
-			100*mean(column(runs, i, firstFail)), most, len(runs))
+			100*mean(column(runs, i, firstFail)), mean(column(runs, i, waiting)), mean(column(runs, i, pinned)), most, len(runs))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
