@@ -14,8 +14,10 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/apis/config"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/explanation"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpuworkloadfit"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/reasons"
 )
 
 // ExplainReport is the output of explain.
@@ -37,7 +39,7 @@ type ExplainReport struct {
 	FixCommands []string `json:"fixCommands,omitempty"`
 	// ReasonCode is the code (docs/reasons.md) of the cause the summary's
 	// fix answers, as the event annotates it; with podReason, its code.
-	ReasonCode gpuworkloadfit.ReasonCode `json:"reasonCode,omitempty"`
+	ReasonCode reasons.Code `json:"reasonCode,omitempty"`
 }
 
 // ExplainNode is GPUWorkloadFit's verdict on one node.
@@ -51,7 +53,7 @@ type ExplainNode struct {
 	Verdict string          `json:"verdict"`
 	Reason  string          `json:"reason,omitempty"`
 	// Code is the reason's code (docs/reasons.md), when it is one of GPUWorkloadFit's.
-	Code gpuworkloadfit.ReasonCode `json:"code,omitempty"`
+	Code reasons.Code `json:"code,omitempty"`
 }
 
 // ExplainDevice is a DRA device of a node: its state, and whether the pod
@@ -233,17 +235,16 @@ func explainPod(ctx context.Context, c *cluster, pod *v1.Pod, pl *gpuworkloadfit
 		case !preStatus.IsSuccess():
 			// The pod-level reason decides; the node's own verdict says what else stands in the way.
 			row.Verdict, row.Reason = VerdictRejected, "the pod, for every node (below)"
-			if status := pl.Filter(ctx, state, pod, ni); !status.IsSuccess() {
-				row.Reason = status.Message()
+			if status, code := gpuworkloadfit.FilterWithCode(ctx, state, ni); !status.IsSuccess() {
+				row.Reason, row.Code = status.Message(), code
 			}
 		default:
-			if status := pl.Filter(ctx, state, pod, ni); status.IsSuccess() {
+			if status, code := gpuworkloadfit.FilterWithCode(ctx, state, ni); status.IsSuccess() {
 				row.Verdict = VerdictFits
 			} else {
-				row.Verdict, row.Reason = VerdictRejected, status.Message()
+				row.Verdict, row.Reason, row.Code = VerdictRejected, status.Message(), code
 			}
 		}
-		row.Code = gpuworkloadfit.CodeOf(row.Reason)
 		if row.Verdict != VerdictRejected {
 			report.Fits++
 		}
@@ -255,12 +256,12 @@ func explainPod(ctx context.Context, c *cluster, pod *v1.Pod, pl *gpuworkloadfit
 	case report.Fits > 0:
 		report.Summary = fmt.Sprintf("pod %s fits %d of %d node(s) as far as GPUs go; the scheduler's other plugins (taints, affinity, CPU and memory) still apply.", report.Pod, report.Fits, len(report.Nodes))
 	default:
-		explanation := gpuworkloadfit.Explain(ctx, pod, data.Demand(), tracker, gpuworkloadfit.NewNodeInfoIndex(infos))
-		report.Summary, report.FixCommands, report.ReasonCode = explanation.Message, explanation.FixCommands, explanation.ReasonCode
+		why := explanation.Explain(ctx, pod, data.Demand(), tracker, explanation.NewNodeInfoIndex(infos))
+		report.Summary, report.FixCommands, report.ReasonCode = why.Message, why.FixCommands, why.ReasonCode
 	}
 	if !preStatus.IsSuccess() && !preStatus.IsSkip() {
 		report.PodReason = preStatus.Message()
-		report.ReasonCode = gpuworkloadfit.CodeOf(report.PodReason)
+		report.ReasonCode = data.RejectionCode()
 	}
 	return report, nil
 }

@@ -14,9 +14,10 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/gpu-workload-scheduler/scheduler/pkg/explanation"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/inventory"
-	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpuworkloadfit"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/reasons"
 )
 
 // InventoryReport is the output of inventory: the numbers the scheduler's
@@ -43,9 +44,9 @@ func newInventoryCommand(o *rootOptions) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			reasons := map[types.UID]string{}
+			codes := map[types.UID]string{}
 			if c.live {
-				if reasons, err = explainedReasons(cmd.Context(), c); err != nil {
+				if codes, err = explainedReasons(cmd.Context(), c); err != nil {
 					return err
 				}
 			}
@@ -61,7 +62,7 @@ func newInventoryCommand(o *rootOptions) *cobra.Command {
 				return err
 			}
 			report := &InventoryReport{APIVersion: ReportAPIVersion, Kind: "InventoryReport", Policy: describePolicy(c.policy),
-				Report: pl.InventoryOf(c.nodes, pods, func(p *v1.Pod) string { return reasons[p.UID] })}
+				Report: pl.InventoryOf(c.nodes, pods, func(p *v1.Pod) string { return codes[p.UID] })}
 			return printInventory(o.out, o.output, report)
 		},
 	}
@@ -80,18 +81,18 @@ func explainedReasons(ctx context.Context, c *cluster) (map[types.UID]string, er
 	latest := map[types.UID]*eventsv1.Event{}
 	for i := range list.Items {
 		e := &list.Items[i]
-		if e.Reason != gpuworkloadfit.EventReasonUnschedulable {
+		if e.Reason != reasons.EventReasonUnschedulable {
 			continue
 		}
 		if prev := latest[e.Regarding.UID]; prev == nil || lastSeen(e).After(lastSeen(prev)) {
 			latest[e.Regarding.UID] = e
 		}
 	}
-	reasons := make(map[types.UID]string, len(latest))
+	codes := make(map[types.UID]string, len(latest))
 	for uid, e := range latest {
-		reasons[uid] = e.Annotations[gpuworkloadfit.AnnotationReasonCode]
+		codes[uid] = e.Annotations[explanation.AnnotationReasonCode]
 	}
-	return reasons, nil
+	return codes, nil
 }
 
 func lastSeen(e *eventsv1.Event) time.Time {

@@ -15,7 +15,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
 
-	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpuworkloadfit"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/explanation"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/reasons"
 )
 
 // ErrFixFailed means a Pending pod's fix commands ran and the pod did not land.
@@ -53,7 +54,7 @@ func (l *lab) followFixes(s *Scenario) (fixRun, error) {
 		}
 	}
 	sort.Strings(names)
-	fmt.Fprintf(l.Out, "\n== Following each Pending pod's fix (the %s annotation of its %s event)\n", gpuworkloadfit.AnnotationFixCommands, gpuworkloadfit.EventReasonUnschedulable)
+	fmt.Fprintf(l.Out, "\n== Following each Pending pod's fix (the %s annotation of its %s event)\n", explanation.AnnotationFixCommands, reasons.EventReasonUnschedulable)
 	var lastChange time.Time
 	for _, name := range names {
 		run.pending++
@@ -142,13 +143,13 @@ func (l *lab) fixCommands(namespace, name string, since time.Time) ([]string, er
 		// FailedScheduling message says what to change.
 		return nil, nil
 	}
-	value, ok := latest.Annotations[gpuworkloadfit.AnnotationFixCommands]
+	value, ok := latest.Annotations[explanation.AnnotationFixCommands]
 	if !ok {
 		return nil, nil
 	}
 	var commands []string
 	if err := json.Unmarshal([]byte(value), &commands); err != nil {
-		return nil, fmt.Errorf("event %s/%s: annotation %s: %w", latest.Namespace, latest.Name, gpuworkloadfit.AnnotationFixCommands, err)
+		return nil, fmt.Errorf("event %s/%s: annotation %s: %w", latest.Namespace, latest.Name, explanation.AnnotationFixCommands, err)
 	}
 	return commands, nil
 }
@@ -161,7 +162,7 @@ func (l *lab) latestExplanation(namespace, name string) (*eventsv1.Event, error)
 	var latest *eventsv1.Event
 	for i := range list.Items {
 		e := &list.Items[i]
-		if e.Reason == gpuworkloadfit.EventReasonUnschedulable && e.Regarding.Name == name && (latest == nil || observed(e).After(observed(latest))) {
+		if e.Reason == reasons.EventReasonUnschedulable && e.Regarding.Name == name && (latest == nil || observed(e).After(observed(latest))) {
 			latest = e
 		}
 	}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/controlplane"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
-	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpuworkloadfit"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/reasons"
 )
 
 // A control-plane component fails while the scheduler binds 60 VMs to 40
@@ -66,7 +66,7 @@ func TestControlPlaneFaults(t *testing.T) {
 				if err != nil {
 					return false, nil
 				}
-				events, err := e.client.CoreV1().Events("default").List(ctx, metav1.ListOptions{FieldSelector: "reason=" + gpuworkloadfit.EventReasonUnschedulable})
+				events, err := e.client.CoreV1().Events("default").List(ctx, metav1.ListOptions{FieldSelector: "reason=" + reasons.EventReasonUnschedulable})
 				if err != nil {
 					return false, nil
 				}

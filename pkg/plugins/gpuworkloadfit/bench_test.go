@@ -10,6 +10,7 @@ import (
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 
+	"github.com/gpu-workload-scheduler/scheduler/pkg/explanation"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 )
 
@@ -131,11 +132,11 @@ func BenchmarkExplain(b *testing.B) {
 				name  string
 				nodes []fwk.NodeInfo
 			}{{"busy", busy}, {"idle", idle}} {
-				nodes := NewNodeInfoIndex(bc.nodes)
+				nodes := explanation.NewNodeInfoIndex(bc.nodes)
 				b.Run(fmt.Sprintf("%s/%s/%d-nodes", pod.Name, bc.name, size), func(b *testing.B) {
 					b.ReportAllocs()
 					for b.Loop() {
-						_ = Explain(context.Background(), pod, &demand, pl.tracker, nodes)
+						_ = explanation.Explain(context.Background(), pod, &demand, pl.tracker, nodes)
 					}
 				})
 			}

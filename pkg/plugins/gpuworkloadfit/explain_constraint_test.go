@@ -11,8 +11,10 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 	st "k8s.io/kubernetes/pkg/scheduler/testing"
 
+	"github.com/gpu-workload-scheduler/scheduler/pkg/explanation"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/constrainttest"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/reasons"
 )
 
 // A pod pinned to a GPU model: the explanation counts units only on nodes
@@ -45,7 +47,7 @@ func TestExplainCountsOnlyNodesThePodAccepts(t *testing.T) {
 		name, counts, fix string
 		pod               *v1.Pod
 		commands          []string
-		code              ReasonCode
+		code              reasons.Code
 	}{
 		{
 			name: "the T4 is busy; the idle T4 converts, not the A10", pod: pinned("Tesla-T4"),
@@ -83,7 +85,7 @@ func TestExplainCountsOnlyNodesThePodAccepts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			explanation := Explain(context.Background(), tc.pod, &data.demand, pl.tracker, NewNodeInfoIndex(infos))
+			explanation := explanation.Explain(context.Background(), tc.pod, &data.demand, pl.tracker, explanation.NewNodeInfoIndex(infos))
 			message, fix, _ := strings.Cut(explanation.Message, " Fix: ")
 			if !strings.HasSuffix(message, " "+tc.counts) || fix != tc.fix {
 				t.Fatalf("explanation\n%s\nwant it to end with\n%s Fix: %s", explanation.Message, tc.counts, tc.fix)
@@ -124,7 +126,7 @@ func TestExplainCountsAgreeWithNodeAffinity(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		message := Explain(context.Background(), pod, &data.demand, pl.tracker, NewNodeInfoIndex(infos)).Message
+		message := explanation.Explain(context.Background(), pod, &data.demand, pl.tracker, explanation.NewNodeInfoIndex(infos)).Message
 		if counted, want := strings.Contains(message, "0 free of 1 on 1 node(s)"), verdict(pod, node); counted != want {
 			t.Fatalf("case %d: the node counted: %v, NodeAffinity says the pod may run there: %v\n%s\nnode labels %v\nnodeSelector %v affinity %+v",
 				i, counted, want, message, node.Labels, pod.Spec.NodeSelector, pod.Spec.Affinity)

@@ -30,6 +30,7 @@ import (
 	"github.com/gpu-workload-scheduler/scheduler/pkg/draguard"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/inventory"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/reasons"
 )
 
 // Name is the plugin's name in the scheduler configuration.
@@ -207,7 +208,7 @@ func (pl *GPUWorkloadFit) Reserve(ctx context.Context, state fwk.CycleState, pod
 	pl.siblingWaiters.add(pod)
 	pl.guard.TriggerNodes(nodeName)
 	klog.FromContext(ctx).V(2).Info("Rejected an allocation of both halves of one GPU", "pod", klog.KObj(pod), "conflict", conflict.String())
-	return fwk.NewStatus(fwk.Unschedulable, fmt.Sprintf(ReasonSiblingAllocated, conflict))
+	return fwk.NewStatus(fwk.Unschedulable, reasons.SiblingAllocated.With(conflict).Message)
 }
 
 // Unreserve lets the guard drop rules for an allocation that did not happen.
@@ -236,7 +237,7 @@ func usesDRA(state fwk.CycleState, pod *v1.Pod) bool {
 // NewOffline builds the plugin from decoded args without following a
 // cluster: the kubectl plugin and tests feed its tracker from what they read.
 func NewOffline(args *config.GPUWorkloadFitArgs) *GPUWorkloadFit {
-	return &GPUWorkloadFit{tracker: clusterstate.NewTrackerWithDRADriver(args.Policy(), args.Classes(), modeMismatchReason, args.DRADriverName), explained: &sync.Map{}}
+	return &GPUWorkloadFit{tracker: clusterstate.NewTrackerWithDRADriver(args.Policy(), args.Classes(), reasons.ModeMismatchOf, args.DRADriverName), explained: &sync.Map{}}
 }
 
 // ClaimReader reads ResourceClaims: the scheduler's DRA manager, or the
@@ -264,10 +265,12 @@ type CycleData struct {
 	// modeIndex is the pod mode's index in gpuworkload.Modes.
 	modeIndex int
 	// Per request, the reasons Filter returns, built once per cycle.
-	otherResource []string
-	notServedDRA  []string
-	totalTooSmall []string
-	insufficient  []string
+	otherResource []reasons.Reason
+	notServedDRA  []reasons.Reason
+	totalTooSmall []reasons.Reason
+	insufficient  []reasons.Reason
+	// rejection is the code of the reason PreFilter rejected the pod for.
+	rejection reasons.Code
 	// draServed holds, per request, the extended resource's DeviceClass when
 	// the DRA driver serves it; nil when it serves none of the pod's.
 	draServed []gpuworkload.DRAExtendedResource
@@ -291,7 +294,7 @@ type draNeed struct {
 	selector                   *gpuworkload.DRADeviceSelector
 	class                      gpuworkload.ResourceClass
 	count                      int64
-	noDevices, tainted, tooFew string
+	noDevices, tainted, tooFew reasons.Reason
 	// devices names what the need can take, in the reasons.
 	devices string
 }
@@ -306,7 +309,7 @@ func (need *draNeed) of(ctx context.Context, available *gpuworkload.DRAAvailabil
 // reasons name every alternative's DeviceClass.
 type draChoice struct {
 	alternatives      []draNeed
-	noDevices, tooFew string
+	noDevices, tooFew reasons.Reason
 }
 
 // usesDRADevices reports whether Filter judges DRA devices for the pod.
@@ -373,28 +376,28 @@ func (pl *GPUWorkloadFit) PreFilter(ctx context.Context, state fwk.CycleState, p
 	logger := klog.FromContext(ctx)
 	if demand.Invalid != nil {
 		logger.V(4).Info("Pod's GPU resources cannot be served", "pod", klog.KObj(pod), "err", demand.Invalid)
-		return nil, fwk.NewStatus(fwk.UnschedulableAndUnresolvable, fmt.Sprintf(ReasonInvalidGPUResources, reasonPrefix(demand), demand.Invalid))
+		return nil, data.reject(reasons.InvalidGPUResources.About(demand, demand.Invalid))
 	}
 	if !demand.IsGPU() && len(demand.Claims) == 0 {
 		return nil, fwk.NewStatus(fwk.Skip)
 	}
 	if demand.Conflict() {
 		logger.V(4).Info("Pod requests GPU resources of several modes", "pod", klog.KObj(pod), "modes", demand.Modes)
-		return nil, fwk.NewStatus(fwk.UnschedulableAndUnresolvable, modeConflictReason(demand))
+		return nil, data.reject(reasons.ModeConflict.About(demand, demand.RequestModes()))
 	}
 	mode, _ := demand.Mode()
 	data.prepareNodeReasons(mode)
 	if policy := pl.tracker.Policy(); mode.IsSandbox() && !policy.Enabled && !pl.tracker.PolicyRead() {
 		logger.V(4).Info("Pod needs a sandbox mode and the ClusterPolicy is not read yet", "pod", klog.KObj(pod), "mode", mode)
-		return nil, fwk.NewStatus(fwk.UnschedulableAndUnresolvable, fmt.Sprintf(ReasonPolicyNotRead, reasonPrefix(demand), mode))
+		return nil, data.reject(reasons.PolicyNotRead.About(demand, mode))
 	} else if mode.IsSandbox() && !policy.Enabled {
 		logger.V(4).Info("Pod needs a sandbox mode but sandbox workloads are disabled", "pod", klog.KObj(pod), "mode", mode, "policy", policy.Source)
-		return nil, fwk.NewStatus(fwk.UnschedulableAndUnresolvable, sandboxDisabledReason(demand, mode, policy, pl.tracker.LabelledNodes(mode)))
+		return nil, data.reject(reasons.SandboxDisabledFor(demand, mode, policy, pl.tracker.LabelledNodes(mode)))
 	}
 	for _, c := range demand.Claims {
 		if !slices.ContainsFunc(c.Alternatives(), func(a gpuworkload.DRAClaimRequest) bool { return pl.tracker.DRAClassDevices(a.DeviceClass) > 0 }) {
 			logger.V(4).Info("No node publishes DRA devices of the class a claim asks for", "pod", klog.KObj(pod), "claim", c.Claim, "request", c.Request)
-			return nil, fwk.NewStatus(fwk.UnschedulableAndUnresolvable, fmt.Sprintf(ReasonDRANoNodeHasDevices, reasonPrefix(demand), deviceClasses(c)))
+			return nil, data.reject(reasons.DRANoNodeHasDevices.About(demand, deviceClasses(c)))
 		}
 	}
 	for i, r := range demand.Requests {
@@ -410,10 +413,10 @@ func (pl *GPUWorkloadFit) PreFilter(ctx context.Context, state fwk.CycleState, p
 		switch largest := largestInSnapshot(nodes, r.Name); {
 		case largest == 0:
 			logger.V(4).Info("No node advertises the requested GPU resource", "pod", klog.KObj(pod), "resource", r.Name)
-			return nil, fwk.NewStatus(fwk.UnschedulableAndUnresolvable, notAdvertisedReason(demand, r.Name, pl.tracker.AdvertisedByClass()))
+			return nil, data.reject(reasons.NotAdvertisedFor(demand, r.Name, pl.tracker.AdvertisedByClass()))
 		case largest < r.Count:
 			logger.V(4).Info("The GPU request exceeds every node's total", "pod", klog.KObj(pod), "resource", r.Name, "count", r.Count, "largest", largest)
-			return nil, fwk.NewStatus(fwk.UnschedulableAndUnresolvable, largerThanAnyNodeReason(demand, r, largest))
+			return nil, data.reject(reasons.LargerThanAnyNode.About(demand, r.Count, r.Name, largest))
 		}
 	}
 	return nil, nil
@@ -425,15 +428,15 @@ func (pl *GPUWorkloadFit) PreFilter(ctx context.Context, state fwk.CycleState, p
 func (d *CycleData) prepareNodeReasons(mode gpuworkload.Mode) {
 	requests := d.demand.Requests
 	d.modeIndex = slices.Index(gpuworkload.Modes[:], mode)
-	d.otherResource = make([]string, len(requests))
-	d.notServedDRA = make([]string, len(requests))
-	d.totalTooSmall = make([]string, len(requests))
-	d.insufficient = make([]string, len(requests))
+	d.otherResource = make([]reasons.Reason, len(requests))
+	d.notServedDRA = make([]reasons.Reason, len(requests))
+	d.totalTooSmall = make([]reasons.Reason, len(requests))
+	d.insufficient = make([]reasons.Reason, len(requests))
 	for i, r := range requests {
-		d.otherResource[i] = otherResourceReason(r.Class)
-		d.notServedDRA[i] = fmt.Sprintf(ReasonDRANodeNotAdvertised, r.Name)
-		d.totalTooSmall[i] = fmt.Sprintf(ReasonTotalTooSmall, r.Name)
-		d.insufficient[i] = fmt.Sprintf(ReasonInsufficient, r.Name)
+		d.otherResource[i] = reasons.OtherResource(r.Class)
+		d.notServedDRA[i] = reasons.DRANodeNotAdvertised.With(r.Name)
+		d.totalTooSmall[i] = reasons.TotalTooSmall.With(r.Name)
+		d.insufficient[i] = reasons.Insufficient.With(r.Name)
 		if served, ok := d.tracker.DRAServed(r.Name); ok {
 			if d.draServed == nil {
 				d.draServed = make([]gpuworkload.DRAExtendedResource, len(requests))
@@ -448,7 +451,7 @@ func (d *CycleData) prepareNodeReasons(mode gpuworkload.Mode) {
 			continue
 		}
 		classes := deviceClasses(c)
-		choice := draChoice{noDevices: fmt.Sprintf(ReasonDRANoDevices, classes), tooFew: fmt.Sprintf(ReasonDRATooFewFree, classes)}
+		choice := draChoice{noDevices: reasons.DRANoDevices.With(classes), tooFew: reasons.DRATooFewFree.With(classes)}
 		for _, a := range c.Alternatives() {
 			choice.alternatives = append(choice.alternatives, draNeed{deviceClass: a.DeviceClass, selector: a.Selector, class: a.Class, count: a.Count})
 		}
@@ -477,9 +480,9 @@ func (d *CycleData) addDRANeed(r gpuworkload.DRAClaimRequest) {
 	devices := r.Devices()
 	d.draNeeds = append(d.draNeeds, draNeed{
 		class: r.Class, count: r.Count, deviceClass: r.DeviceClass, selector: r.Selector, devices: devices,
-		noDevices: fmt.Sprintf(ReasonDRANoDevices, devices),
-		tainted:   fmt.Sprintf(ReasonDRATainted, devices),
-		tooFew:    fmt.Sprintf(ReasonDRATooFewFree, devices),
+		noDevices: reasons.DRANoDevices.With(devices),
+		tainted:   reasons.DRATainted.With(devices),
+		tooFew:    reasons.DRATooFewFree.With(devices),
 	})
 }
 
@@ -522,6 +525,16 @@ func (d *CycleData) servedByDRA(i int) (gpuworkload.DRAExtendedResource, bool) {
 	return d.draServed[i], true
 }
 
+// reject records why PreFilter rejects the pod for every node.
+func (d *CycleData) reject(reason reasons.Reason) *fwk.Status {
+	d.rejection = reason.Code
+	return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, reason.Message)
+}
+
+// RejectionCode is the code of the reason PreFilter rejected the pod for,
+// "" when it did not.
+func (d *CycleData) RejectionCode() reasons.Code { return d.rejection }
+
 // FiltersEachNode reports whether Filter can judge single nodes for the
 // pod, as it can whenever the pod requests GPU resources of one mode, even
 // after PreFilter rejected it.
@@ -542,43 +555,54 @@ func (pl *GPUWorkloadFit) PreFilterExtensions() fwk.PreFilterExtensions { return
 // Filter checks, in order: the node has GPUs, runs the pod's mode, is not
 // converting, advertises every requested resource, and has enough free units.
 func (pl *GPUWorkloadFit) Filter(ctx context.Context, state fwk.CycleState, _ *v1.Pod, nodeInfo fwk.NodeInfo) *fwk.Status {
+	status, _ := FilterWithCode(ctx, state, nodeInfo)
+	return status
+}
+
+// FilterWithCode is Filter's verdict with the code of the reason it rejects
+// the node for, "" when it accepts it: `kubectl gpu-workload explain` reports both.
+func FilterWithCode(ctx context.Context, state fwk.CycleState, nodeInfo fwk.NodeInfo) (*fwk.Status, reasons.Code) {
 	data, err := ReadCycleData(state)
 	if err != nil {
-		return fwk.AsStatus(err)
+		return fwk.AsStatus(err), ""
 	}
 	if data.usesDRADevices() {
-		if status, decided := filterDRA(ctx, data, nodeInfo); decided {
-			return status
+		if status, code, decided := filterDRA(ctx, data, nodeInfo); decided {
+			return status, code
 		}
 	}
 	entry := data.tracker.Entry(nodeInfo.Node())
 	if !entry.State.GPUNode {
-		return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, ReasonNoGPUs)
+		return reject(fwk.UnschedulableAndUnresolvable, reasons.NoGPUs.Plain())
 	}
-	if reason := entry.ModeMismatch[data.modeIndex]; reason != "" {
-		return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, reason)
+	if message := entry.ModeMismatch[data.modeIndex]; message != "" {
+		return reject(fwk.UnschedulableAndUnresolvable, reasons.Reason{Code: reasons.ModeMismatch.Code, Message: message})
 	}
 	if entry.Converting {
-		return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, ReasonConverting)
+		return reject(fwk.UnschedulableAndUnresolvable, reasons.Converting.Plain())
 	}
 	allocatable := nodeInfo.GetAllocatable().GetScalarResources()
 	requested := nodeInfo.GetRequested().GetScalarResources()
 	for i, r := range data.demand.Requests {
 		total := allocatable[r.Name]
 		if total == 0 && entry.State.DRA {
-			return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, data.notServedDRA[i])
+			return reject(fwk.UnschedulableAndUnresolvable, data.notServedDRA[i])
 		}
 		if total == 0 {
-			return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, data.otherResource[i])
+			return reject(fwk.UnschedulableAndUnresolvable, data.otherResource[i])
 		}
 		if total < r.Count {
-			return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, data.totalTooSmall[i])
+			return reject(fwk.UnschedulableAndUnresolvable, data.totalTooSmall[i])
 		}
 		if total-requested[r.Name] < r.Count {
-			return fwk.NewStatus(fwk.Unschedulable, data.insufficient[i])
+			return reject(fwk.Unschedulable, data.insufficient[i])
 		}
 	}
-	return nil
+	return nil, ""
+}
+
+func reject(code fwk.Code, reason reasons.Reason) (*fwk.Status, reasons.Code) {
+	return fwk.NewStatus(code, reason.Message), reason.Code
 }
 
 // filterDRA judges the pod's DRA devices on a node that does not advertise
@@ -586,30 +610,32 @@ func (pl *GPUWorkloadFit) Filter(ctx context.Context, state fwk.CycleState, _ *v
 // node is rejected only where the allocation would fail: no device of a
 // needed class, or too few free ones, by the claims' allocations and the
 // slices' taints. decided is false when the device-plugin checks apply.
-func filterDRA(ctx context.Context, data *CycleData, nodeInfo fwk.NodeInfo) (status *fwk.Status, decided bool) {
+func filterDRA(ctx context.Context, data *CycleData, nodeInfo fwk.NodeInfo) (status *fwk.Status, code reasons.Code, decided bool) {
 	allocatable := nodeInfo.GetAllocatable().GetScalarResources()
 	for i, r := range data.demand.Requests {
 		if _, ok := data.servedByDRA(i); !ok || allocatable[r.Name] > 0 {
-			return nil, false
+			return nil, "", false
 		}
 	}
 	// One read of the tracker per node: the counts say what the node publishes too.
 	available := data.tracker.DRAAvailability(nodeInfo.Node().Name)
 	if available == nil && len(data.demand.Requests) > 0 {
-		return nil, false
+		return nil, "", false
 	}
 	// A node without devices for one need is rejected as unresolvable, even
 	// when another need is only short of free devices. A pod whose claim is
 	// allocated already counts among the holders: no shortage then.
-	var short *fwk.Status
+	var short *reasons.Reason
 	for i := range data.draNeeds {
 		need := &data.draNeeds[i]
 		devices := need.of(ctx, available)
 		if devices.Total() == 0 {
-			return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, need.noDevices), true
+			status, code := reject(fwk.UnschedulableAndUnresolvable, need.noDevices)
+			return status, code, true
 		}
 		if short == nil && !data.claimAllocated && int64(devices.Free) < need.count {
-			short = fwk.NewStatus(fwk.Unschedulable, need.shortage(devices))
+			shortage := need.shortage(devices)
+			short = &shortage
 		}
 	}
 	for i := range data.draChoices {
@@ -622,27 +648,32 @@ func filterDRA(ctx context.Context, data *CycleData, nodeInfo fwk.NodeInfo) (sta
 			enough = enough || int64(devices.Free) >= a.count
 		}
 		if !published {
-			return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, choice.noDevices), true
+			status, code := reject(fwk.UnschedulableAndUnresolvable, choice.noDevices)
+			return status, code, true
 		}
 		if short == nil && !data.claimAllocated && !enough {
-			short = fwk.NewStatus(fwk.Unschedulable, choice.tooFew)
+			short = &choice.tooFew
 		}
 	}
-	return short, true
+	if short == nil {
+		return nil, "", true
+	}
+	status, code = reject(fwk.Unschedulable, *short)
+	return status, code, true
 }
 
 // shortage says why the free devices the need's DeviceClass selects on a
 // node do not cover it.
-func (need *draNeed) shortage(selected gpuworkload.DRAClassAvailability) string {
+func (need *draNeed) shortage(selected gpuworkload.DRAClassAvailability) reasons.Reason {
 	switch {
 	case selected.Free > 0:
 		return need.tooFew
 	case selected.SiblingInUse > 0:
-		return fmt.Sprintf(ReasonDRASiblingInUse, need.devices, selected.SiblingHolder.Claim, selected.SiblingHolder.Device)
+		return reasons.DRASiblingInUse.With(need.devices, selected.SiblingHolder.Claim, selected.SiblingHolder.Device)
 	case selected.Tainted > 0:
 		return need.tainted
 	}
-	return fmt.Sprintf(ReasonDRAAllAllocated, selected.Total(), need.devices)
+	return reasons.DRAAllAllocated.With(selected.Total(), need.devices)
 }
 
 // SignPod lets the scheduler batch pods with the same GPU demand: the filter

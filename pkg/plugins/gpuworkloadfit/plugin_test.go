@@ -9,7 +9,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-	"unicode/utf8"
 
 	v1 "k8s.io/api/core/v1"
 	resourceapi "k8s.io/api/resource/v1"
@@ -25,7 +24,9 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/explanation"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/reasons"
 )
 
 const (
@@ -83,7 +84,7 @@ func testNodes() []*v1.Node {
 
 func newPlugin(t testing.TB, policy gpuworkload.SandboxPolicy, nodes []*v1.Node) *GPUWorkloadFit {
 	t.Helper()
-	tracker := clusterstate.NewTracker(policy, nil, modeMismatchReason)
+	tracker := clusterstate.NewTracker(policy, nil, reasons.ModeMismatchOf)
 	for _, n := range nodes {
 		tracker.UpsertNode(n)
 	}
@@ -429,7 +430,7 @@ func TestExplainFixNamesNodesWithTheHardware(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			explanation := Explain(context.Background(), tc.pod, &data.demand, pl.tracker, NewNodeInfoIndex(infos))
+			explanation := explanation.Explain(context.Background(), tc.pod, &data.demand, pl.tracker, explanation.NewNodeInfoIndex(infos))
 			_, got, ok := strings.Cut(explanation.Message, " Fix: ")
 			if !ok || got != tc.fix {
 				t.Fatalf("fix\n%s\nwant\n%s\n(explanation: %s)", got, tc.fix, explanation.Message)
@@ -437,7 +438,7 @@ func TestExplainFixNamesNodesWithTheHardware(t *testing.T) {
 			if !slices.Equal(explanation.FixCommands, tc.commands) {
 				t.Fatalf("fix commands %q, want %q", explanation.FixCommands, tc.commands)
 			}
-			wantCode := ReasonCode("NotAdvertised")
+			wantCode := reasons.Code("NotAdvertised")
 			if strings.HasPrefix(tc.fix, "no node has") {
 				wantCode = "LargerThanAnyNode"
 			}
@@ -467,31 +468,6 @@ func TestPreFilterRejectsRequestsLargerThanAnyNode(t *testing.T) {
 	}
 	small := gpuNode("container-1", "container", map[v1.ResourceName]string{gpu: "1"})
 	wantStatus(t, pl.Filter(context.Background(), state, pod, nodeInfo(small)), fwk.UnschedulableAndUnresolvable, "node has fewer nvidia.com/gpu in total than the pod requests")
-}
-
-func TestTruncateNoteKeepsTheFix(t *testing.T) {
-	fixPart := " Fix: " + strings.Repeat("f", 100)
-	for _, tc := range []struct {
-		name, message string
-		wantFix       bool
-	}{
-		{name: "short", message: "short." + fixPart, wantFix: true},
-		{name: "long body", message: strings.Repeat("é", 2000) + fixPart, wantFix: true},
-		{name: "fix longer than half the limit", message: strings.Repeat("b", 2000) + " Fix: " + strings.Repeat("f", 600)},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got := TruncateNote(tc.message)
-			if len(got) > 1024 || !utf8.ValidString(got) {
-				t.Fatalf("%d bytes, valid UTF-8 %v", len(got), utf8.ValidString(got))
-			}
-			if len(tc.message) <= 1024 && got != tc.message {
-				t.Fatalf("a short note changed: %q", got)
-			}
-			if tc.wantFix != strings.HasSuffix(got, fixPart) {
-				t.Fatalf("keeps the fix: %v, want %v: %q", !tc.wantFix, tc.wantFix, got)
-			}
-		})
-	}
 }
 
 // Until the ClusterPolicy is read, the args' "sandbox disabled" is a guess:
@@ -617,7 +593,7 @@ func TestExplainDRANodes(t *testing.T) {
 		"nvidia.com/gpu: 1 free of 1 on 1 node(s), and served through DRA by DeviceClass gpu.nvidia.com on 1 node(s). " +
 		"Fix: the DRA nodes have no free device of DeviceClass gpu.nvidia.com for 2 x nvidia.com/gpu (the FailedScheduling message gives DynamicResources' reasons): " +
 		"let GPU pods finish, or publish more devices of the class."
-	if got := Explain(context.Background(), pod, &data.demand, pl.tracker, NewNodeInfoIndex(infos)); got.Message != want || len(got.FixCommands) != 0 {
+	if got := explanation.Explain(context.Background(), pod, &data.demand, pl.tracker, explanation.NewNodeInfoIndex(infos)); got.Message != want || len(got.FixCommands) != 0 {
 		t.Fatalf("explanation\n%s\nwant\n%s", got, want)
 	}
 }
@@ -809,7 +785,7 @@ func TestFilterDRAFirstAvailable(t *testing.T) {
 		"Alternative 2 of request gpu: DeviceClass gpu.nvidia.com: 0 device(s) free of 1 on 1 DRA node(s); 1 allocated, 0 blocked by a sibling in use, 0 tainted. " +
 		"Fix: no alternative of request gpu of claim vms/either can be served: 1. all 2 devices of DeviceClass mig.nvidia.com are allocated: let GPU pods finish, or publish more devices of the class. " +
 		"2. all 1 devices of DeviceClass gpu.nvidia.com are allocated: let GPU pods finish, or publish more devices of the class."
-	if got := Explain(context.Background(), pod, &data.demand, pl.tracker, NewNodeInfoIndex([]fwk.NodeInfo{nodeInfo(full), nodeInfo(mig)})); got.Message != want {
+	if got := explanation.Explain(context.Background(), pod, &data.demand, pl.tracker, explanation.NewNodeInfoIndex([]fwk.NodeInfo{nodeInfo(full), nodeInfo(mig)})); got.Message != want {
 		t.Fatalf("explanation\n%s\nwant\n%s", got.Message, want)
 	}
 }
@@ -858,7 +834,7 @@ func TestFilterDRAClaimSelectors(t *testing.T) {
 		}
 		want := "Fix: no device of DeviceClass gpu.nvidia.com that a node publishes matches the selectors of request gpu of claim vms/h100: " +
 			"change the selectors to match a published device (kubectl get resourceslices shows their attributes), or ask for a class the nodes publish."
-		if got := Explain(context.Background(), pod, &data.demand, pl.tracker, NewNodeInfoIndex([]fwk.NodeInfo{nodeInfo(node)})); !strings.HasSuffix(got.Message, want) {
+		if got := explanation.Explain(context.Background(), pod, &data.demand, pl.tracker, explanation.NewNodeInfoIndex([]fwk.NodeInfo{nodeInfo(node)})); !strings.HasSuffix(got.Message, want) {
 			t.Errorf("explanation\n%s\nwant it to end\n%s", got.Message, want)
 		}
 	}
@@ -900,7 +876,7 @@ func TestExplainDRAClaim(t *testing.T) {
 	want := "VirtualMachineInstance/vms/vm (pod virt-launcher-vm-abcde) needs 1 x vfio.gpu.nvidia.com device (claim vms/vm-gpu). GPU nodes by mode: container 0, vm-passthrough 0, vm-vgpu 0; DRA 1. " +
 		"DeviceClass vfio.gpu.nvidia.com: 0 device(s) free of 2 on 1 DRA node(s); 1 allocated, 1 blocked by a sibling in use, 0 tainted. " +
 		"Fix: the free devices of DeviceClass vfio.gpu.nvidia.com are GPUs in use through their other device, e.g. claim vms/train holds gpu-0 on node dra: let that pod finish, or free a whole GPU."
-	if got := Explain(context.Background(), pod, &data.demand, pl.tracker, NewNodeInfoIndex([]fwk.NodeInfo{nodeInfo(draNode)})); got.Message != want || len(got.FixCommands) != 0 {
+	if got := explanation.Explain(context.Background(), pod, &data.demand, pl.tracker, explanation.NewNodeInfoIndex([]fwk.NodeInfo{nodeInfo(draNode)})); got.Message != want || len(got.FixCommands) != 0 {
 		t.Fatalf("explanation\n%s\nwant\n%s", got, want)
 	}
 }

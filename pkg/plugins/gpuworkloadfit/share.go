@@ -21,6 +21,7 @@ import (
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/apis/config"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/reasons"
 )
 
 // processShare is what the profiles of one scheduler process share when
@@ -146,7 +147,7 @@ func (s *processShare) watch(ctx context.Context, handle fwk.Handle, args *confi
 
 // explained is a waiting pod's latest explanation.
 type explained struct {
-	code            ReasonCode
+	code            reasons.Code
 	namespace, name string
 	at              time.Time
 }
@@ -171,7 +172,9 @@ func explanationEvents(client kubernetes.Interface) cache.SharedIndexInformer {
 			return []string{string(ev.Regarding.UID)}, nil
 		}
 		return nil, nil
-	}}, func(options *metav1.ListOptions) { options.FieldSelector = "reason=" + EventReasonUnschedulable })
+	}}, func(options *metav1.ListOptions) {
+		options.FieldSelector = "reason=" + reasons.EventReasonUnschedulable
+	})
 }
 
 const byRegardedUID = "regarding.uid"

@@ -21,6 +21,7 @@ import (
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/apis/config"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/reasons"
 )
 
 // informersHandle is a handle with only an informer factory, all joinShare reads.
@@ -118,7 +119,7 @@ func TestRestoreConditionsRetriesPodsWithoutOne(t *testing.T) {
 			t.Fatal(err)
 		}
 		if p.event {
-			if err := events.Add(&eventsv1.Event{ObjectMeta: metav1.ObjectMeta{Namespace: "vms", Name: p.name + ".1"}, Reason: EventReasonUnschedulable,
+			if err := events.Add(&eventsv1.Event{ObjectMeta: metav1.ObjectMeta{Namespace: "vms", Name: p.name + ".1"}, Reason: reasons.EventReasonUnschedulable,
 				Regarding: v1.ObjectReference{Kind: "Pod", Namespace: "vms", Name: p.name, UID: pod.UID}}); err != nil {
 				t.Fatal(err)
 			}

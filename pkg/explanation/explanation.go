@@ -1,61 +1,23 @@
-package gpuworkloadfit
+// Package explanation says, for a GPU pod no node can take, what it needs,
+// what each GPU mode offers, and the concrete fix. The scheduler's
+// PostFilter records it as an event and `kubectl gpu-workload explain`
+// prints it: one function, so that both give the same answer.
+package explanation
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	v1 "k8s.io/api/core/v1"
-	"k8s.io/client-go/tools/events"
-	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/reasons"
 )
-
-// PostFilter records one event that explains, per GPU mode, why no node fits
-// and what would fix it. It never schedules anything itself and always
-// returns Unschedulable, so that DefaultPreemption runs after it.
-func (pl *GPUWorkloadFit) PostFilter(ctx context.Context, state fwk.CycleState, pod *v1.Pod, _ fwk.NodeToStatusReader) (*fwk.PostFilterResult, *fwk.Status) {
-	logger := klog.FromContext(ctx)
-	data, err := ReadCycleData(state)
-	if err != nil {
-		logger.Error(err, "Cannot explain the unschedulable pod", "pod", klog.KObj(pod))
-		return nil, fwk.NewStatus(fwk.Unschedulable)
-	}
-	if !data.demand.IsGPU() && len(data.demand.Claims) == 0 {
-		return nil, fwk.NewStatus(fwk.Unschedulable)
-	}
-	if data.usesDRADevices() && !data.claimAllocated {
-		pl.deviceWaiters.add(pod)
-	}
-	explanation := Explain(ctx, pod, &data.demand, data.tracker, pl.handle.SnapshotSharedLister().NodeInfos())
-	pl.explained.Store(pod.UID, explained{code: explanation.ReasonCode, namespace: pod.Namespace, name: pod.Name, at: time.Now()})
-	if explanation.ReasonCode != "" {
-		rejections.WithLabelValues(string(explanation.ReasonCode)).Inc()
-	}
-	message := TruncateNote(explanation.Message)
-	var related *v1.ObjectReference
-	if vmi := data.demand.VMI; vmi != nil && vmi.Name != "" {
-		related = &v1.ObjectReference{APIVersion: "kubevirt.io/v1", Kind: "VirtualMachineInstance", Namespace: vmi.Namespace, Name: vmi.Name, UID: vmi.UID}
-	}
-	if recorder, ok := pl.handle.EventRecorder().(events.AnnotatedEventRecorder); ok {
-		annotations := explanation.Annotations()
-		if related != nil {
-			recorder.AnnotatedEventf(pod, related, annotations, v1.EventTypeWarning, EventReasonUnschedulable, "Scheduling", "%s", message)
-		} else {
-			recorder.AnnotatedEventf(pod, nil, annotations, v1.EventTypeWarning, EventReasonUnschedulable, "Scheduling", "%s", message)
-		}
-	} else {
-		logger.Error(nil, "The scheduler's event recorder cannot annotate events: the explanation is only logged", "pod", klog.KObj(pod), "explanation", message)
-	}
-	logger.V(3).Info("GPU pod unschedulable", "pod", klog.KObj(pod), "explanation", message)
-	return nil, fwk.NewStatus(fwk.Unschedulable)
-}
 
 // modeSummary is what Explain learns about the nodes of one mode.
 type modeSummary struct {
@@ -108,7 +70,7 @@ type Explanation struct {
 	// ReasonCode is the cause the fix answers: the code of the reason that
 	// keeps the pod off every node (docs/reasons.md); empty when the pod's
 	// claims have free devices and other plugins reject the nodes.
-	ReasonCode ReasonCode
+	ReasonCode reasons.Code
 }
 
 // Annotations of the explanation event, for programs: the fix's commands
@@ -137,12 +99,10 @@ func (e Explanation) Annotations() map[string]string {
 type remedy struct {
 	text     string
 	commands []string
-	code     ReasonCode
+	code     reasons.Code
 }
 
-func remedyText(code ReasonCode, text string) remedy { return remedy{text: text, code: code} }
-
-func code(reason string) ReasonCode { return ReasonCodes[reason] }
+func remedyText(code reasons.Code, text string) remedy { return remedy{text: text, code: code} }
 
 // NodeInfos gives the scheduler's view of a node by name: what it has
 // allocatable and what its pods request. fwk.NodeInfoLister is one.
@@ -226,7 +186,7 @@ func Explain(ctx context.Context, pod *v1.Pod, demand *gpuworkload.PodDemand, tr
 		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s needs %s", subject(pod, demand), describeRequests(demand))
+	fmt.Fprintf(&b, "%s needs %s", reasons.Subject(pod, demand), describeRequests(demand))
 	if mode, ok := demand.Mode(); ok {
 		fmt.Fprintf(&b, " (%s mode)", mode)
 	}
@@ -408,18 +368,18 @@ func requestName(c gpuworkload.DRAClaimRequest) string {
 func claimShortage(c gpuworkload.DRAClaimRequest, cs claimSummary) remedy {
 	switch {
 	case cs.nodes == 0 && c.Selector != nil:
-		return remedyText(code(ReasonDRANoNodeHasDevices), fmt.Sprintf("no device of DeviceClass %s that a node publishes matches the selectors of request %s of claim %s: change the selectors to match a published device (kubectl get resourceslices shows their attributes), or ask for a class the nodes publish.", c.DeviceClass, c.Request, c.Claim))
+		return remedyText(reasons.DRANoNodeHasDevices.Code, fmt.Sprintf("no device of DeviceClass %s that a node publishes matches the selectors of request %s of claim %s: change the selectors to match a published device (kubectl get resourceslices shows their attributes), or ask for a class the nodes publish.", c.DeviceClass, c.Request, c.Claim))
 	case cs.nodes == 0:
-		return remedyText(code(ReasonDRANoNodeHasDevices), fmt.Sprintf("no node publishes a device of DeviceClass %s for claim %s: enable the devices in the DRA driver (PassthroughSupport for VFIO devices), or ask for a class the nodes publish.", c.DeviceClass, c.Claim))
+		return remedyText(reasons.DRANoNodeHasDevices.Code, fmt.Sprintf("no node publishes a device of DeviceClass %s for claim %s: enable the devices in the DRA driver (PassthroughSupport for VFIO devices), or ask for a class the nodes publish.", c.DeviceClass, c.Claim))
 	case cs.siblingInUse > 0:
-		return remedyText(code(ReasonDRASiblingInUse), fmt.Sprintf("the free devices of DeviceClass %s are GPUs in use through their other device, e.g. claim %s holds %s on node %s: let that pod finish, or free a whole GPU.",
+		return remedyText(reasons.DRASiblingInUse.Code, fmt.Sprintf("the free devices of DeviceClass %s are GPUs in use through their other device, e.g. claim %s holds %s on node %s: let that pod finish, or free a whole GPU.",
 			c.Devices(), cs.sibling.Claim, cs.sibling.Device, cs.siblingNode))
 	case cs.tainted > 0:
-		return remedyText(code(ReasonDRATainted), fmt.Sprintf("the free devices of DeviceClass %s are tainted: remove the taints when the devices are usable, or tolerate them in claim %s.", c.Devices(), c.Claim))
+		return remedyText(reasons.DRATainted.Code, fmt.Sprintf("the free devices of DeviceClass %s are tainted: remove the taints when the devices are usable, or tolerate them in claim %s.", c.Devices(), c.Claim))
 	case cs.free > 0:
-		return remedyText(code(ReasonDRATooFewFree), fmt.Sprintf("%d device(s) of DeviceClass %s are free, fewer than the %d the request needs: let GPU pods finish, or request fewer.", cs.free, c.Devices(), c.Count))
+		return remedyText(reasons.DRATooFewFree.Code, fmt.Sprintf("%d device(s) of DeviceClass %s are free, fewer than the %d the request needs: let GPU pods finish, or request fewer.", cs.free, c.Devices(), c.Count))
 	}
-	return remedyText(code(ReasonDRAAllAllocated), fmt.Sprintf("all %d devices of DeviceClass %s are allocated: let GPU pods finish, or publish more devices of the class.", cs.total, c.Devices()))
+	return remedyText(reasons.DRAAllAllocated.Code, fmt.Sprintf("all %d devices of DeviceClass %s are allocated: let GPU pods finish, or publish more devices of the class.", cs.total, c.Devices()))
 }
 
 // fixPrefix starts the last sentence of an explanation, which truncation keeps.
@@ -465,29 +425,29 @@ func describeRequests(demand *gpuworkload.PodDemand) string {
 func fix(demand *gpuworkload.PodDemand, policy gpuworkload.SandboxPolicy, byMode map[gpuworkload.Mode]*modeSummary, perResource []resourceSummary,
 	advertised map[gpuworkload.ResourceClass][]v1.ResourceName, constraint gpuworkload.NodeConstraint) remedy {
 	if demand.Conflict() {
-		return remedyText(code(ReasonModeConflict), "request the GPU resources of one mode only; a node runs one mode.")
+		return remedyText(reasons.ModeConflict.Code, "request the GPU resources of one mode only; a node runs one mode.")
 	}
 	mode, _ := demand.Mode()
 	if mode.IsSandbox() && !policy.Enabled {
 		if command, ok := gpuworkload.EnableSandboxCommand(policy); ok {
-			return remedy{text: gpuworkload.EnableSandboxFix(policy), commands: []string{command}, code: code(ReasonSandboxDisabled)}
+			return remedy{text: gpuworkload.EnableSandboxFix(policy), commands: []string{command}, code: reasons.SandboxDisabled.Code}
 		}
-		return remedyText(code(ReasonSandboxDisabled), gpuworkload.EnableSandboxFix(policy)+".")
+		return remedyText(reasons.SandboxDisabled.Code, gpuworkload.EnableSandboxFix(policy)+".")
 	}
 	for i, r := range demand.Requests {
 		rs := perResource[i]
 		switch {
 		case rs.draNodes > 0:
-			return remedyText(code(ReasonDRATooFewFree), fmt.Sprintf("the DRA nodes have no free device of DeviceClass %s for %d x %s (the FailedScheduling message gives DynamicResources' reasons): "+
+			return remedyText(reasons.DRATooFewFree.Code, fmt.Sprintf("the DRA nodes have no free device of DeviceClass %s for %d x %s (the FailedScheduling message gives DynamicResources' reasons): "+
 				"let GPU pods finish, or publish more devices of the class.", rs.dra.DeviceClass, r.Count, r.Name))
 		case rs.nodes == 0:
 			return notAdvertisedFix(r, rs, advertised[r.Class], constraint)
 		case rs.largest < r.Count:
-			return remedyText(code(ReasonLargerThanAnyNode), fmt.Sprintf("no node has %d x %s in total; the largest has %d: split the request, or add a node with more of this hardware.", r.Count, r.Name, rs.largest))
+			return remedyText(reasons.LargerThanAnyNode.Code, fmt.Sprintf("no node has %d x %s in total; the largest has %d: split the request, or add a node with more of this hardware.", r.Count, r.Name, rs.largest))
 		}
 	}
 	if m := byMode[mode]; m.nodes > 0 && m.converting == m.nodes {
-		return remedyText(code(ReasonConverting), fmt.Sprintf("wait: all %d %s node(s) are converting their mode or vGPU profile.", m.nodes, mode))
+		return remedyText(reasons.Converting.Code, fmt.Sprintf("wait: all %d %s node(s) are converting their mode or vGPU profile.", m.nodes, mode))
 	}
 	usedUp := "free units are used up"
 	for _, rs := range perResource {
@@ -501,11 +461,11 @@ func fix(demand *gpuworkload.PodDemand, policy gpuworkload.SandboxPolicy, byMode
 			return remedy{
 				text:     fmt.Sprintf("%s; let running GPU pods finish, let preemption make room for a higher priority, or convert idle node %s, which has this hardware: %s", usedUp, c.node, command),
 				commands: []string{command},
-				code:     code(ReasonInsufficient),
+				code:     reasons.Insufficient.Code,
 			}
 		}
 	}
-	return remedyText(code(ReasonInsufficient), usedUp+"; let running GPU pods finish, or let preemption make room for a higher priority.")
+	return remedyText(reasons.Insufficient.Code, usedUp+"; let running GPU pods finish, or let preemption make room for a higher priority.")
 }
 
 // notAdvertisedFix names a node with the hardware for r, or says that none
@@ -520,26 +480,26 @@ func notAdvertisedFix(r gpuworkload.ResourceRequest, rs resourceSummary, sameCla
 	switch {
 	case rs.idle.node != "":
 		command := rs.idle.conversion.Command(rs.idle.node)
-		return remedy{text: fmt.Sprintf("%s; convert idle node %s, which has this hardware: %s", noNode, rs.idle.node, command), commands: []string{command}, code: code(ReasonNotAdvertised)}
+		return remedy{text: fmt.Sprintf("%s; convert idle node %s, which has this hardware: %s", noNode, rs.idle.node, command), commands: []string{command}, code: reasons.NotAdvertised.Code}
 	case rs.busy.node != "":
 		c := rs.busy
 		commands := []string{"kubectl drain " + c.node + " --ignore-daemonsets", c.conversion.Command(c.node), "kubectl uncordon " + c.node}
 		return remedy{
 			text:     fmt.Sprintf("%s; node %s has this hardware but runs GPU pods: drain it, convert it and uncordon it: %s", noNode, c.node, strings.Join(commands, "; ")),
 			commands: commands,
-			code:     code(ReasonNotAdvertised),
+			code:     reasons.NotAdvertised.Code,
 		}
 	case rs.excludedNodes > 0 || rs.excludedHardware > 0:
-		return remedyText(code(ReasonNotAdvertised), fmt.Sprintf("%s, and none it accepts has hardware known to; %d node(s) it excludes advertise it and %d more have the hardware: change the pod's %s, or add a node with this hardware that it accepts.",
+		return remedyText(reasons.NotAdvertised.Code, fmt.Sprintf("%s, and none it accepts has hardware known to; %d node(s) it excludes advertise it and %d more have the hardware: change the pod's %s, or add a node with this hardware that it accepts.",
 			noNode, rs.excludedNodes, rs.excludedHardware, constraint.Description))
 	}
 	kind := r.Class.Describe()
 	if len(sameClass) == 0 {
-		return remedyText(code(ReasonNotAdvertised), fmt.Sprintf("no node advertises %s, none has hardware known to, and no node advertises any %s resource: add a node with this hardware.", r.Name, kind))
+		return remedyText(reasons.NotAdvertised.Code, fmt.Sprintf("no node advertises %s, none has hardware known to, and no node advertises any %s resource: add a node with this hardware.", r.Name, kind))
 	}
 	names := make([]string, len(sameClass))
 	for i, n := range sameClass {
 		names[i] = string(n)
 	}
-	return remedyText(code(ReasonNotAdvertised), fmt.Sprintf("no node advertises %s and none has hardware known to; request a %s resource the cluster advertises (%s), or add a node with this hardware.", r.Name, kind, strings.Join(names, ", ")))
+	return remedyText(reasons.NotAdvertised.Code, fmt.Sprintf("no node advertises %s and none has hardware known to; request a %s resource the cluster advertises (%s), or add a node with this hardware.", r.Name, kind, strings.Join(names, ", ")))
 }
