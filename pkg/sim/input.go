@@ -95,7 +95,7 @@ const (
 
 var (
 	nodeColumns = []string{"name", "count", "cpu", "memory", "gpus", "model", "mode", "profile"}
-	podColumns  = []string{"name", "count", "arrival", "departure", "cpu", "memory", "gpu", "gpus", "mode", "model", "profile", "node"}
+	podColumns  = []string{"name", "count", "arrival", "departure", "cpu", "memory", "gpu", "gpus", "mode", "model", "profile", "models", "node"}
 )
 
 // record is one row or list entry with where it came from, for errors.
@@ -354,7 +354,8 @@ func podSpecs(rec record) ([]PodSpec, error) {
 }
 
 // gpuRequest reads the GPU request: a resource name (gpu) with a count
-// (gpus), or a mode with the model or profile that names the resource.
+// (gpus), or a mode with the model or profile that names the resource, and
+// the models the pod accepts.
 func gpuRequest(rec record, p *PodSpec) error {
 	count, err := boundedInt(rec, "gpus", 0, 0, MaxGPUs)
 	if err != nil {
@@ -362,9 +363,13 @@ func gpuRequest(rec record, p *PodSpec) error {
 	}
 	name, byName := rec.fields["gpu"]
 	modeValue, byMode := rec.fields["mode"]
+	models, err := acceptedModels(rec)
+	if err != nil {
+		return err
+	}
 	if count == 0 {
-		if byName || byMode {
-			return rec.errorf("gpus", "required with gpu or mode: how many units the pod requests")
+		if byName || byMode || models != nil {
+			return rec.errorf("gpus", "required with gpu, mode or models: how many units the pod requests")
 		}
 		return nil
 	}
@@ -383,7 +388,10 @@ func gpuRequest(rec record, p *PodSpec) error {
 		}
 		p.GPU = v1.ResourceName(name)
 		p.VM = name != string(gpuworkload.ResourceGPU)
-		return nil
+		if models != nil && p.VM {
+			return rec.errorf("models", "%s names its model already: give models with nvidia.com/gpu, or with mode vm-passthrough instead of gpu", name)
+		}
+		return containerModels(rec, p, models)
 	}
 	mode := gpuworkload.ModeContainer
 	if byMode {
@@ -391,7 +399,13 @@ func gpuRequest(rec record, p *PodSpec) error {
 			return rec.errorf("mode", "%v", err)
 		}
 	}
-	inv, err := gpuworkload.NewGPUInventory(count, rec.fields["model"], rec.fields["profile"])
+	model := rec.fields["model"]
+	if models != nil && mode != gpuworkload.ModeContainer {
+		if model, err = passthroughModel(rec, mode, models); err != nil {
+			return err
+		}
+	}
+	inv, err := gpuworkload.NewGPUInventory(count, model, rec.fields["profile"])
 	if err != nil {
 		return rec.errorf("model/profile", "%v", err)
 	}
@@ -401,7 +415,76 @@ func gpuRequest(rec record, p *PodSpec) error {
 	}
 	p.GPU = resourceName
 	p.VM = mode.IsSandbox()
+	if p.VM {
+		return nil
+	}
+	return containerModels(rec, p, models)
+}
+
+// acceptedModels reads the models column: the cards a pod accepts,
+// '|'-separated as in a trace's gpu_spec, each read by CardOfModel; nil
+// without the column.
+func acceptedModels(rec record) ([]string, error) {
+	value, ok := rec.fields["models"]
+	if !ok {
+		return nil, nil
+	}
+	var models []string
+	for _, model := range strings.Split(value, "|") {
+		model = strings.TrimSpace(model)
+		if _, err := gpuworkload.CardOfModel(model); err != nil || model == "" {
+			return nil, rec.errorf("models", "%q: want cards separated by |, each a vGPU family (A10), a passthrough device name (GA102GL_A10) or a GPU product (NVIDIA-A10)", value)
+		}
+		if !slices.Contains(models, model) {
+			models = append(models, model)
+		}
+	}
+	return models, nil
+}
+
+// containerModels keeps a container pod to the nodes whose card it accepts,
+// by required node affinity on the product label GPU feature discovery
+// gives each card, as a platform engineer pins a container.
+func containerModels(rec record, p *PodSpec, models []string) error {
+	if models == nil {
+		return nil
+	}
+	var products []string
+	for _, model := range models {
+		card, _ := gpuworkload.CardOfModel(model)
+		product := card.Product()
+		if product == "" {
+			return rec.errorf("models", "the nvidia.com/gpu.product label of %s is unknown (pci.ids names no single board for it): give the product, e.g. NVIDIA-A10", model)
+		}
+		if !slices.Contains(products, product) {
+			products = append(products, product)
+		}
+	}
+	p.RequiredNodeAffinity = ProductAffinity(products)
 	return nil
+}
+
+// passthroughModel is the one card a VM given by mode accepts: its device
+// names the model. A VM that accepts several models needs a claim with
+// alternatives, which the simulator does not model.
+func passthroughModel(rec record, mode gpuworkload.Mode, models []string) (string, error) {
+	switch {
+	case mode == gpuworkload.ModeVGPU:
+		return "", rec.errorf("models", "a vGPU profile names its card: give profile, not models")
+	case rec.fields["model"] != "":
+		return "", rec.errorf("models", "give the VM's card as model or as models, not both")
+	case len(models) > 1:
+		return "", rec.errorf("models", "a VM that accepts %s needs a DRA claim with alternatives (firstAvailable), which the simulator does not model: give one model", strings.Join(models, " or "))
+	}
+	return models[0], nil
+}
+
+// ProductAffinity is the required node affinity that keeps a pod to nodes
+// labelled with one of the GPU products.
+func ProductAffinity(products []string) *v1.NodeSelector {
+	return &v1.NodeSelector{NodeSelectorTerms: []v1.NodeSelectorTerm{{MatchExpressions: []v1.NodeSelectorRequirement{
+		{Key: gpuworkload.LabelGPUProduct, Operator: v1.NodeSelectorOpIn, Values: slices.Clone(products)},
+	}}}}
 }
 
 func boundedInt(rec record, field string, fallback, lowest, highest int64) (int64, error) {

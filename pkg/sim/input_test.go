@@ -3,6 +3,7 @@ package sim
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -101,7 +102,14 @@ func TestLoadRejectsBadInput(t *testing.T) {
 		{"departure before arrival", "p.csv", "name,arrival,departure,gpus\np,100,50,1\n", "p.csv:2: departure: 50s is not after arrival 1m40s", true},
 		{"both request forms", "p.csv", "name,gpu,gpus,mode\np,nvidia.com/gpu,1,container\n", "give the GPU request as a resource name (gpu) or as mode/model/profile, not both", true},
 		{"not an NVIDIA resource", "p.csv", "name,gpu,gpus\np,amd.com/gpu,1\n", `p.csv:2: gpu: "amd.com/gpu" is not an NVIDIA resource`, true},
-		{"count without units", "p.csv", "name,mode\np,vm-passthrough\n", "p.csv:2: gpus: required with gpu or mode", true},
+		{"count without units", "p.csv", "name,mode\np,vm-passthrough\n", "p.csv:2: gpus: required with gpu, mode or models", true},
+		{"models without units", "p.csv", "name,models\np,A10\n", "p.csv:2: gpus: required with gpu, mode or models", true},
+		{"unknown model in models", "p.csv", "name,gpus,models\np,1,A10|H42\n", `p.csv:2: models: "A10|H42": want cards separated by |`, true},
+		{"empty model in models", "p.csv", "name,gpus,models\np,1,A10||T4\n", `p.csv:2: models: "A10||T4": want cards separated by |`, true},
+		{"VM of several models", "p.csv", "name,gpus,mode,models\np,1,vm-passthrough,A10|T4\n", "models: a VM that accepts A10 or T4 needs a DRA claim with alternatives (firstAvailable), which the simulator does not model: give one model", true},
+		{"VM with model and models", "p.csv", "name,gpus,mode,model,models\np,1,vm-passthrough,A10,T4\n", "models: give the VM's card as model or as models, not both", true},
+		{"vGPU VM with models", "p.csv", "name,gpus,mode,profile,models\np,1,vm-vgpu,A10-4Q,A10\n", "models: a vGPU profile names its card: give profile, not models", true},
+		{"model resource with models", "p.csv", "name,gpu,gpus,models\np,nvidia.com/GA102GL_A10,1,A10\n", "models: nvidia.com/GA102GL_A10 names its model already", true},
 		{"bad time", "p.csv", "name,arrival\np,soon\n", `p.csv:2: arrival: "soon" is not seconds from the start; want e.g. 90 or 1h30m`, true},
 		{"empty NVIDIA name", "p.csv", "name,gpu,gpus\np,nvidia.com/,1\n", `gpu: "nvidia.com/" is not an NVIDIA resource`, true},
 		{"vGPU profile the table lacks", "p.csv", "name,gpu,gpus\np,nvidia.com/NVIDIA_A10-7Q,1\n", "gpu: vGPU profile A10-7Q is not in the vGPU profile table", true},
@@ -166,6 +174,36 @@ func TestScenarioDefaultsAndAdvisorBounds(t *testing.T) {
 	} {
 		if _, _, err := LoadScenario(scenario(extra)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: error %v, want it to contain %q", extra, err, want)
+		}
+	}
+}
+
+// The models column pins a container pod by node affinity on each card's
+// GPU product label, and gives a passthrough VM its one card's device.
+func TestLoadModels(t *testing.T) {
+	pods, err := LoadPods(writeFile(t, "pods.csv", `name,gpu,gpus,mode,models
+container,,1,,A10|T4|A10
+by-name,nvidia.com/gpu,2,,T4
+vm,,1,vm-passthrough,T4
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []struct {
+		gpu      string
+		products []string
+	}{
+		{"nvidia.com/gpu", []string{"NVIDIA-A10", "Tesla-T4"}},
+		{"nvidia.com/gpu", []string{"Tesla-T4"}},
+		{"nvidia.com/TU104GL_TESLA_T4", nil},
+	} {
+		p := pods[i]
+		var products []string
+		if p.RequiredNodeAffinity != nil {
+			products = p.RequiredNodeAffinity.NodeSelectorTerms[0].MatchExpressions[0].Values
+		}
+		if string(p.GPU) != want.gpu || !slices.Equal(products, want.products) {
+			t.Errorf("pod %s: %s pinned to %v, want %s pinned to %v", p.Name, p.GPU, products, want.gpu, want.products)
 		}
 	}
 }

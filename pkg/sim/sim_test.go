@@ -609,3 +609,30 @@ func TestIdlePluginsAreLeftOut(t *testing.T) {
 		}
 	}
 }
+
+// Pods the models column pins land only on their cards, even with another
+// card's GPUs free; a pinned VM takes its card's device.
+func TestModelsKeepPodsToTheirCards(t *testing.T) {
+	nodes, err := LoadNodes(writeFile(t, "nodes.csv", "name,gpus,model,mode\na10,4,A10,container\nt4,2,T4,container\nt4-pt,1,T4,vm-passthrough\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pods, err := LoadPods(writeFile(t, "pods.csv", "name,count,gpus,mode,models\ncontainer,3,1,container,T4\nvm,1,1,vm-passthrough,T4\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	shipped, err := ShippedOptions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	results, err := Compare(context.Background(), &Scenario{Name: "models", Nodes: nodes, Pods: pods, Policy: EnabledSandboxPolicy()}, ScoringPolicies, shipped)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range results {
+		// Two container T4 GPUs and the passthrough T4: the third T4 container pod waits beside the free A10s.
+		if r.Summary.GPUUnitsPlaced != 3 || r.Summary.UnplacedGPUPods != 1 {
+			t.Errorf("%s placed %d units and left %d GPU pods, want 3 placed and the third T4 container pod waiting", r.Policy, r.Summary.GPUUnitsPlaced, r.Summary.UnplacedGPUPods)
+		}
+	}
+}

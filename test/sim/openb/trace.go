@@ -199,9 +199,7 @@ func (t traceTask) modelConstraint() *v1.NodeSelector {
 	if len(t.models) == 0 {
 		return nil
 	}
-	return &v1.NodeSelector{NodeSelectorTerms: []v1.NodeSelectorTerm{{MatchExpressions: []v1.NodeSelectorRequirement{
-		{Key: gpuworkload.LabelGPUProduct, Operator: v1.NodeSelectorOpIn, Values: slices.Clone(t.models)},
-	}}}}
+	return sim.ProductAffinity(t.models)
 }
 
 // fractional says whether the task shares one GPU with others.
