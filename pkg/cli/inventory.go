@@ -62,7 +62,7 @@ func newInventoryCommand(o *rootOptions) *cobra.Command {
 				return err
 			}
 			report := &InventoryReport{APIVersion: ReportAPIVersion, Kind: "InventoryReport", Policy: describePolicy(c.policy),
-				Report: pl.InventoryOf(c.nodes, pods, func(p *v1.Pod) string { return codes[p.UID] })}
+				Report: pl.InventoryOf(cmd.Context(), c.nodes, pods, func(p *v1.Pod) string { return codes[p.UID] })}
 			return printInventory(o.out, o.output, report)
 		},
 	}

@@ -19,6 +19,9 @@ import (
 // container stack runs.
 type NodeConstraint struct {
 	required nodeaffinity.RequiredNodeAffinity
+	// publishes, when set, holds for the nodes whose DRA devices the pod's
+	// claim selectors accept (WithClaimSelectors).
+	publishes func(node string) bool
 	// Description names the constraint in messages, empty when the pod has
 	// none: nodeSelector nvidia.com/gpu.product=Tesla-T4, required node affinity.
 	Description string
@@ -68,8 +71,34 @@ func (c NodeConstraint) Accepts(node *v1.Node) bool {
 	if node == nil {
 		return false
 	}
+	if c.publishes != nil && !c.publishes(node.Name) {
+		return false
+	}
 	ok, err := c.required.Match(node)
 	return ok && err == nil
+}
+
+// WithClaimSelectors narrows the constraint to the nodes for which
+// publishes holds, when a claim request or one of its alternatives has
+// selectors of its own (a productName, say): those pin the pod to some
+// cards as node affinity does. publishes says whether the node's DRA
+// devices serve every claim request (DRAPublishesFor). Without such
+// selectors any device of the class serves, and the constraint is kept.
+func (c NodeConstraint) WithClaimSelectors(claims []DRAClaimRequest, publishes func(node string) bool) NodeConstraint {
+	var pinned []string
+	for _, claim := range claims {
+		if slices.ContainsFunc(claim.Alternatives(), func(a DRAClaimRequest) bool { return a.Selector != nil }) {
+			request, _, _ := strings.Cut(claim.Request, "/")
+			pinned = append(pinned, claim.Claim+"/"+request)
+		}
+	}
+	if pinned == nil {
+		return c
+	}
+	c.publishes = publishes
+	c.Description = strings.Join(slices.DeleteFunc([]string{c.Description, "the selectors of claim request " + strings.Join(pinned, ", ")}, func(s string) bool { return s == "" }), " and ")
+	c.Key += "|claims " + strings.Join(pinned, ",")
+	return c
 }
 
 // AcceptsAfter reports whether the node satisfies the constraint once the

@@ -3,6 +3,7 @@ package gpuworkload
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	resourceapi "k8s.io/api/resource/v1"
 	"k8s.io/dynamic-resource-allocation/cel"
@@ -62,6 +63,22 @@ func (c *DRADeviceSelector) Selects(ctx context.Context, d *DRADevice) bool {
 	input := cel.Device{Driver: d.Driver, Attributes: d.Attributes, Capacity: d.Capacity}
 	for i := range c.selectors {
 		if matches, _, err := c.selectors[i].DeviceMatches(ctx, input); err != nil || !matches {
+			return false
+		}
+	}
+	return true
+}
+
+// DRAPublishesFor reports whether a node's devices (with the indices each
+// DeviceClass selects) hold, for every claim request, a device that one of
+// its alternatives takes: its DeviceClass selects it and its own selectors
+// match it, as the allocator decides.
+func DRAPublishesFor(ctx context.Context, devices []DRADeviceState, selected map[string][]int, claims []DRAClaimRequest) bool {
+	for _, claim := range claims {
+		takes := func(a DRAClaimRequest) bool {
+			return slices.ContainsFunc(selected[a.DeviceClass], func(i int) bool { return a.Selector == nil || a.Selector.Selects(ctx, &devices[i].DRADevice) })
+		}
+		if !slices.ContainsFunc(claim.Alternatives(), takes) {
 			return false
 		}
 	}

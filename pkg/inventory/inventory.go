@@ -7,6 +7,7 @@ package inventory
 
 import (
 	"cmp"
+	"context"
 	"slices"
 	"sync"
 
@@ -172,7 +173,7 @@ type nodeUse struct {
 }
 
 // Compute counts the inventory.
-func Compute(in Input) Report {
+func Compute(ctx context.Context, in Input) Report {
 	used := map[string]*nodeUse{}
 	waiting := gpuworkload.NewWaitingGPUPods()
 	pending := map[Pending]*Pending{}
@@ -221,6 +222,12 @@ func Compute(in Input) Report {
 			reason = Unexplained
 		}
 		constraint := gpuworkload.NodeConstraintOf(pod)
+		if len(demand.Claims) > 0 && in.DRADevices != nil {
+			constraint = constraint.WithClaimSelectors(demand.Claims, func(node string) bool {
+				devices, selected := in.DRADevices(node)
+				return gpuworkload.DRAPublishesFor(ctx, devices, selected, demand.Claims)
+			})
+		}
 		key := Pending{Mode: mode, Resource: resource, Constraint: constraint.Description, Reason: reason}
 		p := pending[key]
 		if p == nil {

@@ -1,12 +1,14 @@
 package inventory
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"slices"
 	"testing"
 
 	v1 "k8s.io/api/core/v1"
+	resourceapi "k8s.io/api/resource/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -57,7 +59,7 @@ func pod(name, node string, r v1.ResourceName) *v1.Pod {
 // Units, stranding, node states and waiting pods on a cluster whose
 // numbers follow from its construction.
 func TestCompute(t *testing.T) {
-	r := Compute(cluster(30))
+	r := Compute(context.Background(), cluster(30))
 	want := map[v1.ResourceName][4]int64{ // allocatable, allocated, free, stranded by mode
 		gpuworkload.ResourceGPU:     {40, 20, 20, 20},
 		"nvidia.com/GA102GL_A10":    {40, 20, 20, 0},
@@ -97,7 +99,7 @@ func TestComputePendingByResourceAndConstraint(t *testing.T) {
 		{Mode: gpuworkload.ModeContainer, Resource: gpuworkload.ResourceGPU, Reason: "Insufficient", Pods: 1, Units: 1},
 		{Mode: gpuworkload.ModeContainer, Resource: gpuworkload.ResourceGPU, Constraint: "nodeSelector nvidia.com/gpu.product=Tesla-T4", Reason: "Insufficient", Pods: 2, Units: 2},
 	}
-	if got := Compute(in).Pending; !slices.Equal(got, want) {
+	if got := Compute(context.Background(), in).Pending; !slices.Equal(got, want) {
 		t.Fatalf("pending %+v, want %+v", got, want)
 	}
 }
@@ -111,7 +113,7 @@ func TestComputeOverCommitted(t *testing.T) {
 	for i := range 3 {
 		in.Pods = append(in.Pods, pod(fmt.Sprintf("extra-%d", i), "node-00001", "nvidia.com/GA102GL_A10"))
 	}
-	for _, res := range Compute(in).Resources {
+	for _, res := range Compute(context.Background(), in).Resources {
 		if res.Resource != "nvidia.com/GA102GL_A10" {
 			continue
 		}
@@ -146,7 +148,7 @@ func TestComputeDRA(t *testing.T) {
 		draDevice("gpu-2", "gpu", "0000:03:00.0", gpuworkload.DRADeviceTainted),
 	}
 	waiting := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "vm", Namespace: "vms", UID: "vm"}}
-	r := Compute(Input{
+	r := Compute(context.Background(), Input{
 		Nodes: []*v1.Node{node},
 		State: func(*v1.Node) *gpuworkload.NodeState { return state },
 		Pods:  []*v1.Pod{waiting},
@@ -183,10 +185,10 @@ func TestComputeDRA(t *testing.T) {
 // forgets those gone; the numbers are those of a count without it.
 func TestBoundPodsFollowChanges(t *testing.T) {
 	in := cluster(30)
-	uncached := Compute(in)
+	uncached := Compute(context.Background(), in)
 	in.Bound = NewBoundPods()
 	for range 2 {
-		if got := Compute(in); !equality.Semantic.DeepEqual(got, uncached) {
+		if got := Compute(context.Background(), in); !equality.Semantic.DeepEqual(got, uncached) {
 			t.Fatalf("with the cache %+v, without %+v", got, uncached)
 		}
 	}
@@ -199,7 +201,7 @@ func TestBoundPodsFollowChanges(t *testing.T) {
 	grown.Spec.Containers[0].Resources.Requests[gpuworkload.ResourceGPU] = resource.MustParse("2")
 	in.Pods = append([]*v1.Pod{grown}, in.Pods[2:]...)
 	allocated := func(r Report) int64 { return r.Resources[0].Allocated }
-	if got := Compute(in); allocated(got) != allocated(uncached) || len(in.Bound.pods) != 59 {
+	if got := Compute(context.Background(), in); allocated(got) != allocated(uncached) || len(in.Bound.pods) != 59 {
 		t.Errorf("container GPUs allocated %d (want %d: one pod more, one less), %d bound pods kept (want 59)", allocated(got), allocated(uncached), len(in.Bound.pods))
 	}
 }
@@ -212,15 +214,15 @@ func BenchmarkCompute(b *testing.B) {
 		b.Run(fmt.Sprintf("nodes=%d/cold", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				Compute(in)
+				Compute(context.Background(), in)
 			}
 		})
 		in.Bound = NewBoundPods()
-		Compute(in)
+		Compute(context.Background(), in)
 		b.Run(fmt.Sprintf("nodes=%d/cached", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				Compute(in)
+				Compute(context.Background(), in)
 			}
 		})
 	}
@@ -245,6 +247,13 @@ func TestComputeDRAStranding(t *testing.T) {
 	request := func(name v1.ResourceName, count int64) gpuworkload.PodDemand {
 		return gpuworkload.PodDemand{Requests: []gpuworkload.ResourceRequest{{Name: name, Count: count}}}
 	}
+	pinned := &resourceapi.ResourceClaim{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "h100"}}
+	pinned.Spec.Devices.Requests = []resourceapi.DeviceRequest{{Name: "gpu", Exactly: &resourceapi.ExactDeviceRequest{DeviceClassName: "gpu.nvidia.com", Count: 4,
+		Selectors: []resourceapi.DeviceSelector{{CEL: &resourceapi.CELDeviceSelector{Expression: "device.attributes['gpu.nvidia.com'].productName.contains('H100')"}}}}}}
+	pinnedClaims, err := gpuworkload.DRAClaimRequestsOf(pinned, func(string) (gpuworkload.ResourceClass, bool) { return gpuworkload.ClassContainerGPU, true })
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name   string
 		demand gpuworkload.PodDemand
@@ -254,6 +263,8 @@ func TestComputeDRAStranding(t *testing.T) {
 		{"a claim that fits", claim(2), "8", map[string]int64{"mode": 0, "cpu-memory": 0, "fragmentation": 0}},
 		{"a claim for more GPUs than are free", claim(4), "8", map[string]int64{"mode": 0, "cpu-memory": 0, "fragmentation": 2}},
 		{"a claim for more CPU than is free", claim(1), "32", map[string]int64{"mode": 0, "cpu-memory": 2, "fragmentation": 0}},
+		// Its selectors match no device of the node: its GPUs are not the pod's to strand.
+		{"a claim for more GPUs than are free, pinned to a card the node lacks", gpuworkload.PodDemand{Claims: pinnedClaims}, "8", map[string]int64{"mode": 0, "cpu-memory": 0, "fragmentation": 0}},
 		{"an extended resource a DeviceClass serves", request("nvidia.com/gpu", 4), "8", map[string]int64{"mode": 0, "cpu-memory": 0, "fragmentation": 2}},
 		{"only a vGPU VM, which no DeviceClass serves", request("nvidia.com/NVIDIA_A10-12Q", 1), "8", map[string]int64{"mode": 2, "cpu-memory": 0, "fragmentation": 0}},
 	} {
@@ -261,7 +272,7 @@ func TestComputeDRAStranding(t *testing.T) {
 			pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "ns", UID: "p"}, Spec: v1.PodSpec{Containers: []v1.Container{{
 				Resources: v1.ResourceRequirements{Requests: v1.ResourceList{v1.ResourceCPU: resource.MustParse(tc.cpu)}},
 			}}}}
-			r := Compute(Input{
+			r := Compute(context.Background(), Input{
 				Nodes:      []*v1.Node{node},
 				State:      func(*v1.Node) *gpuworkload.NodeState { return state },
 				Pods:       []*v1.Pod{pod},
@@ -294,7 +305,7 @@ func TestWaitingClaimStrandsDevicePluginUnits(t *testing.T) {
 		return gpuworkload.NewPodDemand(p, nil)
 	}
 	in.DRADriver = "gpu.nvidia.com"
-	for _, res := range Compute(in).Resources {
+	for _, res := range Compute(context.Background(), in).Resources {
 		if res.Stranded["mode"] != res.Free {
 			t.Errorf("%s: %d of %d free units stranded by mode, want all while only a VFIO claim waits", res.Resource, res.Stranded["mode"], res.Free)
 		}

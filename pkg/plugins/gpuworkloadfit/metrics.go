@@ -134,7 +134,7 @@ func (c *inventoryCollector) CollectWithStability(ch chan<- metrics.Metric) {
 // counted is logged and left out.
 func (pl *GPUWorkloadFit) inventoryMetrics() []metrics.Metric {
 	var out []metrics.Metric
-	report, err := pl.Inventory()
+	report, err := pl.Inventory(context.Background())
 	if err != nil {
 		klog.Background().Error(err, "Cannot count the GPU inventory for /metrics: its gpu_workload_ gauges are left out of this scrape")
 		return nil
@@ -201,7 +201,7 @@ func (pl *GPUWorkloadFit) siblingConflicts() ([]draguard.Conflict, error) {
 
 // Inventory counts the cluster's GPU inventory from the scheduler's caches:
 // what the metrics report.
-func (pl *GPUWorkloadFit) Inventory() (inventory.Report, error) {
+func (pl *GPUWorkloadFit) Inventory(ctx context.Context) (inventory.Report, error) {
 	informers := pl.handle.SharedInformerFactory().Core().V1()
 	nodes, err := informers.Nodes().Lister().List(labels.Everything())
 	if err != nil {
@@ -212,7 +212,7 @@ func (pl *GPUWorkloadFit) Inventory() (inventory.Report, error) {
 		return inventory.Report{}, err
 	}
 	pending := map[string]bool{}
-	report := pl.InventoryOf(nodes, pods, func(p *v1.Pod) string {
+	report := pl.InventoryOf(ctx, nodes, pods, func(p *v1.Pod) string {
 		pending[string(p.UID)] = true
 		e, _ := pl.explained.Load(p.UID)
 		s, _ := e.(explained)
@@ -233,9 +233,9 @@ func (pl *GPUWorkloadFit) Inventory() (inventory.Report, error) {
 // pending pods' claims. reasonOf is the reason code of a waiting pod's
 // latest explanation. The metrics and `kubectl gpu-workload inventory`
 // both count with it.
-func (pl *GPUWorkloadFit) InventoryOf(nodes []*v1.Node, pods []*v1.Pod, reasonOf func(*v1.Pod) string) inventory.Report {
+func (pl *GPUWorkloadFit) InventoryOf(ctx context.Context, nodes []*v1.Node, pods []*v1.Pod, reasonOf func(*v1.Pod) string) inventory.Report {
 	classifier := pl.tracker.Classifier()
-	return inventory.Compute(inventory.Input{
+	return inventory.Compute(ctx, inventory.Input{
 		Nodes: nodes,
 		State: func(n *v1.Node) *gpuworkload.NodeState { return pl.tracker.Entry(n).State },
 		Pods:  pods,
