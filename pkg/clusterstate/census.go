@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/sets"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 )
@@ -25,13 +26,16 @@ type census struct {
 	draNodes int
 	// advertisers are, per GPU resource, the nodes that advertise it.
 	advertisers map[v1.ResourceName]map[string]struct{}
+	// published are copies of advertisers handed to scheduling cycles and
+	// never changed: a change of a resource's advertisers drops its copy.
+	published map[v1.ResourceName]sets.Set[string]
 	// byHardware are, per gpuworkload.HardwareKeys key, the GPU nodes
 	// filed under it, with their entries.
 	byHardware map[string]map[string]*NodeEntry
 }
 
 func newCensus() census {
-	return census{advertisers: map[v1.ResourceName]map[string]struct{}{}, byHardware: map[string]map[string]*NodeEntry{}}
+	return census{advertisers: map[v1.ResourceName]map[string]struct{}{}, published: map[v1.ResourceName]sets.Set[string]{}, byHardware: map[string]map[string]*NodeEntry{}}
 }
 
 // counts reports whether an entry belongs in the mode counts: a GPU node
@@ -84,18 +88,67 @@ func file[K comparable, V any](index map[K]map[string]V, key K, node string, val
 	index[key][node] = value
 }
 
+// advertised are the resources the entry counts the node among the advertisers of.
+func advertised(e *NodeEntry) []v1.ResourceName {
+	if e == nil || !counts(e) {
+		return nil
+	}
+	var out []v1.ResourceName
+	for _, r := range e.State.Resources {
+		if r.Allocatable > 0 {
+			out = append(out, r.Name)
+		}
+	}
+	return out
+}
+
 // setEntryLocked replaces the node's entry (nil: forgets it) and keeps the
-// census with it.
-func (t *Tracker) setEntryLocked(node string, e *NodeEntry) {
-	if old := t.entries[node]; old != nil {
+// census with it. It reports whether the node now advertises a resource it
+// did not: pods narrowed to the advertisers before may fit there.
+func (t *Tracker) setEntryLocked(node string, e *NodeEntry) (advertisesMore bool) {
+	old := t.entries[node]
+	before, after := advertised(old), advertised(e)
+	for _, r := range after {
+		if !slices.Contains(before, r) {
+			advertisesMore = true
+			delete(t.census.published, r)
+		}
+	}
+	for _, r := range before {
+		if !slices.Contains(after, r) {
+			delete(t.census.published, r)
+		}
+	}
+	if old != nil {
 		t.census.add(old, -1)
 	}
 	if e == nil {
 		delete(t.entries, node)
-		return
+		return advertisesMore
 	}
 	t.entries[node] = e
 	t.census.add(e, 1)
+	return advertisesMore
+}
+
+// Advertisers are the nodes that advertise r, as the tracker last saw them.
+// The set is never changed once returned, so that a scheduling cycle can
+// hand it to the framework (PreFilterResult) while informers go on.
+func (t *Tracker) Advertisers(r v1.ResourceName) sets.Set[string] {
+	t.mu.RLock()
+	s, ok := t.census.published[r]
+	t.mu.RUnlock()
+	if ok {
+		return s
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if s, ok := t.census.published[r]; ok {
+		return s
+	}
+	s = sets.KeySet(t.census.advertisers[r])
+	t.census.published[r] = s
+	return s
 }
 
 // ModeCounts are the GPU nodes per mode (index in gpuworkload.Modes), those

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 
+	"k8s.io/apimachinery/pkg/util/sets"
+
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 )
 
@@ -60,5 +62,35 @@ func TestCensusFollowsTheEntries(t *testing.T) {
 	tr.EachNodeWithHardwareFor(gpuworkload.ResourceGPU, func(e *NodeEntry) { withHardware = append(withHardware, e.State.Name) })
 	if !slices.Equal(advertisers, []string{"c"}) || !slices.Equal(withHardware, []string{"c"}) {
 		t.Errorf("A10 advertisers %v, nodes with GPUs for nvidia.com/gpu %v; want [c] and [c]", advertisers, withHardware)
+	}
+}
+
+// The tracker tells its listener when a node starts to advertise a GPU
+// resource, not when a node changes and advertises what it did; the set a
+// reader got stays as it was while later ones follow the change.
+func TestAdvertisersAndTheirListener(t *testing.T) {
+	tr := NewTracker(argsPolicy(), nil, reasonOf)
+	heard := 0
+	tr.onAdvertised = func() { heard++ }
+	gpu := map[string]string{"nvidia.com/gpu": "4"}
+	tr.UpsertNode(node("c1", "1", "container", gpu))
+	first := tr.Advertisers("nvidia.com/gpu")
+	tr.UpsertNode(node("c1", "2", "container", map[string]string{"nvidia.com/gpu": "2"}))
+	if heard != 1 {
+		t.Errorf("heard %d times after a node started to advertise and changed its count, want once", heard)
+	}
+	tr.UpsertNode(node("c2", "1", "container", gpu))
+	if heard != 2 {
+		t.Errorf("heard %d times after a second advertiser, want twice", heard)
+	}
+	if !slices.Equal(sets.List(first), []string{"c1"}) {
+		t.Errorf("the set read first changed to %v", sets.List(first))
+	}
+	if got := sets.List(tr.Advertisers("nvidia.com/gpu")); !slices.Equal(got, []string{"c1", "c2"}) {
+		t.Errorf("advertisers %v, want c1 and c2", got)
+	}
+	tr.DeleteNode("c1")
+	if got := sets.List(tr.Advertisers("nvidia.com/gpu")); !slices.Equal(got, []string{"c2"}) {
+		t.Errorf("advertisers after c1 left %v, want c2", got)
 	}
 }

@@ -55,6 +55,8 @@ type Tracker struct {
 	// allocatable amount: its largest key is the largest request one node can take.
 	totals map[v1.ResourceName]map[int64]int
 	census census
+	// onAdvertised hears when a node starts to advertise a GPU resource.
+	onAdvertised func()
 
 	dra draState
 }
@@ -178,10 +180,20 @@ func (t *Tracker) rebuildLocked() {
 	}
 }
 
-// UpsertNode records a node added or updated.
+// UpsertNode records a node added or updated, and tells the OnAdvertised
+// listener when the node now advertises a GPU resource it did not, or the
+// classification changed.
 func (t *Tracker) UpsertNode(node *v1.Node) {
 	t.mu.Lock()
-	defer t.mu.Unlock()
+	advertisesMore := t.upsertNodeLocked(node)
+	listener := t.onAdvertised
+	t.mu.Unlock()
+	if advertisesMore && listener != nil {
+		listener()
+	}
+}
+
+func (t *Tracker) upsertNodeLocked(node *v1.Node) (advertisesMore bool) {
 	old, had := t.nodes[node.Name]
 	oldEvidence := ""
 	if had {
@@ -191,10 +203,11 @@ func (t *Tracker) UpsertNode(node *v1.Node) {
 	t.nodes[node.Name] = node
 	if t.classEvidenceLocked(node) != oldEvidence {
 		t.rebuildLocked()
-		return
+		return true
 	}
-	t.setEntryLocked(node.Name, t.computeLocked(node))
+	advertisesMore = t.setEntryLocked(node.Name, t.computeLocked(node))
 	t.countLocked(node, 1)
+	return advertisesMore
 }
 
 // DeleteNode forgets a node.

@@ -251,23 +251,22 @@ func (e *engine) schedule(ctx context.Context, pod *v1.Pod, knownUnplaceable boo
 		}
 		return "", status.AsError()
 	}
-	nodes := all
-	if !preResult.AllNodes() {
-		nodes = slices.DeleteFunc(slices.Clone(all), func(ni fwk.NodeInfo) bool { return !preResult.NodeNames.Has(ni.Node().Name) })
-	}
 	if knownUnplaceable {
 		// Filter would reject every node: skip it, keeping what the pass
-		// changes, PreFilter's learning and where the next one starts.
-		e.nextStart = (e.nextStart + len(nodes)) % len(all)
+		// changes, PreFilter's learning.
 		return "", nil
 	}
+	// A node PreFilter left out is rejected without Filter, as by the
+	// framework. The sample is taken over all nodes, so that narrowing,
+	// which rejects only nodes Filter would reject too, changes no
+	// placement: the simulator skips those cheaply anyway (full).
 	want := e.numFeasibleNodesToFind(len(all))
 	e.feasible = e.feasible[:0]
 	processed := 0
-	for i := 0; i < len(nodes) && len(e.feasible) < want; i++ {
-		ni := nodes[(e.nextStart+i)%len(nodes)]
+	for i := 0; i < len(all) && len(e.feasible) < want; i++ {
+		ni := all[(e.nextStart+i)%len(all)]
 		processed++
-		if full(ni.Node()) {
+		if !preResult.AllNodes() && !preResult.NodeNames.Has(ni.Node().Name) || full(ni.Node()) {
 			continue
 		}
 		status := e.framework.RunFilterPlugins(ctx, state, pod, ni)

@@ -18,6 +18,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
@@ -57,6 +58,11 @@ type GPUWorkloadFit struct {
 	// are retried once the tracker sees devices freed or published, which
 	// may be after the queue retried them for the same change.
 	deviceWaiters waitingPods
+	// narrowedWaiters are the pods found unschedulable after PreFilter
+	// narrowed them to the nodes the tracker knew to advertise their
+	// resource: they are retried when it learns of another, which the
+	// scheduler's cache may have shown a cycle earlier.
+	narrowedWaiters waitingPods
 	// explained holds each waiting pod's latest explanation (types.UID to
 	// explained), for the pending pods metric and to restore lost
 	// conditions; the profiles of a process share it.
@@ -271,6 +277,9 @@ type CycleData struct {
 	insufficient  []reasons.Reason
 	// rejection is the code of the reason PreFilter rejected the pod for.
 	rejection reasons.Code
+	// narrowed says PreFilter kept the cycle to the nodes advertising the
+	// pod's resource.
+	narrowed bool
 	// draServed holds, per request, the extended resource's DeviceClass when
 	// the DRA driver serves it; nil when it serves none of the pod's.
 	draServed []gpuworkload.DRAExtendedResource
@@ -419,7 +428,36 @@ func (pl *GPUWorkloadFit) PreFilter(ctx context.Context, state fwk.CycleState, p
 			return nil, data.reject(reasons.LargerThanAnyNode.About(demand, r.Count, r.Name, largest))
 		}
 	}
+	if advertisers := pl.advertisersWithRoom(data); advertisers != nil {
+		data.narrowed = true
+		return &fwk.PreFilterResult{NodeNames: advertisers}, nil
+	}
 	return nil, nil
+}
+
+// advertisersWithRoom narrows the cycle to the nodes that advertise the
+// pod's one GPU resource, so that the framework filters only nodes that can
+// take it: NodeResourcesFit and GPUWorkloadFit reject all others. It does so
+// only when one of them has the units free in the cycle's snapshot. A pod
+// that fits nowhere is filtered on every node, so that FailedScheduling
+// still says per node why (docs/reasons.md), and a node the tracker has not
+// seen advertise yet is found all the same. Pods whose devices DRA serves
+// are not narrowed: DynamicResources judges DRA nodes. nil: all nodes.
+func (pl *GPUWorkloadFit) advertisersWithRoom(data *CycleData) sets.Set[string] {
+	requests := data.demand.Requests
+	if pl.handle == nil || len(requests) != 1 || len(data.demand.Claims) > 0 || data.draServed != nil {
+		return nil
+	}
+	r := requests[0]
+	advertisers := pl.tracker.Advertisers(r.Name)
+	snapshot := pl.handle.SnapshotSharedLister().NodeInfos()
+	for node := range advertisers {
+		ni, err := snapshot.Get(node)
+		if err == nil && ni.GetAllocatable().GetScalarResources()[r.Name]-ni.GetRequested().GetScalarResources()[r.Name] >= r.Count {
+			return advertisers
+		}
+	}
+	return nil
 }
 
 // prepareNodeReasons builds, once per cycle, the reasons Filter returns.

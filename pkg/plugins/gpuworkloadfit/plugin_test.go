@@ -13,6 +13,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	resourceapi "k8s.io/api/resource/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/tools/events"
 	"k8s.io/klog/v2"
@@ -902,5 +903,64 @@ func mustUpsertClass(t *testing.T, tr *clusterstate.Tracker, class *resourceapi.
 	t.Helper()
 	if err := tr.UpsertDeviceClass(class); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// PreFilter keeps a GPU pod's cycle to the nodes that advertise its
+// resource when one of them has the units free; a pod that fits nowhere is
+// filtered on every node, so that FailedScheduling says per node why. A pod
+// narrowed and found unschedulable is retried when the tracker learns of a
+// new advertiser, and the set an earlier cycle got does not change.
+func TestPreFilterNarrowsToTheAdvertisers(t *testing.T) {
+	busy := st.MakePod().Name("busy").Namespace("ns").UID("busy").Node("passthrough").Req(map[v1.ResourceName]string{a10: "1"}).Obj()
+	for _, tc := range []struct {
+		name string
+		pod  *v1.Pod
+		want []string // nil: every node
+	}{
+		{"a container pod with room on the container node", podRequesting("cuda", map[v1.ResourceName]string{gpu: "1"}), []string{"container"}},
+		{"a vGPU VM: the converting node advertises its profile too, and Filter rejects it", launcherPod("vm-12q", map[v1.ResourceName]string{a10_12q: "1"}), []string{"vgpu", "vgpu-converting"}},
+		{"a VM whose only node is full", launcherPod("vm-a10", map[v1.ResourceName]string{a10: "1"}), nil},
+		{"more than any advertiser has free", podRequesting("big", map[v1.ResourceName]string{gpu: "2"}), []string{"container"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			nodes := testNodes()
+			pl := newPlugin(t, enabled(), nodes)
+			pl.handle = &fakeHandle{snapshot: cache.NewSnapshot([]*v1.Pod{busy}, nodes), recorder: events.NewFakeRecorder(10)}
+			result, status := pl.PreFilter(context.Background(), framework.NewCycleState(), tc.pod, nil)
+			if !status.IsSuccess() {
+				t.Fatalf("PreFilter: %v", status)
+			}
+			if tc.want == nil {
+				if !result.AllNodes() {
+					t.Fatalf("narrowed to %v, want every node", sets.List(result.NodeNames))
+				}
+				return
+			}
+			if result.AllNodes() || !slices.Equal(sets.List(result.NodeNames), tc.want) {
+				t.Fatalf("result %+v, want the nodes %v", result, tc.want)
+			}
+		})
+	}
+
+	nodes := testNodes()
+	pl := newPlugin(t, enabled(), nodes)
+	h := &fakeHandle{snapshot: cache.NewSnapshot(nil, nodes), recorder: events.NewFakeRecorder(10)}
+	pl.handle = h
+	pod := podRequesting("cuda", map[v1.ResourceName]string{gpu: "1"})
+	state := framework.NewCycleState()
+	result, _ := pl.PreFilter(context.Background(), state, pod, nil)
+	// Say CPU rejected the container node: the pod waits for another advertiser.
+	pl.PostFilter(context.Background(), state, pod, nil)
+	pl.tracker.UpsertNode(gpuNode("container-2", "container", map[v1.ResourceName]string{gpu: "4"}))
+	if !slices.Equal(sets.List(result.NodeNames), []string{"container"}) {
+		t.Errorf("the earlier cycle's set changed to %v", sets.List(result.NodeNames))
+	}
+	if got := sets.List(pl.tracker.Advertisers(gpu)); !slices.Equal(got, []string{"container", "container-2"}) {
+		t.Errorf("advertisers now %v, want both container nodes", got)
+	}
+	pl.narrowedWaiters.activate(klog.Background(), h)
+	if _, ok := h.activated["ns/cuda"]; !ok {
+		t.Errorf("activated %v, want the narrowed pod", h.activated)
 	}
 }

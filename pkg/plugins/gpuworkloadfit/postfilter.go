@@ -29,6 +29,9 @@ func (pl *GPUWorkloadFit) PostFilter(ctx context.Context, state fwk.CycleState, 
 	if data.usesDRADevices() && !data.claimAllocated {
 		pl.deviceWaiters.add(pod)
 	}
+	if data.narrowed {
+		pl.narrowedWaiters.add(pod)
+	}
 	why := explanation.Explain(ctx, pod, &data.demand, data.tracker, pl.handle.SnapshotSharedLister().NodeInfos())
 	pl.explained.Store(pod.UID, explained{code: why.ReasonCode, namespace: pod.Namespace, name: pod.Name, at: time.Now()})
 	if why.ReasonCode != "" {

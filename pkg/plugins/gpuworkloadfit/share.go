@@ -108,6 +108,7 @@ func (s *processShare) watch(ctx context.Context, handle fwk.Handle, args *confi
 		ClusterPolicyName:     args.ClusterPolicyName,
 		OnPolicyChange:        func() { s.each(func(pl *GPUWorkloadFit) { pl.activatePendingGPUPods(logger) }) },
 		OnDRAFreed:            func() { s.each(func(pl *GPUWorkloadFit) { pl.deviceWaiters.activate(logger, pl.handle) }) },
+		OnAdvertised:          func() { s.each(func(pl *GPUWorkloadFit) { pl.narrowedWaiters.activate(logger, pl.handle) }) },
 		ResourceSliceInformer: informers.Resource().V1().ResourceSlices().Informer(),
 		DeviceClassInformer:   informers.Resource().V1().DeviceClasses().Informer(),
 		ResourceClaimInformer: informers.Resource().V1().ResourceClaims().Informer(),
