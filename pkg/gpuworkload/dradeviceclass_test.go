@@ -124,10 +124,10 @@ func TestDRAClaimRequestsOfFirstAvailable(t *testing.T) {
 	}
 }
 
-// A claim's own selectors narrow its DeviceClass's devices: of two free
-// GPUs of gpu.nvidia.com, a request for an H100 matches the one H100, and
-// one for an L40S none of them.
-func TestDRAClaimSelectorsNarrowTheClass(t *testing.T) {
+// a100AndH100Node is node n1 with an A100 and an H100, as the driver
+// publishes them, and the devices gpu.nvidia.com selects.
+func a100AndH100Node(t *testing.T) *DRANode {
+	t.Helper()
 	slice := DriverSlice("n1", 2)
 	for i, product := range []string{"NVIDIA A100-SXM4-40GB", "NVIDIA H100 80GB HBM3"} {
 		slice.Spec.Devices[2*i].Attributes["productName"] = resourceapi.DeviceAttribute{StringValue: ptr.To(product)}
@@ -137,7 +137,14 @@ func TestDRAClaimSelectorsNarrowTheClass(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	node := NewDRANode(devices).SelectedBy(context.Background(), map[string]*DRADeviceClass{DRAClassGPU: gpu})
+	return NewDRANode(devices).SelectedBy(context.Background(), map[string]*DRADeviceClass{DRAClassGPU: gpu})
+}
+
+// A claim's own selectors narrow its DeviceClass's devices: of two free
+// GPUs of gpu.nvidia.com, a request for an H100 matches the one H100, and
+// one for an L40S none of them.
+func TestDRAClaimSelectorsNarrowTheClass(t *testing.T) {
+	node := a100AndH100Node(t)
 	available := node.Availability(func(string, string) string { return "" })
 	gpuClass := func(string) (ResourceClass, bool) { return ClassContainerGPU, true }
 	for product, want := range map[string]int{"H100": 1, "L40S": 0} {
@@ -161,7 +168,7 @@ func TestDRAClaimSelectorsNarrowTheClass(t *testing.T) {
 	broken := &resourceapi.ResourceClaim{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "broken"}}
 	broken.Spec.Devices.Requests = []resourceapi.DeviceRequest{{Name: "gpu", FirstAvailable: []resourceapi.DeviceSubRequest{
 		{Name: "a", DeviceClassName: DRAClassGPU, Count: 1, Selectors: []resourceapi.DeviceSelector{{CEL: &resourceapi.CELDeviceSelector{Expression: "device.nope("}}}}}}}
-	_, err = DRAClaimRequestsOf(broken, gpuClass)
+	_, err := DRAClaimRequestsOf(broken, gpuClass)
 	for _, want := range []string{"ResourceClaim ns/broken", "spec.devices.requests[0].firstAvailable[0].selectors[0].cel.expression", "fix the expression"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("error %v does not say %q", err, want)
@@ -173,16 +180,7 @@ func TestDRAClaimSelectorsNarrowTheClass(t *testing.T) {
 // they match, an alternative of firstAvailable being enough; a claim
 // without selectors leaves the pod's constraint as it was.
 func TestClaimSelectorsPinTheNodeConstraint(t *testing.T) {
-	slice := DriverSlice("n1", 2)
-	for i, product := range []string{"NVIDIA A100-SXM4-40GB", "NVIDIA H100 80GB HBM3"} {
-		slice.Spec.Devices[2*i].Attributes["productName"] = resourceapi.DeviceAttribute{StringValue: ptr.To(product)}
-	}
-	_, devices := DRADevicesOf(slice, DRADriver)
-	gpu, err := CompileDRADeviceClass(DriverDeviceClass(DRAClassGPU, DRATypeGPU, ResourceGPU))
-	if err != nil {
-		t.Fatal(err)
-	}
-	node := NewDRANode(devices).SelectedBy(context.Background(), map[string]*DRADeviceClass{DRAClassGPU: gpu})
+	node := a100AndH100Node(t)
 	states := make([]DRADeviceState, len(node.Devices))
 	for i, d := range node.Devices {
 		states[i] = DRADeviceState{DRADevice: d, State: DRADeviceFree}
