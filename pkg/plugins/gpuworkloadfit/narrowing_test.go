@@ -49,7 +49,7 @@ func TestNarrowingKeepsEveryNodeThatFits(t *testing.T) {
 		pl := newPlugin(t, enabled(), nodes)
 		snapshot := cache.NewSnapshot(assigned, nodes)
 		handle := &fakeHandle{snapshot: snapshot, recorder: events.NewFakeRecorder(10)}
-		pl.handle = handle
+		pl.handle, pl.narrows = handle, true
 		fit, err := noderesources.NewFit(ctx, &config.NodeResourcesFitArgs{ScoringStrategy: &config.ScoringStrategy{
 			Type: config.LeastAllocated, Resources: []config.ResourceSpec{{Name: "cpu", Weight: 1}}}}, handle, feature.Features{})
 		if err != nil {

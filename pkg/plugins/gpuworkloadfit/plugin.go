@@ -63,6 +63,11 @@ type GPUWorkloadFit struct {
 	// resource: they are retried when it learns of another, which the
 	// scheduler's cache may have shown a cycle earlier.
 	narrowedWaiters waitingPods
+	// narrows says PreFilter may narrow GPU pods to the advertisers: in a
+	// scheduler that follows a cluster. The simulator's cycle skips nodes
+	// without the pod's units before Filter already, and there the
+	// framework's copy of the set each cycle would be all narrowing adds.
+	narrows bool
 	// explained holds each waiting pod's latest explanation (types.UID to
 	// explained), for the pending pods metric and to restore lost
 	// conditions; the profiles of a process share it.
@@ -94,6 +99,7 @@ func New(ctx context.Context, obj runtime.Object, handle fwk.Handle) (fwk.Plugin
 	if err := pl.follow(ctx, args); err != nil {
 		return nil, err
 	}
+	pl.narrows = true
 	pl.serveMetrics(ctx)
 	return pl, nil
 }
@@ -445,7 +451,7 @@ func (pl *GPUWorkloadFit) PreFilter(ctx context.Context, state fwk.CycleState, p
 // are not narrowed: DynamicResources judges DRA nodes. nil: all nodes.
 func (pl *GPUWorkloadFit) advertisersWithRoom(data *CycleData) sets.Set[string] {
 	requests := data.demand.Requests
-	if pl.handle == nil || len(requests) != 1 || len(data.demand.Claims) > 0 || data.draServed != nil {
+	if !pl.narrows || len(requests) != 1 || len(data.demand.Claims) > 0 || data.draServed != nil {
 		return nil
 	}
 	r := requests[0]

@@ -926,7 +926,7 @@ func TestPreFilterNarrowsToTheAdvertisers(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			nodes := testNodes()
 			pl := newPlugin(t, enabled(), nodes)
-			pl.handle = &fakeHandle{snapshot: cache.NewSnapshot([]*v1.Pod{busy}, nodes), recorder: events.NewFakeRecorder(10)}
+			pl.handle, pl.narrows = &fakeHandle{snapshot: cache.NewSnapshot([]*v1.Pod{busy}, nodes), recorder: events.NewFakeRecorder(10)}, true
 			result, status := pl.PreFilter(context.Background(), framework.NewCycleState(), tc.pod, nil)
 			if !status.IsSuccess() {
 				t.Fatalf("PreFilter: %v", status)
@@ -946,7 +946,7 @@ func TestPreFilterNarrowsToTheAdvertisers(t *testing.T) {
 	nodes := testNodes()
 	pl := newPlugin(t, enabled(), nodes)
 	h := &fakeHandle{snapshot: cache.NewSnapshot(nil, nodes), recorder: events.NewFakeRecorder(10)}
-	pl.handle = h
+	pl.handle, pl.narrows = h, true
 	pod := podRequesting("cuda", map[v1.ResourceName]string{gpu: "1"})
 	state := framework.NewCycleState()
 	result, _ := pl.PreFilter(context.Background(), state, pod, nil)
