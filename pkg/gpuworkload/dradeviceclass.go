@@ -76,7 +76,7 @@ func (c *DRADeviceSelector) Selects(ctx context.Context, d *DRADevice) bool {
 func DRAPublishesFor(ctx context.Context, devices []DRADeviceState, selected map[string][]int, claims []DRAClaimRequest) bool {
 	for _, claim := range claims {
 		takes := func(a DRAClaimRequest) bool {
-			return slices.ContainsFunc(selected[a.DeviceClass], func(i int) bool { return a.Selector == nil || a.Selector.Selects(ctx, &devices[i].DRADevice) })
+			return eachTaken(ctx, devices, selected, a.DeviceClass, a.Selector, func(*DRADeviceState) bool { return false })
 		}
 		if !slices.ContainsFunc(claim.Alternatives(), takes) {
 			return false
@@ -119,12 +119,23 @@ func (a *DRAAvailability) Matching(ctx context.Context, deviceClass string, sele
 		return a.ByDeviceClass[deviceClass]
 	}
 	var c DRAClassAvailability
-	for _, i := range a.selected[deviceClass] {
-		if selector.Selects(ctx, &a.states[i].DRADevice) {
-			c.count(&a.states[i])
+	eachTaken(ctx, a.states, a.selected, deviceClass, selector, func(d *DRADeviceState) bool {
+		c.count(d)
+		return true
+	})
+	return c
+}
+
+// eachTaken calls f with each device the DeviceClass selects and the
+// request's own selectors (nil: none) match, until f returns false; it
+// reports whether f stopped it.
+func eachTaken(ctx context.Context, states []DRADeviceState, selected map[string][]int, deviceClass string, selector *DRADeviceSelector, f func(*DRADeviceState) bool) (stopped bool) {
+	for _, i := range selected[deviceClass] {
+		if (selector == nil || selector.Selects(ctx, &states[i].DRADevice)) && !f(&states[i]) {
+			return true
 		}
 	}
-	return c
+	return false
 }
 
 // DRAClassAvailability is what the devices of one class, or those one
