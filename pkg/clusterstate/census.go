@@ -26,18 +26,16 @@ type census struct {
 	draNodes int
 	// advertisers are, per GPU resource, the nodes that advertise it.
 	advertisers map[v1.ResourceName]map[string]struct{}
-	// serving are, per GPU resource, the nodes that may serve it (Serving),
-	// handed to scheduling cycles and never changed: a change of the
-	// resource's advertisers, or of the nodes whose devices its DeviceClass
-	// selects, drops its set.
-	serving map[v1.ResourceName]sets.Set[string]
+	// published are copies of advertisers handed to scheduling cycles and
+	// never changed: a change of a resource's advertisers drops its copy.
+	published map[v1.ResourceName]sets.Set[string]
 	// byHardware are, per gpuworkload.HardwareKeys key, the GPU nodes
 	// filed under it, with their entries.
 	byHardware map[string]map[string]*NodeEntry
 }
 
 func newCensus() census {
-	return census{advertisers: map[v1.ResourceName]map[string]struct{}{}, serving: map[v1.ResourceName]sets.Set[string]{}, byHardware: map[string]map[string]*NodeEntry{}}
+	return census{advertisers: map[v1.ResourceName]map[string]struct{}{}, published: map[v1.ResourceName]sets.Set[string]{}, byHardware: map[string]map[string]*NodeEntry{}}
 }
 
 // counts reports whether an entry belongs in the mode counts: a GPU node
@@ -113,12 +111,12 @@ func (t *Tracker) setEntryLocked(node string, e *NodeEntry) (advertisesMore bool
 	for _, r := range after {
 		if !slices.Contains(before, r) {
 			advertisesMore = true
-			delete(t.census.serving, r)
+			delete(t.census.published, r)
 		}
 	}
 	for _, r := range before {
 		if !slices.Contains(after, r) {
-			delete(t.census.serving, r)
+			delete(t.census.published, r)
 		}
 	}
 	if old != nil {
@@ -133,28 +131,23 @@ func (t *Tracker) setEntryLocked(node string, e *NodeEntry) (advertisesMore bool
 	return advertisesMore
 }
 
-// Serving are the nodes that may serve r: those that advertise it and,
-// when a DeviceClass serves r through DRA, those that publish devices the
-// class selects, as the tracker last saw them. The set is never changed
-// once returned, so that a scheduling cycle can hand it to the framework
-// (PreFilterResult) while informers go on.
-func (t *Tracker) Serving(r v1.ResourceName) sets.Set[string] {
+// Advertisers are the nodes that advertise r, as the tracker last saw them.
+// The set is never changed once returned, so that a scheduling cycle can
+// hand it to the framework (PreFilterResult) while informers go on.
+func (t *Tracker) Advertisers(r v1.ResourceName) sets.Set[string] {
 	t.mu.RLock()
-	s, ok := t.census.serving[r]
+	s, ok := t.census.published[r]
 	t.mu.RUnlock()
 	if ok {
 		return s
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if s, ok := t.census.serving[r]; ok {
+	if s, ok := t.census.published[r]; ok {
 		return s
 	}
 	s = sets.KeySet(t.census.advertisers[r])
-	if served, ok := t.dra.served[r]; ok {
-		s = s.Union(t.draClassNodesLocked(served.DeviceClass))
-	}
-	t.census.serving[r] = s
+	t.census.published[r] = s
 	return s
 }
 

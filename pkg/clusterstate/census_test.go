@@ -74,7 +74,7 @@ func TestAdvertisersAndTheirListener(t *testing.T) {
 	tr.onAdvertised = func() { heard++ }
 	gpu := map[string]string{"nvidia.com/gpu": "4"}
 	tr.UpsertNode(node("c1", "1", "container", gpu))
-	first := tr.Serving("nvidia.com/gpu")
+	first := tr.Advertisers("nvidia.com/gpu")
 	tr.UpsertNode(node("c1", "2", "container", map[string]string{"nvidia.com/gpu": "2"}))
 	if heard != 1 {
 		t.Errorf("heard %d times after a node started to advertise and changed its count, want once", heard)
@@ -86,46 +86,11 @@ func TestAdvertisersAndTheirListener(t *testing.T) {
 	if !slices.Equal(sets.List(first), []string{"c1"}) {
 		t.Errorf("the set read first changed to %v", sets.List(first))
 	}
-	if got := sets.List(tr.Serving("nvidia.com/gpu")); !slices.Equal(got, []string{"c1", "c2"}) {
+	if got := sets.List(tr.Advertisers("nvidia.com/gpu")); !slices.Equal(got, []string{"c1", "c2"}) {
 		t.Errorf("advertisers %v, want c1 and c2", got)
 	}
 	tr.DeleteNode("c1")
-	if got := sets.List(tr.Serving("nvidia.com/gpu")); !slices.Equal(got, []string{"c2"}) {
+	if got := sets.List(tr.Advertisers("nvidia.com/gpu")); !slices.Equal(got, []string{"c2"}) {
 		t.Errorf("advertisers after c1 left %v, want c2", got)
 	}
-}
-
-// The nodes that may serve nvidia.com/gpu include those whose devices the
-// DeviceClass serving it selects, and follow the driver's slices and the
-// classes; a set a reader got stays as it was.
-func TestServingFollowsTheDRADriver(t *testing.T) {
-	tr := NewTracker(argsPolicy(), nil, reasonOf)
-	tr.UpsertNode(node("c", "1", "container", map[string]string{"nvidia.com/gpu": "4"}))
-	tr.UpsertNode(node("dra", "1", "", nil))
-	tr.UpsertResourceSlice(gpuworkload.DriverSlice("dra", 2))
-	want := func(step string, got sets.Set[string], nodes ...string) {
-		t.Helper()
-		if !slices.Equal(sets.List(got), nodes) {
-			t.Errorf("%s: %v, want %v", step, sets.List(got), nodes)
-		}
-	}
-	want("no DeviceClass serves nvidia.com/gpu", tr.Serving(gpuworkload.ResourceGPU), "c")
-	if err := tr.UpsertDeviceClass(gpuworkload.DriverDeviceClass(gpuworkload.DRAClassGPU, gpuworkload.DRATypeGPU, gpuworkload.ResourceGPU)); err != nil {
-		t.Fatal(err)
-	}
-	if err := tr.UpsertDeviceClass(gpuworkload.DriverDeviceClass("mig.nvidia.com", gpuworkload.DRATypeMIG, "")); err != nil {
-		t.Fatal(err)
-	}
-	served := tr.Serving(gpuworkload.ResourceGPU)
-	want("the gpu.nvidia.com class serves it", served, "c", "dra")
-	want("the MIG class selects no device", tr.DRAClassNodes("mig.nvidia.com"))
-	tr.UpsertNode(node("dra-2", "1", "", nil))
-	tr.UpsertResourceSlice(gpuworkload.DriverSlice("dra-2", 1))
-	want("a second DRA node", tr.Serving(gpuworkload.ResourceGPU), "c", "dra", "dra-2")
-	want("the gpu.nvidia.com class's nodes", tr.DRAClassNodes(gpuworkload.DRAClassGPU), "dra", "dra-2")
-	tr.DeleteResourceSlice("dra-slice")
-	want("the first DRA node's slice deleted", tr.Serving(gpuworkload.ResourceGPU), "c", "dra-2")
-	want("the set read before", served, "c", "dra")
-	tr.DeleteDeviceClass(gpuworkload.DRAClassGPU)
-	want("the class deleted", tr.Serving(gpuworkload.ResourceGPU), "c")
 }

@@ -6,7 +6,6 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	resourceapi "k8s.io/api/resource/v1"
-	"k8s.io/apimachinery/pkg/util/sets"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 )
@@ -41,11 +40,7 @@ type draState struct {
 	// availability is each DRA node's devices by state, recomputed when its
 	// slices or the claims holding its devices change.
 	availability map[string]*gpuworkload.DRAAvailability
-	// classNodes are, per DeviceClass, the nodes that publish devices it
-	// selects (DRAClassNodes), each set never changed once made: a change
-	// of which nodes the class selects devices on drops it.
-	classNodes map[string]sets.Set[string]
-	listeners  []DRAListener
+	listeners    []DRAListener
 }
 
 // DRAListener hears of DRA changes after the tracker recorded them, so that
@@ -79,7 +74,7 @@ func newDRAState(driver string) draState {
 		classes: map[string]gpuworkload.DRAExtendedResource{}, served: map[v1.ResourceName]gpuworkload.DRAExtendedResource{},
 		deviceClasses: map[string]*gpuworkload.DRADeviceClass{}, byDeviceClass: map[string]*[classCount]int{},
 		namedTypes: map[string]gpuworkload.ResourceClass{}, holders: map[draDevice]string{}, claimDevices: map[string][]draDevice{},
-		availability: map[string]*gpuworkload.DRAAvailability{}, classNodes: map[string]sets.Set[string]{},
+		availability: map[string]*gpuworkload.DRAAvailability{},
 	}
 }
 
@@ -135,7 +130,6 @@ func (t *Tracker) recountDRANodeLocked(node string) {
 		if (old == nil) != (t.dra.nodes[node] == nil) && t.nodes[node] != nil {
 			t.setEntryLocked(node, t.computeLocked(t.nodes[node]))
 		}
-		t.selectionChangedLocked(old, t.dra.nodes[node])
 	}()
 	t.countDRANodeLocked(old, -1)
 	var devices []gpuworkload.DRADevice
@@ -187,8 +181,6 @@ func (t *Tracker) countSelectedLocked(n *gpuworkload.DRANode, sign int) {
 // changed: a class event is rare, a node has few devices.
 func (t *Tracker) reselectLocked() {
 	t.dra.byDeviceClass = map[string]*[classCount]int{}
-	t.dra.classNodes = map[string]sets.Set[string]{}
-	clear(t.census.serving)
 	for name, n := range t.dra.nodes {
 		n = n.SelectedBy(context.Background(), t.dra.deviceClasses)
 		t.dra.nodes[name] = n
@@ -341,56 +333,6 @@ func (t *Tracker) deleteDeviceClassLocked(name string) {
 			delete(t.dra.served, old.Name)
 		}
 	}
-}
-
-// selectionChangedLocked drops the node sets of the DeviceClasses that
-// select devices on a node before its slices changed and not after, or
-// the other way round.
-func (t *Tracker) selectionChangedLocked(before, after *gpuworkload.DRANode) {
-	changed := func(from, to *gpuworkload.DRANode) {
-		if from == nil {
-			return
-		}
-		for deviceClass := range from.Selected {
-			if to == nil || len(to.Selected[deviceClass]) == 0 {
-				delete(t.dra.classNodes, deviceClass)
-				if served, ok := t.dra.classes[deviceClass]; ok {
-					delete(t.census.serving, served.Name)
-				}
-			}
-		}
-	}
-	changed(before, after)
-	changed(after, before)
-}
-
-// DRAClassNodes are the nodes that publish devices the DeviceClass
-// selects, as the tracker last saw them. The set is never changed once
-// returned, as Serving's.
-func (t *Tracker) DRAClassNodes(deviceClass string) sets.Set[string] {
-	t.mu.RLock()
-	s, ok := t.dra.classNodes[deviceClass]
-	t.mu.RUnlock()
-	if ok {
-		return s
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.draClassNodesLocked(deviceClass)
-}
-
-func (t *Tracker) draClassNodesLocked(deviceClass string) sets.Set[string] {
-	if s, ok := t.dra.classNodes[deviceClass]; ok {
-		return s
-	}
-	s := sets.New[string]()
-	for name, n := range t.dra.nodes {
-		if len(n.Selected[deviceClass]) > 0 {
-			s.Insert(name)
-		}
-	}
-	t.dra.classNodes[deviceClass] = s
-	return s
 }
 
 // DRANode is what the DRA driver publishes for the node; nil for none.

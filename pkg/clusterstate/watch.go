@@ -47,7 +47,7 @@ type WatchOptions struct {
 	OnDRAFreed func()
 	// OnAdvertised runs after the tracker saw a node start to advertise a
 	// GPU resource: scheduling cycles narrowed to the advertisers before
-	// (Serving) did not look at it.
+	// (Advertisers) did not look at it.
 	OnAdvertised func()
 	// ResourceSliceInformer and DeviceClassInformer follow what the DRA
 	// driver publishes, ResourceClaimInformer which devices claims hold; nil

@@ -8,8 +8,6 @@ import (
 	"testing"
 
 	v1 "k8s.io/api/core/v1"
-	resourceapi "k8s.io/api/resource/v1"
-	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/client-go/tools/events"
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/apis/config"
@@ -18,8 +16,6 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/feature"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/noderesources"
 	st "k8s.io/kubernetes/pkg/scheduler/testing"
-
-	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 )
 
 // PreFilter's narrowing never leaves out a node the pod fits: over
@@ -86,94 +82,6 @@ func TestNarrowingKeepsEveryNodeThatFits(t *testing.T) {
 					t.Errorf("cluster %d, pod of %v: node %s fits and was left out of %v", cluster, pod.Spec.Containers[0].Resources.Requests, ni.Node().Name, result.NodeNames)
 				case fits && result.AllNodes():
 					t.Errorf("cluster %d, pod of %v: node %s fits and the pod was not narrowed", cluster, pod.Spec.Containers[0].Resources.Requests, ni.Node().Name)
-				}
-			}
-		}
-	}
-	if narrowed == 0 || unnarrowed == 0 {
-		t.Fatalf("%d pods narrowed and %d not: the generator misses a case", narrowed, unnarrowed)
-	}
-}
-
-// The same holds where the DRA driver serves nvidia.com/gpu through its
-// DeviceClass and VMs claim VFIO devices: every node GPUWorkloadFit accepts
-// is in the result (the framework can accept no node Filter rejects), and
-// a pod left unnarrowed fits no node. The generated DRA nodes have some of
-// their GPUs held, through either device of the pair.
-func TestNarrowingKeepsEveryNodeThatFitsWithDRA(t *testing.T) {
-	ctx := context.Background()
-	rng := rand.New(rand.NewPCG(11, 0))
-	narrowed, unnarrowed := 0, 0
-	for cluster := range 200 {
-		var nodes []*v1.Node
-		var assigned []*v1.Pod
-		var held []*resourceapi.ResourceClaim
-		var slices []*resourceapi.ResourceSlice
-		for i := range 10 {
-			name := fmt.Sprintf("n%d", i)
-			switch rng.IntN(3) {
-			case 0:
-				units := rng.IntN(4)
-				nodes = append(nodes, gpuNode(name, "container", map[v1.ResourceName]string{gpu: strconv.Itoa(units)}))
-				if used := rng.IntN(units + 1); used > 0 {
-					assigned = append(assigned, st.MakePod().Name("on-"+name).Namespace("ns").UID("on-"+name).Node(name).Req(map[v1.ResourceName]string{gpu: strconv.Itoa(used)}).Obj())
-				}
-			case 1:
-				nodes = append(nodes, gpuNode(name, "", nil))
-				gpus := 1 + rng.IntN(3)
-				slices = append(slices, gpuworkload.DriverSlice(name, gpus))
-				for g := range gpus {
-					switch rng.IntN(3) {
-					case 0:
-						held = append(held, claim(fmt.Sprintf("%s-gpu-%d", name, g), gpuworkload.DRAClassGPU, name, gpuworkload.DRAGPUDevice(g)))
-					case 1:
-						held = append(held, claim(fmt.Sprintf("%s-vfio-%d", name, g), gpuworkload.DRAClassVFIO, name, gpuworkload.DRAVFIODevice(g)))
-					}
-				}
-			default:
-				nodes = append(nodes, gpuNode(name, "", nil))
-			}
-		}
-		pl := newPlugin(t, enabled(), nodes)
-		mustUpsertClass(t, pl.tracker, gpuDeviceClass())
-		mustUpsertClass(t, pl.tracker, vfioDeviceClass())
-		for _, s := range slices {
-			pl.tracker.UpsertResourceSlice(s)
-		}
-		for _, c := range held {
-			pl.tracker.UpsertResourceClaim(c)
-		}
-		pending := claim("vm-gpu", gpuworkload.DRAClassVFIO, "")
-		pl.claims = claimGetter{claims: append(held, pending)}
-		snapshot := cache.NewSnapshot(assigned, nodes)
-		pl.handle, pl.narrows = &fakeHandle{snapshot: snapshot, recorder: events.NewFakeRecorder(10)}, true
-		infos, err := snapshot.NodeInfos().List()
-		if err != nil {
-			t.Fatal(err)
-		}
-		for p := range 4 {
-			pod := vmWithClaim("vm", "vm-gpu")
-			if p%2 == 0 {
-				pod = podRequesting(fmt.Sprintf("cuda-%d", p), map[v1.ResourceName]string{gpu: strconv.Itoa(1 + rng.IntN(3))})
-			}
-			state := framework.NewCycleState()
-			result, status := pl.PreFilter(ctx, state, pod, infos)
-			if !status.IsSuccess() {
-				continue
-			}
-			if result.AllNodes() {
-				unnarrowed++
-			} else {
-				narrowed++
-			}
-			for _, ni := range infos {
-				if !pl.Filter(ctx, state, pod, ni).IsSuccess() {
-					continue
-				}
-				if result.AllNodes() {
-					t.Errorf("cluster %d, pod %s: node %s fits and the pod was not narrowed", cluster, pod.Name, ni.Node().Name)
-				} else if !result.NodeNames.Has(ni.Node().Name) {
-					t.Errorf("cluster %d, pod %s: node %s fits and was left out of %v", cluster, pod.Name, ni.Node().Name, sets.List(result.NodeNames))
 				}
 			}
 		}

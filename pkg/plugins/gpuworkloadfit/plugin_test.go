@@ -956,7 +956,7 @@ func TestPreFilterNarrowsToTheAdvertisers(t *testing.T) {
 	if !slices.Equal(sets.List(result.NodeNames), []string{"container"}) {
 		t.Errorf("the earlier cycle's set changed to %v", sets.List(result.NodeNames))
 	}
-	if got := sets.List(pl.tracker.Serving(gpu)); !slices.Equal(got, []string{"container", "container-2"}) {
+	if got := sets.List(pl.tracker.Advertisers(gpu)); !slices.Equal(got, []string{"container", "container-2"}) {
 		t.Errorf("advertisers now %v, want both container nodes", got)
 	}
 	pl.narrowedWaiters.activate(klog.Background(), h)
