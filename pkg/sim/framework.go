@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sort"
 	"sync"
 
 	v1 "k8s.io/api/core/v1"
@@ -110,6 +111,7 @@ type engine struct {
 	// nextStart rotates where filtering starts, as kube-scheduler does.
 	nextStart int
 	feasible  []fwk.NodeInfo
+	positions []int
 }
 
 // idlePlugins are the extension points the simulator's objects leave
@@ -231,10 +233,10 @@ func (e *engine) updateNode(logger klog.Logger, old, node *v1.Node) {
 // highest total. It returns "" when no node fits. knownUnplaceable says the
 // pod's shape found no node since capacity was last freed: at thousands of
 // waiting pods, filtering every node for each is what made runs quadratic.
-// full says a node lacks the pod's resources: Filter would reject it, so it
-// counts as filtered without running the plugins, which in a filling
-// cluster were most of a run's time.
-func (e *engine) schedule(ctx context.Context, pod *v1.Pod, knownUnplaceable bool, full func(*v1.Node) bool) (string, error) {
+// nodes tells which nodes lack the pod's resources: Filter would reject
+// them, so they count as filtered without running the plugins, which in a
+// filling cluster were most of a run's time.
+func (e *engine) schedule(ctx context.Context, pod *v1.Pod, knownUnplaceable bool, nodes podNodes) (string, error) {
 	logger := klog.FromContext(ctx)
 	if err := e.cache.UpdateSnapshot(logger, e.snapshot); err != nil {
 		return "", err
@@ -259,14 +261,22 @@ func (e *engine) schedule(ctx context.Context, pod *v1.Pod, knownUnplaceable boo
 	// A node PreFilter left out is rejected without Filter, as by the
 	// framework. The sample is taken over all nodes, so that narrowing,
 	// which rejects only nodes Filter would reject too, changes no
-	// placement: the simulator skips those cheaply anyway (full).
+	// placement: the simulator skips those cheaply anyway (full). Nodes
+	// that do not serve the pod's resource are skipped without being
+	// looked at; the sample and the next start are what the framework's
+	// walk over every position gives.
 	want := e.numFeasibleNodesToFind(len(all))
 	e.feasible = e.feasible[:0]
-	processed := 0
-	for i := 0; i < len(all) && len(e.feasible) < want; i++ {
-		ni := all[(e.nextStart+i)%len(all)]
-		processed++
-		if !preResult.AllNodes() && !preResult.NodeNames.Has(ni.Node().Name) || full(ni.Node()) {
+	positions := nodes.serving(all)
+	if positions == nil {
+		positions = e.everyPosition(len(all))
+	}
+	first := sort.SearchInts(positions, e.nextStart)
+	processed := len(all)
+	for k := range positions {
+		i := positions[(first+k)%len(positions)]
+		ni := all[i]
+		if !preResult.AllNodes() && !preResult.NodeNames.Has(ni.Node().Name) || nodes.full(i) {
 			continue
 		}
 		status := e.framework.RunFilterPlugins(ctx, state, pod, ni)
@@ -274,6 +284,10 @@ func (e *engine) schedule(ctx context.Context, pod *v1.Pod, knownUnplaceable boo
 			e.feasible = append(e.feasible, ni)
 		} else if !status.IsRejected() {
 			return "", status.AsError()
+		}
+		if len(e.feasible) == want {
+			processed = (i-e.nextStart+len(all))%len(all) + 1
+			break
 		}
 	}
 	e.nextStart = (e.nextStart + processed) % len(all)
@@ -291,6 +305,24 @@ func (e *engine) schedule(ctx context.Context, pod *v1.Pod, knownUnplaceable boo
 		return "", status.AsError()
 	}
 	return framework.NewSortedScoredNodes(scores).Pop().Name, nil
+}
+
+// podNodes is what the simulator knows of the nodes for one pod before
+// any plugin runs, by position in the scheduler's node list.
+type podNodes interface {
+	// serving lists in ascending order the positions of the nodes that
+	// serve the pod's GPU resource; nil: every node may hold the pod.
+	serving(all []fwk.NodeInfo) []int
+	// full says the node at the position lacks the pod's resources.
+	full(position int) bool
+}
+
+// everyPosition is 0 to n-1.
+func (e *engine) everyPosition(n int) []int {
+	for len(e.positions) < n {
+		e.positions = append(e.positions, len(e.positions))
+	}
+	return e.positions[:n]
 }
 
 // numFeasibleNodesToFind is kube-scheduler's adaptive node sampling.

@@ -13,6 +13,7 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/klog/v2"
+	fwk "k8s.io/kube-scheduler/framework"
 	schedconfig "k8s.io/kubernetes/pkg/scheduler/apis/config"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/advisor"
@@ -76,6 +77,9 @@ type Options struct {
 	// keepIdlePlugins runs the profile whole, for the test that shows
 	// idlePlugins decide nothing.
 	keepIdlePlugins bool
+	// walkEveryNode looks at every node for every pod, for the test that
+	// shows the nodes serving a resource are all a pod needs looked at.
+	walkEveryNode bool
 }
 
 // simNode is a node's state during a run.
@@ -107,7 +111,7 @@ func (n *simNode) free() int64 { return n.units - n.usedUnits }
 // can: a snapshot that overcommits a node or puts a GPU pod on a node of
 // another mode would make every figure of the run wrong.
 func (n *simNode) cannotHold(p PodSpec) string {
-	if n.holds(p) {
+	if n.holds(&p) {
 		return ""
 	}
 	switch {
@@ -131,7 +135,7 @@ func (n *simNode) cannotHold(p PodSpec) string {
 // advertises the same and the pod requests nothing else. On a DRA node the
 // units are GPUs no claim holds, which is also GPUWorkloadFit's verdict on
 // its devices.
-func (n *simNode) holds(p PodSpec) bool {
+func (n *simNode) holds(p *PodSpec) bool {
 	return n.pods < podsPerNode && n.usedCPU+p.MilliCPU <= n.spec.MilliCPU && n.usedMemory+p.Memory <= n.spec.Memory &&
 		(p.GPU == "" || n.serves(p.GPU) && n.free() >= p.GPUCount)
 }
@@ -191,12 +195,19 @@ type run struct {
 	// byObject finds a node by the object the scheduler cache holds, on the
 	// Filter path where looking up names cost a fifth of a large run.
 	byObject map[*v1.Node]*simNode
-	pods     []*simPod
-	pending  []*simPod
-	leaving  departureQueue
-	ready    []conversion // sorted by time
-	metrics  *metricsRecorder
-	relabels []advisor.Relabel
+	// listed is the scheduler's node list that atPosition (the node at each
+	// position) and servingAt (per GPU resource, the positions of the
+	// nodes that serve it) were made for. A node object replaced drops
+	// them, and a new list remakes them.
+	listed     []fwk.NodeInfo
+	atPosition []*simNode
+	servingAt  map[v1.ResourceName][]int
+	pods       []*simPod
+	pending    []*simPod
+	leaving    departureQueue
+	ready      []conversion // sorted by time
+	metrics    *metricsRecorder
+	relabels   []advisor.Relabel
 	// reversals counts relabels that took a node away from the resource its
 	// previous relabel served while pods requesting that resource waited.
 	reversals int
@@ -277,6 +288,7 @@ func (r *run) advertise(n *simNode, converting bool) {
 		n.resource, n.units = name, count
 	}
 	delete(r.byObject, n.obj)
+	r.listed = nil
 	n.obj = nodeObject(n.spec, n.mode, n.resource, n.units, n.version)
 	if n.spec.DRA {
 		n.resource, n.units = draGPUs, n.spec.Inventory.GPUs
@@ -422,8 +434,7 @@ func (r *run) place(p *simPod, now time.Duration) (bool, error) {
 	if node == "" {
 		s := p.shape()
 		var err error
-		full := func(node *v1.Node) bool { return !r.byObject[node].holds(p.spec) }
-		if node, err = r.engine.schedule(r.ctx, p.obj, r.unplaceable[s], full); err != nil {
+		if node, err = r.engine.schedule(r.ctx, p.obj, r.unplaceable[s], nodesFor{r, p}); err != nil {
 			return false, fmt.Errorf("schedule pod %s: %w", p.spec.Name, err)
 		}
 		if node == "" {
@@ -466,6 +477,40 @@ func (r *run) place(p *simPod, now time.Duration) (bool, error) {
 	}
 	return true, nil
 }
+
+// nodesFor is what the run knows of its nodes for one pod.
+type nodesFor struct {
+	r *run
+	p *simPod
+}
+
+func (f nodesFor) serving(all []fwk.NodeInfo) []int {
+	r := f.r
+	if r.listed == nil || len(r.listed) != len(all) || &r.listed[0] != &all[0] {
+		r.listed, r.servingAt = all, map[v1.ResourceName][]int{}
+		r.atPosition = r.atPosition[:0]
+		for _, ni := range all {
+			r.atPosition = append(r.atPosition, r.byObject[ni.Node()])
+		}
+	}
+	gpu := f.p.spec.GPU
+	if gpu == "" || r.opts.walkEveryNode {
+		return nil
+	}
+	positions, ok := r.servingAt[gpu]
+	if !ok {
+		positions = []int{}
+		for i, n := range r.atPosition {
+			if n.serves(gpu) {
+				positions = append(positions, i)
+			}
+		}
+		r.servingAt[gpu] = positions
+	}
+	return positions
+}
+
+func (f nodesFor) full(position int) bool { return !f.r.atPosition[position].holds(&f.p.spec) }
 
 func (r *run) depart(p *simPod) error {
 	if err := r.engine.remove(r.logger, p.obj); err != nil {
