@@ -261,7 +261,7 @@ func (e *engine) schedule(ctx context.Context, pod *v1.Pod, knownUnplaceable boo
 	// A node PreFilter left out is rejected without Filter, as by the
 	// framework. The sample is taken over all nodes, so that narrowing,
 	// which rejects only nodes Filter would reject too, changes no
-	// placement: the simulator skips those cheaply anyway (full). Nodes
+	// placement: the simulator skips those cheaply anyway (nodes.full). Nodes
 	// that do not serve the pod's resource are skipped without being
 	// looked at; the sample and the next start are what the framework's
 	// walk over every position gives.

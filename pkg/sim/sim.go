@@ -192,13 +192,11 @@ type run struct {
 	dra    draServing
 	nodes  []*simNode
 	byName map[string]*simNode
-	// byObject finds a node by the object the scheduler cache holds, on the
-	// Filter path where looking up names cost a fifth of a large run.
-	byObject map[*v1.Node]*simNode
 	// listed is the scheduler's node list that atPosition (the node at each
-	// position) and servingAt (per GPU resource, the positions of the
-	// nodes that serve it) were made for. A node object replaced drops
-	// them, and a new list remakes them.
+	// position, so that the Filter path looks up no names) and servingAt
+	// (per GPU resource, the positions of the nodes that serve it) were
+	// made for. A node object replaced drops them, and a new list remakes
+	// them.
 	listed     []fwk.NodeInfo
 	atPosition []*simNode
 	servingAt  map[v1.ResourceName][]int
@@ -241,7 +239,7 @@ func Run(ctx context.Context, scenario *Scenario, policy ScoringPolicy, opts Opt
 	if err != nil {
 		return nil, err
 	}
-	r := &run{ctx: ctx, logger: klog.FromContext(ctx), engine: e, opts: opts, policy: scenario.Policy, dra: dra, byName: map[string]*simNode{}, byObject: map[*v1.Node]*simNode{}, unplaceable: map[shape]bool{}}
+	r := &run{ctx: ctx, logger: klog.FromContext(ctx), engine: e, opts: opts, policy: scenario.Policy, dra: dra, byName: map[string]*simNode{}, unplaceable: map[shape]bool{}}
 	if err := r.publishDRA(scenario.Nodes); err != nil {
 		return nil, err
 	}
@@ -287,13 +285,11 @@ func (r *run) advertise(n *simNode, converting bool) {
 	if name, count, err := n.spec.Inventory.Advertisement(r.effectiveMode(n)); err == nil && count > 0 && !converting && !n.spec.DRA {
 		n.resource, n.units = name, count
 	}
-	delete(r.byObject, n.obj)
 	r.listed = nil
 	n.obj = nodeObject(n.spec, n.mode, n.resource, n.units, n.version)
 	if n.spec.DRA {
 		n.resource, n.units = draGPUs, n.spec.Inventory.GPUs
 	}
-	r.byObject[n.obj] = n
 }
 
 func (r *run) effectiveMode(n *simNode) gpuworkload.Mode {
@@ -490,7 +486,7 @@ func (f nodesFor) serving(all []fwk.NodeInfo) []int {
 		r.listed, r.servingAt = all, map[v1.ResourceName][]int{}
 		r.atPosition = r.atPosition[:0]
 		for _, ni := range all {
-			r.atPosition = append(r.atPosition, r.byObject[ni.Node()])
+			r.atPosition = append(r.atPosition, r.byName[ni.Node().Name])
 		}
 	}
 	gpu := f.p.spec.GPU
