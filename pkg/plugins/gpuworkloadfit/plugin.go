@@ -184,6 +184,13 @@ func (w *waitingPods) add(pod *v1.Pod) {
 	w.pods[pod.Namespace+"/"+pod.Name] = pod
 }
 
+// forget drops a pod that no longer waits.
+func (w *waitingPods) forget(pod *v1.Pod) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	delete(w.pods, pod.Namespace+"/"+pod.Name)
+}
+
 // activate retries the pods and forgets them; a pod still in its cycle is
 // activated when it returns.
 func (w *waitingPods) activate(logger klog.Logger, handle fwk.Handle) {

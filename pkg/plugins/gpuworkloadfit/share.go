@@ -124,12 +124,11 @@ func (s *processShare) watch(ctx context.Context, handle fwk.Handle, args *confi
 		}
 	}, conditionCheckInterval)
 	// Register the pod informer now (informers must exist before the
-	// scheduler starts them), and forget a pod's explanation once it is
-	// bound or gone, scraped or not.
+	// scheduler starts them), and forget a pod once it is bound or gone.
 	if _, err := informers.Core().V1().Pods().Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
 		UpdateFunc: func(_, obj any) {
 			if pod, ok := obj.(*v1.Pod); ok && pod.Spec.NodeName != "" {
-				s.explained.Delete(pod.UID)
+				s.forget(pod)
 			}
 		},
 		DeleteFunc: func(obj any) {
@@ -137,13 +136,26 @@ func (s *processShare) watch(ctx context.Context, handle fwk.Handle, args *confi
 				obj = tombstone.Obj
 			}
 			if pod, ok := obj.(*v1.Pod); ok {
-				s.explained.Delete(pod.UID)
+				s.forget(pod)
 			}
 		},
 	}); err != nil {
 		return fmt.Errorf("%s: follow pods: %w", Name, err)
 	}
 	return nil
+}
+
+// forget drops what the profiles keep of a pod that is bound or gone, so
+// that a scheduler that runs for months holds no pods that left: its
+// explanation, scraped or not, and its place among the waiters, which a
+// new advertiser may not retry for a long time.
+func (s *processShare) forget(pod *v1.Pod) {
+	s.explained.Delete(pod.UID)
+	s.each(func(pl *GPUWorkloadFit) {
+		for _, w := range []*waitingPods{&pl.siblingWaiters, &pl.deviceWaiters, &pl.narrowedWaiters} {
+			w.forget(pod)
+		}
+	})
 }
 
 // explained is a waiting pod's latest explanation.

@@ -162,3 +162,44 @@ func TestInventoryMetricsAreCountedAtMostOncePerMaxAge(t *testing.T) {
 		t.Fatalf("a scrape after the max age: %d series, want more than %d with the new node", got, empty)
 	}
 }
+
+// A pod bound or deleted leaves every profile's waiters and its
+// explanation: a later retry of the waiters finds only pods still waiting.
+func TestShareForgetsPodsThatLeft(t *testing.T) {
+	factory := informers.NewSharedInformerFactory(fake.NewClientset(), 0)
+	ctx := t.Context()
+	args := &config.GPUWorkloadFitArgs{DRADriverName: "gpu.nvidia.com"}
+	var profiles []*GPUWorkloadFit
+	var share *processShare
+	for range 2 {
+		pl := NewOffline(args)
+		pl.handle = informersHandle{factory: factory}
+		s, _, err := pl.joinShare(ctx, args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		profiles, share = append(profiles, pl), s
+	}
+	left := podRequesting("left", map[v1.ResourceName]string{gpu: "1"})
+	waiting := podRequesting("waiting", map[v1.ResourceName]string{gpu: "1"})
+	for _, pl := range profiles {
+		for _, w := range []*waitingPods{&pl.siblingWaiters, &pl.deviceWaiters, &pl.narrowedWaiters} {
+			w.add(left)
+			w.add(waiting)
+		}
+	}
+	share.explained.Store(left.UID, explained{})
+	share.forget(left)
+	if _, ok := share.explained.Load(left.UID); ok {
+		t.Error("the explanation of a pod that left stays")
+	}
+	for i, pl := range profiles {
+		for _, w := range []*waitingPods{&pl.siblingWaiters, &pl.deviceWaiters, &pl.narrowedWaiters} {
+			h := &fakeHandle{}
+			w.activate(klog.Background(), h)
+			if got := slices.Sorted(maps.Keys(h.activated)); !slices.Equal(got, []string{"ns/waiting"}) {
+				t.Errorf("profile %d retried %v, want only the pod still waiting", i, got)
+			}
+		}
+	}
+}
