@@ -149,13 +149,17 @@ func (s *processShare) watch(ctx context.Context, handle fwk.Handle, args *confi
 // that a scheduler that runs for months holds no pods that left: its
 // explanation, scraped or not, and its place among the waiters, which a
 // new advertiser may not retry for a long time.
+// It runs for every update of a bound pod, so it walks the profiles under
+// the share's lock instead of copying them, as each does.
 func (s *processShare) forget(pod *v1.Pod) {
 	s.explained.Delete(pod.UID)
-	s.each(func(pl *GPUWorkloadFit) {
-		for _, w := range []*waitingPods{&pl.siblingWaiters, &pl.deviceWaiters, &pl.narrowedWaiters} {
-			w.forget(pod)
-		}
-	})
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, pl := range s.profiles {
+		pl.siblingWaiters.forget(pod)
+		pl.deviceWaiters.forget(pod)
+		pl.narrowedWaiters.forget(pod)
+	}
 }
 
 // explained is a waiting pod's latest explanation.
