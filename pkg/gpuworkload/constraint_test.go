@@ -14,10 +14,13 @@ import (
 // conversion makes (its labels as ConvertedLabels gives them). So does the
 // waiting-pod count that stranding is measured against: a pod that wants
 // more units than the node has free strands them only where it may run.
+// One count serves every case, so its remembered verdicts meet nodes of a
+// name they were made on another object of (the generator has two names).
 func TestNodeConstraintAgreesWithNodeAffinity(t *testing.T) {
 	verdict := constrainttest.NodeAffinityVerdict(t)
 	g := constrainttest.NewGenerator(1)
 	models := []string{"T4", "A10", "L4", "GA102GL_A10"}
+	waiting := gpuworkload.NewWaitingGPUPods()
 	for i := range 3000 {
 		node := g.Node()
 		labels := node.Labels
@@ -27,12 +30,12 @@ func TestNodeConstraintAgreesWithNodeAffinity(t *testing.T) {
 		if got := constraint.Accepts(node); got != want {
 			t.Fatalf("case %d: Accepts = %v, NodeAffinity says %v\nnode labels %v\nnodeSelector %v affinity %+v", i, got, want, labels, pod.Spec.NodeSelector, pod.Spec.Affinity)
 		}
-		waiting := gpuworkload.NewWaitingGPUPods()
 		waiting.Add(gpuworkload.ResourceGPU, gpuworkload.WaitingShape{Units: 2}, constraint)
 		if _, stranded := waiting.Stranded(gpuworkload.FreeOnNode{Node: node, Resource: gpuworkload.ResourceGPU, Units: 1}); stranded != want {
 			t.Fatalf("case %d: one free unit stranded for a pod waiting for two: %v, NodeAffinity says the pod may run there: %v\nnode labels %v\nnodeSelector %v affinity %+v",
 				i, stranded, want, labels, pod.Spec.NodeSelector, pod.Spec.Affinity)
 		}
+		waiting.Remove(gpuworkload.ResourceGPU, gpuworkload.WaitingShape{Units: 2}, constraint)
 		inv, err := gpuworkload.NewGPUInventory(2, g.Pick(models...), "")
 		if err != nil {
 			t.Fatal(err)

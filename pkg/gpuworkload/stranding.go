@@ -29,16 +29,48 @@ type WaitingShape struct {
 
 // WaitingGPUPods counts the GPU pods that wait, by resource and shape: the
 // demand free units are stranded against. The simulator and the live
-// inventory share it, so that both count stranding the same way.
+// inventory share it, so that both count stranding the same way. It is not
+// safe for concurrent use.
 type WaitingGPUPods struct {
 	byResource  map[v1.ResourceName]map[WaitingShape]int
 	constraints map[string]NodeConstraint
 	total       int
+	// verdicts remember each constraint's verdict on a node, for the node
+	// object it was made on: node-affinity matching allocates, and the
+	// simulator asks about every node at every event, which made matching
+	// most of a run of the openb gpuspec lists. Node objects are replaced,
+	// never changed in place (informers and the simulator treat them so),
+	// so a verdict holds while the node's object is the same.
+	verdicts map[verdictKey]verdict
+}
+
+type verdictKey struct{ constraint, node string }
+
+type verdict struct {
+	node     *v1.Node
+	accepted bool
 }
 
 // NewWaitingGPUPods returns an empty count.
 func NewWaitingGPUPods() *WaitingGPUPods {
-	return &WaitingGPUPods{byResource: map[v1.ResourceName]map[WaitingShape]int{}, constraints: map[string]NodeConstraint{}}
+	return &WaitingGPUPods{byResource: map[v1.ResourceName]map[WaitingShape]int{}, constraints: map[string]NodeConstraint{}, verdicts: map[verdictKey]verdict{}}
+}
+
+// accepts says whether a pod of the shape could run on the node.
+func (w *WaitingGPUPods) accepts(s WaitingShape, node *v1.Node) bool {
+	if s.constraint == "" {
+		return true
+	}
+	if node == nil {
+		return w.constraints[s.constraint].Accepts(nil)
+	}
+	key := verdictKey{s.constraint, node.Name}
+	if v, ok := w.verdicts[key]; ok && v.node == node {
+		return v.accepted
+	}
+	accepted := w.constraints[s.constraint].Accepts(node)
+	w.verdicts[key] = verdict{node, accepted}
+	return accepted
 }
 
 // Add counts a waiting pod with its node constraint.
@@ -91,10 +123,9 @@ func (w *WaitingGPUPods) Stranded(n FreeOnNode) (StrandedKind, bool) {
 	if w.total == 0 || n.Resource == "" || n.Units <= 0 {
 		return 0, false
 	}
-	accepts := func(s WaitingShape) bool { return s.constraint == "" || w.constraints[s.constraint].Accepts(n.Node) }
 	wanted, unitsWould := false, false
 	for s := range w.byResource[n.Resource] {
-		if !accepts(s) {
+		if !w.accepts(s, n.Node) {
 			continue
 		}
 		wanted = true
@@ -117,7 +148,7 @@ func (w *WaitingGPUPods) Stranded(n FreeOnNode) (StrandedKind, bool) {
 			continue
 		}
 		for s := range shapes {
-			if accepts(s) {
+			if w.accepts(s, n.Node) {
 				return StrandedMode, true
 			}
 		}
