@@ -132,6 +132,48 @@ func (m *DemandModel) publishLocked() {
 	m.current.Store(&next)
 }
 
+// Pooled is the demand for a pool of GPUs that serves several resources,
+// as a DRA node's free GPUs serve every resource a DeviceClass of the driver
+// serves: their classes merged by size and constraint, each weighed by its
+// resource's share. Resources are taken in name order, so that sums, and
+// placements, are the same in every run.
+func (d Demand) Pooled(serves func(v1.ResourceName) bool) ResourceDemand {
+	var classes []DemandClass
+	share := 0.0
+	for _, name := range slices.Sorted(maps.Keys(d)) {
+		r := d[name]
+		if !serves(name) {
+			continue
+		}
+		share += r.Share
+		for _, c := range r.Classes {
+			weight := c.Share * r.Share
+			if weight <= 0 {
+				continue
+			}
+			i := slices.IndexFunc(classes, func(p DemandClass) bool { return p.Units == c.Units && p.Constraint.Key == c.Constraint.Key })
+			if i < 0 {
+				classes = append(classes, DemandClass{Units: c.Units, Constraint: c.Constraint})
+				i = len(classes) - 1
+			}
+			p := &classes[i]
+			p.MilliCPU = (p.MilliCPU*p.Share + c.MilliCPU*weight) / (p.Share + weight)
+			p.Memory = (p.Memory*p.Share + c.Memory*weight) / (p.Share + weight)
+			p.Share += weight
+		}
+	}
+	if share == 0 {
+		return ResourceDemand{}
+	}
+	for i := range classes {
+		classes[i].Share /= share
+	}
+	slices.SortFunc(classes, func(a, b DemandClass) int {
+		return cmp.Or(cmp.Compare(a.Units, b.Units), cmp.Compare(a.Constraint.Key, b.Constraint.Key))
+	})
+	return NewResourceDemand(classes, share)
+}
+
 // Current is the latest demand; callers must not modify it.
 func (m *DemandModel) Current() Demand {
 	if m.stale.Load() {

@@ -99,3 +99,28 @@ func TestUnusableAgreesWithNodeAffinity(t *testing.T) {
 		}
 	}
 }
+
+// A DRA node's free GPUs serve every resource a DeviceClass serves: their
+// classes merge by size and constraint, weighed by the resources' shares; a
+// resource the driver does not serve (vGPU) is left out.
+func TestPooledDemand(t *testing.T) {
+	pinned := gpuworkload.NodeConstraint{Key: "pinned"}
+	demand := Demand{
+		"nvidia.com/gpu":            NewResourceDemand([]DemandClass{{Units: 1, Share: 0.5, MilliCPU: 8000}, {Units: 2, Share: 0.5, MilliCPU: 16000}}, 0.6),
+		"nvidia.com/GA102GL_A10":    NewResourceDemand([]DemandClass{{Units: 1, Share: 0.5, MilliCPU: 4000}, {Units: 1, Share: 0.5, MilliCPU: 2000, Constraint: pinned}}, 0.2),
+		"nvidia.com/NVIDIA_A10-12Q": NewResourceDemand([]DemandClass{{Units: 4, Share: 1, MilliCPU: 2000}}, 0.2),
+	}
+	pooled := demand.Pooled(func(name v1.ResourceName) bool { return name != "nvidia.com/NVIDIA_A10-12Q" })
+	want := []DemandClass{{Units: 1, Share: 0.5, MilliCPU: 7000}, {Units: 1, Share: 0.125, MilliCPU: 2000, Constraint: pinned}, {Units: 2, Share: 0.375, MilliCPU: 16000}}
+	if len(pooled.Classes) != len(want) || math.Abs(pooled.Share-0.8) > 1e-9 {
+		t.Fatalf("pooled %+v, want classes %+v of share 0.8", pooled, want)
+	}
+	for i, w := range want {
+		if c := pooled.Classes[i]; c.Units != w.Units || c.Constraint.Key != w.Constraint.Key || math.Abs(c.Share-w.Share) > 1e-9 || math.Abs(c.MilliCPU-w.MilliCPU) > 1e-6 {
+			t.Errorf("class %d: %+v, want %+v", i, c, w)
+		}
+	}
+	if none := demand.Pooled(func(v1.ResourceName) bool { return false }); len(none.Classes) != 0 || none.Share != 0 {
+		t.Errorf("pooled over no resource: %+v, want nothing", none)
+	}
+}

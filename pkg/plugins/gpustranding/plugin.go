@@ -65,6 +65,11 @@ type cycleState struct {
 	// serve elsewhere (scoreDRAPod).
 	draDevices   int64
 	flexibleCost float64
+	// draDemand is the demand a DRA node's free GPUs serve, pooled over the
+	// resources the driver's DeviceClasses serve; hasDRA says the cluster
+	// has DRA GPUs, so that nodes without them skip the lookup.
+	draDemand ResourceDemand
+	hasDRA    bool
 }
 
 func (s *cycleState) Clone() fwk.StateData { return s }
@@ -112,6 +117,13 @@ func (pl *GPUStranding) PreScore(_ context.Context, state fwk.CycleState, pod *v
 			s.flexibleCost += float64(r.Count*tracker.Largest(r.Name)) * (1 + float64(pl.emptyNodePenalty)/100)
 		}
 	}
+	if tracker.DRADevices(gpuworkload.ClassContainerGPU)+tracker.DRADevices(gpuworkload.ClassPassthroughGPU) > 0 {
+		s.hasDRA = true
+		s.draDemand = s.demand.Pooled(func(name v1.ResourceName) bool {
+			_, ok := tracker.DRAServed(name)
+			return ok
+		})
+	}
 	return nil
 }
 
@@ -139,7 +151,7 @@ func (pl *GPUStranding) Score(_ context.Context, state fwk.CycleState, _ *v1.Pod
 	}
 	if s.draDevices > 0 {
 		if available := s.gpu.Tracker().DRAAvailability(nodeInfo.Node().Name); available != nil && !advertisesRequests(s, nodeInfo) {
-			return pl.scoreDRAPod(s, available), nil
+			return pl.scoreDRAPod(s, available, nodeInfo), nil
 		}
 	}
 	if s.gpu.Demand().IsGPU() {
@@ -180,15 +192,31 @@ func (pl *GPUStranding) scoreGPUPod(s *cycleState, nodeInfo fwk.NodeInfo) int64 
 // per unit, more than any device-plugin placement can cost: the largest
 // node total of the resource, as units that could be left unusable, plus
 // emptyNodePenalty percent of it, as drain delay. So it takes a DRA GPU
-// only where no device-plugin node has room. Among DRA nodes the one the
-// pod fills most wins, which keeps whole nodes for requests of several GPUs.
-func (pl *GPUStranding) scoreDRAPod(s *cycleState, available *gpuworkload.DRAAvailability) int64 {
+// only where no device-plugin node has room. Among DRA nodes the cost is
+// the growth of the node's unusable GPUs under the pooled demand, and the
+// node the pod fills most wins, weighed by packWeight, as on a device-plugin
+// node: this keeps whole nodes for requests of several GPUs, and GPUs
+// with the CPU and memory their pods need.
+func (pl *GPUStranding) scoreDRAPod(s *cycleState, available *gpuworkload.DRAAvailability, nodeInfo fwk.NodeInfo) int64 {
 	if available.GPUs <= 0 {
 		return math.MinInt32
 	}
+	allocatable, requested := nodeInfo.GetAllocatable(), nodeInfo.GetRequested()
+	freeCPU := allocatable.GetMilliCPU() - requested.GetMilliCPU()
+	freeMemory := allocatable.GetMemory() - requested.GetMemory()
 	inUse := available.ByClass[gpuworkload.ClassContainerGPU].Allocated + available.ByClass[gpuworkload.ClassPassthroughGPU].Allocated
-	fill := float64(int64(inUse)+s.draDevices) / float64(available.GPUs)
-	return int64(math.Round((fill - s.flexibleCost) * costScale))
+	free := draFreeGPUs(available)
+	after := free - s.draDevices
+	cost := unusableGrowth(s.draDemand.Classes, nodeInfo.Node(), freeUnits{free, freeCPU, freeMemory}, freeUnits{after, freeCPU - s.milliCPU, freeMemory - s.memory})
+	fill := packWeight(s.draDemand, after, freeCPU-s.milliCPU, freeMemory-s.memory) * float64(int64(inUse)+s.draDevices) / float64(available.GPUs)
+	return int64(math.Round((fill - s.flexibleCost - cost) * costScale))
+}
+
+// draFreeGPUs counts a DRA node's GPUs free for any device: each GPU's
+// gpu and vfio devices are free together, and a node may publish only one
+// of them.
+func draFreeGPUs(available *gpuworkload.DRAAvailability) int64 {
+	return int64(max(available.ByClass[gpuworkload.ClassContainerGPU].Free, available.ByClass[gpuworkload.ClassPassthroughGPU].Free))
 }
 
 // advertisesRequests reports whether the node serves the pod's extended
@@ -249,9 +277,18 @@ func packWeight(demand ResourceDemand, units, milliCPU, memory int64) float64 {
 // scoreNonGPUPod: on a GPU node with free units, the cost is the growth of
 // its unusable units as the pod takes CPU and memory, plus nonGPUPodPenalty
 // percent of the free units in proportion to the share of the node the pod
-// takes. Elsewhere the pod costs nothing.
+// takes. A DRA node's free GPUs count as units of the pooled demand.
+// Elsewhere the pod costs nothing.
 func (pl *GPUStranding) scoreNonGPUPod(s *cycleState, nodeInfo fwk.NodeInfo) int64 {
 	allocatable := nodeInfo.GetAllocatable()
+	if s.hasDRA {
+		if available := s.gpu.Tracker().DRAAvailability(nodeInfo.Node().Name); available != nil {
+			requested := nodeInfo.GetRequested()
+			taken := max(fraction(s.milliCPU, allocatable.GetMilliCPU()), fraction(s.memory, allocatable.GetMemory()))
+			cost := pl.nonGPUCost(s, s.draDemand.Classes, nodeInfo.Node(), draFreeGPUs(available), allocatable.GetMilliCPU()-requested.GetMilliCPU(), allocatable.GetMemory()-requested.GetMemory(), taken)
+			return int64(math.Round(-cost * costScale))
+		}
+	}
 	if len(allocatable.GetScalarResources()) == 0 {
 		// Without extended resources there are no free units to strand: skip the tracker's lookup.
 		return 0
@@ -267,14 +304,21 @@ func (pl *GPUStranding) scoreNonGPUPod(s *cycleState, nodeInfo fwk.NodeInfo) int
 	var cost float64
 	for _, r := range entry.State.Resources {
 		free := allocatable.GetScalarResources()[r.Name] - requested.GetScalarResources()[r.Name]
-		if free <= 0 {
-			continue
-		}
-		classes := s.demand[r.Name].Classes
-		cost += unusableGrowth(classes, nodeInfo.Node(), freeUnits{free, freeCPU, freeMemory}, freeUnits{free, freeCPU - s.milliCPU, freeMemory - s.memory})
-		cost += float64(pl.nonGPUPodPenalty) / 100 * taken * float64(free)
+		cost += pl.nonGPUCost(s, s.demand[r.Name].Classes, nodeInfo.Node(), free, freeCPU, freeMemory, taken)
 	}
 	return int64(math.Round(-cost * costScale))
+}
+
+// nonGPUCost is what a pod without GPUs costs free GPU units of a node: the
+// growth of their unusable share as it takes CPU and memory, plus
+// nonGPUPodPenalty percent of them, in proportion to the share of the node
+// it takes.
+func (pl *GPUStranding) nonGPUCost(s *cycleState, classes []DemandClass, node *v1.Node, free, freeCPU, freeMemory int64, taken float64) float64 {
+	if free <= 0 {
+		return 0
+	}
+	return unusableGrowth(classes, node, freeUnits{free, freeCPU, freeMemory}, freeUnits{free, freeCPU - s.milliCPU, freeMemory - s.memory}) +
+		float64(pl.nonGPUPodPenalty)/100*taken*float64(free)
 }
 
 // freeUnits is what a node has free for the resource's demand.

@@ -350,24 +350,39 @@ func draNodes(t *testing.T, allocated ...string) func(*clusterstate.Tracker) {
 
 // A free DRA GPU serves either class: a container pod whose resource a
 // device plugin serves goes to a device-plugin node while one has room, and
-// among DRA nodes fills the fullest.
+// among DRA nodes fills the fullest, unless CPU or memory decide. DRA GPUs
+// count as units of the demand their DeviceClasses serve: a pod without
+// GPUs keeps off them, a GPU pod takes the one its node's CPU leaves
+// unusable to the usual pods.
 func TestScoreDRANodes(t *testing.T) {
 	container := pod("ctr", map[v1.ResourceName]string{gpu: "1"})
 	busy := nodeInfo(node("busy-device-plugin", "container", map[v1.ResourceName]string{gpu: "8"}),
 		pod("a", map[v1.ResourceName]string{gpu: "1"}), pod("b", map[v1.ResourceName]string{gpu: "1"}), pod("c", map[v1.ResourceName]string{gpu: "1"}))
 	empty := nodeInfo(node("empty-device-plugin", "container", map[v1.ResourceName]string{gpu: "8"}))
 	half, free := nodeInfo(node("dra-half", "", nil)), nodeInfo(node("dra-empty", "", nil))
+	cpuPoor := nodeInfo(node("dra-half", "", nil), pod("web", map[v1.ResourceName]string{v1.ResourceCPU: "12"}))
+	cpuOnly := nodeInfo(node("cpu", "", nil))
+	learned := []observed{{name: gpu, units: 1, times: 100}}
+	cpuHungry := []observed{{name: gpu, units: 1, milliCPU: 16000, times: 100}}
 	for _, tc := range []struct {
-		name  string
-		nodes []fwk.NodeInfo
-		want  []string // best first
+		name      string
+		pod       *v1.Pod
+		allocated []string
+		history   []observed
+		nodes     []fwk.NodeInfo
+		want      []string // best first
 	}{
-		{name: "device-plugin nodes with room come first, even an empty one", nodes: []fwk.NodeInfo{half, free, busy, empty},
-			want: []string{"busy-device-plugin", "empty-device-plugin", "dra-half", "dra-empty"}},
-		{name: "only DRA nodes: the half-used one", nodes: []fwk.NodeInfo{free, half}, want: []string{"dra-half", "dra-empty"}},
+		{name: "device-plugin nodes with room come first, even an empty one", pod: container, allocated: []string{"gpu-0"}, history: learned,
+			nodes: []fwk.NodeInfo{half, free, busy, empty}, want: []string{"busy-device-plugin", "empty-device-plugin", "dra-half", "dra-empty"}},
+		{name: "only DRA nodes: the half-used one", pod: container, allocated: []string{"gpu-0"}, history: learned,
+			nodes: []fwk.NodeInfo{free, half}, want: []string{"dra-half", "dra-empty"}},
+		{name: "a pod without GPUs keeps off a DRA node's free GPUs", pod: pod("batch", map[v1.ResourceName]string{v1.ResourceCPU: "16"}), history: cpuHungry,
+			nodes: []fwk.NodeInfo{free, cpuOnly}, want: []string{"cpu", "dra-empty"}},
+		{name: "a GPU pod takes the GPU its node's CPU leaves unusable", pod: pod("light", map[v1.ResourceName]string{gpu: "1", v1.ResourceCPU: "4"}), history: cpuHungry,
+			nodes: []fwk.NodeInfo{free, cpuPoor}, want: []string{"dra-half", "dra-empty"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			raw, _ := scoresWithDRA(t, nil, draNodes(t, "gpu-0"), container, tc.nodes, observed{name: gpu, units: 1, times: 100})
+			raw, _ := scoresWithDRA(t, nil, draNodes(t, tc.allocated...), tc.pod, tc.nodes, tc.history...)
 			order := make([]int, len(raw))
 			for i := range order {
 				order[i] = i
