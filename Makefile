@@ -98,11 +98,11 @@ sim-traces: ## Compare the policies on each shipped scenario and 40 more traces 
 	@mkdir -p "$(SIM_OUT)"
 	$(GO) run ./test/sim/traces | tee "$(SIM_OUT)/traces.txt"
 
-sim-openb: ## Compare the policies on the Alibaba openb trace (OPENB) by FGD's method, 10 seeded draws per scenario: multigpu50 (both mappings), gpuspec10 and gpuspec20 (tasks kept to GPU models); SIM_OUT/openb-<list>.txt and the allocation curves SIM_OUT/openb-*-allocation.svg
+sim-openb: ## Compare the policies on the Alibaba openb trace (OPENB) by FGD's method, 10 seeded draws per scenario: multigpu50, gpuspec10 and gpuspec20 (tasks kept to GPU models), each in the container and the three-mode mapping; SIM_OUT/openb-<list>.txt and the allocation curves SIM_OUT/openb-*-allocation.svg
 	@mkdir -p "$(SIM_OUT)"
 	$(GO) run ./test/sim/openb -data "$(OPENB)" -draws 10 -out "$(SIM_OUT)"
 	for list in gpuspec10 gpuspec20; do \
-	  $(GO) run ./test/sim/openb -data "$(OPENB)" -pods "$(OPENB)/openb_pod_list_$$list.csv" -scenarios openb-$$list -draws 10 -out "$(SIM_OUT)" || exit 1; \
+	  $(GO) run ./test/sim/openb -data "$(OPENB)" -pods "$(OPENB)/openb_pod_list_$$list.csv" -draws 10 -out "$(SIM_OUT)" || exit 1; \
 	done
 
 sim-dra: ## Stranding as 0, 25, 50 and 100% of the nodes the DRA driver can serve move to it: drift (11 traces) and openb-three-mode (10 draws); SIM_OUT/dra-share.txt and SIM_OUT/<scenario>-dra-share.svg (about 6 min)

@@ -11,7 +11,9 @@
 // serve published through DRA (sim.RunDRAShares).
 //
 // -pods runs another task list of the trace, such as the gpuspec lists,
-// whose tasks name the cards they accept; scenarios are named after it.
+// whose tasks name the cards they accept; scenarios are named after it. On
+// such a list the three-mode mapping keeps each node's card, so that the
+// pins mean something.
 //
 //	go run ./test/sim/openb [-data ../shared/data/openb] [-pods FILE] [-nodes FILE] [-draws 10] [-out docs/simulation] [-scenarios openb-three-mode -dra-shares 0,25,50,100]
 package main
@@ -130,6 +132,7 @@ func run(stdout io.Writer, o options) error {
 	var report strings.Builder
 	w := io.MultiWriter(stdout, &report)
 	for _, m := range chosen {
+		m = m.forTasks(tasks)
 		name := m.name(list)
 		specs, gpus, err := cluster(m, nodes)
 		if err != nil {

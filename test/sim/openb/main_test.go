@@ -48,10 +48,10 @@ func TestBadInputNamesTheRowAndTheFix(t *testing.T) {
 		name, file, content, want string
 	}{
 		{"unknown card", nodeFile, "sn,cpu_milli,memory_mib,gpu,model\nn1,64000,1024,2,H800\n",
-			`openb_node_list_gpu_node.csv:2: model "H800" is not one of the trace's cards A10, G2, G3, P100, T4, V100M16, V100M32; add it to simulatorCard in test/sim/openb`},
+			`openb_node_list_gpu_node.csv:2: model "H800" is not one of the trace's cards A10, G2, G3, P100, T4, V100M16, V100M32; add it to traceCards in test/sim/openb with its GPU product`},
 		{"not the trace", nodeFile, "name,gpus\nn1,2\n", "header name,gpus has no column sn, want at least sn,cpu_milli,memory_mib,gpu,model"},
 		{"unknown card in gpu_spec", taskFile, "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec\nt1,1000,1024,1,1000,T4|H800\n",
-			`:2: gpu_spec "T4|H800" names "H800", which is not one of the trace's cards A10, G2, G3, P100, T4, V100M16, V100M32; add it to simulatorCard`},
+			`:2: gpu_spec "T4|H800" names "H800", which is not one of the trace's cards A10, G2, G3, P100, T4, V100M16, V100M32; add it to traceCards`},
 		{"gpu_spec without GPUs", taskFile, "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec\nt1,1000,1024,0,0,T4\n", `:2: gpu_spec "T4" on a task without GPUs (num_gpu 0)`},
 		{"no GPUs", nodeFile, "sn,cpu_milli,memory_mib,gpu,model\nn1,64000,1024,0,T4\n", `:2: gpu "0" is not a whole number of at least 1`},
 		{"share above one GPU", taskFile, "name,cpu_milli,memory_mib,num_gpu,gpu_milli\nt1,1000,1024,1,1500\n", ":2: gpu_milli 1500 is not a share of a GPU from 1 to 1000"},
@@ -270,45 +270,141 @@ func TestRunMeasuresTheDRAShare(t *testing.T) {
 }
 
 // A task with a gpu_spec lands only on nodes of its cards: with only T4
-// tasks, every policy allocates the test cluster's 8 T4 GPUs and none of
-// its 32 G2 GPUs; the three-mode mapping refuses such a list.
+// tasks, every policy allocates none of the test cluster's 32 G2 GPUs. In
+// the container mapping it fills the 8 T4 GPUs; in the three-mode mapping,
+// which runs by card on such a list, at least the T4 container and
+// passthrough nodes' 6 (the VMs name the T4), more as the advisor
+// converts the vGPU node. The one-card three-mode mapping refuses the list.
 func TestGPUSpecKeepsTasksToTheirCards(t *testing.T) {
 	nodes, _ := testData(t)
 	tasks, err := readTasks(filepath.Join("testdata", "openb_pod_list_gpuspec.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	list := taskListName("testdata/openb_pod_list_gpuspec.csv")
-	m := mappingNamed(t, "openb-multigpu50")
-	if name := m.name(list); name != "openb-gpuspec" {
-		t.Fatalf("scenario %q, want openb-gpuspec", name)
-	}
-	specs, gpus, err := cluster(m, nodes)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := inflate(m, tasks, gpus, 1.3, rand.New(rand.NewPCG(1, 0)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	affinity := d.pods[0].RequiredNodeAffinity
-	if affinity == nil || !reflect.DeepEqual(affinity.NodeSelectorTerms[0].MatchExpressions[0].Values, []string{"T4"}) {
-		t.Fatalf("pod affinity %+v, want nvidia.com/gpu.product In [T4]", affinity)
-	}
 	shipped, err := sim.ShippedOptions()
 	if err != nil {
 		t.Fatal(err)
 	}
-	results, err := sim.Compare(klog.NewContext(context.Background(), logr.Discard()), &sim.Scenario{Name: "gpuspec", Nodes: specs, Pods: d.pods, Policy: sim.EnabledSandboxPolicy()}, sim.ScoringPolicies, shipped)
+	shipped.Advisor = &sim.AdvisorOptions{Interval: sim.DefaultAdvisorInterval, Conversion: sim.DefaultAdvisorConversion}
+	list := taskListName("testdata/openb_pod_list_gpuspec.csv")
+	for _, tc := range []struct {
+		scenario, name string
+		product        string
+		fewest         float64
+	}{
+		{"openb-multigpu50", "openb-gpuspec", "T4", 8},
+		{"openb-three-mode", "openb-gpuspec-three-mode", "Tesla-T4", 6},
+	} {
+		m := mappingNamed(t, tc.scenario).forTasks(tasks)
+		if name := m.name(list); name != tc.name {
+			t.Fatalf("scenario %q, want %s", name, tc.name)
+		}
+		specs, gpus, err := cluster(m, nodes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := inflate(m, tasks, gpus, 1.3, rand.New(rand.NewPCG(1, 0)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range d.pods {
+			affinity := p.RequiredNodeAffinity
+			if p.VM != (affinity == nil) || affinity != nil && !reflect.DeepEqual(affinity.NodeSelectorTerms[0].MatchExpressions[0].Values, []string{tc.product}) {
+				t.Fatalf("%s: pod %s (VM %v) has affinity %+v, want nvidia.com/gpu.product In [%s] on a container, none on a VM", tc.name, p.Name, p.VM, affinity, tc.product)
+			}
+		}
+		results, err := sim.Compare(klog.NewContext(context.Background(), logr.Discard()), &sim.Scenario{Name: tc.name, Nodes: specs, Pods: d.pods, Policy: sim.EnabledSandboxPolicy()}, sim.ScoringPolicies, shipped)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range results {
+			if got := r.Series[len(r.Series)-1].AllocatedGPUs; got < tc.fewest || got > 8 {
+				t.Errorf("%s: %s allocated %v GPUs, want %v to 8, all on the T4 nodes", tc.name, r.Policy, got, tc.fewest)
+			}
+		}
+	}
+	if _, err := inflate(mappingNamed(t, "openb-three-mode"), tasks, 40, 1.3, rand.New(rand.NewPCG(1, 0))); err == nil || !strings.Contains(err.Error(), "the one-card mapping cannot keep a task to its cards") {
+		t.Errorf("the one-card three-mode mapping on a gpu_spec list: %v, want a refusal", err)
+	}
+}
+
+// Each named card is one the GPU stack knows, and a node of it converted
+// to container mode gets the label its pinned pods ask for
+// (gpuworkload.ConvertedLabels takes it from the card).
+func TestTraceCardsAreKnownCards(t *testing.T) {
+	for model, product := range traceCards {
+		if product == "" {
+			continue
+		}
+		card, err := gpuworkload.CardOfModel(product)
+		if err != nil {
+			t.Errorf("%s: %v", model, err)
+			continue
+		}
+		if card.Product() != product || card.PassthroughName == "" {
+			t.Errorf("%s: card %s has product %q and passthrough name %q, want %q and a name", model, card, card.Product(), card.PassthroughName, product)
+		}
+	}
+}
+
+// On a list that pins tasks, the three-mode mapping keeps the cards apart:
+// a VM is made only of a task pinned to one known card, every other GPU
+// task is a container kept to its cards, and an anonymised card's nodes
+// run containers.
+func TestThreeModeByCard(t *testing.T) {
+	nodes, _ := testData(t)
+	pinned := []traceTask{{name: "pinned", gpus: 1, gpuMilli: 1000, models: []string{"T4"}}}
+	m := mappingNamed(t, "openb-three-mode").forTasks(pinned)
+	if m.forPinnedTasks != nil || m.name("gpuspec") != "openb-gpuspec-three-mode" {
+		t.Fatalf("a pinned list runs %q, want the by-card mapping named openb-gpuspec-three-mode", m.name("gpuspec"))
+	}
+	t4 := []string{"Tesla-T4"}
+	for _, tc := range []struct {
+		name     string
+		index    int
+		task     traceTask
+		gpu      v1.ResourceName
+		vm       bool
+		share    float64
+		products []string
+	}{
+		{"T4 fractional", 0, traceTask{gpus: 1, gpuMilli: 400, models: []string{"T4"}}, "nvidia.com/GRID_T4-8Q", true, 0.5, nil},
+		{"T4 whole, odd row", 1, traceTask{gpus: 2, gpuMilli: 1000, models: []string{"T4"}}, "nvidia.com/TU104GL_TESLA_T4", true, 2, nil},
+		{"T4 whole, even row", 2, traceTask{gpus: 1, gpuMilli: 1000, models: []string{"T4"}}, gpuworkload.ResourceGPU, false, 1, t4},
+		{"P100 fractional: no vGPU", 3, traceTask{gpus: 1, gpuMilli: 500, models: []string{"P100"}}, gpuworkload.ResourceGPU, false, 1, []string{"Tesla-P100-PCIE-16GB"}},
+		{"G2: no known card", 5, traceTask{gpus: 1, gpuMilli: 1000, models: []string{"G2"}}, gpuworkload.ResourceGPU, false, 1, []string{"G2"}},
+		{"two cards", 7, traceTask{gpus: 1, gpuMilli: 1000, models: []string{"T4", "V100M16"}}, gpuworkload.ResourceGPU, false, 1, []string{"Tesla-T4", "Tesla-V100-PCIE-16GB"}},
+		{"unpinned", 9, traceTask{gpus: 1, gpuMilli: 300}, gpuworkload.ResourceGPU, false, 1, nil},
+	} {
+		p, share, err := m.pod(tc.index, tc.task)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		var products []string
+		if p.RequiredNodeAffinity != nil {
+			products = p.RequiredNodeAffinity.NodeSelectorTerms[0].MatchExpressions[0].Values
+		}
+		if p.GPU != tc.gpu || p.VM != tc.vm || share != tc.share || !reflect.DeepEqual(products, tc.products) {
+			t.Errorf("%s: %q (VM %v, %v GPUs) kept to %v, want %q (VM %v, %v GPUs) kept to %v", tc.name, p.GPU, p.VM, share, products, tc.gpu, tc.vm, tc.share, tc.products)
+		}
+	}
+	specs, _, err := cluster(m, nodes)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range results {
-		if got := r.Series[len(r.Series)-1].AllocatedGPUs; got != 8 {
-			t.Errorf("%s allocated %v GPUs, want the 8 of the T4 nodes", r.Policy, got)
+	var got []string
+	for _, n := range specs {
+		resource, units, err := n.Inventory.Advertisement(n.Mode)
+		if err != nil {
+			t.Fatal(err)
 		}
+		got = append(got, fmt.Sprintf("%s %d %s", resource, units, n.Labels[gpuworkload.LabelGPUProduct]))
 	}
-	if _, err := inflate(mappingNamed(t, "openb-three-mode"), tasks, gpus, 1.3, rand.New(rand.NewPCG(1, 0))); err == nil || !strings.Contains(err.Error(), "which this mapping does not map yet") {
-		t.Errorf("three-mode on a gpu_spec list: %v, want a refusal", err)
+	want := []string{
+		"nvidia.com/gpu 8 G2", "nvidia.com/gpu 8 G2", "nvidia.com/gpu 8 G2", "nvidia.com/gpu 8 G2",
+		"nvidia.com/gpu 2 Tesla-T4", "nvidia.com/gpu 2 Tesla-T4", "nvidia.com/TU104GL_TESLA_T4 2 Tesla-T4", "nvidia.com/GRID_T4-16Q 2 Tesla-T4",
+	}
+	if strings.Join(got, ", ") != strings.Join(want, ", ") {
+		t.Errorf("nodes advertise %v, want %v", got, want)
 	}
 }

@@ -50,18 +50,22 @@ type traceTask struct {
 	models           []string
 }
 
-// simulatorCard maps the trace's cards to the one card whose tables (the
-// passthrough device name, the vGPU profiles) the simulator knows and
-// whose profiles the mapping uses. The trace's tasks name no card, so a
-// card per VM would have to be invented; one card keeps the trace's pools
-// what its tasks see, one pool per mode, and keeps every node's GPUs,
-// CPU and memory as the trace gives them. docs/simulation.md explains the
-// choice. A card not listed here is an error, not a guess.
-var simulatorCard = map[string]string{
-	"A10": simulatedCard, "G2": simulatedCard, "G3": simulatedCard, "P100": simulatedCard, "T4": simulatedCard, "V100M16": simulatedCard, "V100M32": simulatedCard,
+// traceCards are the cards behind the trace's model names, as GPU feature
+// discovery's product label names them (CardOfModel reads it). The trace
+// does not say PCIe or SXM2 for its V100s; PCIe is assumed. G2 and G3 are
+// anonymised in the trace: no card is known (""). A card not listed here
+// is an error, not a guess.
+var traceCards = map[string]string{
+	"A10": "NVIDIA-A10", "G2": "", "G3": "", "P100": "Tesla-P100-PCIE-16GB", "T4": "Tesla-T4", "V100M16": "Tesla-V100-PCIE-16GB", "V100M32": "Tesla-V100-PCIE-32GB",
 }
 
-// simulatedCard is the card every node becomes and every GPU request names.
+// simulatedCard is the one card every node becomes and every GPU request
+// names in the mappings of task lists that pin no task (and in the
+// container mapping, whose pods name no card). The trace's tasks name no
+// card, so a card per VM would have to be invented; one card keeps the
+// trace's pools what its tasks see, one pool per mode, and keeps every
+// node's GPUs, CPU and memory as the trace gives them. docs/simulation.md
+// explains the choice.
 const simulatedCard = "A10"
 
 // readCSV reads a CSV file whose header has at least the columns and
@@ -130,16 +134,16 @@ func readNodes(path string) ([]traceNode, error) {
 		if n.gpus, err = wholeNumber(f, "gpu", where, 1); err != nil {
 			return n, err
 		}
-		if _, ok := simulatorCard[n.model]; !ok {
-			return n, fmt.Errorf("%s: model %q is not one of the trace's cards %s; add it to simulatorCard in test/sim/openb with the card the simulator should use", where, n.model, strings.Join(cardNames(), ", "))
+		if _, ok := traceCards[n.model]; !ok {
+			return n, fmt.Errorf("%s: model %q is not one of the trace's cards %s; add it to traceCards in test/sim/openb with its GPU product", where, n.model, strings.Join(cardNames(), ", "))
 		}
 		return n, nil
 	})
 }
 
 func cardNames() []string {
-	names := make([]string, 0, len(simulatorCard))
-	for c := range simulatorCard {
+	names := make([]string, 0, len(traceCards))
+	for c := range traceCards {
 		names = append(names, c)
 	}
 	slices.Sort(names)
@@ -182,8 +186,8 @@ func (t *traceTask) readModels(spec, where string) error {
 		return fmt.Errorf("%s: gpu_spec %q on a task without GPUs (num_gpu 0): remove it, or give the task GPUs", where, spec)
 	}
 	for _, model := range strings.Split(spec, "|") {
-		if _, ok := simulatorCard[model]; !ok {
-			return fmt.Errorf("%s: gpu_spec %q names %q, which is not one of the trace's cards %s; add it to simulatorCard in test/sim/openb", where, spec, model, strings.Join(cardNames(), ", "))
+		if _, ok := traceCards[model]; !ok {
+			return fmt.Errorf("%s: gpu_spec %q names %q, which is not one of the trace's cards %s; add it to traceCards in test/sim/openb", where, spec, model, strings.Join(cardNames(), ", "))
 		}
 		if !slices.Contains(t.models, model) {
 			t.models = append(t.models, model)
@@ -193,17 +197,50 @@ func (t *traceTask) readModels(spec, where string) error {
 }
 
 // modelConstraint is the node affinity that keeps a task to its cards:
-// GPU feature discovery's product label, which a container node carries
-// (nodeSpec gives it the trace's model name).
-func (t traceTask) modelConstraint() *v1.NodeSelector {
+// GPU feature discovery's product label, which a container node carries;
+// label is the value a node of the model carries in the mapping.
+func (t traceTask) modelConstraint(label func(model string) string) *v1.NodeSelector {
 	if len(t.models) == 0 {
 		return nil
 	}
-	return sim.ProductAffinity(t.models)
+	products := make([]string, len(t.models))
+	for i, model := range t.models {
+		products[i] = label(model)
+	}
+	return sim.ProductAffinity(products)
 }
 
 // fractional says whether the task shares one GPU with others.
 func (t traceTask) fractional() bool { return t.gpus == 1 && t.gpuMilli < 1000 }
+
+func (t traceTask) pinned() bool { return len(t.models) > 0 }
+
+// onlyCard is the card of a task pinned to one model whose card is known:
+// the only tasks a VM can be made of when cards are told apart, because a
+// VM names its card (its passthrough device or vGPU type) and a device
+// plugin offers no alternatives.
+func (t traceTask) onlyCard() (model string, card gpuworkload.Card, ok bool) {
+	if len(t.models) != 1 || traceCards[t.models[0]] == "" {
+		return "", gpuworkload.Card{}, false
+	}
+	model = traceCards[t.models[0]]
+	card, err := gpuworkload.CardOfModel(model)
+	return model, card, err == nil
+}
+
+// productLabel is the nvidia.com/gpu.product of a node of the trace's
+// model where nodes keep their cards: the card's product, or the trace's
+// name for an anonymised card.
+func productLabel(model string) string {
+	if card := traceCards[model]; card != "" {
+		return card
+	}
+	return model
+}
+
+// traceName labels a node with the trace's own model name, as the
+// one-card mappings do.
+func traceName(model string) string { return model }
 
 // mapping turns the trace into one kind of simulated cluster.
 type mapping struct {
@@ -211,12 +248,21 @@ type mapping struct {
 	name        func(list string) string
 	description string
 	advisor     bool
-	// constraints says whether the mapping keeps tasks to their gpu_spec.
-	constraints bool
 	node        func(index int, n traceNode) (sim.NodeSpec, error)
 	// pod maps the task in row index of the task list, and says how many
 	// GPUs it requests: a vGPU instance counts as its share of a GPU.
 	pod func(index int, t traceTask) (sim.PodSpec, float64, error)
+	// forPinnedTasks, when set, is the mapping that replaces this one for a
+	// task list that pins tasks to cards.
+	forPinnedTasks *mapping
+}
+
+// forTasks is the mapping that runs the task list.
+func (m mapping) forTasks(tasks []traceTask) mapping {
+	if m.forPinnedTasks != nil && slices.ContainsFunc(tasks, traceTask.pinned) {
+		return *m.forPinnedTasks
+	}
+	return m
 }
 
 // mappings are the scenarios make sim-openb runs, in report order.
@@ -225,66 +271,140 @@ var mappings = []mapping{
 		name: func(list string) string { return "openb-" + list },
 		description: "FGD's ground: every node in container mode, labelled with its card as nvidia.com/gpu.product; each task a pod of its GPUs, CPU and memory, " +
 			"a fractional-GPU task taking one whole nvidia.com/gpu, a task with a gpu_spec kept to those cards by node affinity on nvidia.com/gpu.product",
-		constraints: true,
-		node:        func(_ int, n traceNode) (sim.NodeSpec, error) { return nodeSpec(n, gpuworkload.ModeContainer, "") },
+		node: func(_ int, n traceNode) (sim.NodeSpec, error) {
+			return nodeSpec(n, simulatedCard, gpuworkload.ModeContainer, "", n.model)
+		},
 		pod: func(_ int, t traceTask) (sim.PodSpec, float64, error) {
 			p := taskPod(t)
-			if t.gpus > 0 {
-				p.GPU, p.GPUCount = gpuworkload.ResourceGPU, t.gpus
-				p.RequiredNodeAffinity = t.modelConstraint()
+			if t.gpus == 0 {
+				return p, 0, nil
 			}
-			return p, float64(p.GPUCount), nil
+			return containerPod(p, t, traceName)
 		},
 	},
 	{
-		name: func(list string) string {
-			if list == taskListName(taskFile) {
-				return "openb-three-mode"
-			}
-			return "openb-" + list + "-three-mode"
-		},
+		name: threeModeName,
 		description: "the nodes of each card split 2:1:1 into container, passthrough and vGPU nodes (the vGPU ones in A10-24Q, A10-12Q and A10-6Q in turn), advisor on; " +
 			"fractional tasks become vGPU VMs of the smallest of those profiles that holds their share, " +
 			"every other 1- or 2-GPU task a passthrough VM, the rest containers",
 		advisor: true,
 		node: func(index int, n traceNode) (sim.NodeSpec, error) {
-			switch index % 4 {
-			case 2:
-				return nodeSpec(n, gpuworkload.ModePassthrough, "")
-			case 3:
-				return nodeSpec(n, gpuworkload.ModeVGPU, vgpuProfiles[index/4%len(vgpuProfiles)])
+			mode, profile := threeModeSplit(index, oneCardProfiles)
+			label := ""
+			if mode == gpuworkload.ModeContainer {
+				// GPU feature discovery labels container nodes; the trace's
+				// model tells the cards apart where the simulated card cannot.
+				label = n.model
 			}
-			return nodeSpec(n, gpuworkload.ModeContainer, "")
+			return nodeSpec(n, simulatedCard, mode, profile, label)
 		},
 		pod: func(index int, t traceTask) (sim.PodSpec, float64, error) {
 			p := taskPod(t)
 			switch {
+			case t.pinned():
+				return p, 0, fmt.Errorf("gpu_spec %s: the one-card mapping cannot keep a task to its cards", strings.Join(t.models, "|"))
 			case t.gpus == 0:
 				return p, 0, nil
 			case t.fractional():
-				return vgpuVM(p, t)
+				return vgpuVM(p, t, simulatedCard, oneCardProfiles)
 			case t.gpus <= 2 && index%2 == 1:
-				return gpuPod(p, t.gpus, gpuworkload.ModePassthrough, "")
+				return gpuPod(p, t.gpus, gpuworkload.ModePassthrough, simulatedCard, "")
 			}
-			return gpuPod(p, t.gpus, gpuworkload.ModeContainer, "")
+			return gpuPod(p, t.gpus, gpuworkload.ModeContainer, simulatedCard, "")
 		},
+		forPinnedTasks: &threeModeByCard,
 	},
 }
 
-// vgpuProfiles are the A10 profiles fractional tasks get, largest first:
-// a whole GPU, a half and a quarter.
-var vgpuProfiles = []string{"A10-24Q", "A10-12Q", "A10-6Q"}
+// threeModeByCard is the three-mode mapping of a task list that pins tasks
+// to cards: the cards must stay apart for the pins to mean anything.
+var threeModeByCard = mapping{
+	name: threeModeName,
+	description: "every node keeps its card (T4, P100, V100 16 GB and 32 GB PCIe, A10; the anonymised G2 and G3 run containers only) and carries its product as nvidia.com/gpu.product; " +
+		"the nodes of each card split 2:1:1 into container, passthrough and vGPU nodes where the card has those (vGPU ones in its whole-, half- and quarter-GPU Q profiles in turn), advisor on; " +
+		"a VM names its card, so only a task pinned to one known card becomes a VM: a fractional one a vGPU VM of the smallest of its card's profiles that holds its share, " +
+		"a 1- or 2-GPU one in an odd row a passthrough VM; every other task a container kept to its cards by node affinity",
+	advisor: true,
+	node: func(index int, n traceNode) (sim.NodeSpec, error) {
+		card := traceCards[n.model]
+		known, err := gpuworkload.CardOfModel(card)
+		if err != nil {
+			return sim.NodeSpec{}, fmt.Errorf("node %s: %w", n.name, err)
+		}
+		mode, profile := threeModeSplit(index, shareProfiles(known.VGPUFamily))
+		if mode == gpuworkload.ModePassthrough && known.PassthroughName == "" {
+			mode = gpuworkload.ModeContainer
+		}
+		return nodeSpec(n, card, mode, profile, productLabel(n.model))
+	},
+	pod: func(index int, t traceTask) (sim.PodSpec, float64, error) {
+		p := taskPod(t)
+		if t.gpus == 0 {
+			return p, 0, nil
+		}
+		if model, card, ok := t.onlyCard(); ok {
+			switch {
+			case t.fractional() && card.VGPUFamily != "":
+				return vgpuVM(p, t, model, shareProfiles(card.VGPUFamily))
+			case !t.fractional() && t.gpus <= 2 && index%2 == 1 && card.PassthroughName != "":
+				return gpuPod(p, t.gpus, gpuworkload.ModePassthrough, model, "")
+			}
+		}
+		return containerPod(p, t, productLabel)
+	},
+}
 
-func nodeSpec(n traceNode, mode gpuworkload.Mode, profile string) (sim.NodeSpec, error) {
-	inv, err := gpuworkload.NewGPUInventory(n.gpus, simulatorCard[n.model], profile)
+func threeModeName(list string) string {
+	if list == taskListName(taskFile) {
+		return "openb-three-mode"
+	}
+	return "openb-" + list + "-three-mode"
+}
+
+// threeModeSplit is the mode of a card's index-th node: two container, one
+// passthrough, one vGPU in turn, the vGPU ones in the card's profiles in
+// turn; container where the card has no vGPU profiles.
+func threeModeSplit(index int, profiles []string) (gpuworkload.Mode, string) {
+	switch {
+	case index%4 == 2:
+		return gpuworkload.ModePassthrough, ""
+	case index%4 == 3 && len(profiles) > 0:
+		return gpuworkload.ModeVGPU, profiles[index/4%len(profiles)]
+	}
+	return gpuworkload.ModeContainer, ""
+}
+
+// oneCardProfiles are the profiles of the simulated card.
+var oneCardProfiles = shareProfiles(simulatedCard)
+
+// shareProfiles are the vGPU family's Q profiles that take a whole GPU, a
+// half and a quarter, largest first: three sizes a platform team would
+// offer, rather than every Q size. None for a family the table lacks.
+func shareProfiles(family string) []string {
+	sizes, _ := gpuworkload.CardProfiles(family)
+	var out []string
+	for _, perGPU := range []int{1, 2, 4} {
+		for _, size := range sizes {
+			p, err := gpuworkload.ParseVGPUConfig(family + "-" + size)
+			if n, ok := p.MaxPerGPU(); err == nil && ok && p.Series == 'Q' && n == perGPU {
+				out = append(out, p.Name())
+				break
+			}
+		}
+	}
+	return out
+}
+
+// nodeSpec is the node with its GPUs of the card in a mode, labelled with
+// product as nvidia.com/gpu.product unless product is empty.
+func nodeSpec(n traceNode, card string, mode gpuworkload.Mode, profile, product string) (sim.NodeSpec, error) {
+	inv, err := gpuworkload.NewGPUInventory(n.gpus, card, profile)
 	if err != nil {
 		return sim.NodeSpec{}, fmt.Errorf("node %s: %w", n.name, err)
 	}
 	spec := sim.NodeSpec{Name: n.name, MilliCPU: n.milliCPU, Memory: n.memMiB << 20, Mode: mode, Inventory: inv}
-	if mode == gpuworkload.ModeContainer {
-		// GPU feature discovery labels container nodes; the trace's model
-		// tells the cards apart where the simulated card cannot.
-		spec.Labels = map[string]string{gpuworkload.LabelGPUProduct: n.model}
+	if product != "" {
+		spec.Labels = map[string]string{gpuworkload.LabelGPUProduct: product}
 	}
 	return spec, nil
 }
@@ -293,10 +413,19 @@ func taskPod(t traceTask) sim.PodSpec {
 	return sim.PodSpec{MilliCPU: t.milliCPU, Memory: t.memMiB << 20}
 }
 
+// containerPod asks for the task's GPUs as whole nvidia.com/gpu (a
+// fractional task takes one: sharing a GPU is invisible to the scheduler),
+// kept to its cards as label names them.
+func containerPod(p sim.PodSpec, t traceTask, label func(model string) string) (sim.PodSpec, float64, error) {
+	p.GPU, p.GPUCount = gpuworkload.ResourceGPU, t.gpus
+	p.RequiredNodeAffinity = t.modelConstraint(label)
+	return p, float64(t.gpus), nil
+}
+
 // gpuPod gives p the resource the mode advertises for count GPUs of the
-// simulator's card.
-func gpuPod(p sim.PodSpec, count int64, mode gpuworkload.Mode, profile string) (sim.PodSpec, float64, error) {
-	inv, err := gpuworkload.NewGPUInventory(count, simulatedCard, profile)
+// card.
+func gpuPod(p sim.PodSpec, count int64, mode gpuworkload.Mode, card, profile string) (sim.PodSpec, float64, error) {
+	inv, err := gpuworkload.NewGPUInventory(count, card, profile)
 	if err != nil {
 		return p, 0, err
 	}
@@ -309,11 +438,11 @@ func gpuPod(p sim.PodSpec, count int64, mode gpuworkload.Mode, profile string) (
 	return p, float64(count) / unitsPerGPU, nil
 }
 
-// vgpuVM is a VM of one instance of the smallest profile that holds the
-// task's share of a GPU.
-func vgpuVM(p sim.PodSpec, t traceTask) (sim.PodSpec, float64, error) {
-	profile := vgpuProfiles[0]
-	for _, candidate := range vgpuProfiles[1:] {
+// vgpuVM is a VM of one instance of the smallest of the card's profiles
+// (largest first) that holds the task's share of a GPU.
+func vgpuVM(p sim.PodSpec, t traceTask, card string, profiles []string) (sim.PodSpec, float64, error) {
+	profile := profiles[0]
+	for _, candidate := range profiles[1:] {
 		vp, err := gpuworkload.ParseVGPUConfig(candidate)
 		if err != nil {
 			return p, 0, err
@@ -324,7 +453,7 @@ func vgpuVM(p sim.PodSpec, t traceTask) (sim.PodSpec, float64, error) {
 		}
 		profile = candidate
 	}
-	return gpuPod(p, 1, gpuworkload.ModeVGPU, profile)
+	return gpuPod(p, 1, gpuworkload.ModeVGPU, card, profile)
 }
 
 // arrivalSpacing is the time between two arrivals: the trace has no
@@ -341,12 +470,6 @@ type draw struct {
 }
 
 func inflate(m mapping, tasks []traceTask, gpus, inflation float64, rng *rand.Rand) (draw, error) {
-	if !m.constraints {
-		if i := slices.IndexFunc(tasks, func(t traceTask) bool { return len(t.models) > 0 }); i >= 0 {
-			return draw{}, fmt.Errorf("task %s has gpu_spec %s, which this mapping does not map yet (a VM's model would need its own card): "+
-				"run the container mapping on this task list", tasks[i].name, strings.Join(tasks[i].models, "|"))
-		}
-	}
 	var d draw
 	requested := 0.0
 	for requested < inflation*gpus {
