@@ -165,8 +165,7 @@ func (pl *GPUStranding) Score(_ context.Context, state fwk.CycleState, _ *v1.Pod
 // pod fills most wins. Both packing pressures are weighed by packWeight.
 func (pl *GPUStranding) scoreGPUPod(s *cycleState, nodeInfo fwk.NodeInfo) int64 {
 	allocatable, requested := nodeInfo.GetAllocatable(), nodeInfo.GetRequested()
-	freeCPU := allocatable.GetMilliCPU() - requested.GetMilliCPU()
-	freeMemory := allocatable.GetMemory() - requested.GetMemory()
+	freeCPU, freeMemory := freeCPUAndMemory(nodeInfo)
 	var cost, fill float64
 	for _, r := range s.gpu.Demand().Requests {
 		total := allocatable.GetScalarResources()[r.Name]
@@ -201,9 +200,7 @@ func (pl *GPUStranding) scoreDRAPod(s *cycleState, available *gpuworkload.DRAAva
 	if available.GPUs <= 0 {
 		return math.MinInt32
 	}
-	allocatable, requested := nodeInfo.GetAllocatable(), nodeInfo.GetRequested()
-	freeCPU := allocatable.GetMilliCPU() - requested.GetMilliCPU()
-	freeMemory := allocatable.GetMemory() - requested.GetMemory()
+	freeCPU, freeMemory := freeCPUAndMemory(nodeInfo)
 	inUse := available.ByClass[gpuworkload.ClassContainerGPU].Allocated + available.ByClass[gpuworkload.ClassPassthroughGPU].Allocated
 	free := draFreeGPUs(available)
 	after := free - s.draDevices
@@ -281,32 +278,37 @@ func packWeight(demand ResourceDemand, units, milliCPU, memory int64) float64 {
 // Elsewhere the pod costs nothing.
 func (pl *GPUStranding) scoreNonGPUPod(s *cycleState, nodeInfo fwk.NodeInfo) int64 {
 	allocatable := nodeInfo.GetAllocatable()
+	var available *gpuworkload.DRAAvailability
 	if s.hasDRA {
-		if available := s.gpu.Tracker().DRAAvailability(nodeInfo.Node().Name); available != nil {
-			requested := nodeInfo.GetRequested()
-			taken := max(fraction(s.milliCPU, allocatable.GetMilliCPU()), fraction(s.memory, allocatable.GetMemory()))
-			cost := pl.nonGPUCost(s, s.draDemand.Classes, nodeInfo.Node(), draFreeGPUs(available), allocatable.GetMilliCPU()-requested.GetMilliCPU(), allocatable.GetMemory()-requested.GetMemory(), taken)
-			return int64(math.Round(-cost * costScale))
-		}
+		available = s.gpu.Tracker().DRAAvailability(nodeInfo.Node().Name)
 	}
-	if len(allocatable.GetScalarResources()) == 0 {
+	if available == nil && len(allocatable.GetScalarResources()) == 0 {
 		// Without extended resources there are no free units to strand: skip the tracker's lookup.
 		return 0
+	}
+	freeCPU, freeMemory := freeCPUAndMemory(nodeInfo)
+	taken := max(fraction(s.milliCPU, allocatable.GetMilliCPU()), fraction(s.memory, allocatable.GetMemory()))
+	if available != nil {
+		return int64(math.Round(-pl.nonGPUCost(s, s.draDemand.Classes, nodeInfo.Node(), draFreeGPUs(available), freeCPU, freeMemory, taken) * costScale))
 	}
 	entry := s.gpu.Tracker().Entry(nodeInfo.Node())
 	if !entry.State.GPUNode {
 		return 0
 	}
 	requested := nodeInfo.GetRequested()
-	freeCPU := allocatable.GetMilliCPU() - requested.GetMilliCPU()
-	freeMemory := allocatable.GetMemory() - requested.GetMemory()
-	taken := max(fraction(s.milliCPU, allocatable.GetMilliCPU()), fraction(s.memory, allocatable.GetMemory()))
 	var cost float64
 	for _, r := range entry.State.Resources {
 		free := allocatable.GetScalarResources()[r.Name] - requested.GetScalarResources()[r.Name]
 		cost += pl.nonGPUCost(s, s.demand[r.Name].Classes, nodeInfo.Node(), free, freeCPU, freeMemory, taken)
 	}
 	return int64(math.Round(-cost * costScale))
+}
+
+// freeCPUAndMemory is what the node's pods leave of its allocatable CPU and
+// memory.
+func freeCPUAndMemory(nodeInfo fwk.NodeInfo) (milliCPU, memory int64) {
+	allocatable, requested := nodeInfo.GetAllocatable(), nodeInfo.GetRequested()
+	return allocatable.GetMilliCPU() - requested.GetMilliCPU(), allocatable.GetMemory() - requested.GetMemory()
 }
 
 // nonGPUCost is what a pod without GPUs costs free GPU units of a node: the
