@@ -28,8 +28,8 @@ DRA_SHARES ?= 0,25,50,100
 help: ## List the targets with one line each
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-17s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
-build: ## Build bin/gpu-workload-scheduler, bin/kubectl-gpu_workload and bin/gpu-workload-sim
-	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN)/ ./cmd/gpu-workload-scheduler ./cmd/kubectl-gpu_workload ./cmd/gpu-workload-sim
+build: ## Build bin/gpu-workload-scheduler, bin/gpu-workload-controller, bin/kubectl-gpu_workload and bin/gpu-workload-sim
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN)/ ./cmd/gpu-workload-scheduler ./cmd/gpu-workload-controller ./cmd/kubectl-gpu_workload ./cmd/gpu-workload-sim
 
 tools: $(BIN)/etcd $(BIN)/kube-apiserver $(BIN)/kubectl ## Build bin/etcd, bin/kube-apiserver and bin/kubectl from vendor/
 

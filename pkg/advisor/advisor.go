@@ -32,6 +32,9 @@ type Node struct {
 	// for, when known: while pods requesting it wait, the node is not
 	// converted away from it, whatever the scoring did with it meanwhile.
 	RelabelledFor v1.ResourceName
+	// Held keeps the node in its mode: it serves as it is and is never
+	// proposed (the mode controller's guardrails and hysteresis hold nodes).
+	Held bool
 	// Object is the node, whose labels the pods' constraints match; nil
 	// where no pod has a constraint.
 	Object *v1.Node
@@ -52,6 +55,16 @@ type Input struct {
 	Policy  gpuworkload.SandboxPolicy
 	Nodes   []Node
 	Pending []PendingPod
+}
+
+// Narrowing is what a caller that carries out plans keeps out of them. The
+// mode controller holds nodes its guardrails or hysteresis protect, and
+// counts only pods that have waited long enough.
+type Narrowing struct {
+	// Waiting keeps a pending pod in the demand; nil keeps every one.
+	Waiting func(*v1.Pod) bool
+	// Held says a node keeps its mode (Node.Held); nil holds none.
+	Held func(*v1.Node) bool
 }
 
 // Relabel is one proposed change of a node's mode, vGPU profile, or both.
@@ -302,7 +315,7 @@ type candidate struct {
 func candidates(nodes []Node, d demand) []candidate {
 	var out []candidate
 	for _, n := range nodes {
-		if n.Converting || n.Resource == d.resource {
+		if n.Converting || n.Held || n.Resource == d.resource {
 			continue
 		}
 		if c, ok := n.Inventory.ConversionTo(n.Mode, d.resource); ok && d.constraint.AcceptsAfter(n.Object, c) {

@@ -48,6 +48,8 @@ func TestAdvise(t *testing.T) {
 	full := a10Node("pt-full", gpuworkload.ModePassthrough, 4, 2, 2)
 	converting := a10Node("converting", gpuworkload.ModePassthrough, 0, 0, 0)
 	converting.Converting, converting.Resource, converting.Units = true, "", 0
+	held := a10Node("c-held", gpuworkload.ModeContainer, 0, 0, 0)
+	held.Held = true
 	for _, tc := range []struct {
 		name     string
 		policy   gpuworkload.SandboxPolicy
@@ -101,6 +103,12 @@ func TestAdvise(t *testing.T) {
 				a10Node("c5", gpuworkload.ModeContainer, 4, 4, 0), a10Node("c6", gpuworkload.ModeContainer, 4, 4, 0),
 			},
 			pending:  vms(1, 4),
+			relabels: []string{"c1"},
+		},
+		{
+			name: "a held node is never proposed, and its free units still count", policy: on,
+			nodes:    []Node{full, held, a10Node("c1", gpuworkload.ModeContainer, 0, 0, 0)},
+			pending:  vms(2, 2),
 			relabels: []string{"c1"},
 		},
 		{

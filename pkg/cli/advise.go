@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/rest"
 	resourcehelper "k8s.io/component-helpers/resource"
 	"k8s.io/klog/v2"
 
@@ -63,7 +64,7 @@ func newAdviseCommand(o *rootOptions) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			report, err := advise(cmd.Context(), c, pods, cmd.ErrOrStderr())
+			report, err := advise(cmd.Context(), c, pods, advisor.Narrowing{}, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
@@ -115,9 +116,24 @@ func listPods(ctx context.Context, c *cluster) ([]*v1.Pod, error) {
 	return out, nil
 }
 
+// AdviseLive is advise on the cluster config reaches, narrowed: the plan
+// the mode controller carries out is the one `kubectl gpu-workload advise`
+// prints, less what the narrowing keeps out.
+func AdviseLive(ctx context.Context, config *rest.Config, narrowing advisor.Narrowing) (*AdviseReport, error) {
+	c, err := readLive(ctx, config, false)
+	if err != nil {
+		return nil, err
+	}
+	pods, err := listPods(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	return advise(ctx, c, pods, narrowing, io.Discard)
+}
+
 // advise builds the advisor's view of the cluster, asks for a plan and
 // simulates it.
-func advise(ctx context.Context, c *cluster, pods []*v1.Pod, progress io.Writer) (*AdviseReport, error) {
+func advise(ctx context.Context, c *cluster, pods []*v1.Pod, narrowing advisor.Narrowing, progress io.Writer) (*AdviseReport, error) {
 	states, classifier := c.states()
 	byName := map[string]*v1.Node{}
 	for _, n := range c.nodes {
@@ -138,7 +154,11 @@ func advise(ctx context.Context, c *cluster, pods []*v1.Pod, progress io.Writer)
 			// and VMs from it as they come, and offers no vGPU.
 			continue
 		}
-		view := advisor.Node{Name: s.Name, Mode: s.Mode.Mode, Inventory: nodes[i].Inventory, Converting: s.Converting(), Object: node}
+		view := advisor.Node{
+			Name: s.Name, Mode: s.Mode.Mode, Inventory: nodes[i].Inventory, Converting: s.Converting(), Object: node,
+			RelabelledFor: v1.ResourceName(node.Annotations[gpuworkload.AnnotationConvertedFor]),
+			Held:          narrowing.Held != nil && narrowing.Held(node),
+		}
 		if len(s.Resources) > 0 {
 			view.Resource, view.Units = s.Resources[0].Name, s.Resources[0].Allocatable
 		}
@@ -167,6 +187,9 @@ func advise(ctx context.Context, c *cluster, pods []*v1.Pod, progress io.Writer)
 					view.VMs++
 				}
 			}
+			continue
+		}
+		if narrowing.Waiting != nil && !narrowing.Waiting(p) {
 			continue
 		}
 		name := p.Namespace + "/" + p.Name

@@ -16,6 +16,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
@@ -257,6 +258,11 @@ func loadLive(ctx context.Context, flags *genericclioptions.ConfigFlags, withVMI
 	if err != nil {
 		return nil, usageErrorf("kubeconfig: %v", err)
 	}
+	return readLive(ctx, config, withVMIs)
+}
+
+// readLive reads the cluster through config.
+func readLive(ctx context.Context, config *rest.Config, withVMIs bool) (*cluster, error) {
 	client, err := kubernetes.NewForConfig(config)
 	if err != nil {
 		return nil, err

@@ -81,28 +81,22 @@ func (cp *ControlPlane) restart(c *restartable) error {
 
 // Start runs etcd, then kube-apiserver, and waits until both are healthy.
 // On error, whatever was started is stopped again.
-func Start(ctx context.Context, opts Options) (cp *ControlPlane, err error) {
+func Start(ctx context.Context, opts Options) (*ControlPlane, error) {
 	if opts.Dir == "" {
 		return nil, errors.New("controlplane: Options.Dir is required")
 	}
 	if opts.StartTimeout == 0 {
 		opts.StartTimeout = 60 * time.Second
 	}
-	cp = &ControlPlane{Dir: opts.Dir, detached: opts.Detached}
-	defer func() {
-		if err != nil {
-			_ = cp.Stop()
-			cp = nil
-		}
-	}()
 	if err := os.MkdirAll(opts.Dir, 0o700); err != nil {
 		return nil, err
 	}
+	cp := &ControlPlane{Dir: opts.Dir, detached: opts.Detached}
 	if err := cp.startEtcd(ctx, opts); err != nil {
-		return nil, err
+		return nil, errors.Join(err, cp.Stop())
 	}
 	if err := cp.startAPIServer(ctx, opts); err != nil {
-		return nil, err
+		return nil, errors.Join(err, cp.Stop())
 	}
 	return cp, nil
 }

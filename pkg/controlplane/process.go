@@ -58,13 +58,26 @@ func (cp *ControlPlane) spawn(bin string, args []string, logPath string) (*proce
 	return p, nil
 }
 
+// Process is a component StartProcess started.
+type Process struct {
+	LogPath string
+	process *process
+}
+
 // StartProcess runs another component against this control plane, logging
 // to <name>.log in its directory (detached: with a pid file beside it, so
 // that StopDetached stops it too), and returns once it has started.
-func (cp *ControlPlane) StartProcess(name, bin string, args ...string) error {
-	_, err := cp.spawn(bin, args, filepath.Join(cp.Dir, name+".log"))
-	return err
+func (cp *ControlPlane) StartProcess(name, bin string, args ...string) (*Process, error) {
+	logPath := filepath.Join(cp.Dir, name+".log")
+	p, err := cp.spawn(bin, args, logPath)
+	if err != nil {
+		return nil, err
+	}
+	return &Process{LogPath: logPath, process: p}, nil
 }
+
+// Kill ends the component at once, as a crash would.
+func (p *Process) Kill() error { return p.process.kill() }
 
 // exited returns an error once the process has exited.
 func (p *process) exited() error {

@@ -43,6 +43,11 @@ const (
 	VGPUConfigStateFailed  = "failed"
 )
 
+// AnnotationConvertedFor is the resource the mode controller last converted
+// a node for. The advisor keeps the node in that mode while pods requesting
+// the resource wait, so that demand that caused a conversion never undoes it.
+const AnnotationConvertedFor = "gpu-workload.io/converted-for"
+
 // nfdGPULabels are the Node Feature Discovery labels from which the operator
 // concludes that a node has an NVIDIA PCI device.
 var nfdGPULabels = []string{

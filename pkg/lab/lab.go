@@ -143,7 +143,7 @@ func Up(ctx context.Context, opts Options) (err error) {
 		return err
 	}
 	if err := l.step("start the node and KubeVirt agent", "agent.log", func() error {
-		if err := cp.StartProcess("agent", filepath.Join(l.Bin, "gpu-workload-lab"), "agent", "--kubeconfig", l.kubeconfig()); err != nil {
+		if _, err := cp.StartProcess("agent", filepath.Join(l.Bin, "gpu-workload-lab"), "agent", "--kubeconfig", l.kubeconfig()); err != nil {
 			return err
 		}
 		return l.waitForAgent()

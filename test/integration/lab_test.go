@@ -304,7 +304,7 @@ func TestLabAgentAdmitsAsTheKubelet(t *testing.T) {
 	if err != nil {
 		t.Fatalf("gpu-workload-lab is not on PATH (fix: make test-integration builds it): %v", err)
 	}
-	if err := e.cp.StartProcess("agent", agent, "agent", "--kubeconfig", e.cp.Kubeconfig); err != nil {
+	if _, err := e.cp.StartProcess("agent", agent, "agent", "--kubeconfig", e.cp.Kubeconfig); err != nil {
 		t.Fatal(err)
 	}
 	createNode(e.ctx, t, e.client, "pt-08", map[string]string{gpuworkload.LabelGPUPresent: "true", gpuworkload.LabelWorkloadConfig: "vm-passthrough"}, map[string]string{a10: "1"})

@@ -151,7 +151,7 @@ func (e *env) startSchedulerWithInstallRBAC(t *testing.T) (*controlplane.Schedul
 	return e.startSchedulerAs(t, "scheduler", kubeconfig), kubeconfig
 }
 
-// wantNothingForbidden checks that whatever the scheduler tried on its own
+// wantNothingForbidden checks that whatever a component tried on its own
 // was allowed: a missing rule shows up as "forbidden" in its log.
 func wantNothingForbidden(t *testing.T, logPath string) {
 	t.Helper()
@@ -161,7 +161,7 @@ func wantNothingForbidden(t *testing.T, logPath string) {
 	}
 	for _, line := range strings.Split(string(logData), "\n") {
 		if strings.Contains(line, "forbidden") {
-			t.Errorf("scheduler was denied something it needs: %s", line)
+			t.Errorf("%s: denied something it needs: %s", filepath.Base(logPath), line)
 		}
 	}
 }

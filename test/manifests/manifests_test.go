@@ -5,6 +5,7 @@ package manifests
 import (
 	"context"
 	"encoding/json"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -71,6 +72,8 @@ func TestInstallKustomizationBuilds(t *testing.T) {
 		"Role/gpu-workload-scheduler-leader-election", "RoleBinding/gpu-workload-scheduler-leader-election",
 		"RoleBinding/gpu-workload-scheduler-authentication-reader",
 		"ConfigMap/gpu-workload-scheduler-config", "Deployment/gpu-workload-scheduler",
+		"ServiceAccount/gpu-workload-controller", "ClusterRole/gpu-workload-controller", "ClusterRoleBinding/gpu-workload-controller",
+		"Role/gpu-workload-controller-leader-election", "RoleBinding/gpu-workload-controller-leader-election", "Deployment/gpu-workload-controller",
 	} {
 		if _, ok := objects[key]; !ok {
 			t.Errorf("kustomize output lacks %s", key)
@@ -180,6 +183,32 @@ func TestDeploymentIsHardened(t *testing.T) {
 	}
 	if c.Resources.Requests.Cpu().IsZero() || c.Resources.Limits.Memory().IsZero() {
 		t.Errorf("resources %+v, want requests and a memory limit", c.Resources)
+	}
+}
+
+// The scheduler never writes nodes; the mode controller writes nodes and
+// nothing else, and deletes nothing.
+func TestOnlyTheControllerWritesNodes(t *testing.T) {
+	objects := build(t)
+	writes := func(role string) map[string][]string {
+		out := map[string][]string{}
+		for _, r := range decode[rbacv1.ClusterRole](t, objects, "ClusterRole/"+role).Rules {
+			for _, verb := range r.Verbs {
+				if verb != "get" && verb != "list" && verb != "watch" {
+					for _, res := range r.Resources {
+						out[res] = append(out[res], verb)
+					}
+				}
+			}
+		}
+		return out
+	}
+	if w := writes("gpu-workload-scheduler"); w["nodes"] != nil {
+		t.Errorf("the scheduler's ClusterRole writes nodes: %v", w["nodes"])
+	}
+	want := map[string][]string{"nodes": {"update"}, "events": {"create", "patch"}}
+	if w := writes("gpu-workload-controller"); !reflect.DeepEqual(w, want) {
+		t.Errorf("the controller's ClusterRole writes %v, want %v", w, want)
 	}
 }
 

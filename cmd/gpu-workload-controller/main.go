@@ -1,0 +1,151 @@
+// Command gpu-workload-controller carries out the mode advisor's plans: it
+// converts idle GPU nodes to the mode waiting pods need (docs/controller.md).
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/uuid"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+	"k8s.io/client-go/tools/events"
+	"k8s.io/client-go/tools/leaderelection"
+	"k8s.io/client-go/tools/leaderelection/resourcelock"
+	"k8s.io/component-base/metrics/legacyregistry"
+	"k8s.io/klog/v2"
+	"k8s.io/utils/clock"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/advisor"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/cli"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/modecontroller"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/version"
+)
+
+func main() {
+	opts := modecontroller.Defaults()
+	fs := flag.NewFlagSet(modecontroller.Name, flag.ExitOnError)
+	kubeconfig := fs.String("kubeconfig", "", "kubeconfig file; empty: the in-cluster service account")
+	operation := fs.String("operation", string(opts.Operation), "what the controller may do: "+strings.Join(operationNames(), " or "))
+	fs.DurationVar(&opts.Interval, "interval", opts.Interval, "how often it plans and advances conversions")
+	fs.DurationVar(&opts.DemandWait, "demand-wait", opts.DemandWait, "how long a pod must have been unschedulable to count as demand")
+	fs.DurationVar(&opts.IdleFor, "idle-for", opts.IdleFor, "how long a node must have run no GPU pod to be converted")
+	fs.IntVar(&opts.MaxConversions, "max-conversions", opts.MaxConversions, "conversions that may start within --window")
+	fs.DurationVar(&opts.Window, "window", opts.Window, "the rate limit's window")
+	fs.DurationVar(&opts.ConversionTimeout, "conversion-timeout", opts.ConversionTimeout, "how long a relabelled node has to advertise its new resource before it is rolled back")
+	fs.DurationVar(&opts.Backoff, "backoff", opts.Backoff, "how long a rolled-back node is left alone")
+	leaderElect := fs.Bool("leader-elect", true, "run only while holding the lease, so that of several replicas one acts")
+	leaseNamespace := fs.String("lease-namespace", "gpu-workload-scheduler", "namespace of the leader election Lease "+modecontroller.Name)
+	metricsAddress := fs.String("metrics-bind-address", ":10361", "address of /metrics and /healthz; empty: none")
+	printVersion := fs.Bool("version", false, "print the version and exit")
+	klog.InitFlags(fs)
+	_ = fs.Parse(os.Args[1:])
+	if *printVersion {
+		fmt.Println(version.String(modecontroller.Name))
+		return
+	}
+	opts.Operation = modecontroller.Operation(*operation)
+	if err := opts.Validate(); err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", modecontroller.Name, err)
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, *kubeconfig, opts, *leaderElect, *leaseNamespace, *metricsAddress); err != nil {
+		klog.ErrorS(err, "Controller failed")
+		os.Exit(1)
+	}
+}
+
+func operationNames() []string {
+	out := make([]string, len(modecontroller.Operations))
+	for i, op := range modecontroller.Operations {
+		out[i] = string(op)
+	}
+	return out
+}
+
+func run(ctx context.Context, kubeconfig string, opts modecontroller.Options, leaderElect bool, leaseNamespace, metricsAddress string) error {
+	logger := klog.FromContext(ctx)
+	config, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
+	if err != nil {
+		return fmt.Errorf("kubeconfig: %w", err)
+	}
+	client, err := kubernetes.NewForConfig(config)
+	if err != nil {
+		return err
+	}
+	dyn, err := dynamic.NewForConfig(config)
+	if err != nil {
+		return err
+	}
+	broadcaster := events.NewBroadcaster(&events.EventSinkImpl{Interface: client.EventsV1()})
+	broadcaster.StartRecordingToSink(ctx.Done())
+	defer broadcaster.Shutdown()
+	recorder := broadcaster.NewRecorder(scheme.Scheme, modecontroller.Name)
+	planner := func(ctx context.Context, narrowing advisor.Narrowing) (modecontroller.Plan, error) {
+		report, err := cli.AdviseLive(ctx, rest.CopyConfig(config), narrowing)
+		if err != nil {
+			return modecontroller.Plan{}, err
+		}
+		return modecontroller.Plan{Prerequisite: report.Prerequisite, Relabels: report.Relabels}, nil
+	}
+	controller, err := modecontroller.New(client, dyn, planner, opts, clock.RealClock{}, recorder)
+	if err != nil {
+		return err
+	}
+	modecontroller.RegisterMetrics()
+	if metricsAddress != "" {
+		mux := http.NewServeMux()
+		mux.Handle("/metrics", legacyregistry.Handler())
+		mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("ok")) })
+		server := &http.Server{Addr: metricsAddress, Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+		go func() {
+			if err := server.ListenAndServe(); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				logger.Error(err, "Metrics server stopped", "address", metricsAddress)
+			}
+		}()
+		defer server.Close()
+	}
+	logger.Info("Starting", "version", version.String(modecontroller.Name), "options", opts)
+	if !leaderElect {
+		controller.Run(ctx)
+		return nil
+	}
+	host, err := os.Hostname()
+	if err != nil {
+		return err
+	}
+	lock := &resourcelock.LeaseLock{
+		LeaseMeta:  metav1.ObjectMeta{Namespace: leaseNamespace, Name: modecontroller.Name},
+		Client:     client.CoordinationV1(),
+		LockConfig: resourcelock.ResourceLockConfig{Identity: host + "_" + string(uuid.NewUUID())},
+	}
+	leaderelection.RunOrDie(ctx, leaderelection.LeaderElectionConfig{
+		Lock: lock, Name: modecontroller.Name, ReleaseOnCancel: true,
+		LeaseDuration: 15 * time.Second, RenewDeadline: 10 * time.Second, RetryPeriod: 2 * time.Second,
+		Callbacks: leaderelection.LeaderCallbacks{
+			OnStartedLeading: controller.Run,
+			OnStoppedLeading: func() { logger.Info("Stopped leading") },
+		},
+	})
+	// A replica that lost the lease may have been mid-step: it exits, to be
+	// restarted as a candidate, and the new leader resumes the node's
+	// conversion from its record.
+	if ctx.Err() == nil {
+		return errors.New("lost the leader election lease")
+	}
+	return nil
+}

@@ -1,0 +1,424 @@
+package modecontroller
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	dynamicfake "k8s.io/client-go/dynamic/fake"
+	"k8s.io/client-go/kubernetes/fake"
+	"k8s.io/client-go/tools/events"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/advisor"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+)
+
+const a10 v1.ResourceName = "nvidia.com/GA102GL_A10"
+
+type fakeClock struct{ now time.Time }
+
+func (c *fakeClock) Now() time.Time                  { return c.now }
+func (c *fakeClock) Since(t time.Time) time.Duration { return c.now.Sub(t) }
+
+func testOptions(op Operation) Options {
+	o := Defaults()
+	o.Operation = op
+	return o
+}
+
+func containerNode(name string) *v1.Node {
+	return &v1.Node{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{gpuworkload.LabelWorkloadConfig: "container"}},
+		Status:     v1.NodeStatus{Allocatable: v1.ResourceList{"nvidia.com/gpu": resource.MustParse("1")}},
+	}
+}
+
+// waitingVM is a launcher pod the scheduler found unschedulable at since.
+func waitingVM(name string, since time.Time) *v1.Pod {
+	return &v1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default"},
+		Spec: v1.PodSpec{Containers: []v1.Container{{Name: "compute", Resources: v1.ResourceRequirements{
+			Requests: v1.ResourceList{a10: resource.MustParse("1")}, Limits: v1.ResourceList{a10: resource.MustParse("1")}}}}},
+		Status: v1.PodStatus{Phase: v1.PodPending, Conditions: []v1.PodCondition{{
+			Type: v1.PodScheduled, Status: v1.ConditionFalse, Reason: v1.PodReasonUnschedulable, LastTransitionTime: metav1.NewTime(since)}}},
+	}
+}
+
+func clusterPolicy(tolerated bool) *unstructured.Unstructured {
+	spec := map[string]any{"sandboxWorkloads": map[string]any{"enabled": true}}
+	if tolerated {
+		spec["daemonsets"] = map[string]any{"tolerations": []any{
+			map[string]any{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"},
+			map[string]any{"key": TaintKey, "operator": "Exists", "effect": "NoSchedule"},
+		}}
+	}
+	return &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "nvidia.com/v1", "kind": "ClusterPolicy", "metadata": map[string]any{"name": "cluster-policy"}, "spec": spec,
+	}}
+}
+
+// rig is a controller on fake clients whose planner proposes, for each
+// waiting pod the narrowing keeps and no passthrough node serves, the next
+// container node it does not hold: the narrowing and the conversions are
+// what these tests judge; the advisor's own tests judge its plans.
+type rig struct {
+	*Controller
+	client   *fake.Clientset
+	clock    *fakeClock
+	recorder *events.FakeRecorder
+}
+
+func newRig(t *testing.T, opts Options, tolerated bool, objects ...runtime.Object) *rig {
+	t.Helper()
+	client := fake.NewClientset(objects...)
+	scheme := runtime.NewScheme()
+	dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(scheme,
+		map[schema.GroupVersionResource]string{clusterstate.ClusterPolicyGVR: "ClusterPolicyList"}, clusterPolicy(tolerated))
+	r := &rig{client: client, clock: &fakeClock{now: time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)}, recorder: events.NewFakeRecorder(100)}
+	planner := func(ctx context.Context, n advisor.Narrowing) (Plan, error) {
+		pods, err := client.CoreV1().Pods("").List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return Plan{}, err
+		}
+		nodes, err := client.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return Plan{}, err
+		}
+		// As the advisor does, a node of the VMs' mode, converting or not,
+		// serves one of them.
+		served := 0
+		for i := range nodes.Items {
+			if nodes.Items[i].Labels[gpuworkload.LabelWorkloadConfig] == "vm-passthrough" {
+				served++
+			}
+		}
+		var plan Plan
+		next := 0
+		for i := range pods.Items {
+			if p := &pods.Items[i]; p.Spec.NodeName != "" || !n.Waiting(p) {
+				continue
+			}
+			if served > 0 {
+				served--
+				continue
+			}
+			for next < len(nodes.Items) && (n.Held(&nodes.Items[next]) || nodes.Items[next].Labels[gpuworkload.LabelWorkloadConfig] != "container") {
+				next++
+			}
+			if next == len(nodes.Items) {
+				break
+			}
+			name := nodes.Items[next].Name
+			plan.Relabels = append(plan.Relabels, advisor.Relabel{Node: name, From: gpuworkload.ModeContainer, To: gpuworkload.ModePassthrough, Resource: a10, Units: 1,
+				Command: gpuworkload.RelabelCommand(name, gpuworkload.ModePassthrough)})
+			next++
+		}
+		return plan, nil
+	}
+	c, err := New(client, dyn, planner, opts, r.clock, r.recorder)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Controller = c
+	return r
+}
+
+func (r *rig) reconcile(t *testing.T) {
+	t.Helper()
+	if err := r.Reconcile(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (r *rig) node(t *testing.T, name string) *v1.Node {
+	t.Helper()
+	n, err := r.client.CoreV1().Nodes().Get(context.Background(), name, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// events drains the recorded events' reasons.
+func (r *rig) events() []string {
+	var out []string
+	for {
+		select {
+		case e := <-r.recorder.Events:
+			out = append(out, strings.Fields(e)[1])
+		default:
+			return out
+		}
+	}
+}
+
+// advertise is the operator's side: the node advertises its new resource.
+func (r *rig) advertise(t *testing.T, name string, units string) {
+	t.Helper()
+	n := r.node(t, name)
+	n.Status.Allocatable = v1.ResourceList{a10: resource.MustParse(units)}
+	if _, err := r.client.CoreV1().Nodes().UpdateStatus(context.Background(), n, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (r *rig) updates() int {
+	n := 0
+	for _, a := range r.client.Actions() {
+		if a.GetVerb() == "update" && a.GetResource().Resource == "nodes" {
+			n++
+		}
+	}
+	return n
+}
+
+func TestConversionSucceeds(t *testing.T) {
+	opts := testOptions(IdleOnly)
+	start := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
+	r := newRig(t, opts, true, containerNode("c1"), containerNode("c2"), waitingVM("vm-1", start.Add(-time.Hour)))
+	r.reconcile(t)
+	if n := r.node(t, "c1"); hasTaint(n) {
+		t.Fatalf("converted c1 before it had been idle for %s", opts.IdleFor)
+	}
+	r.clock.now = start.Add(opts.IdleFor)
+	r.reconcile(t)
+	n := r.node(t, "c1")
+	rec, err := recordOf(n)
+	if err != nil || rec == nil || rec.Phase != phaseRelabelled || !hasTaint(n) || n.Labels[gpuworkload.LabelWorkloadConfig] != "vm-passthrough" {
+		t.Fatalf("c1 after the plan: record %+v (%v), taints %v, labels %v; want relabelled and tainted", rec, err, n.Spec.Taints, n.Labels)
+	}
+	if *rec.OldMode != "container" || rec.OldConfig != nil {
+		t.Errorf("record keeps old labels %v/%v, want container and none", rec.OldMode, rec.OldConfig)
+	}
+	if c2 := r.node(t, "c2"); hasTaint(c2) || c2.Labels[gpuworkload.LabelWorkloadConfig] != "container" {
+		t.Errorf("c2 changed for one waiting VM: %v %v", c2.Spec.Taints, c2.Labels)
+	}
+	r.clock.now = r.clock.now.Add(opts.Interval)
+	r.reconcile(t)
+	if n := r.node(t, "c1"); !hasTaint(n) {
+		t.Fatal("untainted before the node advertises its new resource")
+	}
+	r.advertise(t, "c1", "1")
+	r.reconcile(t)
+	n = r.node(t, "c1")
+	if hasTaint(n) || n.Annotations[annotationConversion] != "" || n.Annotations[gpuworkload.AnnotationConvertedFor] != string(a10) {
+		t.Errorf("c1 after the operator: taints %v, annotations %v; want untainted, no record, converted-for %s", n.Spec.Taints, n.Annotations, a10)
+	}
+	if got, want := strings.Join(r.events(), " "), "ConversionStarted ConversionSucceeded"; got != want {
+		t.Errorf("events %q, want %q", got, want)
+	}
+}
+
+func TestConversionRollsBackAtTheTimeout(t *testing.T) {
+	opts := testOptions(IdleOnly)
+	opts.IdleFor = 0
+	start := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
+	r := newRig(t, opts, true, containerNode("c1"), waitingVM("vm-1", start.Add(-time.Hour)))
+	r.reconcile(t)
+	r.clock.now = start.Add(opts.ConversionTimeout - time.Second)
+	r.reconcile(t)
+	if n := r.node(t, "c1"); n.Labels[gpuworkload.LabelWorkloadConfig] != "vm-passthrough" {
+		t.Fatalf("rolled back before the timeout: %v", n.Labels)
+	}
+	r.clock.now = start.Add(opts.ConversionTimeout)
+	r.reconcile(t)
+	n := r.node(t, "c1")
+	if hasTaint(n) || n.Annotations[annotationConversion] != "" || n.Labels[gpuworkload.LabelWorkloadConfig] != "container" || n.Annotations[annotationFailedAt] == "" {
+		t.Fatalf("after the timeout: taints %v, labels %v, annotations %v; want untainted, container, failure recorded", n.Spec.Taints, n.Labels, n.Annotations)
+	}
+	if got, want := strings.Join(r.events(), " "), "ConversionStarted ConversionRolledBack"; got != want {
+		t.Errorf("events %q, want %q", got, want)
+	}
+	r.clock.now = r.clock.now.Add(opts.Backoff - time.Second)
+	r.reconcile(t)
+	if n := r.node(t, "c1"); hasTaint(n) {
+		t.Error("converted again within the back-off")
+	}
+	r.clock.now = r.clock.now.Add(time.Second)
+	r.reconcile(t)
+	if n := r.node(t, "c1"); !hasTaint(n) {
+		t.Error("not converted again after the back-off")
+	}
+}
+
+// A controller restarted between two steps resumes from the node's record.
+func TestConversionResumesFromTheRecord(t *testing.T) {
+	recorded := func(p phase, mode string, pods ...runtime.Object) []runtime.Object {
+		n := containerNode("c1")
+		n.Labels[gpuworkload.LabelWorkloadConfig] = mode
+		n.Spec.Taints = []v1.Taint{conversionTaint()}
+		old := "container"
+		raw, _ := json.Marshal(record{Phase: p, Resource: a10, Units: 1, To: gpuworkload.ModePassthrough, OldMode: &old,
+			Started: metav1.NewTime(time.Date(2026, 12, 3, 11, 59, 0, 0, time.UTC))})
+		n.Annotations = map[string]string{annotationConversion: string(raw)}
+		if p == phaseRelabelled {
+			n.Status.Allocatable = v1.ResourceList{a10: resource.MustParse("1")}
+		}
+		return append([]runtime.Object{n}, pods...)
+	}
+	landed := waitingVM("job", time.Time{})
+	landed.Spec.NodeName, landed.Status.Phase = "c1", v1.PodRunning
+	for _, tc := range []struct {
+		name    string
+		objects []runtime.Object
+		mode    string
+		tainted bool
+		event   string
+	}{
+		{"tainted, still empty: relabelled, waits for the operator", recorded(phaseTainted, "container"), "vm-passthrough", true, ""},
+		{"tainted, a GPU pod landed: aborted, labels unchanged", recorded(phaseTainted, "container", landed), "container", false, "ConversionAborted"},
+		{"relabelled and advertising: done", recorded(phaseRelabelled, "vm-passthrough"), "vm-passthrough", false, "ConversionSucceeded"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRig(t, testOptions(IdleOnly), true, tc.objects...)
+			r.reconcile(t)
+			n := r.node(t, "c1")
+			if hasTaint(n) != tc.tainted || (n.Annotations[annotationConversion] != "") != tc.tainted || n.Labels[gpuworkload.LabelWorkloadConfig] != tc.mode {
+				t.Errorf("taints %v, labels %v, annotations %v; want tainted %v, mode %s", n.Spec.Taints, n.Labels, n.Annotations, tc.tainted, tc.mode)
+			}
+			if got := strings.Join(r.events(), " "); got != tc.event {
+				t.Errorf("events %q, want %q", got, tc.event)
+			}
+		})
+	}
+}
+
+func TestDryRunChangesNothing(t *testing.T) {
+	opts := testOptions(DryRun)
+	opts.IdleFor = 0
+	start := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
+	r := newRig(t, opts, true, containerNode("c1"), waitingVM("vm-1", start.Add(-time.Hour)))
+	r.reconcile(t)
+	r.reconcile(t)
+	if n := r.updates(); n != 0 {
+		t.Errorf("a dry run updated nodes %d times", n)
+	}
+	if got, want := strings.Join(r.events(), " "), "WouldConvert WouldConvert"; got != want {
+		t.Errorf("events over two passes %q, want %q (the node and the VM, once)", got, want)
+	}
+}
+
+// Demand that waits less than DemandWait converts nothing, however it
+// alternates; demand that waits longer converts.
+func TestDemandMustHaveWaited(t *testing.T) {
+	opts := testOptions(IdleOnly)
+	opts.IdleFor = 0
+	start := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
+	r := newRig(t, opts, true, containerNode("c1"))
+	for i := range 3 {
+		vm := waitingVM("vm", r.clock.now)
+		if _, err := r.client.CoreV1().Pods("default").Create(context.Background(), vm, metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		r.clock.now = r.clock.now.Add(opts.DemandWait - time.Second)
+		r.reconcile(t)
+		if err := r.client.CoreV1().Pods("default").Delete(context.Background(), "vm", metav1.DeleteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		r.clock.now = r.clock.now.Add(opts.DemandWait - time.Second)
+		r.reconcile(t)
+		if n := r.updates(); n != 0 {
+			t.Fatalf("burst %d, shorter than %s: %d node updates", i, opts.DemandWait, n)
+		}
+	}
+	if _, err := r.client.CoreV1().Pods("default").Create(context.Background(), waitingVM("vm", start), metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	r.reconcile(t)
+	if n := r.node(t, "c1"); !hasTaint(n) {
+		t.Error("demand that waited longer than DemandWait converted nothing")
+	}
+}
+
+func TestRateLimit(t *testing.T) {
+	opts := testOptions(IdleOnly)
+	opts.IdleFor, opts.MaxConversions = 0, 1
+	start := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
+	r := newRig(t, opts, true, containerNode("c1"), containerNode("c2"), waitingVM("vm-1", start.Add(-time.Hour)), waitingVM("vm-2", start.Add(-time.Hour)))
+	r.reconcile(t)
+	r.advertise(t, "c1", "1")
+	r.reconcile(t)
+	if c1, c2 := r.node(t, "c1"), r.node(t, "c2"); c1.Annotations[gpuworkload.AnnotationConvertedFor] == "" || hasTaint(c2) {
+		t.Fatalf("with one conversion an hour: c1 %v, c2 taints %v; want c1 converted, c2 untouched", c1.Annotations, c2.Spec.Taints)
+	}
+	r.clock.now = start.Add(opts.Window)
+	r.reconcile(t)
+	if c2 := r.node(t, "c2"); !hasTaint(c2) {
+		t.Error("c2 not converted once the window passed")
+	}
+}
+
+func TestNothingConvertsWhenOperandsDoNotTolerateTheTaint(t *testing.T) {
+	opts := testOptions(IdleOnly)
+	opts.IdleFor = 0
+	r := newRig(t, opts, false, containerNode("c1"), waitingVM("vm-1", time.Date(2026, 12, 3, 11, 0, 0, 0, time.UTC)))
+	r.reconcile(t)
+	r.reconcile(t)
+	if n := r.updates(); n != 0 {
+		t.Errorf("%d node updates", n)
+	}
+	if got := r.events(); len(got) != 1 || got[0] != "ConversionTaintNotTolerated" {
+		t.Errorf("events %q, want one ConversionTaintNotTolerated", got)
+	}
+}
+
+func TestHoldReason(t *testing.T) {
+	now := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
+	opts := testOptions(IdleOnly)
+	node := func(change func(*v1.Node)) *v1.Node {
+		n := containerNode("c1")
+		n.Annotations = map[string]string{}
+		change(n)
+		return n
+	}
+	for _, tc := range []struct {
+		name string
+		node *v1.Node
+		idle time.Duration
+		want string
+	}{
+		{"idle long enough", node(func(*v1.Node) {}), opts.IdleFor, ""},
+		{"idle too briefly", node(func(*v1.Node) {}), opts.IdleFor - time.Second, "it has not been idle for 30m0s"},
+		{"opted out", node(func(n *v1.Node) { n.Labels[LabelOptOut] = "disabled" }), opts.IdleFor, "its mode is managed elsewhere (gpu-workload.io/mode-controller=disabled)"},
+		{"cordoned", node(func(n *v1.Node) { n.Spec.Unschedulable = true }), opts.IdleFor, "it is cordoned"},
+		{"not ready", node(func(n *v1.Node) {
+			n.Status.Conditions = []v1.NodeCondition{{Type: v1.NodeReady, Status: v1.ConditionUnknown}}
+		}), opts.IdleFor, "it is not Ready"},
+		{"ready", node(func(n *v1.Node) {
+			n.Status.Conditions = []v1.NodeCondition{{Type: v1.NodeReady, Status: v1.ConditionTrue}}
+		}), opts.IdleFor, ""},
+		{"tainted by another controller's conversion", node(func(n *v1.Node) { n.Spec.Taints = []v1.Taint{conversionTaint()} }), opts.IdleFor, "a conversion is under way"},
+		{"rolled back within the back-off", node(func(n *v1.Node) {
+			n.Annotations[annotationFailedAt] = now.Add(-time.Hour).Format(time.RFC3339)
+		}), opts.IdleFor, "its conversion rolled back at 2026-12-03T11:00:00Z (back-off 6h0m0s)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRig(t, opts, true)
+			r.idleSince["c1"] = now.Add(-tc.idle)
+			if got := r.holdReason(tc.node, now); got != tc.want {
+				t.Errorf("holdReason = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestOptionsValidate(t *testing.T) {
+	bad := Defaults()
+	bad.Operation, bad.Interval, bad.MaxConversions, bad.Backoff = "drain", 0, 0, -time.Second
+	want := `invalid options: [operation: Unsupported value: "drain": supported values: "dryRun", "idleOnly", interval: Invalid value: "0s": must be positive, backoff: Invalid value: "-1s": must be positive, max-conversions: Invalid value: 0: must be at least 1; to stop conversions use --operation=dryRun]`
+	if err := bad.Validate(); err == nil || err.Error() != want {
+		t.Errorf("Validate() = %v, want %s", err, want)
+	}
+	if err := Defaults().Validate(); err != nil {
+		t.Errorf("the defaults: %v", err)
+	}
+}

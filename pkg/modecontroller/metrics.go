@@ -1,0 +1,52 @@
+package modecontroller
+
+import (
+	"sync"
+
+	"k8s.io/component-base/metrics"
+	"k8s.io/component-base/metrics/legacyregistry"
+)
+
+// The controller's metrics on its /metrics (docs/metrics.md).
+var (
+	conversionsStarted = metrics.NewCounter(&metrics.CounterOpts{
+		Name: "gpu_workload_conversions_started_total", StabilityLevel: metrics.ALPHA,
+		Help: "Node conversions the mode controller started (taint and record written).",
+	})
+	conversionsSucceeded = metrics.NewCounter(&metrics.CounterOpts{
+		Name: "gpu_workload_conversions_succeeded_total", StabilityLevel: metrics.ALPHA,
+		Help: "Node conversions that ended with the node advertising the planned resource.",
+	})
+	conversionsRolledBack = metrics.NewCounter(&metrics.CounterOpts{
+		Name: "gpu_workload_conversions_rolled_back_total", StabilityLevel: metrics.ALPHA,
+		Help: "Node conversions rolled back at the timeout: old labels restored, taint removed.",
+	})
+	conversionsAborted = metrics.NewCounter(&metrics.CounterOpts{
+		Name: "gpu_workload_conversions_aborted_total", StabilityLevel: metrics.ALPHA,
+		Help: "Node conversions abandoned before the relabel because GPU pods landed on the node.",
+	})
+	conversionsInProgress = metrics.NewGauge(&metrics.GaugeOpts{
+		Name: "gpu_workload_conversions_in_progress", StabilityLevel: metrics.ALPHA,
+		Help: "Nodes with a conversion under way.",
+	})
+	conversionSeconds = metrics.NewHistogram(&metrics.HistogramOpts{
+		Name: "gpu_workload_conversion_duration_seconds", StabilityLevel: metrics.ALPHA,
+		Help:    "Time from a conversion's start to the node advertising the planned resource.",
+		Buckets: metrics.ExponentialBuckets(5, 2, 12),
+	})
+	wouldConvert = metrics.NewCounter(&metrics.CounterOpts{
+		Name: "gpu_workload_conversions_proposed_total", StabilityLevel: metrics.ALPHA,
+		Help: "Conversions a dry run announced (once per node and proposal).",
+	})
+)
+
+var registerMetrics sync.Once
+
+// RegisterMetrics adds the controller's metrics to the legacy registry its
+// binary serves.
+func RegisterMetrics() {
+	registerMetrics.Do(func() {
+		legacyregistry.MustRegister(conversionsStarted, conversionsSucceeded, conversionsRolledBack, conversionsAborted,
+			conversionsInProgress, conversionSeconds, wouldConvert)
+	})
+}

@@ -1,0 +1,302 @@
+package integration
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	authenticationv1 "k8s.io/api/authentication/v1"
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/controlplane"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/lab/agent"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/modecontroller"
+)
+
+// startAgent runs the lab's agent, which converts relabelled nodes as the
+// GPU Operator does and admits bound pods as the kubelet does.
+func (e *env) startAgent(t *testing.T) {
+	t.Helper()
+	binary, err := exec.LookPath("gpu-workload-lab")
+	if err != nil {
+		t.Fatalf("gpu-workload-lab is not on PATH (fix: make test-integration builds it): %v", err)
+	}
+	if _, err := e.cp.StartProcess("agent", binary, "agent", "--kubeconfig", e.cp.Kubeconfig, "--conversion-delay", "2s"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// startController runs bin/gpu-workload-controller as the ServiceAccount of
+// manifests/install (useControllerRBAC), polling every 500 ms, with the
+// demand and idle hysteresis off unless args say otherwise.
+func (e *env) startController(t *testing.T, name string, args ...string) *controlplane.Process {
+	t.Helper()
+	binary, err := exec.LookPath("gpu-workload-controller")
+	if err != nil {
+		t.Fatalf("gpu-workload-controller is not on PATH (fix: make build, then put bin/ on PATH): %v", err)
+	}
+	base := []string{"--kubeconfig", filepath.Join(e.cp.Dir, controllerKubeconfig), "--interval=500ms", "--demand-wait=0", "--idle-for=0", "--metrics-bind-address=", "--v=2"}
+	p, err := e.cp.StartProcess(name, binary, append(base, args...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { wantNothingForbidden(t, p.LogPath) })
+	return p
+}
+
+const controllerKubeconfig = "controller.kubeconfig"
+
+// useControllerRBAC creates the controller's ServiceAccount and roles of
+// manifests/install and a kubeconfig with its token.
+func (e *env) useControllerRBAC(t *testing.T) {
+	t.Helper()
+	e.applyRBAC(t, "manifests/install", func(name string) bool { return strings.HasPrefix(name, modecontroller.Name) })
+	token, err := e.client.CoreV1().ServiceAccounts(schedulerName).CreateToken(e.ctx, modecontroller.Name,
+		&authenticationv1.TokenRequest{}, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.cp.WriteKubeconfig(filepath.Join(e.cp.Dir, controllerKubeconfig), modecontroller.Name, token.Status.Token); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// tolerateConversionTaint adds the controller's taint to the operand
+// DaemonSets' tolerations, as the controller requires.
+func (e *env) tolerateConversionTaint(t *testing.T) {
+	t.Helper()
+	resource := e.dynamic.Resource(clusterstate.ClusterPolicyGVR)
+	policy, err := resource.Get(e.ctx, "cluster-policy", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tolerations := []any{
+		map[string]any{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"},
+		map[string]any{"key": modecontroller.TaintKey, "operator": "Exists", "effect": "NoSchedule"},
+	}
+	if err := unstructured.SetNestedSlice(policy.Object, tolerations, "spec", "daemonsets", "tolerations"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := resource.Update(e.ctx, policy, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// labNode creates a node the agent manages: one A10 in the mode given,
+// with gpu-feature-discovery's product label in container mode, and waits
+// for the agent to take it as it is.
+func (e *env) labNode(t *testing.T, name, mode string, annotations map[string]string) {
+	t.Helper()
+	annotations[agent.AnnotationHardware] = "1 x A10"
+	labels := map[string]string{gpuworkload.LabelGPUPresent: "true", gpuworkload.LabelWorkloadConfig: mode}
+	if mode == "container" {
+		labels[gpuworkload.LabelGPUProduct] = "NVIDIA-A10"
+	}
+	node := &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: name, Annotations: annotations, Labels: labels}}
+	if _, err := e.client.CoreV1().Nodes().Create(e.ctx, node, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	resource := "nvidia.com/gpu"
+	if mode == "vm-passthrough" {
+		resource = a10
+	}
+	patchNodeStatus(e.ctx, t, e.client, name, map[string]string{resource: "1"})
+	e.poll(t, "the agent to take "+name, func(context.Context) (bool, error) {
+		return agent.Took(e.node(t, name)), nil
+	})
+}
+
+// nodeEvents counts the events of a reason about a node.
+func (e *env) nodeEvents(t *testing.T, node, reason string) int {
+	t.Helper()
+	list, err := e.client.CoreV1().Events("").List(e.ctx, metav1.ListOptions{FieldSelector: "involvedObject.name=" + node + ",reason=" + reason})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(list.Items)
+}
+
+func (e *env) node(t *testing.T, name string) *v1.Node {
+	t.Helper()
+	n, err := e.client.CoreV1().Nodes().Get(e.ctx, name, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func tainted(n *v1.Node) bool {
+	for _, taint := range n.Spec.Taints {
+		if taint.Key == modecontroller.TaintKey {
+			return true
+		}
+	}
+	return false
+}
+
+// wantUnchanged fails for a node that is tainted or left its mode.
+func (e *env) wantUnchanged(t *testing.T, name, mode string) {
+	t.Helper()
+	if n := e.node(t, name); tainted(n) || n.Labels[gpuworkload.LabelWorkloadConfig] != mode {
+		t.Errorf("node %s: taints %v, mode %s; want untouched in %s", name, n.Spec.Taints, n.Labels[gpuworkload.LabelWorkloadConfig], mode)
+	}
+}
+
+// The mode controller on a real control plane, with the scheduler and the
+// lab's agent as the GPU Operator: a dry run changes nothing; two replicas
+// convert the fewest idle nodes for the waiting VMs, one acting; a node
+// the operator never converts is rolled back; a controller killed
+// mid-conversion is replaced and the conversion completes once; demand
+// younger than the hysteresis converts nothing.
+func TestModeController(t *testing.T) {
+	e := newEnv(t)
+	e.installCRDs(t)
+	e.applyClusterPolicy(t, "cluster-policy", true)
+	e.tolerateConversionTaint(t)
+	e.startScheduler(t, "scheduler")
+	e.useControllerRBAC(t)
+	e.startAgent(t)
+	e.labNode(t, "pt-busy", "vm-passthrough", map[string]string{})
+	e.labNode(t, "c-busy", "container", map[string]string{})
+	for _, name := range []string{"c-idle-1", "c-idle-2", "c-idle-3"} {
+		e.labNode(t, name, "container", map[string]string{})
+	}
+	running := []*v1.Pod{gpuPod("virt-launcher-vm-0-aaaaa", "vm-0", map[string]string{a10: "1"}), gpuPod("job-0", "", map[string]string{"nvidia.com/gpu": "1"})}
+	running[0].Spec.NodeName, running[1].Spec.NodeName = "pt-busy", "c-busy"
+	for _, p := range append(running,
+		gpuPod("virt-launcher-vm-1-bbbbb", "vm-1", map[string]string{a10: "1"}),
+		gpuPod("virt-launcher-vm-2-ccccc", "vm-2", map[string]string{a10: "1"})) {
+		e.createPod(t, p)
+	}
+	for _, vm := range []string{"virt-launcher-vm-1-bbbbb", "virt-launcher-vm-2-ccccc"} {
+		e.poll(t, vm+" unschedulable", func(ctx context.Context) (bool, error) {
+			msg, err := e.podMessage(ctx, vm)
+			return msg != "", err
+		})
+	}
+
+	t.Run("dry run: events, no change", func(t *testing.T) {
+		dry := e.startController(t, "controller-dry-run", "--operation=dryRun", "--leader-elect=false")
+		e.poll(t, "WouldConvert events on two nodes", func(context.Context) (bool, error) {
+			return e.nodeEvents(t, "c-idle-1", "WouldConvert") > 0 && e.nodeEvents(t, "c-idle-2", "WouldConvert") > 0, nil
+		})
+		if err := dry.Kill(); err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range []string{"c-idle-1", "c-idle-2", "c-idle-3", "c-busy"} {
+			e.wantUnchanged(t, name, "container")
+		}
+	})
+
+	t.Run("two replicas: the fewest idle nodes, one replica acting", func(t *testing.T) {
+		replicas := []*controlplane.Process{
+			e.startController(t, "controller-a", "--operation=idleOnly", "--lease-namespace="+schedulerName),
+			e.startController(t, "controller-b", "--operation=idleOnly", "--lease-namespace="+schedulerName),
+		}
+		for _, vm := range []string{"virt-launcher-vm-1-bbbbb", "virt-launcher-vm-2-ccccc"} {
+			if node := e.waitBound(t, vm); node != "c-idle-1" && node != "c-idle-2" {
+				t.Errorf("%s landed on %s, want a converted idle node", vm, node)
+			}
+		}
+		for _, name := range []string{"c-idle-1", "c-idle-2"} {
+			e.poll(t, name+" converted and untainted", func(context.Context) (bool, error) {
+				n := e.node(t, name)
+				return !tainted(n) && n.Annotations[gpuworkload.AnnotationConvertedFor] == a10, nil
+			})
+			if started := e.nodeEvents(t, name, "ConversionStarted"); started != 1 {
+				t.Errorf("node %s: %d ConversionStarted events, want 1", name, started)
+			}
+		}
+		e.wantUnchanged(t, "c-idle-3", "container")
+		e.wantUnchanged(t, "c-busy", "container")
+		e.wantUnchanged(t, "pt-busy", "vm-passthrough")
+		var acted []string
+		for _, r := range replicas {
+			if err := r.Kill(); err != nil {
+				t.Fatal(err)
+			}
+			log, err := os.ReadFile(r.LogPath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := strings.Count(string(log), `"Started conversion"`); n > 0 {
+				acted = append(acted, r.LogPath)
+			}
+		}
+		if len(acted) != 1 {
+			t.Errorf("replicas that started conversions: %v, want exactly one", acted)
+		}
+	})
+
+	t.Run("the operator never converts: rolled back", func(t *testing.T) {
+		opt := e.node(t, "c-idle-3")
+		opt.Labels[modecontroller.LabelOptOut] = "disabled"
+		if _, err := e.client.CoreV1().Nodes().Update(e.ctx, opt, metav1.UpdateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		e.labNode(t, "c-stuck", "container", map[string]string{agent.AnnotationConversionDelay: "1h"})
+		e.createPod(t, gpuPod("virt-launcher-vm-3-ddddd", "vm-3", map[string]string{a10: "1"}))
+
+		// Demand younger than --demand-wait converts nothing.
+		patient := e.startController(t, "controller-patient", "--operation=idleOnly", "--leader-elect=false", "--max-conversions=10", "--demand-wait=1h")
+		e.poll(t, "the patient controller to plan twice", func(context.Context) (bool, error) {
+			log, err := os.ReadFile(patient.LogPath)
+			return strings.Count(string(log), `"Planned" prerequisite="" relabels=[]`) >= 2, err
+		})
+		if err := patient.Kill(); err != nil {
+			t.Fatal(err)
+		}
+		e.wantUnchanged(t, "c-stuck", "container")
+
+		c := e.startController(t, "controller-rollback", "--operation=idleOnly", "--leader-elect=false", "--max-conversions=10", "--conversion-timeout=5s")
+		e.poll(t, "c-stuck rolled back", func(context.Context) (bool, error) {
+			return e.nodeEvents(t, "c-stuck", "ConversionRolledBack") > 0, nil
+		})
+		if err := c.Kill(); err != nil {
+			t.Fatal(err)
+		}
+		n := e.node(t, "c-stuck")
+		if tainted(n) || n.Labels[gpuworkload.LabelWorkloadConfig] != "container" || n.Annotations["gpu-workload.io/conversion-failed-at"] == "" {
+			t.Errorf("c-stuck after the rollback: taints %v, labels %v, annotations %v; want untainted, container, the failure recorded", n.Spec.Taints, n.Labels, n.Annotations)
+		}
+		e.wantUnchanged(t, "c-idle-3", "container")
+		if err := e.client.CoreV1().Pods("default").Delete(e.ctx, "virt-launcher-vm-3-ddddd", metav1.DeleteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	})
+
+	t.Run("killed mid-conversion: the next controller completes it once", func(t *testing.T) {
+		e.labNode(t, "c-resume", "container", map[string]string{agent.AnnotationConversionDelay: "3s"})
+		e.createPod(t, gpuPod("virt-launcher-vm-4-eeeee", "vm-4", map[string]string{a10: "1"}))
+		first := e.startController(t, "controller-first", "--operation=idleOnly", "--leader-elect=false", "--max-conversions=10", "--conversion-timeout=2m")
+		e.poll(t, "c-resume relabelled", func(context.Context) (bool, error) {
+			n := e.node(t, "c-resume")
+			return tainted(n) && n.Labels[gpuworkload.LabelWorkloadConfig] == "vm-passthrough", nil
+		})
+		if err := first.Kill(); err != nil {
+			t.Fatal(err)
+		}
+		e.poll(t, "the agent to finish converting c-resume", func(context.Context) (bool, error) {
+			q, ok := e.node(t, "c-resume").Status.Allocatable[a10]
+			return ok && q.Value() == 1, nil
+		})
+		if n := e.node(t, "c-resume"); !tainted(n) {
+			t.Fatal("c-resume untainted with no controller running")
+		}
+		e.startController(t, "controller-second", "--operation=idleOnly", "--leader-elect=false", "--max-conversions=10", "--conversion-timeout=2m")
+		if node := e.waitBound(t, "virt-launcher-vm-4-eeeee"); node != "c-resume" {
+			t.Errorf("vm-4 landed on %s, want c-resume", node)
+		}
+		if started, succeeded := e.nodeEvents(t, "c-resume", "ConversionStarted"), e.nodeEvents(t, "c-resume", "ConversionSucceeded"); started != 1 || succeeded != 1 {
+			t.Errorf("c-resume: %d ConversionStarted and %d ConversionSucceeded events, want 1 each", started, succeeded)
+		}
+		e.wantUnchanged(t, "c-stuck", "container")
+	})
+}
