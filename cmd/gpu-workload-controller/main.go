@@ -95,12 +95,12 @@ func run(ctx context.Context, kubeconfig string, opts modecontroller.Options, le
 	broadcaster.StartRecordingToSink(ctx.Done())
 	defer broadcaster.Shutdown()
 	recorder := broadcaster.NewRecorder(scheme.Scheme, modecontroller.Name)
-	planner := func(ctx context.Context, narrowing advisor.Narrowing) (modecontroller.Plan, error) {
+	planner := func(ctx context.Context, narrowing advisor.Narrowing) (advisor.Plan, error) {
 		report, err := cli.AdviseLive(ctx, rest.CopyConfig(config), narrowing)
 		if err != nil {
-			return modecontroller.Plan{}, err
+			return advisor.Plan{}, err
 		}
-		return modecontroller.Plan{Prerequisite: report.Prerequisite, Relabels: report.Relabels}, nil
+		return report.Plan, nil
 	}
 	controller, err := modecontroller.New(client, dyn, planner, opts, clock.RealClock{}, recorder)
 	if err != nil {

@@ -84,13 +84,13 @@ type Relabel struct {
 }
 
 // DrainFirst is a node that could serve waiting demand after a relabel but
-// runs GPU pods or VMs: the advisor never proposes it, and says so.
+// runs GPU pods or VMs: the advisor never proposes it, and says so. Relabel
+// is the conversion once it is empty (the mode controller's drain).
 type DrainFirst struct {
-	Node     string          `json:"node"`
-	Resource v1.ResourceName `json:"resource"`
-	GPUPods  int             `json:"gpuPods"`
-	VMs      int             `json:"vms"`
-	Advice   string          `json:"advice"`
+	Relabel
+	GPUPods int    `json:"gpuPods"`
+	VMs     int    `json:"vms"`
+	Advice  string `json:"advice"`
 }
 
 // Shortfall is demand the plan leaves unserved.
@@ -341,7 +341,7 @@ func relabel(c candidate, r v1.ResourceName) Relabel {
 func drainFirst(c candidate, r v1.ResourceName) DrainFirst {
 	n := c.node
 	return DrainFirst{
-		Node: n.Name, Resource: r, GPUPods: n.GPUPods, VMs: n.VMs,
+		Relabel: relabel(c, r), GPUPods: n.GPUPods, VMs: n.VMs,
 		Advice: fmt.Sprintf("runs %d GPU pod(s), %d of them VMs: drain it first (kubectl drain %s --ignore-daemonsets), then convert it and uncordon it: %s; kubectl uncordon %s", n.GPUPods, n.VMs, n.Name, c.conversion.Command(n.Name), n.Name),
 	}
 }

@@ -30,6 +30,15 @@ const (
 	maxRetryAfter = 2 * time.Minute
 )
 
+// settleAfter is when a node is reconciled again while the framework's
+// claim tracker and the cluster state disagree about its allocations. They
+// hear of a claim from separate informer handlers, in no fixed order: a
+// reconciliation triggered by the cluster state may read a claim tracker
+// that has not seen the release (or the allocation) yet, and nothing else
+// would trigger the node again. In-flight allocations disagree too, until
+// they are written.
+const settleAfter = time.Second
+
 // minInterval spaces reconciliations: each lists every allocation, and the
 // scheduler triggers one per DRA pod it reserves. Triggers in between coalesce.
 const minInterval = 100 * time.Millisecond
@@ -202,7 +211,8 @@ func (c *Controller) Run(ctx context.Context) {
 			continue
 		}
 		nodes, all := c.work()
-		if err := c.reconcile(ctx, logger, nodes, all); err != nil {
+		unsettled, err := c.reconcile(ctx, logger, nodes, all)
+		if err != nil {
 			failures := c.failures.Add(1)
 			delay := backoff(failures)
 			logger.Error(err, "Cannot update the DeviceTaintRules that keep sibling DRA devices apart; new DRA allocations that would complete a pair are rejected at Reserve until this recovers",
@@ -218,6 +228,10 @@ func (c *Controller) Run(ctx context.Context) {
 		}
 		if failures := c.failures.Swap(0); failures > 0 {
 			logger.Info("DeviceTaintRules cover every DRA allocation again", "failuresBefore", failures)
+		}
+		if len(unsettled) > 0 {
+			logger.V(4).Info("Claim views disagree; reconciling these nodes again", "nodes", unsettled, "after", settleAfter)
+			time.AfterFunc(settleAfter, func() { c.TriggerNodes(unsettled...) })
 		}
 		c.mu.Lock()
 		reconciled := slices.Clone(c.reconciled)
@@ -291,11 +305,12 @@ func (c *Controller) ConflictOn(nodeName string) (*Conflict, error) {
 }
 
 // reconcile makes the rules of the nodes (of every node, for all) what
-// their allocations need.
-func (c *Controller) reconcile(ctx context.Context, logger klog.Logger, nodes sets.Set[string], all bool) error {
+// their allocations need. It returns the nodes on which the claim tracker
+// and the cluster state disagree, to reconcile again once they settle.
+func (c *Controller) reconcile(ctx context.Context, logger klog.Logger, nodes sets.Set[string], all bool) (unsettled []string, err error) {
 	allocated, err := c.listAllocated()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if all {
 		nodes = sets.New[string]()
@@ -312,10 +327,13 @@ func (c *Controller) reconcile(ctx context.Context, logger klog.Logger, nodes se
 		if node == nil {
 			continue
 		}
+		settled := true
 		for _, d := range node.Devices {
-			if allocated.Has(structured.MakeDeviceID(c.driver, d.Pool, d.Name)) {
-				allocs = append(allocs, Allocation{Pool: d.Pool, Device: d.Name, Written: c.devices.DRAHeld(d.Pool, d.Name)})
+			isAllocated, held := allocated.Has(structured.MakeDeviceID(c.driver, d.Pool, d.Name)), c.devices.DRAHeld(d.Pool, d.Name)
+			if isAllocated {
+				allocs = append(allocs, Allocation{Pool: d.Pool, Device: d.Name, Written: held})
 			}
+			settled = settled && isAllocated == held
 			if all {
 				continue
 			}
@@ -324,20 +342,26 @@ func (c *Controller) reconcile(ctx context.Context, logger klog.Logger, nodes se
 			case err == nil && rule.Labels[ManagedByLabel] == ManagedBy:
 				existing[rule.Name] = rule
 			case err != nil && !apierrors.IsNotFound(err):
-				return err
+				return nil, err
 			}
+		}
+		if !settled {
+			unsettled = append(unsettled, name)
 		}
 	}
 	if all {
 		owned, err := c.rules.List(labels.SelectorFromSet(labels.Set{ManagedByLabel: ManagedBy}))
 		if err != nil {
-			return err
+			return nil, err
 		}
 		for _, r := range owned {
 			existing[r.Name] = r
 		}
 	}
-	return c.apply(ctx, logger, DesiredRules(allocs, c.devices.DRASiblings, c.driver), existing)
+	if err := c.apply(ctx, logger, DesiredRules(allocs, c.devices.DRASiblings, c.driver), existing); err != nil {
+		return nil, err
+	}
+	return unsettled, nil
 }
 
 // apply creates, updates and deletes rules until existing is desired.

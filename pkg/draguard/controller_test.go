@@ -31,6 +31,10 @@ import (
 type claimTracker struct {
 	written  []*resourceapi.ResourceClaim
 	inFlight []string
+	// clusterState are the written claims as the cluster state has seen
+	// them when its informer handler ran before or after the tracker's;
+	// nil when it has seen written.
+	clusterState []*resourceapi.ResourceClaim
 	// concurrentChanges fail that many listings, as claims changing
 	// during a listing do.
 	concurrentChanges int
@@ -95,7 +99,11 @@ func (d nodeDevices) DRAPoolNode(pool string) string {
 	return "n1"
 }
 func (d nodeDevices) DRAHeld(pool, device string) bool {
-	for _, a := range AllocationsOf(d.claims.written, gpuworkload.DRADriver) {
+	seen := d.claims.written
+	if d.claims.clusterState != nil {
+		seen = d.claims.clusterState
+	}
+	for _, a := range AllocationsOf(seen, gpuworkload.DRADriver) {
 		if a.Pool == pool && a.Device == device {
 			return true
 		}
@@ -149,7 +157,7 @@ func TestReconcileKeepsTheContract(t *testing.T) {
 	logger, ctx := ktesting.NewTestContext(t)
 	claims := &claimTracker{written: []*resourceapi.ResourceClaim{claim("mig", "gpu-3-mig-1g5gb-0"), claim("old-a", "gpu-0"), claim("old-b", "gpu-vfio-0"), claim("vm", "gpu-vfio-1")}}
 	c, client, sync := guard(t, claims)
-	if err := c.reconcile(ctx, logger, nil, true); err != nil {
+	if _, err := c.reconcile(ctx, logger, nil, true); err != nil {
 		t.Fatal(err)
 	}
 	if got := ruleDevices(t, client); len(got) != 1 || got[0] != "gpu-1" {
@@ -157,11 +165,35 @@ func TestReconcileKeepsTheContract(t *testing.T) {
 	}
 	sync()
 	claims.written = claims.written[:3]
-	if err := c.reconcile(ctx, logger, sets.New("n1"), false); err != nil {
+	if _, err := c.reconcile(ctx, logger, sets.New("n1"), false); err != nil {
 		t.Fatal(err)
 	}
 	if got := ruleDevices(t, client); len(got) != 0 {
 		t.Fatalf("rules on %v after the VM's claim went, want none", got)
+	}
+}
+
+// The cluster state may hear of a release before the claim tracker does:
+// the rule stays while the tracker still lists the allocation, and the node
+// is reconciled again until the two agree, which removes it.
+func TestReconcileAgainWhileTheClaimViewsDisagree(t *testing.T) {
+	logger, ctx := ktesting.NewTestContext(t)
+	claims := &claimTracker{written: []*resourceapi.ResourceClaim{claim("cuda", "gpu-0")}, clusterState: []*resourceapi.ResourceClaim{}}
+	c, client, sync := guard(t, claims, siblingRule(gpuworkload.DRADriver, gpuworkload.DRADevice{Pool: "n1", Name: "gpu-vfio-0"}, "gpu-0"))
+	unsettled, err := c.reconcile(ctx, logger, sets.New("n1"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ruleDevices(t, client); !slices.Equal(got, []string{"gpu-vfio-0"}) || !slices.Equal(unsettled, []string{"n1"}) {
+		t.Fatalf("rules on %v, unsettled %v; want the rule on gpu-vfio-0 kept and n1 to reconcile again", got, unsettled)
+	}
+	sync()
+	claims.written = nil
+	if unsettled, err = c.reconcile(ctx, logger, sets.New("n1"), false); err != nil {
+		t.Fatal(err)
+	}
+	if got := ruleDevices(t, client); len(got) != 0 || len(unsettled) != 0 {
+		t.Fatalf("rules on %v, unsettled %v once the tracker saw the release; want none", got, unsettled)
 	}
 }
 
@@ -172,14 +204,14 @@ func TestReconcileOneNodeLeavesTheOthers(t *testing.T) {
 	gone := siblingRule(gpuworkload.DRADriver, gpuworkload.DRADevice{Pool: "gone", Name: "gpu-0"}, "gpu-vfio-0")
 	claims := &claimTracker{written: []*resourceapi.ResourceClaim{claim("vm", "gpu-vfio-1")}}
 	c, client, sync := guard(t, claims, gone)
-	if err := c.reconcile(ctx, logger, sets.New("n1"), false); err != nil {
+	if _, err := c.reconcile(ctx, logger, sets.New("n1"), false); err != nil {
 		t.Fatal(err)
 	}
 	if got := ruleDevices(t, client); !slices.Equal(sorted(got), []string{"gpu-0", "gpu-1"}) {
 		t.Fatalf("rules on %v after reconciling n1, want gpu-1 added and the other node's gpu-0 left", got)
 	}
 	sync()
-	if err := c.reconcile(ctx, logger, nil, true); err != nil {
+	if _, err := c.reconcile(ctx, logger, nil, true); err != nil {
 		t.Fatal(err)
 	}
 	if got := ruleDevices(t, client); !slices.Equal(got, []string{"gpu-1"}) {
@@ -200,7 +232,7 @@ func TestReconcileRefusesAForeignRuleOfItsName(t *testing.T) {
 	foreign := &resourceapi.DeviceTaintRule{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: resourceapi.DeviceTaintRuleSpec{
 		Taint: resourceapi.DeviceTaint{Key: "example.com/maintenance", Effect: resourceapi.DeviceTaintEffectNoExecute}}}
 	c, client, _ := guard(t, &claimTracker{written: []*resourceapi.ResourceClaim{claim("vm", "gpu-vfio-1")}}, foreign)
-	err := c.reconcile(ctx, logger, sets.New("n1"), false)
+	_, err := c.reconcile(ctx, logger, sets.New("n1"), false)
 	if err == nil || !strings.Contains(err.Error(), "exists without the label app.kubernetes.io/managed-by=gpu-workload-scheduler") || !strings.Contains(err.Error(), "fix: delete or rename") {
 		t.Fatalf("err %v, want the foreign rule named with the fix", err)
 	}

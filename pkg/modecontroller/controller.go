@@ -33,15 +33,10 @@ const Name = "gpu-workload-controller"
 // mode is managed elsewhere.
 const LabelOptOut = "gpu-workload.io/mode-controller"
 
-// Plan is what the controller acts on: the advisor's prerequisite and
-// relabels, as `kubectl gpu-workload advise` gives them.
-type Plan struct {
-	Prerequisite string
-	Relabels     []advisor.Relabel
-}
-
-// Planner plans on the live cluster with the controller's narrowing.
-type Planner func(ctx context.Context, narrowing advisor.Narrowing) (Plan, error)
+// Planner plans on the live cluster with the controller's narrowing: the
+// plan `kubectl gpu-workload advise` prints, less what the narrowing keeps
+// out.
+type Planner func(ctx context.Context, narrowing advisor.Narrowing) (advisor.Plan, error)
 
 // Controller converts nodes. Reconcile is not safe for concurrent use: one
 // loop runs it, under leader election.
@@ -143,7 +138,7 @@ func (c *Controller) Reconcile(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("plan: %w", err)
 	}
-	klog.FromContext(ctx).V(2).Info("Planned", "prerequisite", plan.Prerequisite, "relabels", plan.Relabels, "budget", budget)
+	klog.FromContext(ctx).V(2).Info("Planned", "prerequisite", plan.Prerequisite, "relabels", plan.Relabels, "drainFirst", len(plan.DrainFirst), "unserved", plan.Unserved, "budget", budget)
 	if plan.Prerequisite != "" {
 		c.warnOnce(policy, "SandboxWorkloadsDisabled", "pods wait for VM modes but nothing can be converted until this is done: %s", plan.Prerequisite)
 		return nil
@@ -156,11 +151,52 @@ func (c *Controller) Reconcile(ctx context.Context) error {
 			}
 			continue
 		}
-		if err := c.start(ctx, r); err != nil {
+		if err := c.start(ctx, r, false); err != nil {
+			return err
+		}
+	}
+	if c.opts.Operation != Drain {
+		return nil
+	}
+	budget -= len(plan.Relabels)
+	for _, r := range c.toDrain(ctx, plan) {
+		if budget <= 0 {
+			break
+		}
+		budget--
+		if err := c.start(ctx, r, true); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// toDrain picks, in the advisor's order, the busy nodes that cover the
+// shortfall the relabels leave, per resource. A node that runs a VM is
+// passed over, with an event: the controller never stops a VM.
+func (c *Controller) toDrain(ctx context.Context, plan advisor.Plan) []advisor.Relabel {
+	short := map[v1.ResourceName]int64{}
+	for _, u := range plan.Unserved {
+		short[u.Resource] += u.Units
+	}
+	var out []advisor.Relabel
+	for _, d := range plan.DrainFirst {
+		if short[d.Resource] <= 0 {
+			continue
+		}
+		if d.VMs > 0 {
+			if c.announced[d.Node] != d.Relabel {
+				c.announced[d.Node] = d.Relabel
+				klog.FromContext(ctx).Info("Not draining a node that runs VMs", "node", d.Node, "vms", d.VMs, "resource", d.Resource)
+				c.recorder.Eventf(&v1.Node{ObjectMeta: metav1.ObjectMeta{Name: d.Node}}, nil, v1.EventTypeNormal, "NotDrained", "Drain",
+					"runs %d VM(s): the controller never stops a VM and does not migrate VMs; it would serve %d x %s once empty: %s", d.VMs, d.Units, d.Resource, d.Advice)
+			}
+			continue
+		}
+		short[d.Resource] -= d.Units
+		out = append(out, d.Relabel)
+	}
+	return out
 }
 
 // gpuPodsByNode lists the running GPU pods and VMs, on one node or on all.
@@ -218,6 +254,9 @@ func (c *Controller) holdReason(n *v1.Node, now time.Time) string {
 	}
 	if at, ok := timeAnnotation(n, annotationFailedAt); ok && now.Sub(at) < c.opts.Backoff {
 		return fmt.Sprintf("its conversion rolled back at %s (back-off %s)", at.Format(time.RFC3339), c.opts.Backoff)
+	}
+	if c.opts.Operation == Drain {
+		return ""
 	}
 	since, idle := c.idleSince[n.Name]
 	if !idle || now.Sub(since) < c.opts.IdleFor {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -15,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	dynamicfake "k8s.io/client-go/dynamic/fake"
 	"k8s.io/client-go/kubernetes/fake"
+	k8stesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/events"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/advisor"
@@ -84,14 +86,14 @@ func newRig(t *testing.T, opts Options, tolerated bool, objects ...runtime.Objec
 	dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(scheme,
 		map[schema.GroupVersionResource]string{clusterstate.ClusterPolicyGVR: "ClusterPolicyList"}, clusterPolicy(tolerated))
 	r := &rig{client: client, clock: &fakeClock{now: time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)}, recorder: events.NewFakeRecorder(100)}
-	planner := func(ctx context.Context, n advisor.Narrowing) (Plan, error) {
+	planner := func(ctx context.Context, n advisor.Narrowing) (advisor.Plan, error) {
 		pods, err := client.CoreV1().Pods("").List(ctx, metav1.ListOptions{})
 		if err != nil {
-			return Plan{}, err
+			return advisor.Plan{}, err
 		}
 		nodes, err := client.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
 		if err != nil {
-			return Plan{}, err
+			return advisor.Plan{}, err
 		}
 		// As the advisor does, a node of the VMs' mode, converting or not,
 		// serves one of them.
@@ -101,7 +103,7 @@ func newRig(t *testing.T, opts Options, tolerated bool, objects ...runtime.Objec
 				served++
 			}
 		}
-		var plan Plan
+		plan := advisor.Plan{}
 		next := 0
 		for i := range pods.Items {
 			if p := &pods.Items[i]; p.Spec.NodeName != "" || !n.Waiting(p) {
@@ -413,12 +415,98 @@ func TestHoldReason(t *testing.T) {
 
 func TestOptionsValidate(t *testing.T) {
 	bad := Defaults()
-	bad.Operation, bad.Interval, bad.MaxConversions, bad.Backoff = "drain", 0, 0, -time.Second
-	want := `invalid options: [operation: Unsupported value: "drain": supported values: "dryRun", "idleOnly", interval: Invalid value: "0s": must be positive, backoff: Invalid value: "-1s": must be positive, max-conversions: Invalid value: 0: must be at least 1; to stop conversions use --operation=dryRun]`
+	bad.Operation, bad.Interval, bad.MaxConversions, bad.Backoff = "evict", 0, 0, -time.Second
+	want := `invalid options: [operation: Unsupported value: "evict": supported values: "dryRun", "idleOnly", "drain", interval: Invalid value: "0s": must be positive, backoff: Invalid value: "-1s": must be positive, max-conversions: Invalid value: 0: must be at least 1; to stop conversions use --operation=dryRun]`
 	if err := bad.Validate(); err == nil || err.Error() != want {
 		t.Errorf("Validate() = %v, want %s", err, want)
 	}
 	if err := Defaults().Validate(); err != nil {
 		t.Errorf("the defaults: %v", err)
+	}
+}
+
+// Under drain a busy node's container GPU pods are evicted through the
+// Eviction API; a refused eviction, a VM or the timeout ends the
+// conversion with the node as it was.
+func TestDrain(t *testing.T) {
+	start := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
+	draining := func(started time.Time, pod *v1.Pod) []runtime.Object {
+		n := containerNode("c1")
+		n.Spec.Taints = []v1.Taint{conversionTaint()}
+		old := "container"
+		raw, _ := json.Marshal(record{Phase: phaseTainted, Resource: a10, Units: 1, To: gpuworkload.ModePassthrough, OldMode: &old,
+			Started: metav1.NewTime(started), Drain: true})
+		n.Annotations = map[string]string{annotationConversion: string(raw)}
+		pod.Spec.NodeName, pod.Status.Phase = "c1", v1.PodRunning
+		return []runtime.Object{n, pod}
+	}
+	job := func() *v1.Pod { return waitingVM("job", time.Time{}) }
+	vm := func() *v1.Pod {
+		p := waitingVM("virt-launcher-vm-a", time.Time{})
+		p.Labels = map[string]string{"kubevirt.io": "virt-launcher"}
+		return p
+	}
+	for _, tc := range []struct {
+		name      string
+		objects   []runtime.Object
+		refuse    bool
+		evictions int
+		tainted   bool
+		failed    bool
+		events    string
+	}{
+		{"a container GPU pod is evicted", draining(start, job()), false, 1, true, false, "EvictedForConversion"},
+		{"a PodDisruptionBudget refuses: aborted, untainted, back-off", draining(start, job()), true, 1, false, true, "ConversionAborted"},
+		{"a VM is never evicted", draining(start, vm()), false, 0, false, true, "ConversionAborted"},
+		{"pods still run at the timeout: rolled back", draining(start.Add(-Defaults().ConversionTimeout), job()), false, 0, false, true, "ConversionRolledBack"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRig(t, testOptions(Drain), true, tc.objects...)
+			evictions := 0
+			r.client.PrependReactor("create", "pods", func(action k8stesting.Action) (bool, runtime.Object, error) {
+				if action.GetSubresource() != "eviction" {
+					return false, nil, nil
+				}
+				evictions++
+				if tc.refuse {
+					return true, nil, apierrors.NewTooManyRequests("Cannot evict pod as it would violate the pod's disruption budget.", 0)
+				}
+				return true, nil, nil
+			})
+			r.reconcile(t)
+			n := r.node(t, "c1")
+			if hasTaint(n) != tc.tainted || n.Labels[gpuworkload.LabelWorkloadConfig] != "container" || (n.Annotations[annotationFailedAt] != "") != tc.failed {
+				t.Errorf("taints %v, labels %v, annotations %v; want tainted %v, container, failure recorded %v", n.Spec.Taints, n.Labels, n.Annotations, tc.tainted, tc.failed)
+			}
+			if evictions != tc.evictions {
+				t.Errorf("%d evictions, want %d", evictions, tc.evictions)
+			}
+			if got := strings.Join(r.events(), " "); got != tc.events {
+				t.Errorf("events %q, want %q", got, tc.events)
+			}
+		})
+	}
+}
+
+// Drain takes the busy nodes that cover what the relabels leave short, in
+// the advisor's order, and passes over a node that runs a VM.
+func TestToDrain(t *testing.T) {
+	busy := func(name string, vms int) advisor.DrainFirst {
+		return advisor.DrainFirst{Relabel: advisor.Relabel{Node: name, Resource: a10, Units: 1, To: gpuworkload.ModePassthrough}, GPUPods: 1, VMs: vms}
+	}
+	r := newRig(t, testOptions(Drain), true)
+	got := r.toDrain(context.Background(), advisor.Plan{
+		DrainFirst: []advisor.DrainFirst{busy("v1", 1), busy("c1", 0), busy("c2", 0), busy("c3", 0)},
+		Unserved:   []advisor.Shortfall{{Resource: a10, Units: 2}},
+	})
+	var names []string
+	for _, x := range got {
+		names = append(names, x.Node)
+	}
+	if strings.Join(names, " ") != "c1 c2" {
+		t.Errorf("drains %v, want c1 c2", names)
+	}
+	if events := strings.Join(r.events(), " "); events != "NotDrained" {
+		t.Errorf("events %q, want NotDrained for the node that runs a VM", events)
 	}
 }

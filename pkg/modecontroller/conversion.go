@@ -9,6 +9,7 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/klog/v2"
@@ -55,6 +56,9 @@ type record struct {
 	OldMode   *string     `json:"oldMode"`
 	OldConfig *string     `json:"oldVGPUConfig"`
 	Started   metav1.Time `json:"started"`
+	// Drain says the node's container GPU pods are evicted rather than
+	// the conversion aborted when it runs any.
+	Drain bool `json:"drain,omitempty"`
 }
 
 func recordOf(node *v1.Node) (*record, error) {
@@ -103,7 +107,7 @@ func setLabel(n *v1.Node, key string, value *string) {
 // start taints the node and records the conversion, in one update that
 // fails if the node changed since it was read: two controllers never both
 // start on a node. A node that is no longer a candidate is skipped.
-func (c *Controller) start(ctx context.Context, r advisor.Relabel) error {
+func (c *Controller) start(ctx context.Context, r advisor.Relabel, drain bool) error {
 	now := c.clock.Now()
 	node, err := c.client.CoreV1().Nodes().Get(ctx, r.Node, metav1.GetOptions{})
 	if err != nil {
@@ -116,7 +120,7 @@ func (c *Controller) start(ctx context.Context, r advisor.Relabel) error {
 	rec := record{
 		Phase: phaseTainted, Resource: r.Resource, Units: r.Units, To: r.To, Profile: r.Profile,
 		OldMode: labelOf(node, gpuworkload.LabelWorkloadConfig), OldConfig: labelOf(node, gpuworkload.LabelVGPUConfig),
-		Started: metav1.NewTime(now.UTC().Truncate(time.Second)),
+		Started: metav1.NewTime(now.UTC().Truncate(time.Second)), Drain: drain,
 	}
 	node = node.DeepCopy()
 	node.Spec.Taints = append(node.Spec.Taints, conversionTaint())
@@ -146,12 +150,11 @@ func (c *Controller) advance(ctx context.Context, node *v1.Node, rec *record) (d
 			return false, err
 		}
 		if running := pods[node.Name]; len(running) > 0 {
-			names := make([]string, len(running))
-			for i, p := range running {
-				names[i] = p.Namespace + "/" + p.Name
+			if rec.Drain {
+				return c.drain(ctx, node, rec, running)
 			}
 			conversionsAborted.Inc()
-			return true, c.finish(ctx, node, nil, "ConversionAborted", v1.EventTypeWarning, fmt.Sprintf("the node runs GPU pods (%s) since it was planned: labels unchanged, taint removed", strings.Join(names, ", ")))
+			return true, c.finish(ctx, node, nil, "ConversionAborted", v1.EventTypeWarning, fmt.Sprintf("the node runs GPU pods (%s) since it was planned: labels unchanged, taint removed", podNames(running)))
 		}
 		next := node.DeepCopy()
 		setLabel(next, gpuworkload.LabelWorkloadConfig, (*string)(&rec.To))
@@ -176,11 +179,59 @@ func (c *Controller) advance(ctx context.Context, node *v1.Node, rec *record) (d
 		return false, nil
 	}
 	conversionsRolledBack.Inc()
-	return true, c.finish(ctx, node, func(n *v1.Node) {
+	return true, c.rollBack(ctx, node, rec, "ConversionRolledBack", fmt.Sprintf("did not advertise %d x %s in %s within %s", rec.Units, rec.Resource, rec.To, c.opts.ConversionTimeout))
+}
+
+// drain evicts the node's container GPU pods through the Eviction API, so
+// that PodDisruptionBudgets hold, and waits for them to go. A refused
+// eviction, a VM on the node or the timeout ends the conversion: the node
+// keeps its mode, is untainted and left alone for the back-off.
+func (c *Controller) drain(ctx context.Context, node *v1.Node, rec *record, running []*v1.Pod) (bool, error) {
+	if c.clock.Now().Sub(rec.Started.Time) >= c.opts.ConversionTimeout {
+		conversionsRolledBack.Inc()
+		return true, c.rollBack(ctx, node, rec, "ConversionRolledBack", fmt.Sprintf("GPU pods (%s) still ran %s after the drain started", podNames(running), c.opts.ConversionTimeout))
+	}
+	for _, p := range running {
+		if gpuworkload.NewPodDemand(p, nil).VMI != nil {
+			conversionsAborted.Inc()
+			return true, c.rollBack(ctx, node, rec, "ConversionAborted", fmt.Sprintf("VM pod %s/%s runs on the node: the controller never stops a VM", p.Namespace, p.Name))
+		}
+		if p.DeletionTimestamp != nil {
+			continue
+		}
+		err := c.client.PolicyV1().Evictions(p.Namespace).Evict(ctx, &policyv1.Eviction{ObjectMeta: metav1.ObjectMeta{Namespace: p.Namespace, Name: p.Name}})
+		switch {
+		case apierrors.IsTooManyRequests(err):
+			conversionsAborted.Inc()
+			return true, c.rollBack(ctx, node, rec, "ConversionAborted", fmt.Sprintf("the eviction of pod %s/%s was refused: %v", p.Namespace, p.Name, err))
+		case apierrors.IsNotFound(err):
+			continue
+		case err != nil:
+			return false, fmt.Errorf("evict pod %s/%s from node %s: %w", p.Namespace, p.Name, node.Name, err)
+		}
+		klog.FromContext(ctx).Info("Evicted pod to convert its node", "pod", klog.KObj(p), "node", node.Name, "to", rec.To)
+		c.recorder.Eventf(p, node, v1.EventTypeNormal, "EvictedForConversion", "Drain", "evicted through the Eviction API to convert node %s to %s for %d x %s", node.Name, rec.To, rec.Units, rec.Resource)
+	}
+	return false, nil
+}
+
+// rollBack ends a conversion with the node as it was before: old labels,
+// no taint, and the failure recorded for the back-off.
+func (c *Controller) rollBack(ctx context.Context, node *v1.Node, rec *record, reason, why string) error {
+	failedAt := c.clock.Now().UTC().Format(time.RFC3339)
+	return c.finish(ctx, node, func(n *v1.Node) {
 		setLabel(n, gpuworkload.LabelWorkloadConfig, rec.OldMode)
 		setLabel(n, gpuworkload.LabelVGPUConfig, rec.OldConfig)
-		n.Annotations[annotationFailedAt] = now.UTC().Format(time.RFC3339)
-	}, "ConversionRolledBack", v1.EventTypeWarning, fmt.Sprintf("did not advertise %d x %s in %s within %s: old labels restored, taint removed, node left alone for %s", rec.Units, rec.Resource, rec.To, c.opts.ConversionTimeout, c.opts.Backoff))
+		n.Annotations[annotationFailedAt] = failedAt
+	}, reason, v1.EventTypeWarning, fmt.Sprintf("%s: old labels restored, taint removed, node left alone for %s", why, c.opts.Backoff))
+}
+
+func podNames(pods []*v1.Pod) string {
+	names := make([]string, len(pods))
+	for i, p := range pods {
+		names[i] = p.Namespace + "/" + p.Name
+	}
+	return strings.Join(names, ", ")
 }
 
 // converted says the operator has done its part: the node runs the new

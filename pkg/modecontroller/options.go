@@ -16,10 +16,14 @@ const (
 	DryRun Operation = "dryRun"
 	// IdleOnly converts nodes that run no GPU pod.
 	IdleOnly Operation = "idleOnly"
+	// Drain also empties nodes that run container GPU pods, through the
+	// Eviction API, where the empty nodes do not cover what waits. It
+	// never stops a VM.
+	Drain Operation = "drain"
 )
 
 // Operations are the accepted values of Options.Operation.
-var Operations = []Operation{DryRun, IdleOnly}
+var Operations = []Operation{DryRun, IdleOnly, Drain}
 
 // Options are the controller's policy. Defaults() gives the shipped ones:
 // moving inventory between modes is a matter of hours, not seconds.
@@ -29,7 +33,8 @@ type Options struct {
 	Interval time.Duration
 	// DemandWait is how long a pod must have been unschedulable to count.
 	DemandWait time.Duration
-	// IdleFor is how long a node must have run no GPU pod to be converted.
+	// IdleFor is how long a node must have run no GPU pod to be converted;
+	// under Drain it does not apply.
 	IdleFor time.Duration
 	// MaxConversions is how many conversions may start within Window.
 	MaxConversions int

@@ -10,8 +10,11 @@ import (
 
 	authenticationv1 "k8s.io/api/authentication/v1"
 	v1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/controlplane"
@@ -116,11 +119,20 @@ func (e *env) labNode(t *testing.T, name, mode string, annotations map[string]st
 // nodeEvents counts the events of a reason about a node.
 func (e *env) nodeEvents(t *testing.T, node, reason string) int {
 	t.Helper()
+	return len(e.nodeEventMessages(t, node, reason))
+}
+
+func (e *env) nodeEventMessages(t *testing.T, node, reason string) []string {
+	t.Helper()
 	list, err := e.client.CoreV1().Events("").List(e.ctx, metav1.ListOptions{FieldSelector: "involvedObject.name=" + node + ",reason=" + reason})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return len(list.Items)
+	var out []string
+	for _, ev := range list.Items {
+		out = append(out, ev.Message)
+	}
+	return out
 }
 
 func (e *env) node(t *testing.T, name string) *v1.Node {
@@ -298,5 +310,67 @@ func TestModeController(t *testing.T) {
 			t.Errorf("c-resume: %d ConversionStarted and %d ConversionSucceeded events, want 1 each", started, succeeded)
 		}
 		e.wantUnchanged(t, "c-stuck", "container")
+	})
+
+	t.Run("drain: a PodDisruptionBudget stops it; a node without one is drained", func(t *testing.T) {
+		job, err := e.client.CoreV1().Pods("default").Get(e.ctx, "job-0", metav1.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		job.Labels = map[string]string{"app": "guarded"}
+		if job, err = e.client.CoreV1().Pods("default").Update(e.ctx, job, metav1.UpdateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		// Running and Ready, as the kubelet (not run here) reports it: the
+		// Eviction API lets a Pending pod go whatever its budget says.
+		job.Status.Phase = v1.PodRunning
+		job.Status.Conditions = append(job.Status.Conditions, v1.PodCondition{Type: v1.PodReady, Status: v1.ConditionTrue})
+		if _, err := e.client.CoreV1().Pods("default").UpdateStatus(e.ctx, job, metav1.UpdateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		// The budget as the disruption controller (not run here) reports it.
+		one := intstr.FromInt32(1)
+		pdb, err := e.client.PolicyV1().PodDisruptionBudgets("default").Create(e.ctx, &policyv1.PodDisruptionBudget{
+			ObjectMeta: metav1.ObjectMeta{Name: "guarded", Namespace: "default"},
+			Spec:       policyv1.PodDisruptionBudgetSpec{MinAvailable: &one, Selector: &metav1.LabelSelector{MatchLabels: job.Labels}},
+		}, metav1.CreateOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pdb.Status = policyv1.PodDisruptionBudgetStatus{ObservedGeneration: pdb.Generation, DisruptionsAllowed: 0, CurrentHealthy: 1, DesiredHealthy: 1, ExpectedPods: 1}
+		if _, err := e.client.PolicyV1().PodDisruptionBudgets("default").UpdateStatus(e.ctx, pdb, metav1.UpdateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		e.createPod(t, gpuPod("virt-launcher-vm-5-fffff", "vm-5", map[string]string{a10: "1"}))
+		drain := e.startController(t, "controller-drain", "--operation=drain", "--leader-elect=false", "--max-conversions=10", "--conversion-timeout=2m")
+		e.poll(t, "the drain of c-busy aborted", func(context.Context) (bool, error) {
+			return e.nodeEvents(t, "c-busy", "ConversionAborted") > 0, nil
+		})
+		if msgs := e.nodeEventMessages(t, "c-busy", "ConversionAborted"); !strings.Contains(msgs[0], "the eviction of pod default/job-0 was refused") || !strings.Contains(msgs[0], "disruption budget") {
+			t.Errorf("c-busy's ConversionAborted event: %q, want the refused eviction of job-0 and its budget named", msgs[0])
+		}
+		n := e.node(t, "c-busy")
+		if tainted(n) || n.Labels[gpuworkload.LabelWorkloadConfig] != "container" || n.Annotations["gpu-workload.io/conversion-failed-at"] == "" {
+			t.Errorf("c-busy after the refused eviction: taints %v, labels %v, annotations %v; want untainted, container, the failure recorded", n.Spec.Taints, n.Labels, n.Annotations)
+		}
+		if job, err := e.client.CoreV1().Pods("default").Get(e.ctx, "job-0", metav1.GetOptions{}); err != nil || job.DeletionTimestamp != nil {
+			t.Errorf("job-0 under its budget: %v, deleted at %v; want it running", err, job.DeletionTimestamp)
+		}
+
+		e.labNode(t, "c-drain", "container", map[string]string{})
+		unguarded := gpuPod("job-drain", "", map[string]string{"nvidia.com/gpu": "1"})
+		unguarded.Spec.NodeName = "c-drain"
+		e.createPod(t, unguarded)
+		if node := e.waitBound(t, "virt-launcher-vm-5-fffff"); node != "c-drain" {
+			t.Errorf("vm-5 landed on %s, want the drained c-drain", node)
+		}
+		if _, err := e.client.CoreV1().Pods("default").Get(e.ctx, "job-drain", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+			t.Errorf("job-drain after the drain: %v, want it evicted", err)
+		}
+		e.poll(t, "c-drain untainted", func(context.Context) (bool, error) { return !tainted(e.node(t, "c-drain")), nil })
+		if err := drain.Kill(); err != nil {
+			t.Fatal(err)
+		}
+		e.wantUnchanged(t, "c-busy", "container")
 	})
 }

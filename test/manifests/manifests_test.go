@@ -186,8 +186,8 @@ func TestDeploymentIsHardened(t *testing.T) {
 	}
 }
 
-// The scheduler never writes nodes; the mode controller writes nodes and
-// nothing else, and deletes nothing.
+// The scheduler never writes nodes; the mode controller writes nodes,
+// evicts pods (never deletes them) and deletes nothing.
 func TestOnlyTheControllerWritesNodes(t *testing.T) {
 	objects := build(t)
 	writes := func(role string) map[string][]string {
@@ -206,7 +206,7 @@ func TestOnlyTheControllerWritesNodes(t *testing.T) {
 	if w := writes("gpu-workload-scheduler"); w["nodes"] != nil {
 		t.Errorf("the scheduler's ClusterRole writes nodes: %v", w["nodes"])
 	}
-	want := map[string][]string{"nodes": {"update"}, "events": {"create", "patch"}}
+	want := map[string][]string{"nodes": {"update"}, "pods/eviction": {"create"}, "events": {"create", "patch"}}
 	if w := writes("gpu-workload-controller"); !reflect.DeepEqual(w, want) {
 		t.Errorf("the controller's ClusterRole writes %v, want %v", w, want)
 	}
