@@ -97,9 +97,10 @@ func (c *Controller) Reconcile(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	started, inProgress := 0, 0
+	started, inProgress, served := 0, 0, 0
 	for i := range nodes.Items {
 		node := &nodes.Items[i]
+		served += podsUsing(gpuPods[node.Name], v1.ResourceName(node.Annotations[gpuworkload.AnnotationConvertedFor]))
 		if len(gpuPods[node.Name]) == 0 {
 			if _, ok := c.idleSince[node.Name]; !ok {
 				c.idleSince[node.Name] = now
@@ -125,6 +126,7 @@ func (c *Controller) Reconcile(ctx context.Context) error {
 		}
 	}
 	conversionsInProgress.Set(float64(inProgress))
+	podsServedByConversions.Set(float64(served))
 	budget := c.opts.MaxConversions - started
 	if budget <= 0 {
 		klog.FromContext(ctx).V(2).Info("No conversion starts: the window's budget is spent", "started", started, "window", c.opts.Window)
@@ -197,6 +199,20 @@ func (c *Controller) toDrain(ctx context.Context, plan advisor.Plan) []advisor.R
 		out = append(out, d.Relabel)
 	}
 	return out
+}
+
+// podsUsing counts the pods that request the resource; none for "".
+func podsUsing(pods []*v1.Pod, resource v1.ResourceName) int {
+	if resource == "" {
+		return 0
+	}
+	n := 0
+	for _, p := range pods {
+		if slices.ContainsFunc(gpuworkload.NewPodDemand(p, nil).Requests, func(r gpuworkload.ResourceRequest) bool { return r.Name == resource }) {
+			n++
+		}
+	}
+	return n
 }
 
 // gpuPodsByNode lists the running GPU pods and VMs, on one node or on all.

@@ -18,6 +18,7 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 	k8stesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/events"
+	"k8s.io/component-base/metrics/testutil"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/advisor"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
@@ -217,6 +218,20 @@ func TestConversionSucceeds(t *testing.T) {
 	}
 	if got, want := strings.Join(r.events(), " "), "ConversionStarted ConversionSucceeded"; got != want {
 		t.Errorf("events %q, want %q", got, want)
+	}
+
+	RegisterMetrics()
+	vm, err := r.client.CoreV1().Pods("default").Get(t.Context(), "vm-1", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vm.Spec.NodeName = "c1"
+	if _, err := r.client.CoreV1().Pods("default").Update(t.Context(), vm, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	r.reconcile(t)
+	if served, err := testutil.GetGaugeMetricValue(podsServedByConversions); err != nil || served != 1 {
+		t.Errorf("pods served by conversions %v (%v), want 1: vm-1 runs on c1, converted for it", served, err)
 	}
 }
 

@@ -209,6 +209,7 @@ func (c *Controller) drain(ctx context.Context, node *v1.Node, rec *record, runn
 		case err != nil:
 			return false, fmt.Errorf("evict pod %s/%s from node %s: %w", p.Namespace, p.Name, node.Name, err)
 		}
+		conversionEvictions.Inc()
 		klog.FromContext(ctx).Info("Evicted pod to convert its node", "pod", klog.KObj(p), "node", node.Name, "to", rec.To)
 		c.recorder.Eventf(p, node, v1.EventTypeNormal, "EvictedForConversion", "Drain", "evicted through the Eviction API to convert node %s to %s for %d x %s", node.Name, rec.To, rec.Units, rec.Resource)
 	}

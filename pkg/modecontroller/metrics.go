@@ -23,7 +23,15 @@ var (
 	})
 	conversionsAborted = metrics.NewCounter(&metrics.CounterOpts{
 		Name: "gpu_workload_conversions_aborted_total", StabilityLevel: metrics.ALPHA,
-		Help: "Node conversions abandoned before the relabel because GPU pods landed on the node.",
+		Help: "Node conversions abandoned before the relabel: GPU pods landed on the node, or under drain an eviction was refused or a VM runs there.",
+	})
+	conversionEvictions = metrics.NewCounter(&metrics.CounterOpts{
+		Name: "gpu_workload_conversion_evictions_total", StabilityLevel: metrics.ALPHA,
+		Help: "Container GPU pods evicted through the Eviction API to convert their node (drain).",
+	})
+	podsServedByConversions = metrics.NewGauge(&metrics.GaugeOpts{
+		Name: "gpu_workload_pods_served_by_conversions", StabilityLevel: metrics.ALPHA,
+		Help: "Running pods that use the resource their node was converted for (gpu-workload.io/converted-for).",
 	})
 	conversionsInProgress = metrics.NewGauge(&metrics.GaugeOpts{
 		Name: "gpu_workload_conversions_in_progress", StabilityLevel: metrics.ALPHA,
@@ -40,13 +48,24 @@ var (
 	})
 )
 
-var registerMetrics sync.Once
+var (
+	registerMetrics sync.Once
+	allMetrics      = []metrics.Registerable{conversionsStarted, conversionsSucceeded, conversionsRolledBack, conversionsAborted,
+		conversionEvictions, conversionsInProgress, conversionSeconds, podsServedByConversions, wouldConvert}
+)
+
+// MetricNames are the names of the controller's metrics, for the dashboard
+// and docs checks.
+var MetricNames = func() []string {
+	names := make([]string, len(allMetrics))
+	for i, m := range allMetrics {
+		names[i] = m.FQName()
+	}
+	return names
+}()
 
 // RegisterMetrics adds the controller's metrics to the legacy registry its
 // binary serves.
 func RegisterMetrics() {
-	registerMetrics.Do(func() {
-		legacyregistry.MustRegister(conversionsStarted, conversionsSucceeded, conversionsRolledBack, conversionsAborted,
-			conversionsInProgress, conversionSeconds, wouldConvert)
-	})
+	registerMetrics.Do(func() { legacyregistry.MustRegister(allMetrics...) })
 }

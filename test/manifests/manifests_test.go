@@ -23,6 +23,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	gwsconfig "github.com/gpu-workload-scheduler/scheduler/pkg/apis/config"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/modecontroller"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpustranding"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpuworkloadfit"
 )
@@ -228,26 +229,29 @@ func TestClusterRoleReadsOurCustomResources(t *testing.T) {
 }
 
 // The monitoring component builds with the installation; its dashboard's
-// queries use only metrics the scheduler serves, and each metric
-// docs/metrics.md documents has a panel or a documented query.
+// queries use only metrics the scheduler and the mode controller serve, and
+// each of those has a panel.
 func TestMonitoringComponent(t *testing.T) {
 	objects := buildDir(t, "manifests/examples/monitoring")
 	for _, key := range []string{"Service/gpu-workload-scheduler-metrics", "ServiceMonitor/gpu-workload-scheduler", "ClusterRole/gpu-workload-scheduler-metrics-reader",
-		"ClusterRoleBinding/gpu-workload-scheduler-metrics-reader", "ConfigMap/gpu-workload-scheduler-dashboard", "Deployment/gpu-workload-scheduler"} {
+		"ClusterRoleBinding/gpu-workload-scheduler-metrics-reader", "ConfigMap/gpu-workload-scheduler-dashboard", "Deployment/gpu-workload-scheduler",
+		"Service/gpu-workload-controller-metrics", "ServiceMonitor/gpu-workload-controller", "Deployment/gpu-workload-controller"} {
 		if _, ok := objects[key]; !ok {
 			t.Errorf("kustomize output lacks %s", key)
 		}
 	}
-	// The Service selects the scheduler's pods and names its port.
-	service := decode[v1.Service](t, objects, "Service/gpu-workload-scheduler-metrics")
-	deployment := decode[appsv1.Deployment](t, objects, "Deployment/gpu-workload-scheduler")
-	for k, v := range service.Spec.Selector {
-		if deployment.Spec.Template.Labels[k] != v {
-			t.Errorf("Service selector %s=%s does not select the scheduler's pods (%v)", k, v, deployment.Spec.Template.Labels)
+	// Each Service selects its component's pods and names their port.
+	for service, deployment := range map[string]string{"gpu-workload-scheduler-metrics": "gpu-workload-scheduler", "gpu-workload-controller-metrics": "gpu-workload-controller"} {
+		svc := decode[v1.Service](t, objects, "Service/"+service)
+		dep := decode[appsv1.Deployment](t, objects, "Deployment/"+deployment)
+		for k, v := range svc.Spec.Selector {
+			if dep.Spec.Template.Labels[k] != v {
+				t.Errorf("Service %s selector %s=%s does not select the pods of %s (%v)", service, k, v, deployment, dep.Spec.Template.Labels)
+			}
 		}
-	}
-	if !slices.ContainsFunc(deployment.Spec.Template.Spec.Containers[0].Ports, func(p v1.ContainerPort) bool { return p.Name == service.Spec.Ports[0].TargetPort.StrVal }) {
-		t.Errorf("Service targets port %q, which the scheduler's container does not name", service.Spec.Ports[0].TargetPort.StrVal)
+		if !slices.ContainsFunc(dep.Spec.Template.Spec.Containers[0].Ports, func(p v1.ContainerPort) bool { return p.Name == svc.Spec.Ports[0].TargetPort.StrVal }) {
+			t.Errorf("Service %s targets port %q, which the container of %s does not name", service, svc.Spec.Ports[0].TargetPort.StrVal, deployment)
+		}
 	}
 
 	dashboard := decode[v1.ConfigMap](t, objects, "ConfigMap/gpu-workload-scheduler-dashboard")
@@ -263,13 +267,13 @@ func TestMonitoringComponent(t *testing.T) {
 		t.Fatalf("dashboard JSON: %v", err)
 	}
 	served := map[string]bool{}
-	for _, name := range gpuworkloadfit.MetricNames {
+	for _, name := range append(slices.Clone(gpuworkloadfit.MetricNames), modecontroller.MetricNames...) {
 		served[name] = true
 	}
 	used := map[string]bool{}
 	for _, p := range board.Panels {
 		for _, target := range p.Targets {
-			names := metricName.FindAllString(target.Expr, -1)
+			names := metricName.FindAllString(histogramSeries.ReplaceAllString(target.Expr, ""), -1)
 			if len(names) == 0 {
 				t.Errorf("panel %q: query %q names no gpu_workload_ metric", p.Title, target.Expr)
 			}
@@ -287,5 +291,8 @@ func TestMonitoringComponent(t *testing.T) {
 		}
 	}
 }
+
+// histogramSeries are the suffixes of a histogram's series.
+var histogramSeries = regexp.MustCompile(`_(bucket|sum|count)\b`)
 
 var metricName = regexp.MustCompile(`gpu_workload_[a-z_]+`)
