@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
@@ -22,11 +23,15 @@ type Node struct {
 	Mode      gpuworkload.Mode
 	Inventory gpuworkload.GPUInventory
 	// Resource and Units are what the node advertises now.
-	Resource   v1.ResourceName
-	Units      int64
-	UsedUnits  int64
-	GPUPods    int
-	VMs        int
+	Resource  v1.ResourceName
+	Units     int64
+	UsedUnits int64
+	GPUPods   int
+	VMs       int
+	// Displaced names the GPU pods (namespace/name) and VMs ("VM
+	// namespace/name") it runs, which emptying it displaces; nil where the
+	// caller does not know them.
+	Displaced  []string
 	Converting bool
 	// RelabelledFor is the resource the advisor last converted the node
 	// for, when known: while pods requesting it wait, the node is not
@@ -338,10 +343,20 @@ func relabel(c candidate, r v1.ResourceName) Relabel {
 	return out
 }
 
+// drainFirst says what emptying the node displaces. A GPU VM rarely
+// live-migrates (a passthrough device pins it), so for a node with VMs the
+// advice says that they must stop or move and gives no drain command.
 func drainFirst(c candidate, r v1.ResourceName) DrainFirst {
 	n := c.node
-	return DrainFirst{
-		Relabel: relabel(c, r), GPUPods: n.GPUPods, VMs: n.VMs,
-		Advice: fmt.Sprintf("runs %d GPU pod(s), %d of them VMs: drain it first (kubectl drain %s --ignore-daemonsets), then convert it and uncordon it: %s; kubectl uncordon %s", n.GPUPods, n.VMs, n.Name, c.conversion.Command(n.Name), n.Name),
+	runs := fmt.Sprintf("runs %d GPU pod(s), %d of them VMs", n.GPUPods, n.VMs)
+	if len(n.Displaced) > 0 {
+		runs += " (" + strings.Join(n.Displaced, ", ") + ")"
 	}
+	advice := fmt.Sprintf("%s: drain it first (kubectl drain %s --ignore-daemonsets; evictions, so PodDisruptionBudgets hold), then convert it and uncordon it: %s; kubectl uncordon %s",
+		runs, n.Name, c.conversion.Command(n.Name), n.Name)
+	if n.VMs > 0 {
+		advice = fmt.Sprintf("%s: converting it means stopping its VMs, or live-migrating those whose eviction strategy and devices allow it, which advise does not do; once they are gone: %s",
+			runs, c.conversion.Command(n.Name))
+	}
+	return DrainFirst{Relabel: relabel(c, r), GPUPods: n.GPUPods, VMs: n.VMs, Advice: advice}
 }

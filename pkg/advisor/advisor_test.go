@@ -197,8 +197,11 @@ func TestAdvise(t *testing.T) {
 			}
 			for _, d := range plan.DrainFirst {
 				drain = append(drain, d.Node)
-				if !strings.Contains(d.Advice, "kubectl drain "+d.Node) {
+				switch drains := strings.Contains(d.Advice, "kubectl drain "+d.Node); {
+				case d.VMs == 0 && !drains:
 					t.Errorf("advice %q does not say how to drain", d.Advice)
+				case d.VMs > 0 && (drains || !strings.Contains(d.Advice, "stopping its VMs")):
+					t.Errorf("advice %q for a node with VMs gives a drain, or does not say the VMs must stop or move", d.Advice)
 				}
 			}
 			var unserved int64

@@ -183,8 +183,11 @@ func advise(ctx context.Context, c *cluster, pods []*v1.Pod, narrowing advisor.N
 						view.UsedUnits += r.Count
 					}
 				}
-				if gpuworkload.VMIOf(p) != nil {
+				if vmi := gpuworkload.VMIOf(p); vmi != nil {
 					view.VMs++
+					view.Displaced = append(view.Displaced, "VM "+vmi.Namespace+"/"+vmi.Name)
+				} else {
+					view.Displaced = append(view.Displaced, p.Namespace+"/"+p.Name)
 				}
 			}
 			continue

@@ -8,10 +8,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
 	v1 "k8s.io/api/core/v1"
+	corev1helpers "k8s.io/component-helpers/scheduling/corev1"
 	fwk "k8s.io/kube-scheduler/framework"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
@@ -39,8 +41,18 @@ type resourceSummary struct {
 	dra      gpuworkload.DRAExtendedResource
 	draNodes int
 	// idle and busy are, by name, the first node that does not advertise the
-	// resource but has the hardware to, with all its GPU units unused or not.
+	// resource but has the hardware to, with all its GPU units unused or not;
+	// displaced are the GPU pods busy runs, which converting it displaces.
 	idle, busy conversionCandidate
+	displaced  []displacedPod
+}
+
+// displacedPod is a GPU pod a conversion would have to move or stop.
+type displacedPod struct {
+	// name is the pod's, or for a VM its VMI's, as namespace/name.
+	name     string
+	vm       bool
+	priority int32
 }
 
 // conversionCandidate is a node a fix can name, with the change it needs.
@@ -52,11 +64,14 @@ type conversionCandidate struct {
 	modeChange bool
 }
 
-func (c *conversionCandidate) offer(node string, current gpuworkload.Mode, conversion gpuworkload.Conversion) {
+// offer takes the node if it is preferred to the one held, and says so.
+func (c *conversionCandidate) offer(node string, current gpuworkload.Mode, conversion gpuworkload.Conversion) bool {
 	next := conversionCandidate{node: node, conversion: conversion, modeChange: conversion.Mode != current}
 	if c.node == "" || !next.modeChange && c.modeChange || next.modeChange == c.modeChange && node < c.node {
 		*c = next
+		return true
 	}
+	return false
 }
 
 // Explanation is what Explain concludes about an unschedulable GPU pod.
@@ -239,7 +254,11 @@ func Explain(ctx context.Context, pod *v1.Pod, demand *gpuworkload.PodDemand, tr
 	b.WriteString(fixPrefix)
 	r, ok := claimFix(demand, perClaim)
 	if !ok {
-		r = fix(demand, policy, byMode, perResource, tracker.AdvertisedByClass(), constraint)
+		var priority int32
+		if pod != nil {
+			priority = corev1helpers.PodPriority(pod)
+		}
+		r = fix(demand, policy, byMode, perResource, tracker.AdvertisedByClass(), constraint, priority)
 	}
 	b.WriteString(r.text)
 	return Explanation{Message: b.String(), FixCommands: r.commands, ReasonCode: r.code}
@@ -297,10 +316,29 @@ func (rs *resourceSummary) count(r v1.ResourceName, tracker *clusterstate.Tracke
 		}
 		if idle {
 			rs.idle.offer(e.State.Name, e.State.Mode.Mode, conversion)
-		} else {
-			rs.busy.offer(e.State.Name, e.State.Mode.Mode, conversion)
+		} else if rs.busy.offer(e.State.Name, e.State.Mode.Mode, conversion) {
+			rs.displaced = gpuPodsOn(ni, e.State.Resources)
 		}
 	})
+}
+
+// gpuPodsOn lists the node's pods that use the GPU resources it advertises.
+func gpuPodsOn(ni fwk.NodeInfo, advertised []gpuworkload.AdvertisedResource) []displacedPod {
+	var out []displacedPod
+	for _, pi := range ni.GetPods() {
+		p := pi.GetPod()
+		uses := slices.ContainsFunc(gpuworkload.NewPodDemand(p, nil).Requests, func(r gpuworkload.ResourceRequest) bool {
+			return slices.ContainsFunc(advertised, func(a gpuworkload.AdvertisedResource) bool { return a.Name == r.Name })
+		})
+		if uses {
+			d := displacedPod{name: p.Namespace + "/" + p.Name, priority: corev1helpers.PodPriority(p)}
+			if vmi := gpuworkload.VMIOf(p); vmi != nil {
+				d.name, d.vm = vmi.Namespace+"/"+vmi.Name, true
+			}
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // claimSummary is what Explain learns about the devices a claim's DeviceClass selects.
@@ -382,6 +420,55 @@ func claimShortage(c gpuworkload.DRAClaimRequest, cs claimSummary) remedy {
 	return remedyText(reasons.DRAAllAllocated.Code, fmt.Sprintf("all %d devices of DeviceClass %s are allocated: let GPU pods finish, or publish more devices of the class.", cs.total, c.Devices()))
 }
 
+// busyNodeFix converts a node that runs GPU pods, naming each pod and VM
+// that emptying it displaces. The drain evicts through the Eviction API,
+// which KubeVirt intercepts for VMs (a VM live-migrates where its eviction
+// strategy allows and it can, else it stops); it never forces. A VM of the
+// pod's priority or higher would have to stop for a pod that does not
+// outrank it: that fix is said, not given as commands.
+// A drained node stays cordoned: uncordoning it after the conversion is part
+// of the fix.
+func busyNodeFix(noNode string, c conversionCandidate, displaced []displacedPod, priority int32) remedy {
+	var pods, vms, outranking []string
+	for _, d := range displaced {
+		switch {
+		case !d.vm:
+			pods = append(pods, d.name)
+		case d.priority >= priority:
+			outranking = append(outranking, d.name)
+		default:
+			vms = append(vms, d.name)
+		}
+	}
+	if len(outranking) > 0 {
+		return remedyText(reasons.NotAdvertised.Code, fmt.Sprintf("%s; node %s has this hardware but runs VM(s) %s of this pod's priority or higher: converting it means stopping them, "+
+			"which this fix does not do; stop them if they may stop, then convert it, or add a node with this hardware.", noNode, c.node, nameList(outranking)))
+	}
+	var runs []string
+	if len(pods) > 0 {
+		runs = append(runs, "GPU pod(s) "+nameList(pods))
+	}
+	if len(vms) > 0 {
+		runs = append(runs, "VM(s) "+nameList(vms)+" of lower priority, which KubeVirt live-migrates where their eviction strategy allows, else stops")
+	}
+	commands := []string{"kubectl drain " + c.node + " --ignore-daemonsets", c.conversion.Command(c.node), "kubectl uncordon " + c.node}
+	return remedy{
+		text: fmt.Sprintf("%s; node %s has this hardware but runs %s: drain it (evictions, so PodDisruptionBudgets hold), convert it and uncordon it: %s",
+			noNode, c.node, strings.Join(runs, " and "), strings.Join(commands, "; ")),
+		commands: commands,
+		code:     reasons.NotAdvertised.Code,
+	}
+}
+
+// nameList names up to three, then counts the rest.
+func nameList(names []string) string {
+	const shown = 3
+	if len(names) <= shown {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:shown], ", "), len(names)-shown)
+}
+
 // fixPrefix starts the last sentence of an explanation, which truncation keeps.
 const fixPrefix = " Fix: "
 
@@ -423,7 +510,7 @@ func describeRequests(demand *gpuworkload.PodDemand) string {
 }
 
 func fix(demand *gpuworkload.PodDemand, policy gpuworkload.SandboxPolicy, byMode map[gpuworkload.Mode]*modeSummary, perResource []resourceSummary,
-	advertised map[gpuworkload.ResourceClass][]v1.ResourceName, constraint gpuworkload.NodeConstraint) remedy {
+	advertised map[gpuworkload.ResourceClass][]v1.ResourceName, constraint gpuworkload.NodeConstraint, priority int32) remedy {
 	if demand.Conflict() {
 		return remedyText(reasons.ModeConflict.Code, "request the GPU resources of one mode only; a node runs one mode.")
 	}
@@ -441,7 +528,7 @@ func fix(demand *gpuworkload.PodDemand, policy gpuworkload.SandboxPolicy, byMode
 			return remedyText(reasons.DRATooFewFree.Code, fmt.Sprintf("the DRA nodes have no free device of DeviceClass %s for %d x %s (the FailedScheduling message gives DynamicResources' reasons): "+
 				"let GPU pods finish, or publish more devices of the class.", rs.dra.DeviceClass, r.Count, r.Name))
 		case rs.nodes == 0:
-			return notAdvertisedFix(r, rs, advertised[r.Class], constraint)
+			return notAdvertisedFix(r, rs, advertised[r.Class], constraint, priority)
 		case rs.largest < r.Count:
 			return remedyText(reasons.LargerThanAnyNode.Code, fmt.Sprintf("no node has %d x %s in total; the largest has %d: split the request, or add a node with more of this hardware.", r.Count, r.Name, rs.largest))
 		}
@@ -470,9 +557,7 @@ func fix(demand *gpuworkload.PodDemand, policy gpuworkload.SandboxPolicy, byMode
 
 // notAdvertisedFix names a node with the hardware for r, or says that none
 // has it and what the pod's kind of workload can request instead.
-// A drained node stays cordoned: uncordoning it after the conversion is part
-// of the fix.
-func notAdvertisedFix(r gpuworkload.ResourceRequest, rs resourceSummary, sameClass []v1.ResourceName, constraint gpuworkload.NodeConstraint) remedy {
+func notAdvertisedFix(r gpuworkload.ResourceRequest, rs resourceSummary, sameClass []v1.ResourceName, constraint gpuworkload.NodeConstraint, priority int32) remedy {
 	noNode := "no node advertises " + string(r.Name)
 	if rs.excludedNodes > 0 || rs.excludedHardware > 0 {
 		noNode = fmt.Sprintf("no node its %s accepts advertises %s", constraint.Description, r.Name)
@@ -482,13 +567,7 @@ func notAdvertisedFix(r gpuworkload.ResourceRequest, rs resourceSummary, sameCla
 		command := rs.idle.conversion.Command(rs.idle.node)
 		return remedy{text: fmt.Sprintf("%s; convert idle node %s, which has this hardware: %s", noNode, rs.idle.node, command), commands: []string{command}, code: reasons.NotAdvertised.Code}
 	case rs.busy.node != "":
-		c := rs.busy
-		commands := []string{"kubectl drain " + c.node + " --ignore-daemonsets", c.conversion.Command(c.node), "kubectl uncordon " + c.node}
-		return remedy{
-			text:     fmt.Sprintf("%s; node %s has this hardware but runs GPU pods: drain it, convert it and uncordon it: %s", noNode, c.node, strings.Join(commands, "; ")),
-			commands: commands,
-			code:     reasons.NotAdvertised.Code,
-		}
+		return busyNodeFix(noNode, rs.busy, rs.displaced, priority)
 	case rs.excludedNodes > 0 || rs.excludedHardware > 0:
 		return remedyText(reasons.NotAdvertised.Code, fmt.Sprintf("%s, and none it accepts has hardware known to; %d node(s) it excludes advertise it and %d more have the hardware: change the pod's %s, or add a node with this hardware that it accepts.",
 			noNode, rs.excludedNodes, rs.excludedHardware, constraint.Description))

@@ -30,3 +30,18 @@ func TestTruncateNoteKeepsTheFix(t *testing.T) {
 		})
 	}
 }
+
+func TestNameListCountsBeyondThree(t *testing.T) {
+	for _, tc := range []struct {
+		names []string
+		want  string
+	}{
+		{[]string{"ns/a"}, "ns/a"},
+		{[]string{"ns/a", "ns/b", "ns/c"}, "ns/a, ns/b, ns/c"},
+		{[]string{"ns/a", "ns/b", "ns/c", "ns/d", "ns/e"}, "ns/a, ns/b, ns/c and 2 more"},
+	} {
+		if got := nameList(tc.names); got != tc.want {
+			t.Errorf("nameList(%v) = %q, want %q", tc.names, got, tc.want)
+		}
+	}
+}

@@ -348,6 +348,16 @@ func TestPreFilterTrustsTheSnapshot(t *testing.T) {
 	}
 }
 
+func withNode(p *v1.Pod, node string) *v1.Pod {
+	p.Spec.NodeName = node
+	return p
+}
+
+func withPriority(p *v1.Pod, priority int32) *v1.Pod {
+	p.Spec.Priority = &priority
+	return p
+}
+
 func withProduct(n *v1.Node, product string) *v1.Node {
 	n.Labels[gpuworkload.LabelGPUProduct] = product
 	return n
@@ -386,9 +396,25 @@ func TestExplainFixNamesNodesWithTheHardware(t *testing.T) {
 			name: "a busy container node with A10s", nodes: []*v1.Node{a10Container()},
 			assigned: []*v1.Pod{st.MakePod().Name("busy").Namespace("ns").UID("busy").Node("c-a10").Req(map[v1.ResourceName]string{gpu: "1"}).Obj()},
 			pod:      launcherPod("vm-a10", map[v1.ResourceName]string{a10: "1"}),
-			fix: "no node advertises nvidia.com/GA102GL_A10; node c-a10 has this hardware but runs GPU pods: drain it, convert it and uncordon it: " +
+			fix: "no node advertises nvidia.com/GA102GL_A10; node c-a10 has this hardware but runs GPU pod(s) ns/busy: drain it (evictions, so PodDisruptionBudgets hold), convert it and uncordon it: " +
 				"kubectl drain c-a10 --ignore-daemonsets; kubectl label node c-a10 nvidia.com/gpu.workload.config=vm-passthrough --overwrite; kubectl uncordon c-a10",
 			commands: []string{"kubectl drain c-a10 --ignore-daemonsets", "kubectl label node c-a10 nvidia.com/gpu.workload.config=vm-passthrough --overwrite", "kubectl uncordon c-a10"},
+		},
+		{
+			name: "the node with the hardware runs a VM of the pod's priority: no commands", nodes: []*v1.Node{gpuNode("pt-a10", "vm-passthrough", map[v1.ResourceName]string{a10: "1"})},
+			assigned: []*v1.Pod{withNode(launcherPod("vm-running", map[v1.ResourceName]string{a10: "1"}), "pt-a10")},
+			pod:      podRequesting("cuda", map[v1.ResourceName]string{gpu: "1"}),
+			fix: "no node advertises nvidia.com/gpu; node pt-a10 has this hardware but runs VM(s) vms/vm-running of this pod's priority or higher: converting it means stopping them, " +
+				"which this fix does not do; stop them if they may stop, then convert it, or add a node with this hardware.",
+		},
+		{
+			name: "a VM of lower priority goes through KubeVirt's eviction", nodes: []*v1.Node{gpuNode("pt-a10", "vm-passthrough", map[v1.ResourceName]string{a10: "1"})},
+			assigned: []*v1.Pod{withNode(launcherPod("vm-running", map[v1.ResourceName]string{a10: "1"}), "pt-a10")},
+			pod:      withPriority(podRequesting("cuda", map[v1.ResourceName]string{gpu: "1"}), 100),
+			fix: "no node advertises nvidia.com/gpu; node pt-a10 has this hardware but runs VM(s) vms/vm-running of lower priority, which KubeVirt live-migrates where their eviction strategy allows, else stops: " +
+				"drain it (evictions, so PodDisruptionBudgets hold), convert it and uncordon it: " +
+				"kubectl drain pt-a10 --ignore-daemonsets; kubectl label node pt-a10 nvidia.com/gpu.workload.config=container --overwrite; kubectl uncordon pt-a10",
+			commands: []string{"kubectl drain pt-a10 --ignore-daemonsets", "kubectl label node pt-a10 nvidia.com/gpu.workload.config=container --overwrite", "kubectl uncordon pt-a10"},
 		},
 		{
 			name: "a MIG name is not served by a relabel to container", nodes: []*v1.Node{bareContainer, a40Node},
