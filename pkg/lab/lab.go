@@ -4,6 +4,7 @@
 package lab
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -35,6 +36,7 @@ import (
 	"github.com/gpu-workload-scheduler/scheduler/pkg/controlplane"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/lab/agent"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/modecontroller"
 )
 
 // Options configure Up.
@@ -58,8 +60,9 @@ var ErrExpectations = errors.New("the outcome differs from the scenario's expect
 // settleTimeout bounds the wait for every pod to be bound or reported unschedulable.
 const settleTimeout = 90 * time.Second
 
-// expectTimeout bounds the wait for settled pods to meet the expectations.
-const expectTimeout = 15 * time.Second
+// expectTimeout bounds the wait for settled pods to meet the expectations,
+// a conversion by the mode controller included.
+const expectTimeout = 30 * time.Second
 
 type lab struct {
 	Options
@@ -70,6 +73,8 @@ type lab struct {
 	mapper  *restmapper.DeferredDiscoveryRESTMapper
 	// schedulerURL is the scheduler's secure port, which serves /metrics.
 	schedulerURL string
+	// controllerLog is the mode controller's log.
+	controllerLog string
 }
 
 // step runs one step and prints one line with its duration. A failure names
@@ -157,6 +162,11 @@ func Up(ctx context.Context, opts Options) (err error) {
 		return err
 	}
 	if err := l.step("wait for every pod to be placed or explained", "scheduler.log", func() error { return l.settle(scenario) }); err != nil {
+		return err
+	}
+	if err := l.step("start gpu-workload-controller (--operation="+string(scenario.Controller.Operation)+")", "controller.log", func() error {
+		return l.startController(cp, scenario.Controller)
+	}); err != nil {
 		return err
 	}
 	var diffs []string
@@ -319,6 +329,31 @@ func (l *lab) waitForAgent() error {
 
 // agentTimeout bounds the wait for the agent to start and see the nodes.
 const agentTimeout = 30 * time.Second
+
+// startController runs the mode controller with the lab's pace: a pass
+// every 2 s, demand and idleness counted at once; it returns after its
+// first pass.
+func (l *lab) startController(cp *controlplane.ControlPlane, settings ControllerSettings) error {
+	p, err := cp.StartProcess("controller", filepath.Join(l.Bin, "gpu-workload-controller"), "--kubeconfig", l.kubeconfig(),
+		"--operation="+string(settings.Operation), "--interval=2s", "--demand-wait=0", "--idle-for=0", "--leader-elect=false", "--metrics-bind-address=", "--v=2")
+	if err != nil {
+		return err
+	}
+	l.controllerLog = p.LogPath
+	return wait.PollUntilContextTimeout(l.ctx, 100*time.Millisecond, agentTimeout, true, func(context.Context) (bool, error) {
+		return l.controllerPasses() >= 1, nil
+	})
+}
+
+// controllerPasses counts the controller's passes so far, from its log at
+// --v=2: each ends with a plan or says why it did not plan.
+func (l *lab) controllerPasses() int {
+	data, err := os.ReadFile(l.controllerLog)
+	if err != nil {
+		return 0
+	}
+	return bytes.Count(data, []byte(`"Planned"`)) + bytes.Count(data, []byte(`"Not planning:`))
+}
 
 func (l *lab) startScheduler(cp *controlplane.ControlPlane) error {
 	if _, err := l.client.CoreV1().Namespaces().Create(l.ctx, &v1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "gpu-workload-scheduler"}}, metav1.CreateOptions{}); err != nil {
@@ -508,10 +543,44 @@ func (l *lab) report(s *Scenario) error {
 			fmt.Fprintln(l.Out, "(none)")
 		}
 	}
+	if err := l.reportController(s); err != nil {
+		return err
+	}
 	fmt.Fprintln(l.Out, "\n== kubectl gpu-workload check (labels versus advertisements)")
 	l.runTool("kubectl-gpu_workload", "check")
 	fmt.Fprintln(l.Out, "\n== kubectl gpu-workload inventory (what the scheduler's gpu_workload_ metrics give)")
 	l.runTool("kubectl-gpu_workload", "inventory")
+	return nil
+}
+
+// reportController lists the mode controller's events. Events reach the API
+// after the pass that made them: a second pass has planned first.
+func (l *lab) reportController(s *Scenario) error {
+	_ = wait.PollUntilContextTimeout(l.ctx, 100*time.Millisecond, agentTimeout, true, func(context.Context) (bool, error) {
+		return l.controllerPasses() >= 2, nil
+	})
+	events, err := l.client.CoreV1().Events("").List(l.ctx, metav1.ListOptions{})
+	if err != nil {
+		return err
+	}
+	sort.SliceStable(events.Items, func(i, j int) bool {
+		return events.Items[i].EventTime.Before(&events.Items[j].EventTime)
+	})
+	fmt.Fprintf(l.Out, "\n== The mode controller (--operation=%s; kubectl get events -A --field-selector reportingComponent=%s)\n", s.Controller.Operation, modecontroller.Name)
+	shown := 0
+	for _, e := range events.Items {
+		if e.ReportingController == modecontroller.Name {
+			shown++
+			name := e.InvolvedObject.Name
+			if e.InvolvedObject.Namespace != "" {
+				name = e.InvolvedObject.Namespace + "/" + name
+			}
+			fmt.Fprintf(l.Out, "%s/%s %s: %s\n", e.InvolvedObject.Kind, name, e.Reason, e.Message)
+		}
+	}
+	if shown == 0 {
+		fmt.Fprintln(l.Out, "(none)")
+	}
 	return nil
 }
 
@@ -553,6 +622,7 @@ func (l *lab) nextSteps(s *Scenario) {
 		}
 	}
 	fmt.Fprintf(l.Out, "  curl -sk -H \"Authorization: Bearer $(kubectl config view --raw -o jsonpath='{.users[0].user.token}')\" %s/metrics | grep ^gpu_workload_\n", l.schedulerURL)
-	fmt.Fprintf(l.Out, "  logs: %s/{etcd,apiserver,scheduler,agent}.log\n", l.Dir)
+	fmt.Fprintf(l.Out, "  kubectl get events -A --field-selector reportingComponent=%s   # the mode controller (--operation=%s)\n", modecontroller.Name, s.Controller.Operation)
+	fmt.Fprintf(l.Out, "  logs: %s/{etcd,apiserver,scheduler,agent,controller}.log\n", l.Dir)
 	fmt.Fprintln(l.Out, "  make lab-down            # stop it (LAB_CLEAN=1 also removes the lab directory)")
 }

@@ -13,17 +13,30 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/modecontroller"
 )
 
 // ExpectFile holds a scenario's expectations.
 const ExpectFile = "expect.yaml"
 
+// ControllerFile holds how the scenario runs the mode controller.
+const ControllerFile = "controller.yaml"
+
 // Scenario is a directory of YAML: nodes (with a status block), pods, and
 // optionally a ClusterPolicy, a KubeVirt CR and namespaces; see docs/lab.md.
 type Scenario struct {
-	Dir     string
-	Objects []*unstructured.Unstructured
-	Expect  *Expectations
+	Dir        string
+	Objects    []*unstructured.Unstructured
+	Expect     *Expectations
+	Controller ControllerSettings
+}
+
+// ControllerSettings is how the lab runs gpu-workload-controller; without
+// a controller.yaml, in dry run.
+type ControllerSettings struct {
+	// Operation is its --operation.
+	Operation modecontroller.Operation `json:"operation"`
 }
 
 // Expectations says, per pod and per VMI (its launcher pod), where it must
@@ -64,7 +77,7 @@ func LoadScenario(dir string) (*Scenario, error) {
 	if err != nil {
 		return nil, fmt.Errorf("scenario %s: %w", dir, err)
 	}
-	s := &Scenario{Dir: dir}
+	s := &Scenario{Dir: dir, Controller: ControllerSettings{Operation: modecontroller.DryRun}}
 	for _, e := range entries {
 		name := e.Name()
 		if e.IsDir() || !(strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml")) {
@@ -74,6 +87,15 @@ func LoadScenario(dir string) (*Scenario, error) {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			return nil, err
+		}
+		if name == ControllerFile {
+			if err := yaml.UnmarshalStrict(data, &s.Controller); err != nil {
+				return nil, fmt.Errorf("%s: %w; want operation: one of %v", path, err, modecontroller.Operations)
+			}
+			if !slices.Contains(modecontroller.Operations, s.Controller.Operation) {
+				return nil, fmt.Errorf("%s: operation: %q is not one of %v", path, s.Controller.Operation, modecontroller.Operations)
+			}
+			continue
 		}
 		if name == ExpectFile {
 			s.Expect = &Expectations{}

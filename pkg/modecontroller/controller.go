@@ -129,12 +129,16 @@ func (c *Controller) Reconcile(ctx context.Context) error {
 	podsServedByConversions.Set(float64(served))
 	budget := c.opts.MaxConversions - started
 	if budget <= 0 {
-		klog.FromContext(ctx).V(2).Info("No conversion starts: the window's budget is spent", "started", started, "window", c.opts.Window)
+		klog.FromContext(ctx).V(2).Info("Not planning: the window's budget is spent", "started", started, "window", c.opts.Window)
 		return nil
 	}
 	policy, blocked, err := c.operandsTolerateTheTaint(ctx)
-	if err != nil || blocked {
+	if err != nil {
 		return err
+	}
+	if blocked {
+		klog.FromContext(ctx).V(2).Info("Not planning: no ClusterPolicy, or its operands do not tolerate the conversion taint", "taint", TaintKey)
+		return nil
 	}
 	plan, err := c.plan(ctx, advisor.Narrowing{Waiting: c.waitedLongEnough(now), Held: c.held(now)})
 	if err != nil {

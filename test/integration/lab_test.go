@@ -78,6 +78,8 @@ func TestLabDefaultScenarioCheck(t *testing.T) {
 		"== GPUWorkloadUnschedulable",
 		"Node/gpu-broken",
 		"all 5 pod(s) as expected, and all 14 metric(s)",
+		"[lab] start gpu-workload-controller (--operation=dryRun)",
+		"Node/gpu-a40 WouldConvert: dry run: would convert from vm-vgpu to vm-passthrough for 1 x nvidia.com/GA102GL_A40",
 		"virt-launcher-vm-a40-m4n5b: ran kubectl label node gpu-a40 nvidia.com/gpu.workload.config=vm-passthrough --overwrite; landed on gpu-a40",
 		"fix-success rate: 1 of 1 Pending pod(s) with fix commands landed (100%)",
 	} {
@@ -102,6 +104,14 @@ func TestEveryFixWorks(t *testing.T) {
 
 // The reasons of docs/reasons.md a lab shows, one Pending pod each, in the
 // FailedScheduling message as documented: without DRA, then with it.
+// The mode controller, turned on by the scenario's controller.yaml,
+// converts the idle node the waiting VM needs, and the VM lands there.
+func TestLabControllerScenarioCheck(t *testing.T) {
+	checkLabScenario(t, "lab-controller", "[lab] start gpu-workload-controller (--operation=idleOnly)", "all 3 pod(s) as expected",
+		"Node/gpu-idle-1 ConversionStarted: tainted gpu-workload.io/converting:NoSchedule to convert from container to vm-passthrough for 1 x nvidia.com/GA102GL_A10",
+		"Node/gpu-idle-1 ConversionSucceeded: advertises 1 x nvidia.com/GA102GL_A10 in vm-passthrough")
+}
+
 func TestLabReasonsScenarioCheck(t *testing.T) {
 	checkLabScenario(t, "lab-reasons", "all 18 pod(s) as expected")
 	checkLabScenario(t, "lab-dra-reasons", "all 6 pod(s) as expected")
