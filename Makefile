@@ -23,7 +23,7 @@ SIM_OUT ?= $(CURDIR)/docs/simulation
 OPENB ?= $(CURDIR)/../shared/data/openb
 DRA_SHARES ?= 0,25,50,100
 
-.PHONY: help build tools test test-unit test-fuzz test-integration verify vendor lab lab-down perf sim sim-traces sim-openb sim-dra install-plugin clean
+.PHONY: help build tools test test-unit test-fuzz test-integration verify vendor lab lab-down perf sim sim-traces sim-openb sim-dra sim-controller install-plugin clean
 
 help: ## List the targets with one line each
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-17s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -104,6 +104,14 @@ sim-openb: ## Compare the policies on the Alibaba openb trace (OPENB) by FGD's m
 	for list in gpuspec10 gpuspec20; do \
 	  $(GO) run ./test/sim/openb -data "$(OPENB)" -pods "$(OPENB)/openb_pod_list_$$list.csv" -draws 10 -out "$(SIM_OUT)" || exit 1; \
 	done
+
+sim-controller: ## The mode controller's policy against the advisor by hand, GPUStranding: drift and vgpu-profiles (41 traces) with the shipped settings, without the rate limit and without the hysteresis, and openb-three-mode (10 draws); SIM_OUT/controller.txt (about 12 min)
+	@mkdir -p "$(SIM_OUT)"
+	$(GO) run ./test/sim/traces -controller -scenarios drift,vgpu-profiles -policies gpu-stranding > "$(SIM_OUT)/controller.txt"
+	$(GO) run ./test/sim/traces -controller -max-conversions 1000 -scenarios drift,vgpu-profiles -policies gpu-stranding >> "$(SIM_OUT)/controller.txt"
+	$(GO) run ./test/sim/traces -controller -demand-wait 0 -idle-for 0 -scenarios drift,vgpu-profiles -policies gpu-stranding >> "$(SIM_OUT)/controller.txt"
+	$(GO) run ./test/sim/openb -data "$(OPENB)" -draws 10 -scenarios openb-three-mode -policies gpu-stranding -controller >> "$(SIM_OUT)/controller.txt"
+	@cat "$(SIM_OUT)/controller.txt"
 
 sim-dra: ## Stranding as 0, 25, 50 and 100% of the nodes the DRA driver can serve move to it: drift (11 traces) and openb-three-mode (10 draws); SIM_OUT/dra-share.txt and SIM_OUT/<scenario>-dra-share.svg (about 6 min)
 	@mkdir -p "$(SIM_OUT)"

@@ -49,7 +49,7 @@ type Controller struct {
 	recorder events.EventRecorder
 	// idleSince is when each node was first seen running no GPU pod; a
 	// restarted controller starts counting again.
-	idleSince map[string]time.Time
+	idleSince IdleSince
 	// announced is the last dry-run proposal announced per node, and
 	// warned the last cluster-wide warning, so that each is said once.
 	announced map[string]advisor.Relabel
@@ -63,7 +63,7 @@ func New(client kubernetes.Interface, dyn dynamic.Interface, plan Planner, opts 
 	}
 	return &Controller{
 		client: client, dynamic: dyn, plan: plan, opts: opts, clock: clk, recorder: recorder,
-		idleSince: map[string]time.Time{}, announced: map[string]advisor.Relabel{},
+		idleSince: IdleSince{}, announced: map[string]advisor.Relabel{},
 	}, nil
 }
 
@@ -101,13 +101,7 @@ func (c *Controller) Reconcile(ctx context.Context) error {
 	for i := range nodes.Items {
 		node := &nodes.Items[i]
 		served += podsUsing(gpuPods[node.Name], v1.ResourceName(node.Annotations[gpuworkload.AnnotationConvertedFor]))
-		if len(gpuPods[node.Name]) == 0 {
-			if _, ok := c.idleSince[node.Name]; !ok {
-				c.idleSince[node.Name] = now
-			}
-		} else {
-			delete(c.idleSince, node.Name)
-		}
+		c.idleSince.Observe(node.Name, len(gpuPods[node.Name]) == 0, now)
 		if at, ok := timeAnnotation(node, annotationStartedAt); ok && now.Sub(at) < c.opts.Window {
 			started++
 		}
@@ -127,8 +121,8 @@ func (c *Controller) Reconcile(ctx context.Context) error {
 	}
 	conversionsInProgress.Set(float64(inProgress))
 	podsServedByConversions.Set(float64(served))
-	budget := c.opts.MaxConversions - started
-	if budget <= 0 {
+	budget := c.opts.Budget(started)
+	if budget == 0 {
 		klog.FromContext(ctx).V(2).Info("Not planning: the window's budget is spent", "started", started, "window", c.opts.Window)
 		return nil
 	}
@@ -150,7 +144,7 @@ func (c *Controller) Reconcile(ctx context.Context) error {
 		return nil
 	}
 	c.warned = ""
-	for _, r := range plan.Relabels[:min(budget, len(plan.Relabels))] {
+	for _, r := range Starts(plan, budget) {
 		if c.opts.Operation == DryRun {
 			if err := c.announce(ctx, r); err != nil {
 				return err
@@ -248,7 +242,7 @@ func (c *Controller) waitedLongEnough(now time.Time) func(*v1.Pod) bool {
 	return func(p *v1.Pod) bool {
 		for _, cond := range p.Status.Conditions {
 			if cond.Type == v1.PodScheduled && cond.Status == v1.ConditionFalse && cond.Reason == v1.PodReasonUnschedulable {
-				return now.Sub(cond.LastTransitionTime.Time) >= c.opts.DemandWait
+				return c.opts.DemandCounts(now.Sub(cond.LastTransitionTime.Time))
 			}
 		}
 		return false
@@ -275,11 +269,7 @@ func (c *Controller) holdReason(n *v1.Node, now time.Time) string {
 	if at, ok := timeAnnotation(n, annotationFailedAt); ok && now.Sub(at) < c.opts.Backoff {
 		return fmt.Sprintf("its conversion rolled back at %s (back-off %s)", at.Format(time.RFC3339), c.opts.Backoff)
 	}
-	if c.opts.Operation == Drain {
-		return ""
-	}
-	since, idle := c.idleSince[n.Name]
-	if !idle || now.Sub(since) < c.opts.IdleFor {
+	if !c.opts.IdleEnough(c.idleSince.For(n.Name, now)) {
 		return fmt.Sprintf("it has not been idle for %s", c.opts.IdleFor)
 	}
 	return ""

@@ -18,6 +18,7 @@ import (
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/advisor"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/modecontroller"
 )
 
 // Scenario is a cluster and a timed workload.
@@ -30,8 +31,12 @@ type Scenario struct {
 	Policy gpuworkload.SandboxPolicy
 }
 
-// advisorSuffix marks the result of a policy run with the advisor.
-const advisorSuffix = "+advisor"
+// advisorSuffix and controllerSuffix mark the result of a policy run with
+// the advisor by hand, or with the mode controller's policy.
+const (
+	advisorSuffix    = "+advisor"
+	controllerSuffix = "+controller"
+)
 
 // AdvisorOptions run the mode advisor during a simulation.
 type AdvisorOptions struct {
@@ -40,6 +45,12 @@ type AdvisorOptions struct {
 	// Conversion is how long a relabelled node advertises nothing while the
 	// GPU Operator replaces its operands.
 	Conversion time.Duration
+	// Controller, when set, carries out the plans as gpu-workload-controller
+	// does, with its options' hysteresis and rate limit (Interval and
+	// Conversion above apply; its operation must be idleOnly): demand counts
+	// once it has waited DemandWait, a node once seen idle for IdleFor at
+	// the passes, and at most MaxConversions start within Window.
+	Controller *modecontroller.Options
 }
 
 // The advisor's timing when neither the scenario nor a flag gives it.
@@ -60,6 +71,14 @@ func (a AdvisorOptions) Validate(intervalField, conversionField string) error {
 	}
 	if a.Conversion < 0 || a.Conversion > MaxTime {
 		return fmt.Errorf("%s %s: want from 0s to %s, e.g. 10m", conversionField, a.Conversion, maxTimeText)
+	}
+	if c := a.Controller; c != nil {
+		if err := c.Validate(); err != nil {
+			return fmt.Errorf("controller: %w", err)
+		}
+		if c.Operation != modecontroller.IdleOnly {
+			return fmt.Errorf("controller: operation %s: the simulator replays idleOnly only (a dry run changes nothing; drain evicts)", c.Operation)
+		}
 	}
 	return nil
 }
@@ -209,6 +228,8 @@ type run struct {
 	// reversals counts relabels that took a node away from the resource its
 	// previous relabel served while pods requesting that resource waited.
 	reversals int
+	// idleSince is the controller's view of idle nodes, with Controller.
+	idleSince modecontroller.IdleSince
 	// unplaceable are the shapes that found no node since capacity was last
 	// freed: placements only fill nodes, so they find none until then.
 	unplaceable map[shape]bool
@@ -266,7 +287,10 @@ func Run(ctx context.Context, scenario *Scenario, policy ScoringPolicy, opts Opt
 	}
 	res := r.metrics.result(r.pods)
 	res.Policy = policy.Name
-	if opts.Advisor != nil {
+	switch {
+	case opts.Advisor != nil && opts.Advisor.Controller != nil:
+		res.Policy += controllerSuffix
+	case opts.Advisor != nil:
 		res.Policy += advisorSuffix
 	}
 	res.Relabels = r.relabels
@@ -336,7 +360,8 @@ func (r *run) loop() error {
 			}
 			next++
 		}
-		if r.opts.Advisor != nil && now >= nextAdvice && r.metrics.waiting.Total() > 0 {
+		// The controller looks at every interval, to see which nodes stay idle.
+		if a := r.opts.Advisor; a != nil && now >= nextAdvice && (r.metrics.waiting.Total() > 0 || a.Controller != nil) {
 			r.advise(now)
 			nextAdvice = now + r.opts.Advisor.Interval
 		}
@@ -533,11 +558,20 @@ func (r *run) depart(p *simPod) error {
 // nothing until its conversion is done. A plan with a prerequisite (sandbox
 // workloads disabled) would change nothing, so it is not applied.
 func (r *run) advise(now time.Duration) {
-	plan := advisor.Advise(r.advisorInput())
+	in := r.advisorInput()
+	var starts func(advisor.Plan) []advisor.Relabel
+	if c := r.opts.Advisor.Controller; c != nil {
+		in, starts = r.asController(*c, in, now)
+	}
+	plan := advisor.Advise(in)
 	if plan.Prerequisite != "" {
 		return
 	}
-	for _, relabel := range plan.Relabels {
+	relabels := plan.Relabels
+	if starts != nil {
+		relabels = starts(plan)
+	}
+	for _, relabel := range relabels {
 		n := r.byName[relabel.Node]
 		if n.relabelledFor != "" && n.relabelledFor != relabel.Resource && r.pendingFor(n.relabelledFor) {
 			r.reversals++
@@ -550,6 +584,36 @@ func (r *run) advise(now time.Duration) {
 		r.relabels = append(r.relabels, relabel)
 	}
 	slices.SortStableFunc(r.ready, func(a, b conversion) int { return int(a.at - b.at) })
+}
+
+// simEpoch is the wall-clock time of a run's start, for the controller's
+// functions, which take times.
+var simEpoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// asController narrows the advisor's input as the mode controller does,
+// with its own functions, and gives the rate limit's cut of the plan.
+func (r *run) asController(c modecontroller.Options, in advisor.Input, now time.Duration) (advisor.Input, func(advisor.Plan) []advisor.Relabel) {
+	if r.idleSince == nil {
+		r.idleSince = modecontroller.IdleSince{}
+	}
+	at := simEpoch.Add(now)
+	for i := range in.Nodes {
+		n := &in.Nodes[i]
+		r.idleSince.Observe(n.Name, n.GPUPods == 0, at)
+		n.Held = n.Held || !c.IdleEnough(r.idleSince.For(n.Name, at))
+	}
+	arrival := map[string]time.Duration{}
+	for _, p := range r.pending {
+		arrival[p.spec.Name] = p.spec.Arrival
+	}
+	in.Pending = slices.DeleteFunc(in.Pending, func(p advisor.PendingPod) bool { return !c.DemandCounts(now - arrival[p.Name]) })
+	started := 0
+	for _, rl := range r.relabels {
+		if now-rl.At < c.Window {
+			started++
+		}
+	}
+	return in, func(plan advisor.Plan) []advisor.Relabel { return modecontroller.Starts(plan, c.Budget(started)) }
 }
 
 // pendingFor reports whether a pending pod requests the resource.

@@ -24,6 +24,7 @@ import (
 	schedconfig "k8s.io/kubernetes/pkg/scheduler/apis/config"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/modecontroller"
 )
 
 func shippedOptions(t *testing.T) Options {
@@ -246,6 +247,46 @@ func TestAdvisorRelabelsAnEmptyNodeForWaitingVMs(t *testing.T) {
 	without := runOne(t, s, GPUStrandingPolicy, shippedOptions(t))
 	if without.Summary.UnplacedGPUPods != 1 {
 		t.Fatalf("without the advisor %d GPU pods unplaced, want 1", without.Summary.UnplacedGPUPods)
+	}
+}
+
+// The controller's replay converts once the demand has waited and the node
+// has been seen idle long enough, and no more conversions per window than
+// its rate limit.
+func TestControllerReplayHoldsItsHysteresisAndRateLimit(t *testing.T) {
+	controller := func(demandWait, idleFor time.Duration, maxConversions int) *AdvisorOptions {
+		c := modecontroller.Defaults()
+		c.Operation, c.Interval, c.DemandWait, c.IdleFor, c.MaxConversions = modecontroller.IdleOnly, 60*time.Second, demandWait, idleFor, maxConversions
+		return &AdvisorOptions{Interval: 60 * time.Second, Conversion: 120 * time.Second, Controller: &c}
+	}
+	s := &Scenario{Name: "t", Policy: enabled(),
+		Nodes: []NodeSpec{a10Node(t, "pt", gpuworkload.ModePassthrough, ""), a10Node(t, "c", gpuworkload.ModeContainer, "")},
+		Pods:  []PodSpec{gpuPod("vm-1", 0, 10000*time.Second, a10, 4, 1), gpuPod("vm-2", 10*time.Second, 10000*time.Second, a10, 2, 1)},
+	}
+	opts := shippedOptions(t)
+	opts.Advisor = controller(5*time.Minute, 2*time.Minute, 2)
+	res := runOne(t, s, GPUStrandingPolicy, opts)
+	// Passes every 60 s from 0: vm-2 has waited 5 minutes at the pass of 360 s.
+	if res.Policy != GPUStrandingPolicy+"+controller" || len(res.Relabels) != 1 || res.Relabels[0].Node != "c" || res.Relabels[0].At != 360*time.Second {
+		t.Fatalf("%s relabels %+v: want node c relabelled at 360 s, the first pass after vm-2 waited 5 minutes", res.Policy, res.Relabels)
+	}
+	if res.Summary.UnplacedGPUPods != 0 || res.Summary.WaitMaxSeconds != 470 {
+		t.Fatalf("summary %+v: want vm-2 placed after waiting 350 + 120 s", res.Summary)
+	}
+
+	s.Nodes = append(s.Nodes, a10Node(t, "c2", gpuworkload.ModeContainer, ""))
+	s.Pods = append(s.Pods, gpuPod("vm-3", 10*time.Second, 10000*time.Second, a10, 4, 1))
+	s.Pods[1].GPUCount = 4
+	opts.Advisor = controller(0, 0, 1)
+	res = runOne(t, s, GPUStrandingPolicy, opts)
+	if len(res.Relabels) != 2 || res.Relabels[0].At != 60*time.Second || res.Relabels[1].At != 3660*time.Second {
+		t.Fatalf("relabels %+v: want one at the pass of 60 s and the next an hour later, one conversion per window", res.Relabels)
+	}
+
+	dryRun := controller(0, 0, 1)
+	dryRun.Controller.Operation = modecontroller.DryRun
+	if err := dryRun.Validate("interval", "conversion"); err == nil || !strings.Contains(err.Error(), "replays idleOnly only") {
+		t.Errorf("a dry-run controller: %v, want refused", err)
 	}
 }
 

@@ -32,6 +32,7 @@ import (
 	"github.com/go-logr/logr"
 	"k8s.io/klog/v2"
 
+	"github.com/gpu-workload-scheduler/scheduler/pkg/modecontroller"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/sim"
 )
 
@@ -44,9 +45,10 @@ func main() {
 	out := flag.String("out", "", "directory for openb.txt and the allocation plots (default: the table on standard output only)")
 	only := flag.String("scenarios", "", "comma-separated subset of "+scenarioNames(taskListName(taskFile))+" for the default task list, named after -pods for another (default: all)")
 	policies := flag.String("policies", "", "comma-separated subset of the simulator's policies (default: all)")
+	controller := flag.Bool("controller", false, "with the advisor's mappings, run each policy also with the mode controller's shipped policy in idleOnly (gpu-workload-controller's defaults) and report both, paired")
 	draShares := flag.String("dra-shares", "", "percentages of the nodes the DRA driver can serve to publish through DRA, e.g. 0,25,50,100: measure the DRA share instead of comparing the policies: the table on standard output, the plots in -out as <scenario>-dra-share.svg")
 	flag.Parse()
-	if err := run(os.Stdout, options{data: *data, pods: *pods, nodes: *nodes, draws: *draws, inflation: *inflation, out: *out, only: *only, policies: *policies, draShares: *draShares}); err != nil {
+	if err := run(os.Stdout, options{data: *data, pods: *pods, nodes: *nodes, draws: *draws, inflation: *inflation, out: *out, only: *only, policies: *policies, draShares: *draShares, controller: *controller}); err != nil {
 		fmt.Fprintln(os.Stderr, "openb:", err)
 		os.Exit(1)
 	}
@@ -62,6 +64,8 @@ type options struct {
 	only        string
 	policies    string
 	draShares   string
+	// controller adds the mode controller's runs to the advisor's.
+	controller bool
 }
 
 func scenarioNames(list string) string {
@@ -142,8 +146,16 @@ func run(stdout io.Writer, o options) error {
 		if m.advisor {
 			opts.Advisor = &sim.AdvisorOptions{Interval: sim.DefaultAdvisorInterval, Conversion: sim.DefaultAdvisorConversion}
 		}
+		var controlled sim.Options
+		if o.controller && m.advisor {
+			c := modecontroller.Defaults()
+			c.Operation, c.Interval = modecontroller.IdleOnly, sim.DefaultAdvisorInterval
+			controlled = shipped
+			controlled.Advisor = &sim.AdvisorOptions{Interval: sim.DefaultAdvisorInterval, Conversion: sim.DefaultAdvisorConversion, Controller: &c}
+		}
 		var runs []drawResult
 		var draRuns []sim.DRAShareRuns
+		relabels := map[string]int{}
 		for seed := 1; seed <= o.draws; seed++ {
 			d, err := inflate(m, tasks, gpus, o.inflation, rand.New(rand.NewPCG(uint64(seed), 0)))
 			if err != nil {
@@ -163,6 +175,16 @@ func run(stdout io.Writer, o options) error {
 			if err != nil {
 				return fmt.Errorf("%s: %w", scenario.Name, err)
 			}
+			if controlled.Advisor != nil {
+				more, err := sim.Compare(ctx, scenario, policies, controlled)
+				if err != nil {
+					return fmt.Errorf("%s: %w", scenario.Name, err)
+				}
+				results = append(results, more...)
+			}
+			for _, r := range results {
+				relabels[r.Policy] += len(r.Relabels)
+			}
 			runs = append(runs, measure(results, d, gpus, o.inflation))
 			fmt.Fprintf(os.Stderr, "%s: draw %d of %d done\n", name, seed, o.draws)
 		}
@@ -176,6 +198,12 @@ func run(stdout io.Writer, o options) error {
 			name, len(nodes), gpus, o.draws, 100*o.inflation, o.draws, meanPods(runs), meanConstrained(runs), m.description)
 		if err := writeTable(w, runs); err != nil {
 			return err
+		}
+		if controlled.Advisor != nil {
+			for _, p := range runs[0].policies {
+				fmt.Fprintf(w, "relabels %s: %.1f per draw\n", p, float64(relabels[p])/float64(len(runs)))
+			}
+			fmt.Fprintln(w)
 		}
 		if o.out != "" {
 			if err := writePlot(filepath.Join(o.out, name+"-allocation.svg"), name, runs); err != nil {

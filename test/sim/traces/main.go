@@ -10,7 +10,13 @@
 // serve published through DRA, reported as the stranding by mode and its
 // paired difference from the first share.
 //
+// With -controller it measures the mode controller's policy instead: each
+// trace of the scenarios that run the advisor replayed with the advisor's
+// plans applied at once (by hand, at the advisor's interval) and with the
+// controller's hysteresis and rate limit, reported as the paired difference.
+//
 //	go run ./test/sim/traces [-seeds 11-50] [-dir DIR] [-scenarios drift] [-dra-shares 0,25,50,100 -policies default,gpu-stranding -plot-dir DIR]
+//	go run ./test/sim/traces -controller [-demand-wait 10m -idle-for 30m -max-conversions 2 -window 1h] -scenarios drift,vgpu-profiles -policies gpu-stranding
 package main
 
 import (
@@ -28,12 +34,16 @@ import (
 	"github.com/go-logr/logr"
 	"k8s.io/klog/v2"
 
+	"github.com/gpu-workload-scheduler/scheduler/pkg/modecontroller"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/sim"
 	"github.com/gpu-workload-scheduler/scheduler/test/sim/scenariogen"
 )
 
 type options struct {
 	seeds, dir, shipped, scenarios, policies, draShares, plotDir string
+	// controller, when set, compares the controller's policy with these
+	// options against the advisor by hand.
+	controller *modecontroller.Options
 }
 
 func main() {
@@ -45,7 +55,17 @@ func main() {
 	flag.StringVar(&o.policies, "policies", "", "comma-separated subset of the simulator's policies (default: all)")
 	flag.StringVar(&o.draShares, "dra-shares", "", "percentages of the nodes the DRA driver can serve to publish through DRA, e.g. 0,25,50,100: measure the DRA share instead of comparing the policies")
 	flag.StringVar(&o.plotDir, "plot-dir", "", "with -dra-shares, directory for <scenario>-dra-share.svg")
+	controller := flag.Bool("controller", false, "compare the mode controller's policy with the advisor by hand, on the scenarios that run the advisor")
+	c := modecontroller.Defaults()
+	c.Operation = modecontroller.IdleOnly
+	flag.DurationVar(&c.DemandWait, "demand-wait", c.DemandWait, "with -controller, its --demand-wait")
+	flag.DurationVar(&c.IdleFor, "idle-for", c.IdleFor, "with -controller, its --idle-for")
+	flag.IntVar(&c.MaxConversions, "max-conversions", c.MaxConversions, "with -controller, its --max-conversions")
+	flag.DurationVar(&c.Window, "window", c.Window, "with -controller, its --window")
 	flag.Parse()
+	if *controller {
+		o.controller = &c
+	}
 	if err := run(os.Stdout, o); err != nil {
 		fmt.Fprintln(os.Stderr, "traces:", err)
 		os.Exit(1)
@@ -104,6 +124,27 @@ func run(out io.Writer, o options) error {
 				first = scenario
 			}
 			opts.Advisor = advisor
+			if o.controller != nil {
+				if advisor == nil {
+					return fmt.Errorf("%s: -controller: the scenario does not run the advisor; choose among those that do with -scenarios", path)
+				}
+				byHand, err := sim.Compare(ctx, scenario, policies, opts)
+				if err != nil {
+					return fmt.Errorf("%s: %w", path, err)
+				}
+				withController := *advisor
+				c := *o.controller
+				c.Interval = advisor.Interval
+				withController.Controller = &c
+				controlled := opts
+				controlled.Advisor = &withController
+				results, err := sim.Compare(ctx, scenario, policies, controlled)
+				if err != nil {
+					return fmt.Errorf("%s: %w", path, err)
+				}
+				runs = append(runs, append(byHand, results...))
+				continue
+			}
 			if shares != nil {
 				r, err := sim.RunDRAShares(ctx, scenario, shares, policies, opts)
 				if err != nil {
@@ -120,6 +161,12 @@ func run(out io.Writer, o options) error {
 		}
 		if shares != nil {
 			if err := sim.ReportDRAShares(out, o.plotDir, first, shares, draRuns); err != nil {
+				return err
+			}
+			continue
+		}
+		if o.controller != nil {
+			if err := writeControllerTable(out, spec.Name, seeds, *o.controller, runs); err != nil {
 				return err
 			}
 			continue
@@ -225,6 +272,51 @@ func writeDifferences(out io.Writer, runs [][]*sim.Result) error {
 		sm, se := sim.MeanAndStandardError(stranded)
 		pm, pe := sim.MeanAndStandardError(placed)
 		fmt.Fprintf(tw, "%s	%+.2f ± %.2f	%+.1f ± %.1f\n", r.Policy, sm, se, pm, pe)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintln(out)
+	return err
+}
+
+// writeControllerTable prints, per policy, the means of the advisor by hand
+// and of the controller, and the controller's paired difference per trace
+// with its standard error. Each run holds the by-hand results, then the
+// controller's, policy by policy.
+func writeControllerTable(out io.Writer, name string, seeds []uint64, c modecontroller.Options, runs [][]*sim.Result) error {
+	fmt.Fprintf(out, "scenario %s: %d traces (the shipped one and seeds %s); controller --demand-wait=%s --idle-for=%s --max-conversions=%d --window=%s\n",
+		name, len(runs), joinSeeds(seeds), c.DemandWait, c.IdleFor, c.MaxConversions, c.Window)
+	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "POLICY\tPLACED UNITS (MEAN)\tSTRANDED AVG (MEAN)\tRELABELS (MEAN)\tREVERSALS (MEAN)\tCONTROLLER MINUS BY HAND: PLACED\tSTRANDED\tRELABELS")
+	policies := len(runs[0]) / 2
+	for i := range 2 * policies {
+		var placed, stranded, relabels, reversals float64
+		for _, results := range runs {
+			s := results[i]
+			placed += float64(s.Summary.GPUUnitsPlaced)
+			stranded += s.Summary.StrandedAverageTotal
+			relabels += float64(len(s.Relabels))
+			reversals += float64(s.Summary.Reversals)
+		}
+		n := float64(len(runs))
+		fmt.Fprintf(tw, "%s\t%.1f\t%.2f\t%.1f\t%.2f", runs[0][i].Policy, placed/n, stranded/n, relabels/n, reversals/n)
+		if i < policies {
+			fmt.Fprintln(tw, "\t\t\t")
+			continue
+		}
+		diff := func(of func(*sim.Result) float64) string {
+			d := make([]float64, len(runs))
+			for t, results := range runs {
+				d[t] = of(results[i]) - of(results[i-policies])
+			}
+			m, se := sim.MeanAndStandardError(d)
+			return fmt.Sprintf("%+.1f ± %.1f", m, se)
+		}
+		fmt.Fprintf(tw, "\t%s\t%s\t%s\n",
+			diff(func(r *sim.Result) float64 { return float64(r.Summary.GPUUnitsPlaced) }),
+			diff(func(r *sim.Result) float64 { return r.Summary.StrandedAverageTotal }),
+			diff(func(r *sim.Result) float64 { return float64(len(r.Relabels)) }))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
