@@ -2,6 +2,7 @@ package integration
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/utils/ptr"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/controlplane"
@@ -106,11 +108,15 @@ func (e *env) labNode(t *testing.T, name, mode string, annotations map[string]st
 	if _, err := e.client.CoreV1().Nodes().Create(e.ctx, node, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	resource := "nvidia.com/gpu"
-	if mode == "vm-passthrough" {
-		resource = a10
+	advertised := map[string]string{"nvidia.com/gpu": "1"}
+	switch mode {
+	case "vm-passthrough":
+		advertised = map[string]string{a10: "1"}
+	case "vm-vgpu":
+		// The A10's default profile, A10-12Q, two per GPU.
+		advertised = map[string]string{"nvidia.com/NVIDIA_A10-12Q": "2"}
 	}
-	patchNodeStatus(e.ctx, t, e.client, name, map[string]string{resource: "1"})
+	patchNodeStatus(e.ctx, t, e.client, name, advertised)
 	e.poll(t, "the agent to take "+name, func(context.Context) (bool, error) {
 		return agent.Took(e.node(t, name)), nil
 	})
@@ -373,4 +379,70 @@ func TestModeController(t *testing.T) {
 		}
 		e.wantUnchanged(t, "c-busy", "container")
 	})
+}
+
+// Demand that alternates between modes, each phase shorter than the
+// hysteresis, converts nothing; the same demand once it has waited
+// converts the idle node at the next pass.
+func TestModeControllerAlternatingDemand(t *testing.T) {
+	e := newEnv(t)
+	e.installCRDs(t)
+	e.applyClusterPolicy(t, "cluster-policy", true)
+	e.tolerateConversionTaint(t)
+	e.startScheduler(t, "scheduler")
+	e.useControllerRBAC(t)
+	e.startAgent(t)
+	e.labNode(t, "c-busy", "container", map[string]string{})
+	e.labNode(t, "pt-busy", "vm-passthrough", map[string]string{})
+	e.labNode(t, "flip", "vm-vgpu", map[string]string{})
+	running := []*v1.Pod{gpuPod("job-0", "", map[string]string{"nvidia.com/gpu": "1"}), gpuPod("virt-launcher-vm-0-aaaaa", "vm-0", map[string]string{a10: "1"})}
+	running[0].Spec.NodeName, running[1].Spec.NodeName = "c-busy", "pt-busy"
+	for _, p := range running {
+		e.createPod(t, p)
+	}
+
+	patient := e.startController(t, "controller-patient", "--operation=idleOnly", "--leader-elect=false", "--demand-wait=1h")
+	for i, phase := range []*v1.Pod{
+		gpuPod("train-1", "", map[string]string{"nvidia.com/gpu": "1"}),
+		gpuPod("virt-launcher-vm-1-bbbbb", "vm-1", map[string]string{a10: "1"}),
+		gpuPod("train-2", "", map[string]string{"nvidia.com/gpu": "1"}),
+	} {
+		e.createPod(t, phase)
+		e.poll(t, phase.Name+" unschedulable", func(ctx context.Context) (bool, error) {
+			msg, err := e.podMessage(ctx, phase.Name)
+			return msg != "", err
+		})
+		e.waitPlans(t, patient, 2)
+		if i < 2 {
+			if err := e.client.CoreV1().Pods("default").Delete(e.ctx, phase.Name, metav1.DeleteOptions{GracePeriodSeconds: ptr.To[int64](0)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := patient.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	e.wantUnchanged(t, "flip", "vm-vgpu")
+	if started := e.nodeEvents(t, "flip", "ConversionStarted"); started != 0 {
+		t.Fatalf("flip: %d ConversionStarted events under alternating young demand, want none", started)
+	}
+
+	e.startController(t, "controller-ready", "--operation=idleOnly", "--leader-elect=false")
+	if node := e.waitBound(t, "train-2"); node != "flip" {
+		t.Errorf("train-2 landed on %s, want flip, converted to container once its demand counts", node)
+	}
+}
+
+// waitPlans waits until the controller has planned n more times.
+func (e *env) waitPlans(t *testing.T, p *controlplane.Process, n int) {
+	t.Helper()
+	plans := func() int {
+		log, err := os.ReadFile(p.LogPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Count(string(log), `"Planned"`)
+	}
+	want := plans() + n
+	e.poll(t, fmt.Sprintf("%d more plans", n), func(context.Context) (bool, error) { return plans() >= want, nil })
 }
