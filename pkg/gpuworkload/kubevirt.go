@@ -17,6 +17,9 @@ const (
 	KubeVirtResource = "kubevirts"
 	// VMIResource is the VirtualMachineInstance resource of the same group and version.
 	VMIResource = "virtualmachineinstances"
+	// VMIMigrationResource and VMIMigrationKind are the live migration of a VMI.
+	VMIMigrationResource = "virtualmachineinstancemigrations"
+	VMIMigrationKind     = "VirtualMachineInstanceMigration"
 
 	labelKubeVirtApp      = "kubevirt.io"
 	virtLauncherAppValue  = "virt-launcher"

@@ -159,7 +159,11 @@ func (c *Controller) Reconcile(ctx context.Context) error {
 		return nil
 	}
 	budget -= len(plan.Relabels)
-	for _, r := range c.toDrain(ctx, plan) {
+	drains, err := c.toDrain(ctx, plan)
+	if err != nil {
+		return err
+	}
+	for _, r := range drains {
 		if budget <= 0 {
 			break
 		}
@@ -172,9 +176,10 @@ func (c *Controller) Reconcile(ctx context.Context) error {
 }
 
 // toDrain picks, in the advisor's order, the busy nodes that cover the
-// shortfall the relabels leave, per resource. A node that runs a VM is
-// passed over, with an event: the controller never stops a VM.
-func (c *Controller) toDrain(ctx context.Context, plan advisor.Plan) []advisor.Relabel {
+// shortfall the relabels leave, per resource. A node that runs a VM KubeVirt
+// cannot live-migrate is passed over, with an event: the controller never
+// stops a VM.
+func (c *Controller) toDrain(ctx context.Context, plan advisor.Plan) ([]advisor.Relabel, error) {
 	short := map[v1.ResourceName]int64{}
 	for _, u := range plan.Unserved {
 		short[u.Resource] += u.Units
@@ -185,18 +190,43 @@ func (c *Controller) toDrain(ctx context.Context, plan advisor.Plan) []advisor.R
 			continue
 		}
 		if d.VMs > 0 {
-			if c.announced[d.Node] != d.Relabel {
-				c.announced[d.Node] = d.Relabel
-				klog.FromContext(ctx).Info("Not draining a node that runs VMs", "node", d.Node, "vms", d.VMs, "resource", d.Resource)
-				c.recorder.Eventf(&v1.Node{ObjectMeta: metav1.ObjectMeta{Name: d.Node}}, nil, v1.EventTypeNormal, "NotDrained", "Drain",
-					"runs %d VM(s): the controller never stops a VM and does not migrate VMs; it would serve %d x %s once empty: %s", d.VMs, d.Units, d.Resource, d.Advice)
+			pinned, err := c.pinnedVM(ctx, d.Node)
+			if err != nil {
+				return nil, err
 			}
-			continue
+			if pinned != "" {
+				if c.announced[d.Node] != d.Relabel {
+					c.announced[d.Node] = d.Relabel
+					klog.FromContext(ctx).Info("Not draining a node whose VMs cannot live-migrate", "node", d.Node, "vms", d.VMs, "resource", d.Resource)
+					c.recorder.Eventf(&v1.Node{ObjectMeta: metav1.ObjectMeta{Name: d.Node}}, nil, v1.EventTypeNormal, "NotDrained", "Drain",
+						"%s; it would serve %d x %s once empty: %s", pinned, d.Units, d.Resource, d.Advice)
+				}
+				continue
+			}
 		}
 		short[d.Resource] -= d.Units
 		out = append(out, d.Relabel)
 	}
-	return out
+	return out, nil
+}
+
+// pinnedVM says which VM on the node cannot live-migrate, and why; "" when
+// every VM there can.
+func (c *Controller) pinnedVM(ctx context.Context, node string) (string, error) {
+	pods, err := c.gpuPodsByNode(ctx, node)
+	if err != nil {
+		return "", err
+	}
+	for _, p := range pods[node] {
+		ref := gpuworkload.VMIOf(p)
+		if ref == nil {
+			continue
+		}
+		if _, why, err := c.migratable(ctx, *ref); why != "" || err != nil {
+			return why, err
+		}
+	}
+	return "", nil
 }
 
 // podsUsing counts the pods that request the resource; none for "".

@@ -80,12 +80,24 @@ type rig struct {
 	recorder *events.FakeRecorder
 }
 
+// newRig serves the typed objects from a fake clientset and the
+// unstructured ones (VMIs) from a fake dynamic client.
 func newRig(t *testing.T, opts Options, tolerated bool, objects ...runtime.Object) *rig {
 	t.Helper()
-	client := fake.NewClientset(objects...)
+	var typed []runtime.Object
+	dynamicObjects := []runtime.Object{clusterPolicy(tolerated)}
+	for _, o := range objects {
+		if _, ok := o.(*unstructured.Unstructured); ok {
+			dynamicObjects = append(dynamicObjects, o)
+		} else {
+			typed = append(typed, o)
+		}
+	}
+	client := fake.NewClientset(typed...)
 	scheme := runtime.NewScheme()
-	dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(scheme,
-		map[schema.GroupVersionResource]string{clusterstate.ClusterPolicyGVR: "ClusterPolicyList"}, clusterPolicy(tolerated))
+	dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(scheme, map[schema.GroupVersionResource]string{
+		clusterstate.ClusterPolicyGVR: "ClusterPolicyList", clusterstate.VMIGVR: "VirtualMachineInstanceList", clusterstate.VMIMigrationGVR: "VirtualMachineInstanceMigrationList",
+	}, dynamicObjects...)
 	r := &rig{client: client, clock: &fakeClock{now: time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)}, recorder: events.NewFakeRecorder(100)}
 	planner := func(ctx context.Context, n advisor.Narrowing) (advisor.Plan, error) {
 		pods, err := client.CoreV1().Pods("").List(ctx, metav1.ListOptions{})
@@ -456,24 +468,22 @@ func TestDrain(t *testing.T) {
 		return []runtime.Object{n, pod}
 	}
 	job := func() *v1.Pod { return waitingVM("job", time.Time{}) }
-	vm := func() *v1.Pod {
-		p := waitingVM("virt-launcher-vm-a", time.Time{})
-		p.Labels = map[string]string{"kubevirt.io": "virt-launcher"}
-		return p
-	}
 	for _, tc := range []struct {
-		name      string
-		objects   []runtime.Object
-		refuse    bool
-		evictions int
-		tainted   bool
-		failed    bool
-		events    string
+		name       string
+		objects    []runtime.Object
+		refuse     bool
+		evictions  int
+		tainted    bool
+		failed     bool
+		events     string
+		migrations int
 	}{
-		{"a container GPU pod is evicted", draining(start, job()), false, 1, true, false, "EvictedForConversion"},
-		{"a PodDisruptionBudget refuses: aborted, untainted, back-off", draining(start, job()), true, 1, false, true, "ConversionAborted"},
-		{"a VM is never evicted", draining(start, vm()), false, 0, false, true, "ConversionAborted"},
-		{"pods still run at the timeout: rolled back", draining(start.Add(-Defaults().ConversionTimeout), job()), false, 0, false, true, "ConversionRolledBack"},
+		{"a container GPU pod is evicted", draining(start, job()), false, 1, true, false, "EvictedForConversion", 0},
+		{"a PodDisruptionBudget refuses: aborted, untainted, back-off", draining(start, job()), true, 1, false, true, "ConversionAborted", 0},
+		{"a VM without its VMI is never evicted", draining(start, launcher("vm-a")), false, 0, false, true, "ConversionAborted", 0},
+		{"a VM that cannot live-migrate is never stopped", append(draining(start, launcher("vm-a")), vmi("vm-a", "False")), false, 0, false, true, "ConversionAborted", 0},
+		{"a live-migratable VM is migrated, not evicted", append(draining(start, launcher("vm-a")), vmi("vm-a", "True")), false, 0, true, false, "MigratedForConversion", 1},
+		{"pods still run at the timeout: rolled back", draining(start.Add(-Defaults().ConversionTimeout), job()), false, 0, false, true, "ConversionRolledBack", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newRig(t, testOptions(Drain), true, tc.objects...)
@@ -499,29 +509,66 @@ func TestDrain(t *testing.T) {
 			if got := strings.Join(r.events(), " "); got != tc.events {
 				t.Errorf("events %q, want %q", got, tc.events)
 			}
+			migrations, err := r.dynamic.Resource(clusterstate.VMIMigrationGVR).Namespace("default").List(t.Context(), metav1.ListOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(migrations.Items) != tc.migrations {
+				t.Errorf("%d VirtualMachineInstanceMigrations, want %d", len(migrations.Items), tc.migrations)
+			}
+			for _, m := range migrations.Items {
+				if vmiName, _, _ := unstructured.NestedString(m.Object, "spec", "vmiName"); vmiName != "vm-a" || m.GetLabels()[LabelConvertingNode] != "c1" {
+					t.Errorf("migration %s: vmiName %q, labels %v; want vm-a, converting node c1", m.GetName(), vmiName, m.GetLabels())
+				}
+			}
 		})
 	}
 }
 
+// launcher is a running virt-launcher pod of the VMI.
+func launcher(vmiName string) *v1.Pod {
+	p := waitingVM("virt-launcher-"+vmiName+"-abcde", time.Time{})
+	p.Labels = map[string]string{"kubevirt.io": "virt-launcher"}
+	p.Annotations = map[string]string{"kubevirt.io/domain": vmiName}
+	return p
+}
+
+// vmi is a VMI in default with KubeVirt's LiveMigratable condition.
+func vmi(name, liveMigratable string) *unstructured.Unstructured {
+	return &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "kubevirt.io/v1", "kind": "VirtualMachineInstance",
+		"metadata": map[string]any{"name": name, "namespace": "default"},
+		"status": map[string]any{"conditions": []any{map[string]any{
+			"type": "LiveMigratable", "status": liveMigratable, "reason": "HostDeviceNotLiveMigratable", "message": "VMI uses a PCI host devices",
+		}}},
+	}}
+}
+
 // Drain takes the busy nodes that cover what the relabels leave short, in
-// the advisor's order, and passes over a node that runs a VM.
+// the advisor's order, and passes over a node that runs a VM KubeVirt
+// cannot live-migrate.
 func TestToDrain(t *testing.T) {
 	busy := func(name string, vms int) advisor.DrainFirst {
 		return advisor.DrainFirst{Relabel: advisor.Relabel{Node: name, Resource: a10, Units: 1, To: gpuworkload.ModePassthrough}, GPUPods: 1, VMs: vms}
 	}
-	r := newRig(t, testOptions(Drain), true)
-	got := r.toDrain(context.Background(), advisor.Plan{
-		DrainFirst: []advisor.DrainFirst{busy("v1", 1), busy("c1", 0), busy("c2", 0), busy("c3", 0)},
-		Unserved:   []advisor.Shortfall{{Resource: a10, Units: 2}},
+	pinned, migratable := launcher("vm-pinned"), launcher("vm-moves")
+	pinned.Spec.NodeName, migratable.Spec.NodeName = "v1", "v2"
+	r := newRig(t, testOptions(Drain), true, pinned, migratable, vmi("vm-pinned", "False"), vmi("vm-moves", "True"))
+	got, err := r.toDrain(context.Background(), advisor.Plan{
+		DrainFirst: []advisor.DrainFirst{busy("v1", 1), busy("c1", 0), busy("v2", 1), busy("c3", 0)},
+		Unserved:   []advisor.Shortfall{{Resource: a10, Units: 3}},
 	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	var names []string
 	for _, x := range got {
 		names = append(names, x.Node)
 	}
-	if strings.Join(names, " ") != "c1 c2" {
-		t.Errorf("drains %v, want c1 c2", names)
+	if strings.Join(names, " ") != "c1 v2 c3" {
+		t.Errorf("drains %v, want c1 v2 c3", names)
 	}
 	if events := strings.Join(r.events(), " "); events != "NotDrained" {
-		t.Errorf("events %q, want NotDrained for the node that runs a VM", events)
+		t.Errorf("events %q, want NotDrained for the node whose VM cannot live-migrate", events)
 	}
 }

@@ -183,18 +183,26 @@ func (c *Controller) advance(ctx context.Context, node *v1.Node, rec *record) (d
 }
 
 // drain evicts the node's container GPU pods through the Eviction API, so
-// that PodDisruptionBudgets hold, and waits for them to go. A refused
-// eviction, a VM on the node or the timeout ends the conversion: the node
-// keeps its mode, is untainted and left alone for the back-off.
+// that PodDisruptionBudgets hold, live-migrates its VMs, and waits for them
+// all to go. A refused eviction, a VM KubeVirt cannot live-migrate or the
+// timeout ends the conversion: the node keeps its mode, is untainted and
+// left alone for the back-off.
 func (c *Controller) drain(ctx context.Context, node *v1.Node, rec *record, running []*v1.Pod) (bool, error) {
 	if c.clock.Now().Sub(rec.Started.Time) >= c.opts.ConversionTimeout {
 		conversionsRolledBack.Inc()
 		return true, c.rollBack(ctx, node, rec, "ConversionRolledBack", fmt.Sprintf("GPU pods (%s) still ran %s after the drain started", podNames(running), c.opts.ConversionTimeout))
 	}
 	for _, p := range running {
-		if gpuworkload.NewPodDemand(p, nil).VMI != nil {
-			conversionsAborted.Inc()
-			return true, c.rollBack(ctx, node, rec, "ConversionAborted", fmt.Sprintf("VM pod %s/%s runs on the node: the controller never stops a VM", p.Namespace, p.Name))
+		if vmi := gpuworkload.VMIOf(p); vmi != nil {
+			why, err := c.migrate(ctx, node, *vmi)
+			if err != nil {
+				return false, err
+			}
+			if why != "" {
+				conversionsAborted.Inc()
+				return true, c.rollBack(ctx, node, rec, "ConversionAborted", why)
+			}
+			continue
 		}
 		if p.DeletionTimestamp != nil {
 			continue

@@ -29,6 +29,10 @@ var (
 		Name: "gpu_workload_conversion_evictions_total", StabilityLevel: metrics.ALPHA,
 		Help: "Container GPU pods evicted through the Eviction API to convert their node (drain).",
 	})
+	conversionMigrations = metrics.NewCounter(&metrics.CounterOpts{
+		Name: "gpu_workload_conversion_migrations_total", StabilityLevel: metrics.ALPHA,
+		Help: "Live migrations of VMs requested (VirtualMachineInstanceMigration) to convert their node (drain).",
+	})
 	podsServedByConversions = metrics.NewGauge(&metrics.GaugeOpts{
 		Name: "gpu_workload_pods_served_by_conversions", StabilityLevel: metrics.ALPHA,
 		Help: "Running pods that use the resource their node was converted for (gpu-workload.io/converted-for).",
@@ -51,7 +55,7 @@ var (
 var (
 	registerMetrics sync.Once
 	allMetrics      = []metrics.Registerable{conversionsStarted, conversionsSucceeded, conversionsRolledBack, conversionsAborted,
-		conversionEvictions, conversionsInProgress, conversionSeconds, podsServedByConversions, wouldConvert}
+		conversionEvictions, conversionMigrations, conversionsInProgress, conversionSeconds, podsServedByConversions, wouldConvert}
 )
 
 // MetricNames are the names of the controller's metrics, for the dashboard

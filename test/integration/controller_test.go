@@ -379,6 +379,41 @@ func TestModeController(t *testing.T) {
 		}
 		e.wantUnchanged(t, "c-busy", "container")
 	})
+
+	t.Run("drain: a live-migratable VM is migrated, never stopped", func(t *testing.T) {
+		e.labNode(t, "pt-migrate", "vm-passthrough", map[string]string{})
+		source := gpuPod("virt-launcher-vm-m-mmmmm", "vm-m", map[string]string{a10: "1"})
+		source.Spec.NodeName = "pt-migrate"
+		e.createPod(t, source)
+		// The VMI as virt-controller reports it: no host device pins it.
+		vmi := &unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": "kubevirt.io/v1", "kind": "VirtualMachineInstance",
+			"metadata": map[string]any{"name": "vm-m", "namespace": "default"},
+			"status":   map[string]any{"conditions": []any{map[string]any{"type": "LiveMigratable", "status": "True"}}},
+		}}
+		if _, err := e.dynamic.Resource(clusterstate.VMIGVR).Namespace("default").Create(e.ctx, vmi, metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		e.createPod(t, gpuPod("virt-launcher-vm-v-vvvvv", "vm-v", map[string]string{"nvidia.com/NVIDIA_A10-12Q": "1"}))
+		migrating := e.startController(t, "controller-migrate", "--operation=drain", "--leader-elect=false", "--max-conversions=10", "--conversion-timeout=2m")
+		e.poll(t, "the controller's VirtualMachineInstanceMigration of vm-m", func(ctx context.Context) (bool, error) {
+			list, err := e.dynamic.Resource(clusterstate.VMIMigrationGVR).Namespace("default").List(ctx, metav1.ListOptions{LabelSelector: modecontroller.LabelConvertingNode + "=pt-migrate"})
+			return err == nil && len(list.Items) == 1, err
+		})
+		if p, err := e.client.CoreV1().Pods("default").Get(e.ctx, source.Name, metav1.GetOptions{}); err != nil || p.DeletionTimestamp != nil {
+			t.Fatalf("the VM's launcher pod after the migration request: %v, deleted at %v; want it left to KubeVirt", err, p.DeletionTimestamp)
+		}
+		// KubeVirt completes the migration: the source launcher pod goes.
+		if err := e.client.CoreV1().Pods("default").Delete(e.ctx, source.Name, metav1.DeleteOptions{GracePeriodSeconds: ptr.To[int64](0)}); err != nil {
+			t.Fatal(err)
+		}
+		if node := e.waitBound(t, "virt-launcher-vm-v-vvvvv"); node != "pt-migrate" {
+			t.Errorf("vm-v landed on %s, want pt-migrate, converted to vm-vgpu once its VM migrated", node)
+		}
+		if err := migrating.Kill(); err != nil {
+			t.Fatal(err)
+		}
+	})
 }
 
 // Demand that alternates between modes, each phase shorter than the

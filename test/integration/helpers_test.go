@@ -95,7 +95,7 @@ func (e *env) startSchedulerWithConfig(t *testing.T, name, kubeconfig string, co
 	return s
 }
 
-// installCRDs creates the lab's ClusterPolicy, KubeVirt and VirtualMachineInstance CRDs.
+// installCRDs creates the lab's CRDs (manifests/lab/crds).
 func (e *env) installCRDs(t *testing.T) {
 	t.Helper()
 	if err := e.cp.InstallCRDs(e.ctx, repoRoot+"/manifests/lab/crds"); err != nil {
