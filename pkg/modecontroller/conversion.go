@@ -56,8 +56,8 @@ type record struct {
 	OldMode   *string     `json:"oldMode"`
 	OldConfig *string     `json:"oldVGPUConfig"`
 	Started   metav1.Time `json:"started"`
-	// Drain says the node's container GPU pods are evicted rather than
-	// the conversion aborted when it runs any.
+	// Drain says GPU pods on the node are moved off it (container pods
+	// evicted, VMs live-migrated) rather than the conversion aborted.
 	Drain bool `json:"drain,omitempty"`
 }
 
