@@ -268,6 +268,9 @@ func Explain(ctx context.Context, pod *v1.Pod, demand *gpuworkload.PodDemand, tr
 // and the nodes with the hardware for it, for the node a fix converts; of
 // both, only those the constraint accepts (once converted, for the latter).
 func (rs *resourceSummary) count(r v1.ResourceName, tracker *clusterstate.Tracker, nodes NodeInfos, constraint gpuworkload.NodeConstraint) {
+	// The busy node chosen, whose pods the fix names once the walk is done.
+	var busyInfo fwk.NodeInfo
+	var busyAdvertises []gpuworkload.AdvertisedResource
 	tracker.EachAdvertiser(r, func(node string) {
 		ni, err := nodes.Get(node)
 		if err != nil {
@@ -317,9 +320,12 @@ func (rs *resourceSummary) count(r v1.ResourceName, tracker *clusterstate.Tracke
 		if idle {
 			rs.idle.offer(e.State.Name, e.State.Mode.Mode, conversion)
 		} else if rs.busy.offer(e.State.Name, e.State.Mode.Mode, conversion) {
-			rs.displaced = gpuPodsOn(ni, e.State.Resources)
+			busyInfo, busyAdvertises = ni, slices.Clone(e.State.Resources)
 		}
 	})
+	if busyInfo != nil {
+		rs.displaced = gpuPodsOn(busyInfo, busyAdvertises)
+	}
 }
 
 // gpuPodsOn lists the node's pods that use the GPU resources it advertises.

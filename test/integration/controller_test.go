@@ -167,13 +167,11 @@ func (e *env) wantUnchanged(t *testing.T, name, mode string) {
 	}
 }
 
-// The mode controller on a real control plane, with the scheduler and the
-// lab's agent as the GPU Operator: a dry run changes nothing; two replicas
-// convert the fewest idle nodes for the waiting VMs, one acting; a node
-// the operator never converts is rolled back; a controller killed
-// mid-conversion is replaced and the conversion completes once; demand
-// younger than the hysteresis converts nothing.
-func TestModeController(t *testing.T) {
+// newControllerEnv is a control plane with the scheduler, the lab's agent
+// as the GPU Operator, a ClusterPolicy whose operands tolerate the
+// conversion taint, and the controller's RBAC.
+func newControllerEnv(t *testing.T) *env {
+	t.Helper()
 	e := newEnv(t)
 	e.installCRDs(t)
 	e.applyClusterPolicy(t, "cluster-policy", true)
@@ -181,6 +179,19 @@ func TestModeController(t *testing.T) {
 	e.startScheduler(t, "scheduler")
 	e.useControllerRBAC(t)
 	e.startAgent(t)
+	return e
+}
+
+// The mode controller on a real control plane, with the scheduler and the
+// lab's agent as the GPU Operator: a dry run changes nothing; two replicas
+// convert the fewest idle nodes for the waiting VMs, one acting; a node
+// the operator never converts is rolled back; a controller killed
+// mid-conversion is replaced and the conversion completes once; demand
+// younger than the hysteresis converts nothing; under drain, a budget stops
+// one drain, another empties a node for a VM, and a live-migratable VM is
+// migrated off a node.
+func TestModeController(t *testing.T) {
+	e := newControllerEnv(t)
 	e.labNode(t, "pt-busy", "vm-passthrough", map[string]string{})
 	e.labNode(t, "c-busy", "container", map[string]string{})
 	for _, name := range []string{"c-idle-1", "c-idle-2", "c-idle-3"} {
@@ -420,13 +431,7 @@ func TestModeController(t *testing.T) {
 // hysteresis, converts nothing; the same demand once it has waited
 // converts the idle node at the next pass.
 func TestModeControllerAlternatingDemand(t *testing.T) {
-	e := newEnv(t)
-	e.installCRDs(t)
-	e.applyClusterPolicy(t, "cluster-policy", true)
-	e.tolerateConversionTaint(t)
-	e.startScheduler(t, "scheduler")
-	e.useControllerRBAC(t)
-	e.startAgent(t)
+	e := newControllerEnv(t)
 	e.labNode(t, "c-busy", "container", map[string]string{})
 	e.labNode(t, "pt-busy", "vm-passthrough", map[string]string{})
 	e.labNode(t, "flip", "vm-vgpu", map[string]string{})
