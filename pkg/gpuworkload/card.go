@@ -169,6 +169,12 @@ func (c Card) Product() string {
 	return products[0]
 }
 
+// DRAProductName is the productName attribute the NVIDIA DRA driver gives
+// the card's devices: the NVML name, which the product label spells with
+// '-' between words. A name with a '-' of its own (Tesla P100-PCIE-16GB)
+// comes back with a space there; empty without a product.
+func (c Card) DRAProductName() string { return strings.ReplaceAll(c.Product(), "-", " ") }
+
 // productOfBoard names a board as NVML does: Tesla and Quadro boards keep
 // their brand, the others are NVIDIA's.
 func productOfBoard(board string) string {

@@ -27,6 +27,7 @@ const (
 const (
 	draTypeAttribute  resourceapi.QualifiedName = "type"
 	pciBusIDAttribute resourceapi.QualifiedName = "resource.kubernetes.io/pciBusID"
+	productAttribute  resourceapi.QualifiedName = "productName"
 )
 
 // DRATypeClass is the class of a device of the driver's type: container
@@ -128,7 +129,7 @@ func DRAGPUs(driver string) v1.ResourceName { return v1.ResourceName(driver) }
 // in a pool named after the node; every device carries the taints.
 func DriverSlice(node string, gpus int, taints ...resourceapi.DeviceTaint) *resourceapi.ResourceSlice {
 	slice := &resourceapi.ResourceSlice{ObjectMeta: metav1.ObjectMeta{Name: node + "-slice"}, Spec: resourceapi.ResourceSliceSpec{
-		Driver: DRADriver, NodeName: ptr.To(node), Pool: resourceapi.ResourcePool{Name: node}}}
+		Driver: DRADriver, NodeName: ptr.To(node), Pool: resourceapi.ResourcePool{Name: node, ResourceSliceCount: 1}}}
 	for i := range gpus {
 		busID := fmt.Sprintf("0000:%02x:00.0", i+1)
 		for _, d := range []struct{ name, deviceType string }{{DRAGPUDevice(i), DRATypeGPU}, {DRAVFIODevice(i), DRATypeVFIO}} {
@@ -137,6 +138,25 @@ func DriverSlice(node string, gpus int, taints ...resourceapi.DeviceTaint) *reso
 		}
 	}
 	return slice
+}
+
+// DriverSliceOfCard is DriverSlice with the productName the driver gives
+// every device of the card (DRAProductName); without one, DriverSlice.
+func DriverSliceOfCard(node string, gpus int, card Card) *resourceapi.ResourceSlice {
+	slice := DriverSlice(node, gpus)
+	if name := card.DRAProductName(); name != "" {
+		for _, d := range slice.Spec.Devices {
+			d.Attributes[productAttribute] = resourceapi.DeviceAttribute{StringValue: ptr.To(name)}
+		}
+	}
+	return slice
+}
+
+// ProductNameSelector selects the driver's devices of one card, as a claim
+// request pins its model: by the productName DriverSliceOfCard publishes.
+func ProductNameSelector(productName string) resourceapi.DeviceSelector {
+	return resourceapi.DeviceSelector{CEL: &resourceapi.CELDeviceSelector{
+		Expression: fmt.Sprintf("device.attributes['%s'].%s == %q", DRADriver, productAttribute, productName)}}
 }
 
 // DRAGPUDevice and DRAVFIODevice name the two devices of a node's i-th GPU

@@ -112,6 +112,17 @@ type engine struct {
 	nextStart int
 	feasible  []fwk.NodeInfo
 	positions []int
+	// The framework's client, informers and DRA manager, which hold
+	// nothing but what pods with claims need (claimEngine).
+	client           *fake.Clientset
+	informers        informers.SharedInformerFactory
+	draManager       fwk.SharedDRAManager
+	draClaims        *assumecache.AssumeCache
+	draSlices        *resourceslicetracker.Tracker
+	dynamicResources interface {
+		fwk.ReservePlugin
+		fwk.PreBindPlugin
+	}
 }
 
 // idlePlugins are the extension points the simulator's objects leave
@@ -121,16 +132,22 @@ type engine struct {
 //     (the node object advertises what holds counts; pods request no more).
 //   - Scores equal on every node, which add the same to every total: no node
 //     has taints (TaintToleration) or images (ImageLocality), no pod has
-//     volumes (VolumeBinding), and no claim has firstAvailable alternatives,
-//     the only thing DynamicResources ranks.
+//     volumes (VolumeBinding), and, in a run without VMs of several cards,
+//     no claim has firstAvailable alternatives, the only thing
+//     DynamicResources ranks.
 var idlePlugins = struct{ filter, score []string }{
 	filter: []string{names.NodeResourcesFit},
 	score:  []string{names.TaintToleration, names.ImageLocality, names.VolumeBinding, names.DynamicResources},
 }
 
-// withoutIdlePlugins is the profile without idlePlugins' extension points.
-func withoutIdlePlugins(profile *schedconfig.KubeSchedulerProfile) *schedconfig.KubeSchedulerProfile {
+// withoutIdlePlugins is the profile without idlePlugins' extension points;
+// with claims, DynamicResources ranks their alternatives.
+func withoutIdlePlugins(profile *schedconfig.KubeSchedulerProfile, claims bool) *schedconfig.KubeSchedulerProfile {
 	profile = profile.DeepCopy()
+	score := idlePlugins.score
+	if claims {
+		score = slices.DeleteFunc(slices.Clone(score), func(name string) bool { return name == names.DynamicResources })
+	}
 	// Enabled at the extension point or through multiPoint.
 	drop := func(set *schedconfig.PluginSet, idle []string) {
 		set.Enabled = slices.DeleteFunc(set.Enabled, func(p schedconfig.Plugin) bool { return slices.Contains(idle, p.Name) })
@@ -139,13 +156,14 @@ func withoutIdlePlugins(profile *schedconfig.KubeSchedulerProfile) *schedconfig.
 		}
 	}
 	drop(&profile.Plugins.Filter, idlePlugins.filter)
-	drop(&profile.Plugins.Score, idlePlugins.score)
+	drop(&profile.Plugins.Score, score)
 	return profile
 }
 
 // newEngine builds the framework as kube-scheduler would. The framework's
-// client and informers hold no objects: plugins that list volumes, claims or
-// namespaces find none, which is what the simulated pods use.
+// client and informers hold no objects but what a claimEngine writes:
+// plugins that list volumes or namespaces find none, which is what the
+// simulated pods use.
 func newEngine(ctx context.Context, profile *schedconfig.KubeSchedulerProfile, percentage *int32, extra frameworkruntime.Registry, policy gpuworkload.SandboxPolicy) (*engine, error) {
 	initSchedulerMetrics()
 	e := &engine{
@@ -154,11 +172,13 @@ func newEngine(ctx context.Context, profile *schedconfig.KubeSchedulerProfile, p
 		percentage: percentage,
 	}
 	registry := plugins.NewInTreeRegistry()
+	var fit *gpuworkloadfit.GPUWorkloadFit
 	ours := frameworkruntime.Registry{
 		gpuworkloadfit.Name: func(ctx context.Context, args runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
 			pl, err := gpuworkloadfit.New(ctx, args, h)
 			if err == nil {
-				e.tracker = pl.(*gpuworkloadfit.GPUWorkloadFit).Tracker()
+				fit = pl.(*gpuworkloadfit.GPUWorkloadFit)
+				e.tracker = fit.Tracker()
 			}
 			return pl, err
 		},
@@ -170,9 +190,18 @@ func newEngine(ctx context.Context, profile *schedconfig.KubeSchedulerProfile, p
 			return nil, err
 		}
 	}
+	newDynamicResources := registry[names.DynamicResources]
+	registry[names.DynamicResources] = func(ctx context.Context, args runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
+		pl, err := newDynamicResources(ctx, args, h)
+		if err == nil {
+			e.dynamicResources = pl.(*dynamicresources.DynamicResources)
+		}
+		return pl, err
+	}
 	client := fake.NewClientset()
 	informerFactory := informers.NewSharedInformerFactory(client, 0)
-	draManager, err := newDRAManager(ctx, client, informerFactory)
+	e.client, e.informers = client, informerFactory
+	draManager, err := e.startDRAManager(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -192,30 +221,35 @@ func newEngine(ctx context.Context, profile *schedconfig.KubeSchedulerProfile, p
 	if e.tracker == nil {
 		return nil, fmt.Errorf("profile %s does not enable %s", profile.SchedulerName, gpuworkloadfit.Name)
 	}
+	if draManager != nil {
+		fit.ReadClaimsFrom(draManager.ResourceClaims())
+	}
 	e.tracker.SetPolicy(&policy)
 	e.framework = f
 	return e, nil
 }
 
-// newDRAManager is what kube-scheduler builds when DynamicResourceAllocation
+// startDRAManager is what kube-scheduler builds when DynamicResourceAllocation
 // is on: the DynamicResources plugin looks up device classes for extended
-// resources through it.
-func newDRAManager(ctx context.Context, client *fake.Clientset, informerFactory informers.SharedInformerFactory) (fwk.SharedDRAManager, error) {
+// resources, and claims, through it.
+func (e *engine) startDRAManager(ctx context.Context) (fwk.SharedDRAManager, error) {
 	if !feature.DefaultFeatureGate.Enabled(features.DynamicResourceAllocation) {
 		return nil, nil
 	}
-	claims := assumecache.NewAssumeCache(klog.FromContext(ctx), informerFactory.Resource().V1().ResourceClaims().Informer(), "ResourceClaim", "", nil)
-	slices, err := resourceslicetracker.StartTracker(ctx, resourceslicetracker.Options{
+	e.draClaims = assumecache.NewAssumeCache(klog.FromContext(ctx), e.informers.Resource().V1().ResourceClaims().Informer(), "ResourceClaim", "", nil)
+	var err error
+	e.draSlices, err = resourceslicetracker.StartTracker(ctx, resourceslicetracker.Options{
 		EnableDeviceTaintRules:   feature.DefaultFeatureGate.Enabled(features.DRADeviceTaintRules),
 		EnableConsumableCapacity: feature.DefaultFeatureGate.Enabled(features.DRAConsumableCapacity),
-		SliceInformer:            informerFactory.Resource().V1().ResourceSlices(),
-		TaintInformer:            informerFactory.Resource().V1().DeviceTaintRules(),
-		KubeClient:               client,
+		SliceInformer:            e.informers.Resource().V1().ResourceSlices(),
+		TaintInformer:            e.informers.Resource().V1().DeviceTaintRules(),
+		KubeClient:               e.client,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("start the resource slice tracker: %w", err)
 	}
-	return dynamicresources.NewDRAManager(ctx, claims, slices, informerFactory), nil
+	e.draManager = dynamicresources.NewDRAManager(ctx, e.draClaims, e.draSlices, e.informers)
+	return e.draManager, nil
 }
 
 func (e *engine) addNode(logger klog.Logger, node *v1.Node) {
@@ -235,28 +269,29 @@ func (e *engine) updateNode(logger klog.Logger, old, node *v1.Node) {
 // waiting pods, filtering every node for each is what made runs quadratic.
 // nodes tells which nodes lack the pod's resources: Filter would reject
 // them, so they count as filtered without running the plugins, which in a
-// filling cluster were most of a run's time.
-func (e *engine) schedule(ctx context.Context, pod *v1.Pod, knownUnplaceable bool, nodes podNodes) (string, error) {
+// filling cluster were most of a run's time. The cycle's state goes with
+// the node, for Reserve.
+func (e *engine) schedule(ctx context.Context, pod *v1.Pod, knownUnplaceable bool, nodes podNodes) (string, fwk.CycleState, error) {
 	logger := klog.FromContext(ctx)
 	if err := e.cache.UpdateSnapshot(logger, e.snapshot); err != nil {
-		return "", err
+		return "", nil, err
 	}
 	all, err := e.snapshot.NodeInfos().List()
 	if err != nil || len(all) == 0 {
-		return "", err
+		return "", nil, err
 	}
 	state := framework.NewCycleState()
 	preResult, status, _ := e.framework.RunPreFilterPlugins(ctx, state, pod)
 	if !status.IsSuccess() {
 		if status.IsRejected() {
-			return "", nil
+			return "", nil, nil
 		}
-		return "", status.AsError()
+		return "", nil, status.AsError()
 	}
 	if knownUnplaceable {
 		// Filter would reject every node: skip it, keeping what the pass
 		// changes, PreFilter's learning.
-		return "", nil
+		return "", nil, nil
 	}
 	// A node PreFilter left out is rejected without Filter, as by the
 	// framework. The sample is taken over all nodes, so that narrowing,
@@ -283,7 +318,7 @@ func (e *engine) schedule(ctx context.Context, pod *v1.Pod, knownUnplaceable boo
 		if status.IsSuccess() {
 			e.feasible = append(e.feasible, ni)
 		} else if !status.IsRejected() {
-			return "", status.AsError()
+			return "", nil, status.AsError()
 		}
 		if len(e.feasible) == want {
 			processed = (i-e.nextStart+len(all))%len(all) + 1
@@ -293,18 +328,18 @@ func (e *engine) schedule(ctx context.Context, pod *v1.Pod, knownUnplaceable boo
 	e.nextStart = (e.nextStart + processed) % len(all)
 	switch len(e.feasible) {
 	case 0:
-		return "", nil
+		return "", nil, nil
 	case 1:
-		return e.feasible[0].Node().Name, nil
+		return e.feasible[0].Node().Name, state, nil
 	}
 	if status := e.framework.RunPreScorePlugins(ctx, state, pod, e.feasible); !status.IsSuccess() {
-		return "", status.AsError()
+		return "", nil, status.AsError()
 	}
 	scores, status := e.framework.RunScorePlugins(ctx, state, pod, e.feasible)
 	if !status.IsSuccess() {
-		return "", status.AsError()
+		return "", nil, status.AsError()
 	}
-	return framework.NewSortedScoredNodes(scores).Pop().Name, nil
+	return framework.NewSortedScoredNodes(scores).Pop().Name, state, nil
 }
 
 // podNodes is what the simulator knows of the nodes for one pod before

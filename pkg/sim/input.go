@@ -71,6 +71,11 @@ type PodSpec struct {
 	// plugin holds it to.
 	NodeSelector         map[string]string
 	RequiredNodeAffinity *v1.NodeSelector
+	// ClaimProducts are, for a VM that accepts several cards, the
+	// productNames its ResourceClaim's alternatives (firstAvailable) select,
+	// in the order given; GPU is then draGPUs, as only DRA devices serve a
+	// claim.
+	ClaimProducts []string
 }
 
 // Bounds of the simulator's input: beyond them a run would not fit in
@@ -404,6 +409,11 @@ func gpuRequest(rec record, p *PodSpec) error {
 		if model, err = passthroughModel(rec, mode, models); err != nil {
 			return err
 		}
+		if len(models) > 1 {
+			p.GPU, p.VM = draGPUs, true
+			p.ClaimProducts, err = claimProducts(rec, models)
+			return err
+		}
 	}
 	inv, err := gpuworkload.NewGPUInventory(count, model, rec.fields["profile"])
 	if err != nil {
@@ -465,8 +475,8 @@ func containerModels(rec record, p *PodSpec, models []string) error {
 }
 
 // passthroughModel is the one card a VM given by mode accepts: its device
-// names the model. A VM that accepts several models needs a claim with
-// alternatives, which the simulator does not model.
+// names the model. A VM that accepts several models has none: a device
+// plugin offers no alternatives, so it asks for them in a claim.
 func passthroughModel(rec record, mode gpuworkload.Mode, models []string) (string, error) {
 	switch {
 	case mode == gpuworkload.ModeVGPU:
@@ -474,9 +484,29 @@ func passthroughModel(rec record, mode gpuworkload.Mode, models []string) (strin
 	case rec.fields["model"] != "":
 		return "", rec.errorf("models", "give the VM's card as model or as models, not both")
 	case len(models) > 1:
-		return "", rec.errorf("models", "a VM that accepts %s needs a DRA claim with alternatives (firstAvailable), which the simulator does not model: give one model", strings.Join(models, " or "))
+		return "", nil
 	}
 	return models[0], nil
+}
+
+// claimProducts are the productNames the DRA driver gives the cards' devices,
+// which the claim's alternatives select.
+func claimProducts(rec record, models []string) ([]string, error) {
+	var products []string
+	for _, model := range models {
+		card, _ := gpuworkload.CardOfModel(model)
+		product := card.DRAProductName()
+		if product == "" {
+			return nil, rec.errorf("models", "the productName the DRA driver publishes for %s is unknown (pci.ids names no single board for it): give the product, e.g. NVIDIA-A10", model)
+		}
+		if !slices.Contains(products, product) {
+			products = append(products, product)
+		}
+	}
+	if len(products) == 1 {
+		return nil, rec.errorf("models", "%s name one card, %s: give it once", strings.Join(models, " and "), products[0])
+	}
+	return products, nil
 }
 
 // ProductAffinity is the required node affinity that keeps a pod to nodes

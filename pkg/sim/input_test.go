@@ -106,7 +106,7 @@ func TestLoadRejectsBadInput(t *testing.T) {
 		{"models without units", "p.csv", "name,models\np,A10\n", "p.csv:2: gpus: required with gpu, mode or models", true},
 		{"unknown model in models", "p.csv", "name,gpus,models\np,1,A10|H42\n", `p.csv:2: models: "A10|H42": want cards separated by |`, true},
 		{"empty model in models", "p.csv", "name,gpus,models\np,1,A10||T4\n", `p.csv:2: models: "A10||T4": want cards separated by |`, true},
-		{"VM of several models", "p.csv", "name,gpus,mode,models\np,1,vm-passthrough,A10|T4\n", "models: a VM that accepts A10 or T4 needs a DRA claim with alternatives (firstAvailable), which the simulator does not model: give one model", true},
+		{"VM of one card named twice", "p.csv", "name,gpus,mode,models\np,1,vm-passthrough,A10|GA102GL_A10\n", "models: A10 and GA102GL_A10 name one card, NVIDIA A10: give it once", true},
 		{"VM with model and models", "p.csv", "name,gpus,mode,model,models\np,1,vm-passthrough,A10,T4\n", "models: give the VM's card as model or as models, not both", true},
 		{"vGPU VM with models", "p.csv", "name,gpus,mode,profile,models\np,1,vm-vgpu,A10-4Q,A10\n", "models: a vGPU profile names its card: give profile, not models", true},
 		{"model resource with models", "p.csv", "name,gpu,gpus,models\np,nvidia.com/GA102GL_A10,1,A10\n", "models: nvidia.com/GA102GL_A10 names its model already", true},
@@ -179,12 +179,14 @@ func TestScenarioDefaultsAndAdvisorBounds(t *testing.T) {
 }
 
 // The models column pins a container pod by node affinity on each card's
-// GPU product label, and gives a passthrough VM its one card's device.
+// GPU product label, gives a passthrough VM its one card's device, and a VM
+// of several cards a claim with an alternative for each, in order.
 func TestLoadModels(t *testing.T) {
 	pods, err := LoadPods(writeFile(t, "pods.csv", `name,gpu,gpus,mode,models
 container,,1,,A10|T4|A10
 by-name,nvidia.com/gpu,2,,T4
 vm,,1,vm-passthrough,T4
+vm-of-two,,2,vm-passthrough,T4|NVIDIA-A10|TU104GL_TESLA_T4
 `))
 	if err != nil {
 		t.Fatal(err)
@@ -192,18 +194,26 @@ vm,,1,vm-passthrough,T4
 	for i, want := range []struct {
 		gpu      string
 		products []string
+		claim    []string
 	}{
-		{"nvidia.com/gpu", []string{"NVIDIA-A10", "Tesla-T4"}},
-		{"nvidia.com/gpu", []string{"Tesla-T4"}},
-		{"nvidia.com/TU104GL_TESLA_T4", nil},
+		{"nvidia.com/gpu", []string{"NVIDIA-A10", "Tesla-T4"}, nil},
+		{"nvidia.com/gpu", []string{"Tesla-T4"}, nil},
+		{"nvidia.com/TU104GL_TESLA_T4", nil, nil},
+		{"gpu.nvidia.com", nil, []string{"Tesla T4", "NVIDIA A10"}},
 	} {
 		p := pods[i]
 		var products []string
 		if p.RequiredNodeAffinity != nil {
 			products = p.RequiredNodeAffinity.NodeSelectorTerms[0].MatchExpressions[0].Values
 		}
-		if string(p.GPU) != want.gpu || !slices.Equal(products, want.products) {
-			t.Errorf("pod %s: %s pinned to %v, want %s pinned to %v", p.Name, p.GPU, products, want.gpu, want.products)
+		if string(p.GPU) != want.gpu || !slices.Equal(products, want.products) || !slices.Equal(p.ClaimProducts, want.claim) {
+			t.Errorf("pod %s: %s pinned to %v, claim of %q; want %s pinned to %v, claim of %q", p.Name, p.GPU, products, p.ClaimProducts, want.gpu, want.products, want.claim)
 		}
+	}
+	claim := vmClaimObject(pods[3])
+	request := claim.Spec.Devices.Requests[0]
+	if len(request.FirstAvailable) != 2 || request.FirstAvailable[1].DeviceClassName != gpuworkload.DRAClassVFIO || request.FirstAvailable[1].Count != 2 ||
+		request.FirstAvailable[1].Selectors[0].CEL.Expression != `device.attributes['gpu.nvidia.com'].productName == "NVIDIA A10"` {
+		t.Errorf("claim of VM %s: %+v", pods[3].Name, request)
 	}
 }

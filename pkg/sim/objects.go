@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -9,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/ptr"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 )
@@ -69,7 +71,10 @@ func podObject(spec PodSpec, schedulerName string) *v1.Pod {
 		requests[v1.ResourceMemory] = *resource.NewQuantity(spec.Memory, resource.BinarySI)
 	}
 	var limits v1.ResourceList
-	if spec.GPU != "" {
+	var claims []v1.ResourceClaim
+	if spec.ClaimProducts != nil {
+		claims = []v1.ResourceClaim{{Name: vmClaimRequest}}
+	} else if spec.GPU != "" {
 		requests[spec.GPU] = *resource.NewQuantity(spec.GPUCount, resource.DecimalSI)
 		limits = v1.ResourceList{spec.GPU: requests[spec.GPU]}
 	}
@@ -77,8 +82,11 @@ func podObject(spec PodSpec, schedulerName string) *v1.Pod {
 		ObjectMeta: metav1.ObjectMeta{Name: spec.Name, Namespace: Namespace, UID: types.UID("pod-" + spec.Name)},
 		Spec: v1.PodSpec{
 			SchedulerName: schedulerName,
-			Containers:    []v1.Container{{Name: "compute", Resources: v1.ResourceRequirements{Requests: requests, Limits: limits}}},
+			Containers:    []v1.Container{{Name: "compute", Resources: v1.ResourceRequirements{Requests: requests, Limits: limits, Claims: claims}}},
 		},
+	}
+	if claims != nil {
+		pod.Spec.ResourceClaims = []v1.PodResourceClaim{{Name: vmClaimRequest, ResourceClaimName: ptr.To(vmClaimName(spec.Name))}}
 	}
 	pod.Spec.NodeSelector = spec.NodeSelector
 	if spec.RequiredNodeAffinity != nil {
@@ -90,6 +98,30 @@ func podObject(spec PodSpec, schedulerName string) *v1.Pod {
 	}
 	return pod
 }
+
+// vmClaimRequest names the one request of a VM's claim, and the pod's
+// reference to the claim.
+const vmClaimRequest = "gpu"
+
+// vmClaimObject is the ResourceClaim of a VM that accepts several cards:
+// its GPUs from the vfio DeviceClass, of the first card in its list that
+// a node has enough of (firstAvailable), as KubeVirt users write them.
+func vmClaimObject(spec PodSpec) *resourceapi.ResourceClaim {
+	alternatives := make([]resourceapi.DeviceSubRequest, len(spec.ClaimProducts))
+	for i, product := range spec.ClaimProducts {
+		alternatives[i] = resourceapi.DeviceSubRequest{
+			Name: fmt.Sprintf("card-%d", i), DeviceClassName: gpuworkload.DRAClassVFIO,
+			Selectors:      []resourceapi.DeviceSelector{gpuworkload.ProductNameSelector(product)},
+			AllocationMode: resourceapi.DeviceAllocationModeExactCount, Count: spec.GPUCount,
+		}
+	}
+	return &resourceapi.ResourceClaim{
+		ObjectMeta: metav1.ObjectMeta{Namespace: Namespace, Name: vmClaimName(spec.Name), UID: types.UID("claim-" + spec.Name), ResourceVersion: "1"},
+		Spec:       resourceapi.ResourceClaimSpec{Devices: resourceapi.DeviceClaim{Requests: []resourceapi.DeviceRequest{{Name: vmClaimRequest, FirstAvailable: alternatives}}}},
+	}
+}
+
+func vmClaimName(pod string) string { return pod + "-gpu" }
 
 // draClaimObject is the extended-resource claim DynamicResources writes for
 // a pod at PreBind, with the devices allocated to it on the node.

@@ -9,6 +9,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
@@ -119,9 +120,11 @@ type simNode struct {
 	// relabelledFor is the resource the advisor last converted the node for.
 	relabelledFor v1.ResourceName
 	// dra is what a DRA node's devices serve, nil for other nodes; draHeld
-	// says which of its GPUs a claim holds.
-	dra     draServing
-	draHeld []bool
+	// says which of its GPUs a claim holds; draProduct is the productName
+	// of its devices.
+	dra        draServing
+	draHeld    []bool
+	draProduct string
 }
 
 func (n *simNode) free() int64 { return n.units - n.usedUnits }
@@ -156,15 +159,17 @@ func (n *simNode) cannotHold(p PodSpec) string {
 // its devices.
 func (n *simNode) holds(p *PodSpec) bool {
 	return n.pods < podsPerNode && n.usedCPU+p.MilliCPU <= n.spec.MilliCPU && n.usedMemory+p.Memory <= n.spec.Memory &&
-		(p.GPU == "" || n.serves(p.GPU) && n.free() >= p.GPUCount)
+		(p.GPU == "" || n.serves(p.GPU) && n.free() >= p.GPUCount) &&
+		(p.ClaimProducts == nil || slices.Contains(p.ClaimProducts, n.draProduct))
 }
 
 // serves says whether the node's GPUs serve the resource: the one it
-// advertises, or on a DRA node those the DeviceClasses serve.
+// advertises, or on a DRA node those the DeviceClasses serve and, as
+// draGPUs, claims.
 func (n *simNode) serves(r v1.ResourceName) bool {
 	if n.dra != nil {
 		_, ok := n.dra[r]
-		return ok
+		return ok || r == draGPUs
 	}
 	return n.resource == r
 }
@@ -193,7 +198,8 @@ type shape struct {
 	milliCPU, memory int64
 	vm               bool
 	node             string
-	// constraint is the key of the pod's node constraint.
+	// constraint is the key of the pod's node constraint, its claim's
+	// alternatives included.
 	constraint string
 }
 
@@ -209,6 +215,8 @@ type run struct {
 	opts   Options
 	policy gpuworkload.SandboxPolicy
 	dra    draServing
+	// claims, when pods have claims, runs their allocation.
+	claims *claimEngine
 	nodes  []*simNode
 	byName map[string]*simNode
 	// listed is the scheduler's node list that atPosition (the node at each
@@ -249,8 +257,9 @@ func Run(ctx context.Context, scenario *Scenario, policy ScoringPolicy, opts Opt
 	if err != nil {
 		return nil, err
 	}
+	withClaims := slices.ContainsFunc(scenario.Pods, func(p PodSpec) bool { return p.ClaimProducts != nil })
 	if !opts.keepIdlePlugins {
-		profile = withoutIdlePlugins(profile)
+		profile = withoutIdlePlugins(profile, withClaims)
 	}
 	e, err := newEngine(ctx, profile, opts.Percentage, registry, scenario.Policy)
 	if err != nil {
@@ -261,13 +270,21 @@ func Run(ctx context.Context, scenario *Scenario, policy ScoringPolicy, opts Opt
 		return nil, err
 	}
 	r := &run{ctx: ctx, logger: klog.FromContext(ctx), engine: e, opts: opts, policy: scenario.Policy, dra: dra, byName: map[string]*simNode{}, unplaceable: map[shape]bool{}}
+	if withClaims {
+		if r.claims, err = newClaimEngine(ctx, e); err != nil {
+			return nil, fmt.Errorf("policy %s: %w", policy.Name, err)
+		}
+	}
 	if err := r.publishDRA(scenario.Nodes); err != nil {
 		return nil, err
 	}
 	for _, spec := range scenario.Nodes {
 		n := &simNode{spec: spec, mode: spec.Mode}
 		if spec.DRA {
-			n.dra, n.draHeld = dra, make([]bool, spec.Inventory.GPUs)
+			n.dra, n.draHeld, n.draProduct = dra, make([]bool, spec.Inventory.GPUs), spec.Inventory.Card.DRAProductName()
+			if err := r.publishForClaims(n); err != nil {
+				return nil, err
+			}
 		}
 		r.advertise(n, false)
 		r.nodes = append(r.nodes, n)
@@ -279,8 +296,15 @@ func Run(ctx context.Context, scenario *Scenario, policy ScoringPolicy, opts Opt
 		if spec.Node != "" && r.byName[spec.Node] == nil {
 			return nil, fmt.Errorf("pod %s: node %q is not in the cluster description", spec.Name, spec.Node)
 		}
+		if spec.Node != "" && spec.ClaimProducts != nil {
+			return nil, fmt.Errorf("pod %s: a VM with a claim is placed by the scheduler, which allocates the claim: leave node empty", spec.Name)
+		}
 		obj := podObject(spec, profile.SchedulerName)
-		r.pods = append(r.pods, &simPod{spec: spec, obj: obj, constraint: gpuworkload.NodeConstraintOf(obj)})
+		constraint, err := r.constraintOf(spec, obj)
+		if err != nil {
+			return nil, err
+		}
+		r.pods = append(r.pods, &simPod{spec: spec, obj: obj, constraint: constraint})
 	}
 	if err := r.loop(); err != nil {
 		return nil, fmt.Errorf("policy %s: %w", policy.Name, err)
@@ -296,6 +320,26 @@ func Run(ctx context.Context, scenario *Scenario, policy ScoringPolicy, opts Opt
 	res.Relabels = r.relabels
 	res.Summary.Reversals = r.reversals
 	return res, nil
+}
+
+// constraintOf is the pod's node constraint: its node affinity and, for a
+// VM with a claim, the cards its alternatives select, which one key stands
+// for in every VM of those cards.
+func (r *run) constraintOf(spec PodSpec, pod *v1.Pod) (gpuworkload.NodeConstraint, error) {
+	constraint := gpuworkload.NodeConstraintOf(pod)
+	if spec.ClaimProducts == nil {
+		return constraint, nil
+	}
+	requests, err := gpuworkload.DRAClaimRequestsOf(vmClaimObject(spec), r.engine.tracker.DRAGPUClass)
+	if err != nil {
+		return constraint, fmt.Errorf("pod %s: %w", spec.Name, err)
+	}
+	for i := range requests {
+		requests[i].Claim = "of " + strings.Join(spec.ClaimProducts, " or ")
+	}
+	return constraint.WithClaimSelectors(requests, func(node string) bool {
+		return slices.Contains(spec.ClaimProducts, r.byName[node].draProduct)
+	}), nil
 }
 
 // advertise sets the node object for its mode label and conversion state.
@@ -394,6 +438,11 @@ func (r *run) nextEventTime(now time.Duration, nextArrival int, nextAdvice time.
 }
 
 func (r *run) arrive(p *simPod, now time.Duration) error {
+	if p.spec.ClaimProducts != nil {
+		if err := r.claims.create(p); err != nil {
+			return err
+		}
+	}
 	placed, err := r.place(p, now)
 	if err != nil {
 		return err
@@ -452,10 +501,11 @@ func (r *run) retryPending(now time.Duration) error {
 // place schedules the pod (or binds it to its given node) and accounts for it.
 func (r *run) place(p *simPod, now time.Duration) (bool, error) {
 	node := p.spec.Node
+	var cycle fwk.CycleState
 	if node == "" {
 		s := p.shape()
 		var err error
-		if node, err = r.engine.schedule(r.ctx, p.obj, r.unplaceable[s], nodesFor{r, p}); err != nil {
+		if node, cycle, err = r.engine.schedule(r.ctx, p.obj, r.unplaceable[s], nodesFor{r, p}); err != nil {
 			return false, fmt.Errorf("schedule pod %s: %w", p.spec.Name, err)
 		}
 		if node == "" {
@@ -485,7 +535,7 @@ func (r *run) place(p *simPod, now time.Duration) (bool, error) {
 		n.usedUnits += p.spec.GPUCount
 		n.gpuPods++
 		if n.dra != nil {
-			if err := r.allocateDRA(p, n); err != nil {
+			if err := r.allocateDRA(p, n, cycle); err != nil {
 				return false, err
 			}
 		}
@@ -545,7 +595,9 @@ func (r *run) depart(p *simPod) error {
 		n.usedUnits -= p.spec.GPUCount
 		n.gpuPods--
 		if n.dra != nil {
-			r.releaseDRA(p, n)
+			if err := r.releaseDRA(p, n); err != nil {
+				return err
+			}
 		}
 	}
 	if p.spec.VM {
@@ -643,7 +695,8 @@ func (r *run) advisorInput() advisor.Input {
 		})
 	}
 	for _, p := range r.pending {
-		if p.spec.GPU != "" {
+		// No conversion serves a claim: only the DRA driver's devices do.
+		if p.spec.GPU != "" && p.spec.ClaimProducts == nil {
 			in.Pending = append(in.Pending, advisor.PendingPod{Name: p.spec.Name, Resource: p.spec.GPU, Count: p.spec.GPUCount})
 		}
 	}

@@ -173,17 +173,53 @@ func TestDRANodeServesContainersAndVMs(t *testing.T) {
 	}
 }
 
-func TestDRANodesNeedOnePassthroughModel(t *testing.T) {
+// DRA nodes of two cards: the vfio DeviceClass serves no extended
+// resource, as the driver's own does, so a VM that names its device waits
+// beside free passthrough GPUs, and a VM whose claim accepts the card lands.
+func TestDRANodesOfSeveralCardsServeVMsByClaim(t *testing.T) {
 	l40s, err := gpuworkload.NewGPUInventory(4, "L40S", "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	other := NodeSpec{Name: "dra-l40s", MilliCPU: 64000, Memory: 256 << 30, Inventory: l40s, DRA: true}
-	s := &Scenario{Name: "t", Policy: enabled(), Nodes: []NodeSpec{draNode(t, "dra-a10"), other}}
-	_, err = Run(quietContext(t), s, ScoringPolicies[0], shippedOptions(t))
-	want := "DRA nodes dra-a10 and dra-l40s pass through nvidia.com/GA102GL_A10 and nvidia.com/AD102GL_L40S: one vfio DeviceClass serves one extended resource, so give the DRA nodes one model"
-	if err == nil || err.Error() != want {
-		t.Fatalf("error %v, want %q", err, want)
+	byDevice := gpuPod("by-device", 0, time.Hour, "nvidia.com/AD102GL_L40S", 1, 1)
+	byClaim := gpuPod("by-claim", 0, time.Hour, "gpu.nvidia.com", 1, 1)
+	byClaim.ClaimProducts = []string{"NVIDIA H100", "NVIDIA L40S"}
+	s := &Scenario{Name: "t", Policy: enabled(), Nodes: []NodeSpec{draNode(t, "dra-a10"), other}, Pods: []PodSpec{byDevice, byClaim}}
+	got := runOne(t, s, GPUStrandingPolicy, shippedOptions(t)).Summary
+	if got.GPUUnitsPlaced != 1 || got.UnplacedGPUPods != 1 {
+		t.Fatalf("summary %+v: want the VM by claim placed and the VM by device waiting", got)
+	}
+}
+
+// A VM that accepts several cards gets a claim with an alternative for
+// each, which DynamicResources allocates: on DRA nodes of a T4 and an A10
+// where a container holds one T4, a VM of two GPUs takes the A10s (its
+// second alternative), a VM of one takes the T4 the container leaves (not
+// the passthrough half of the container's GPU, which the run would reject),
+// and a third waits 70 s for the container to leave.
+func TestVMsOfSeveralCardsGetClaims(t *testing.T) {
+	nodes, err := LoadNodes(writeFile(t, "nodes.csv", "name,gpus,model,mode\ndra-t4,2,T4,dra\ndra-a10,2,A10,dra\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pods, err := LoadPods(writeFile(t, "pods.csv", `name,arrival,departure,gpus,mode,models
+container,0,100,1,container,T4
+vm-of-two,10,1000,2,vm-passthrough,T4|A10
+vm-of-one,20,1000,1,vm-passthrough,T4|A10
+waits,30,1000,1,vm-passthrough,T4|A10
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	results, err := Compare(quietContext(t), &Scenario{Name: "claims", Nodes: nodes, Pods: pods, Policy: enabled()}, ScoringPolicies, shippedOptions(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range results {
+		if got := r.Summary; got.GPUUnitsPlaced != 5 || got.UnplacedGPUPods != 0 || got.WaitMaxSeconds != 70 {
+			t.Errorf("%s: summary %+v: want 5 units placed, the last VM after 70 s", r.Policy, got)
+		}
 	}
 }
 
@@ -633,7 +669,7 @@ func TestIdlePluginsAreLeftOut(t *testing.T) {
 	for _, tc := range []struct {
 		profile *schedconfig.KubeSchedulerProfile
 		runs    bool
-	}{{opts.Profile, true}, {withoutIdlePlugins(opts.Profile), false}} {
+	}{{opts.Profile, true}, {withoutIdlePlugins(opts.Profile, false), false}} {
 		e, err := newEngine(quietContext(t), tc.profile, opts.Percentage, nil, enabled())
 		if err != nil {
 			t.Fatal(err)
