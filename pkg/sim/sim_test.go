@@ -212,13 +212,46 @@ waits,30,1000,1,vm-passthrough,T4|A10
 	if err != nil {
 		t.Fatal(err)
 	}
-	results, err := Compare(quietContext(t), &Scenario{Name: "claims", Nodes: nodes, Pods: pods, Policy: enabled()}, ScoringPolicies, shippedOptions(t))
+	scenario := &Scenario{Name: "claims", Nodes: nodes, Pods: pods, Policy: enabled()}
+	opts := shippedOptions(t)
+	results, err := Compare(quietContext(t), scenario, ScoringPolicies, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range results {
 		if got := r.Summary; got.GPUUnitsPlaced != 5 || got.UnplacedGPUPods != 0 || got.WaitMaxSeconds != 70 {
 			t.Errorf("%s: summary %+v: want 5 units placed, the last VM after 70 s", r.Policy, got)
+		}
+	}
+	// With claims, DynamicResources' Score decides: it ranks the node of a
+	// VM's first alternative first, so the A10 goes to the VM that
+	// prefers it and the T4s stay for the VM that needs both. The other
+	// plugins the simulator leaves out still decide nothing. No
+	// container: NodeResourcesFit's Filter would reject a DRA node for
+	// nvidia.com/gpu (docs/simulation.md).
+	if scenario.Pods, err = LoadPods(writeFile(t, "vms.csv", `name,arrival,gpus,mode,models
+prefers-a10,0,1,vm-passthrough,A10|T4
+needs-two-t4,10,2,vm-passthrough,T4|L40S
+`)); err != nil {
+		t.Fatal(err)
+	}
+	results, err = Compare(quietContext(t), scenario, ScoringPolicies, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range results {
+		if got := r.Summary; got.GPUUnitsPlaced != 3 {
+			t.Errorf("%s: summary %+v: want both VMs placed", r.Policy, got)
+		}
+	}
+	opts.keepIdlePlugins = true
+	whole, err := Compare(quietContext(t), scenario, ScoringPolicies, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range whole {
+		if !equality.Semantic.DeepEqual(results[i], whole[i]) {
+			t.Errorf("policy %s: without the idle plugins the run differs: summary %+v, with the whole profile %+v", whole[i].Policy, results[i].Summary, whole[i].Summary)
 		}
 	}
 }
@@ -572,9 +605,12 @@ func TestSandboxDisabledNodesRunContainers(t *testing.T) {
 // in one process.
 func TestRunLeavesNoGoroutines(t *testing.T) {
 	ctx := klog.NewContext(context.Background(), logr.Discard())
+	vm := gpuPod("vm", 0, 60*time.Second, "gpu.nvidia.com", 1, 1)
+	vm.ClaimProducts = []string{"NVIDIA A10"}
+	// The VM's claim starts the claim engine's informers too.
 	s := &Scenario{Name: "t", Policy: enabled(),
-		Nodes: []NodeSpec{a10Node(t, "c", gpuworkload.ModeContainer, "")},
-		Pods:  []PodSpec{gpuPod("p", 0, 60*time.Second, "nvidia.com/gpu", 1, 1)},
+		Nodes: []NodeSpec{a10Node(t, "c", gpuworkload.ModeContainer, ""), draNode(t, "dra")},
+		Pods:  []PodSpec{gpuPod("p", 0, 60*time.Second, "nvidia.com/gpu", 1, 1), vm},
 	}
 	policies, err := ScoringPoliciesByName("default")
 	if err != nil {
