@@ -112,6 +112,8 @@ type engine struct {
 	nextStart int
 	feasible  []fwk.NodeInfo
 	positions []int
+	// verdicts are by node position (filter).
+	verdicts []verdict
 	// The framework's client, informers and DRA manager, which hold
 	// nothing but what pods with claims need (claimEngine).
 	client           *fake.Clientset
@@ -316,11 +318,12 @@ func (e *engine) schedule(ctx context.Context, pod *v1.Pod, knownUnplaceable boo
 		if !preResult.AllNodes() && !preResult.NodeNames.Has(ni.Node().Name) || nodes.full(i) {
 			continue
 		}
-		status := e.framework.RunFilterPlugins(ctx, state, pod, ni)
-		if status.IsSuccess() {
+		feasible, err := e.filter(ctx, state, pod, ni, i, nodes.shape())
+		if err != nil {
+			return "", nil, err
+		}
+		if feasible {
 			e.feasible = append(e.feasible, ni)
-		} else if !status.IsRejected() {
-			return "", nil, status.AsError()
 		}
 		if len(e.feasible) == want {
 			processed = (i-e.nextStart+len(all))%len(all) + 1
@@ -344,6 +347,41 @@ func (e *engine) schedule(ctx context.Context, pod *v1.Pod, knownUnplaceable boo
 	return framework.NewSortedScoredNodes(scores).Pop().Name, state, nil
 }
 
+// filter runs the Filter plugins on the node at the position, or gives
+// the verdict they gave a pod of the same shape when the node has not
+// changed since. In the simulator a verdict depends on nothing else:
+// simulated pods have no ports, volumes, pod affinity or spread
+// constraints, so no filter looks past the node, and the tracker's view of
+// a node changes only with its object and its pods, which change its
+// generation (a counter over all NodeInfos, so a position that holds
+// another node never matches). shape 0 is never remembered: a claim's
+// Filter records the allocation its Reserve needs.
+func (e *engine) filter(ctx context.Context, state fwk.CycleState, pod *v1.Pod, ni fwk.NodeInfo, position, shape int) (bool, error) {
+	for len(e.verdicts) <= position {
+		e.verdicts = append(e.verdicts, verdict{})
+	}
+	v := &e.verdicts[position]
+	if shape != 0 && v.shape == shape && v.generation == ni.GetGeneration() {
+		return v.feasible, nil
+	}
+	status := e.framework.RunFilterPlugins(ctx, state, pod, ni)
+	if !status.IsSuccess() && !status.IsRejected() {
+		return false, status.AsError()
+	}
+	if shape != 0 {
+		*v = verdict{generation: ni.GetGeneration(), shape: shape, feasible: status.IsSuccess()}
+	}
+	return status.IsSuccess(), nil
+}
+
+// verdict is the Filter verdict on a node for the last pod shape filtered
+// there, at the node's generation then.
+type verdict struct {
+	generation int64
+	shape      int
+	feasible   bool
+}
+
 // podNodes is what the simulator knows of the nodes for one pod before
 // any plugin runs, by position in the scheduler's node list.
 type podNodes interface {
@@ -352,6 +390,9 @@ type podNodes interface {
 	serving(all []fwk.NodeInfo) []int
 	// full says the node at the position lacks the pod's resources.
 	full(position int) bool
+	// shape numbers the pod's shape from 1 for the Filter verdicts the
+	// engine remembers; 0 runs Filter whatever it gave before.
+	shape() int
 }
 
 // everyPosition is 0 to n-1.

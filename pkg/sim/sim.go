@@ -100,6 +100,9 @@ type Options struct {
 	// walkEveryNode looks at every node for every pod, for the test that
 	// shows the nodes serving a resource are all a pod needs looked at.
 	walkEveryNode bool
+	// filterAlways runs Filter on every node it looks at, for the test
+	// that shows a remembered verdict is the one Filter would give.
+	filterAlways bool
 }
 
 // simNode is a node's state during a run.
@@ -241,6 +244,8 @@ type run struct {
 	// unplaceable are the shapes that found no node since capacity was last
 	// freed: placements only fill nodes, so they find none until then.
 	unplaceable map[shape]bool
+	// shapeNumbers number the shapes for the engine's Filter verdicts.
+	shapeNumbers map[shape]int
 }
 
 type conversion struct {
@@ -269,7 +274,7 @@ func Run(ctx context.Context, scenario *Scenario, policy ScoringPolicy, opts Opt
 	if err != nil {
 		return nil, err
 	}
-	r := &run{ctx: ctx, logger: klog.FromContext(ctx), engine: e, opts: opts, policy: scenario.Policy, dra: dra, byName: map[string]*simNode{}, unplaceable: map[shape]bool{}}
+	r := &run{ctx: ctx, logger: klog.FromContext(ctx), engine: e, opts: opts, policy: scenario.Policy, dra: dra, byName: map[string]*simNode{}, unplaceable: map[shape]bool{}, shapeNumbers: map[shape]int{}}
 	if withClaims {
 		if r.claims, err = newClaimEngine(ctx, e); err != nil {
 			return nil, fmt.Errorf("policy %s: %w", policy.Name, err)
@@ -582,6 +587,19 @@ func (f nodesFor) serving(all []fwk.NodeInfo) []int {
 }
 
 func (f nodesFor) full(position int) bool { return !f.r.atPosition[position].holds(&f.p.spec) }
+
+func (f nodesFor) shape() int {
+	if f.p.spec.ClaimProducts != nil || f.r.opts.filterAlways {
+		return 0
+	}
+	s := f.p.shape()
+	n, ok := f.r.shapeNumbers[s]
+	if !ok {
+		n = len(f.r.shapeNumbers) + 1
+		f.r.shapeNumbers[s] = n
+	}
+	return n
+}
 
 func (r *run) depart(p *simPod) error {
 	if err := r.engine.remove(r.logger, p.obj); err != nil {

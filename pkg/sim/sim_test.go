@@ -22,6 +22,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/klog/v2"
 	schedconfig "k8s.io/kubernetes/pkg/scheduler/apis/config"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/modecontroller"
@@ -754,9 +755,10 @@ func TestModelsKeepPodsToTheirCards(t *testing.T) {
 
 // The engine looks only at the nodes that serve a GPU pod's resource, in
 // the order and with the next start the framework's walk over every node
-// gives: on 600 nodes, where the framework stops at 276 feasible ones and
-// the advisor relabels nodes, a run that looks at every node for every pod
-// places every pod the same.
+// gives, and remembers Filter's verdicts: on 600 nodes, where the framework
+// stops at 276 feasible ones and the advisor relabels nodes, a run that
+// filters every node it looks at, and one that looks at every node for
+// every pod, place every pod the same.
 func TestServingNodesKeepTheSample(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 0))
 	// Mostly container nodes, so that container pods find more feasible
@@ -777,6 +779,11 @@ func TestServingNodesKeepTheSample(t *testing.T) {
 	// The advisor's relabels change which nodes serve each resource.
 	opts.Advisor = &AdvisorOptions{Interval: 60 * time.Second, Conversion: 120 * time.Second}
 	indexed := runOne(t, s, "gpu-stranding", opts)
+	opts.filterAlways = true
+	filtered := runOne(t, s, "gpu-stranding", opts)
+	if !equality.Semantic.DeepEqual(indexed, filtered) {
+		t.Fatalf("remembering Filter verdicts changed the run: summary %+v, filtering every time %+v", indexed.Summary, filtered.Summary)
+	}
 	opts.walkEveryNode = true
 	walked := runOne(t, s, "gpu-stranding", opts)
 	if !equality.Semantic.DeepEqual(indexed, walked) {
@@ -784,5 +791,50 @@ func TestServingNodesKeepTheSample(t *testing.T) {
 	}
 	if indexed.Summary.PendingPodsAverage == 0 || len(indexed.Relabels) == 0 {
 		t.Fatalf("no pod ever waited or no node was relabelled (%+v, %d relabels): the run tests less than it should", indexed.Summary, len(indexed.Relabels))
+	}
+}
+
+// A remembered Filter verdict holds only while the node is unchanged: a
+// pod pinned to a rack label fits its node until the node moves to
+// another rack, and Filter runs again for the changed node.
+func TestRememberedVerdictFollowsTheNode(t *testing.T) {
+	ctx := quietContext(t)
+	opts := shippedOptions(t)
+	e, err := newEngine(ctx, withoutIdlePlugins(opts.Profile, false), opts.Percentage, nil, enabled())
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := a10Node(t, "n", gpuworkload.ModeContainer, "")
+	spec.Labels = map[string]string{"rack": "a"}
+	node := nodeObject(spec, spec.Mode, gpuworkload.ResourceGPU, 4, 1)
+	e.addNode(klog.FromContext(ctx), node)
+	pod := podObject(gpuPod("p", 0, 0, "nvidia.com/gpu", 1, 1), ProfileName)
+	pod.Spec.NodeSelector = map[string]string{"rack": "a"}
+	filter := func() bool {
+		t.Helper()
+		if err := e.cache.UpdateSnapshot(klog.FromContext(ctx), e.snapshot); err != nil {
+			t.Fatal(err)
+		}
+		all, err := e.snapshot.NodeInfos().List()
+		if err != nil {
+			t.Fatal(err)
+		}
+		state := framework.NewCycleState()
+		if _, status, _ := e.framework.RunPreFilterPlugins(ctx, state, pod); !status.IsSuccess() {
+			t.Fatal(status.AsError())
+		}
+		feasible, err := e.filter(ctx, state, pod, all[0], 0, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return feasible
+	}
+	if !filter() || !filter() {
+		t.Fatal("the pod pinned to rack a does not fit the node in rack a")
+	}
+	spec.Labels["rack"] = "b"
+	e.updateNode(klog.FromContext(ctx), node, nodeObject(spec, spec.Mode, gpuworkload.ResourceGPU, 4, 2))
+	if filter() {
+		t.Fatal("the pod pinned to rack a fits the node moved to rack b: the verdict of the node in rack a was remembered")
 	}
 }
