@@ -41,12 +41,22 @@ type taskKey struct {
 }
 
 // targetWorkload is the workload's request distribution: FGD's "target
-// workload", which it is given in advance.
-func targetWorkload(pods []PodSpec) *fragmentationGradient {
+// workload", which it is given in advance, with the cards each class
+// accepts.
+func targetWorkload(pods []PodSpec, nodes []NodeSpec) (*fragmentationGradient, error) {
+	products := map[string]string{}
+	for _, n := range nodes {
+		if n.DRA {
+			products[n.Name] = n.Inventory.Card.DRAProductName()
+		}
+	}
 	pl := &fragmentationGradient{}
 	index := map[taskKey]int{}
 	for _, p := range pods {
-		constraint := gpuworkload.NodeConstraintOf(podObject(p, ""))
+		constraint, err := podConstraint(p, podObject(p, ""), func(node string) string { return products[node] })
+		if err != nil {
+			return nil, err
+		}
 		key := taskKey{gpu: p.GPU, count: p.GPUCount, milliCPU: p.MilliCPU, memory: p.Memory, constraint: constraint.Key}
 		i, ok := index[key]
 		if !ok {
@@ -59,7 +69,7 @@ func targetWorkload(pods []PodSpec) *fragmentationGradient {
 	for i := range pl.classes {
 		pl.classes[i].popularity /= float64(len(pods))
 	}
-	return pl
+	return pl, nil
 }
 
 // constraintNumber is 1 + the constraint's index in pl.constraints, which

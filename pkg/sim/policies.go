@@ -152,7 +152,11 @@ func mostAllocatedProfile(base *schedconfig.KubeSchedulerProfile, scenario *Scen
 }
 
 func fgdProfile(base *schedconfig.KubeSchedulerProfile, scenario *Scenario) (*schedconfig.KubeSchedulerProfile, frameworkruntime.Registry, error) {
-	registry := frameworkruntime.Registry{FragmentationGradientName: newFragmentationGradient(targetWorkload(scenario.Pods))}
+	target, err := targetWorkload(scenario.Pods, scenario.Nodes)
+	if err != nil {
+		return nil, nil, err
+	}
+	registry := frameworkruntime.Registry{FragmentationGradientName: newFragmentationGradient(target)}
 	return withFragmentationGradient(base), registry, nil
 }
 

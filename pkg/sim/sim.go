@@ -305,7 +305,7 @@ func Run(ctx context.Context, scenario *Scenario, policy ScoringPolicy, opts Opt
 			return nil, fmt.Errorf("pod %s: a VM with a claim is placed by the scheduler, which allocates the claim: leave node empty", spec.Name)
 		}
 		obj := podObject(spec, profile.SchedulerName)
-		constraint, err := r.constraintOf(spec, obj)
+		constraint, err := podConstraint(spec, obj, func(node string) string { return r.byName[node].draProduct })
 		if err != nil {
 			return nil, err
 		}
@@ -327,15 +327,17 @@ func Run(ctx context.Context, scenario *Scenario, policy ScoringPolicy, opts Opt
 	return res, nil
 }
 
-// constraintOf is the pod's node constraint: its node affinity and, for a
-// VM with a claim, the cards its alternatives select, which one key stands
-// for in every VM of those cards.
-func (r *run) constraintOf(spec PodSpec, pod *v1.Pod) (gpuworkload.NodeConstraint, error) {
+// podConstraint is the pod's node constraint: its node affinity and, for
+// a VM with a claim, the nodes whose cards its alternatives select, which
+// one key stands for in every VM of those cards. productOf is the
+// productName of a node's DRA devices.
+func podConstraint(spec PodSpec, pod *v1.Pod, productOf func(node string) string) (gpuworkload.NodeConstraint, error) {
 	constraint := gpuworkload.NodeConstraintOf(pod)
 	if spec.ClaimProducts == nil {
 		return constraint, nil
 	}
-	requests, err := gpuworkload.DRAClaimRequestsOf(vmClaimObject(spec), r.engine.tracker.DRAGPUClass)
+	vfio := func(string) (gpuworkload.ResourceClass, bool) { return gpuworkload.DRATypeClass(gpuworkload.DRATypeVFIO), true }
+	requests, err := gpuworkload.DRAClaimRequestsOf(vmClaimObject(spec), vfio)
 	if err != nil {
 		return constraint, fmt.Errorf("pod %s: %w", spec.Name, err)
 	}
@@ -343,7 +345,7 @@ func (r *run) constraintOf(spec PodSpec, pod *v1.Pod) (gpuworkload.NodeConstrain
 		requests[i].Claim = "of " + strings.Join(spec.ClaimProducts, " or ")
 	}
 	return constraint.WithClaimSelectors(requests, func(node string) bool {
-		return slices.Contains(spec.ClaimProducts, r.byName[node].draProduct)
+		return slices.Contains(spec.ClaimProducts, productOf(node))
 	}), nil
 }
 

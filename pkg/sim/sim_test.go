@@ -416,11 +416,36 @@ func TestFragmentation(t *testing.T) {
 	}
 }
 
+// A VM whose claim accepts a T4 or an A10 cannot use an L40S DRA node's
+// free GPUs: FGD counts them fragmented for it.
+func TestFragmentationOfClaimTasks(t *testing.T) {
+	l40s, err := gpuworkload.NewGPUInventory(4, "L40S", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	vm := gpuPod("vm", 0, 0, "gpu.nvidia.com", 1, 1)
+	vm.ClaimProducts = []string{"Tesla T4", "NVIDIA A10"}
+	nodes := []NodeSpec{draNode(t, "dra-a10"), {Name: "dra-l40s", Inventory: l40s, DRA: true}}
+	pl, err := targetWorkload([]PodSpec{vm}, nodes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]float64{"dra-a10": 0, "dra-l40s": 2} {
+		node := &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: name}}
+		if got := pl.fragmentation(nodeFree{accepted: pl.acceptedBy(node), gpu: draGPUs, units: 2, milliCPU: 64000}); got != want {
+			t.Errorf("2 free GPUs on %s: fragmentation %v for the VM's class, want %v", name, got, want)
+		}
+	}
+}
+
 // A class pinned to a GPU product cannot use another product's free
 // units: FGD counts them fragmented for it, as its simulator does.
 func TestFragmentationOfPinnedTasks(t *testing.T) {
 	pinned := PodSpec{GPU: "nvidia.com/gpu", GPUCount: 1, NodeSelector: map[string]string{gpuworkload.LabelGPUProduct: "T4"}}
-	pl := targetWorkload([]PodSpec{pinned})
+	pl, err := targetWorkload([]PodSpec{pinned}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for product, want := range map[string]float64{"T4": 0, "G2": 2} {
 		node := &v1.Node{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{gpuworkload.LabelGPUProduct: product}}}
 		if got := pl.fragmentation(nodeFree{accepted: pl.acceptedBy(node), gpu: "nvidia.com/gpu", units: 2, milliCPU: 64000}); got != want {
