@@ -336,7 +336,9 @@ func podConstraint(spec PodSpec, pod *v1.Pod, productOf func(node string) string
 	if spec.ClaimProducts == nil {
 		return constraint, nil
 	}
-	vfio := func(string) (gpuworkload.ResourceClass, bool) { return gpuworkload.DRATypeClass(gpuworkload.DRATypeVFIO), true }
+	vfio := func(string) (gpuworkload.ResourceClass, bool) {
+		return gpuworkload.DRATypeClass(gpuworkload.DRATypeVFIO), true
+	}
 	requests, err := gpuworkload.DRAClaimRequestsOf(vmClaimObject(spec), vfio)
 	if err != nil {
 		return constraint, fmt.Errorf("pod %s: %w", spec.Name, err)
