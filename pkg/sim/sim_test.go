@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -861,5 +862,67 @@ func TestRememberedVerdictFollowsTheNode(t *testing.T) {
 	e.updateNode(klog.FromContext(ctx), node, nodeObject(spec, spec.Mode, gpuworkload.ResourceGPU, 4, 2))
 	if filter() {
 		t.Fatal("the pod pinned to rack a fits the node moved to rack b: the verdict of the node in rack a was remembered")
+	}
+}
+
+// VMs with claims beside containers, device-plugin VMs and vGPU VMs, on
+// DRA nodes of two cards and device-plugin nodes the advisor relabels:
+// every policy runs it through and places VMs with claims, and
+// remembering Filter verdicts changes no placement.
+func TestClaimsInAMixedCluster(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 0))
+	modes := []gpuworkload.Mode{gpuworkload.ModeContainer, gpuworkload.ModePassthrough, gpuworkload.ModeVGPU}
+	s := &Scenario{Name: "mixed-claims", Policy: enabled()}
+	for i := range 90 {
+		s.Nodes = append(s.Nodes, a10Node(t, fmt.Sprintf("n%02d", i), modes[rng.IntN(len(modes))], strconv.Itoa(16+rng.IntN(48))))
+	}
+	s, _, _ = s.WithDRANodes(0.3)
+	t4, err := gpuworkload.NewGPUInventory(4, "T4", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 30 {
+		s.Nodes = append(s.Nodes, NodeSpec{Name: fmt.Sprintf("t4-%02d", i), MilliCPU: 64000, Memory: 256 << 30, Inventory: t4, DRA: true})
+	}
+	resources := []string{"nvidia.com/gpu", a10, a10Q12, "gpu.nvidia.com"}
+	for i := range 600 {
+		arrival := time.Duration(i) * 2 * time.Second
+		p := gpuPod(fmt.Sprintf("p%03d", i), arrival, arrival+time.Duration(300+rng.IntN(900))*time.Second,
+			resources[rng.IntN(len(resources))], int64(1+rng.IntN(2)), int64(1+rng.IntN(8)))
+		if p.GPU == "gpu.nvidia.com" {
+			p.ClaimProducts = []string{"Tesla T4", "NVIDIA A10"}
+		}
+		s.Pods = append(s.Pods, p)
+	}
+	opts := shippedOptions(t)
+	opts.Advisor = &AdvisorOptions{Interval: 60 * time.Second, Conversion: 120 * time.Second}
+	var mu sync.Mutex
+	claimsPlaced := 0
+	opts.Arrived = func(p PodSpec, placed bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		if placed && p.ClaimProducts != nil {
+			claimsPlaced++
+		}
+	}
+	remembered, err := Compare(quietContext(t), s, ScoringPolicies, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.filterAlways = true
+	filtered, err := Compare(quietContext(t), s, ScoringPolicies, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range remembered {
+		if !equality.Semantic.DeepEqual(r, filtered[i]) {
+			t.Errorf("%s: remembering Filter verdicts changed the run: summary %+v, filtering every time %+v", r.Policy, r.Summary, filtered[i].Summary)
+		}
+		if r.Summary.GPUUnitsPlaced == 0 || len(r.Relabels) == 0 {
+			t.Errorf("%s: summary %+v, %d relabels: the run tests less than it should", r.Policy, r.Summary, len(r.Relabels))
+		}
+	}
+	if claimsPlaced < 2*len(ScoringPolicies) {
+		t.Errorf("%d VMs with claims placed on arrival over %d policies and both ways: the run tests less than it should", claimsPlaced, len(ScoringPolicies))
 	}
 }
