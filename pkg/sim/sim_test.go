@@ -247,13 +247,20 @@ needs-two-t4,10,2,vm-passthrough,T4|L40S
 		}
 	}
 	opts.keepIdlePlugins = true
-	whole, err := Compare(quietContext(t), scenario, ScoringPolicies, opts)
+	requireSameRuns(t, scenario, opts, results, "the whole profile")
+}
+
+// requireSameRuns fails for each policy whose run with opts differs from
+// want, the runs without what opts adds.
+func requireSameRuns(t *testing.T, scenario *Scenario, opts Options, want []*Result, what string) {
+	t.Helper()
+	got, err := Compare(quietContext(t), scenario, ScoringPolicies, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := range whole {
-		if !equality.Semantic.DeepEqual(results[i], whole[i]) {
-			t.Errorf("policy %s: without the idle plugins the run differs: summary %+v, with the whole profile %+v", whole[i].Policy, results[i].Summary, whole[i].Summary)
+	for i := range got {
+		if !equality.Semantic.DeepEqual(want[i], got[i]) {
+			t.Errorf("policy %s: %s changed the run: summary %+v, with it %+v", got[i].Policy, what, want[i].Summary, got[i].Summary)
 		}
 	}
 }
@@ -712,15 +719,7 @@ func TestIdlePluginsDecideNothing(t *testing.T) {
 				t.Fatal(err)
 			}
 			opts.keepIdlePlugins = true
-			whole, err := Compare(quietContext(t), scenario, ScoringPolicies, opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for i := range whole {
-				if !equality.Semantic.DeepEqual(trimmed[i], whole[i]) {
-					t.Errorf("policy %s: without the idle plugins the run differs: summary %+v, with the whole profile %+v", whole[i].Policy, trimmed[i].Summary, whole[i].Summary)
-				}
-			}
+			requireSameRuns(t, scenario, opts, trimmed, "the whole profile")
 		})
 	}
 }
@@ -910,14 +909,8 @@ func TestClaimsInAMixedCluster(t *testing.T) {
 		t.Fatal(err)
 	}
 	opts.filterAlways = true
-	filtered, err := Compare(quietContext(t), s, ScoringPolicies, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, r := range remembered {
-		if !equality.Semantic.DeepEqual(r, filtered[i]) {
-			t.Errorf("%s: remembering Filter verdicts changed the run: summary %+v, filtering every time %+v", r.Policy, r.Summary, filtered[i].Summary)
-		}
+	requireSameRuns(t, s, opts, remembered, "filtering every node every time")
+	for _, r := range remembered {
 		if r.Summary.GPUUnitsPlaced == 0 || len(r.Relabels) == 0 {
 			t.Errorf("%s: summary %+v, %d relabels: the run tests less than it should", r.Policy, r.Summary, len(r.Relabels))
 		}
