@@ -202,7 +202,7 @@ func newEngine(ctx context.Context, profile *schedconfig.KubeSchedulerProfile, p
 	}
 	// Not NewClientset: its field-managed tracker builds a REST mapper for
 	// every write, which was half of a run with claims.
-	client := fake.NewSimpleClientset() //nolint:staticcheck // see above
+	client := fake.NewSimpleClientset()
 	informerFactory := informers.NewSharedInformerFactory(client, 0)
 	e.client, e.informers = client, informerFactory
 	draManager, err := e.startDRAManager(ctx)
