@@ -109,6 +109,17 @@ func TestBadInput(t *testing.T) {
 	pods := write("pods.yaml", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n")
 	duplicates := write("duplicates.yaml", "kind: Node\nmetadata: {name: gpu-1}\n---\nkind: Node\nmetadata: {name: gpu-1}\n")
 	notAQuantity := write("not-a-quantity.json", `{"kind": "NodeList", "items": [{"metadata": {"name": "gpu-1"}, "status": {"allocatable": {"cpu": "4", "nvidia.com/gpu": "four"}}}]}`)
+	// Items decode in parallel; the error still names the first bad one,
+	// before the truncation that ends the list.
+	var many []string
+	for i := range 40 {
+		gpus := `"4"`
+		if i == 7 || i == 30 {
+			gpus = `"four"`
+		}
+		many = append(many, fmt.Sprintf(`{"metadata": {"name": "gpu-%d"}, "status": {"allocatable": {"nvidia.com/gpu": %s}}}`, i, gpus))
+	}
+	secondBad := write("second-bad.json", `{"kind": "NodeList", "items": [`+strings.Join(many, ",")+`, {"metadata": `)
 	halfGPU := write("half-gpu.yaml", "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n    resources: {limits: {nvidia.com/gpu: 0.5}}\n")
 	requestAboveLimit := write("request-above-limit.yaml", "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: lab}\nspec:\n  containers:\n  - name: c\n    resources: {requests: {nvidia.com/gpu: 2}, limits: {nvidia.com/gpu: 1}}\n")
 	for _, tc := range []struct {
@@ -131,6 +142,8 @@ func TestBadInput(t *testing.T) {
 		{"explain of a node dump as a pod", []string{"explain", "-f", checkData("healthy.json"), "--nodes", checkData("healthy.json")}, ": holds 4 objects; want one Pod manifest"},
 		{"a quantity that is none", []string{"check", "-f", notAQuantity},
 			"error: " + notAQuantity + `: document 1: items[0]: status.allocatable[nvidia.com/gpu]: "four" is not a Kubernetes quantity, e.g. 4, 500m or 16Gi; want the output of 'kubectl get nodes -o json'`},
+		{"the first of several bad items", []string{"check", "-f", secondBad},
+			"error: " + secondBad + `: document 1: items[7]: status.allocatable[nvidia.com/gpu]: "four" is not a Kubernetes quantity`},
 		{"a fractional GPU limit", []string{"explain", "-f", halfGPU, "--nodes", checkData("healthy.json")},
 			"error: " + halfGPU + `: Pod/default/p: spec.containers[0].resources.limits[nvidia.com/gpu]: Invalid value: "500m": 500m is not a whole number of units from 0 to 65536`},
 		{"a GPU request above its limit in a pod dump", []string{"advise", "--nodes", checkData("healthy.json"), "--pods", requestAboveLimit},

@@ -8,9 +8,11 @@ import (
 	"io"
 	"maps"
 	"os"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -177,7 +179,10 @@ func decodeJSONDocument[T any, PT typedObject[T]](dec *json.Decoder) ([]*T, erro
 }
 
 // decodeItems decodes a List's items array into typed objects, trimming
-// each before the next is read.
+// each as it is decoded. One goroutine reads the items' bytes in order,
+// and the cores decode them into typed objects, the costly part: a
+// bounded queue keeps memory near that of decoding one at a time. An
+// error names the first item that fails.
 func decodeItems[T any, PT typedObject[T]](dec *json.Decoder) ([]*T, error) {
 	open, err := dec.Token()
 	if err != nil {
@@ -189,18 +194,54 @@ func decodeItems[T any, PT typedObject[T]](dec *json.Decoder) ([]*T, error) {
 	if open != json.Delim('[') {
 		return nil, fmt.Errorf("items is not a list")
 	}
+	type item struct {
+		index int
+		raw   json.RawMessage
+	}
+	workers := runtime.GOMAXPROCS(0)
+	queue := make(chan item, 4*workers)
+	var mu sync.Mutex
 	var items []*T
-	for i := 0; dec.More(); i++ {
+	failed := map[int]error{}
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for it := range queue {
+				obj := new(T)
+				err := json.Unmarshal(it.raw, obj)
+				if err == nil {
+					trim(PT(obj))
+				}
+				mu.Lock()
+				if err != nil {
+					failed[it.index] = fmt.Errorf("items[%d]: %w", it.index, namedDecodeError(it.raw, err))
+				} else {
+					items[it.index] = obj
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	var scanErr error
+	scanned := 0
+	for ; dec.More(); scanned++ {
 		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, notJSON(err)
+		if scanErr = dec.Decode(&raw); scanErr != nil {
+			break
 		}
-		obj := new(T)
-		if err := json.Unmarshal(raw, obj); err != nil {
-			return nil, fmt.Errorf("items[%d]: %w", i, namedDecodeError(raw, err))
-		}
-		trim(PT(obj))
-		items = append(items, obj)
+		mu.Lock()
+		items = append(items, nil)
+		mu.Unlock()
+		queue <- item{index: scanned, raw: raw}
+	}
+	close(queue)
+	wg.Wait()
+	// The items before the one that would not scan were read first.
+	if len(failed) > 0 {
+		return nil, failed[slices.Min(slices.Collect(maps.Keys(failed)))]
+	}
+	if scanErr != nil {
+		return nil, notJSON(scanErr)
 	}
 	if _, err := dec.Token(); err != nil {
 		return nil, notJSON(err)
