@@ -159,7 +159,7 @@ func (c *Controller) Reconcile(ctx context.Context) error {
 		return nil
 	}
 	budget -= len(plan.Relabels)
-	drains, err := c.toDrain(ctx, plan)
+	drains, err := c.toDrain(ctx, plan, gpuPods)
 	if err != nil {
 		return err
 	}
@@ -178,8 +178,8 @@ func (c *Controller) Reconcile(ctx context.Context) error {
 // toDrain picks, in the advisor's order, the busy nodes that cover the
 // shortfall the relabels leave, per resource. A node that runs a VM KubeVirt
 // cannot live-migrate is passed over, with an event: the controller never
-// stops a VM.
-func (c *Controller) toDrain(ctx context.Context, plan advisor.Plan) ([]advisor.Relabel, error) {
+// stops a VM. gpuPods are the pass's GPU pods by node.
+func (c *Controller) toDrain(ctx context.Context, plan advisor.Plan, gpuPods map[string][]*v1.Pod) ([]advisor.Relabel, error) {
 	short := map[v1.ResourceName]int64{}
 	for _, u := range plan.Unserved {
 		short[u.Resource] += u.Units
@@ -190,7 +190,7 @@ func (c *Controller) toDrain(ctx context.Context, plan advisor.Plan) ([]advisor.
 			continue
 		}
 		if d.VMs > 0 {
-			pinned, err := c.pinnedVM(ctx, d.Node)
+			pinned, err := c.pinnedVM(ctx, gpuPods[d.Node])
 			if err != nil {
 				return nil, err
 			}
@@ -210,14 +210,10 @@ func (c *Controller) toDrain(ctx context.Context, plan advisor.Plan) ([]advisor.
 	return out, nil
 }
 
-// pinnedVM says which VM on the node cannot live-migrate, and why; "" when
-// every VM there can.
-func (c *Controller) pinnedVM(ctx context.Context, node string) (string, error) {
-	pods, err := c.gpuPodsByNode(ctx, node)
-	if err != nil {
-		return "", err
-	}
-	for _, p := range pods[node] {
+// pinnedVM says which VM of the node's GPU pods cannot live-migrate, and
+// why; "" when every VM there can.
+func (c *Controller) pinnedVM(ctx context.Context, pods []*v1.Pod) (string, error) {
+	for _, p := range pods {
 		ref := gpuworkload.VMIOf(p)
 		if ref == nil {
 			continue

@@ -554,10 +554,14 @@ func TestToDrain(t *testing.T) {
 	pinned, migratable := launcher("vm-pinned"), launcher("vm-moves")
 	pinned.Spec.NodeName, migratable.Spec.NodeName = "v1", "v2"
 	r := newRig(t, testOptions(Drain), true, pinned, migratable, vmi("vm-pinned", "False"), vmi("vm-moves", "True"))
+	gpuPods, err := r.gpuPodsByNode(context.Background(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
 	got, err := r.toDrain(context.Background(), advisor.Plan{
 		DrainFirst: []advisor.DrainFirst{busy("v1", 1), busy("c1", 0), busy("v2", 1), busy("c3", 0)},
 		Unserved:   []advisor.Shortfall{{Resource: a10, Units: 3}},
-	})
+	}, gpuPods)
 	if err != nil {
 		t.Fatal(err)
 	}
