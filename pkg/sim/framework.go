@@ -312,13 +312,14 @@ func (e *engine) schedule(ctx context.Context, pod *v1.Pod, knownUnplaceable boo
 	}
 	first := sort.SearchInts(positions, e.nextStart)
 	processed := len(all)
+	shape := nodes.shape()
 	for k := range positions {
 		i := positions[(first+k)%len(positions)]
 		ni := all[i]
 		if !preResult.AllNodes() && !preResult.NodeNames.Has(ni.Node().Name) || nodes.full(i) {
 			continue
 		}
-		feasible, err := e.filter(ctx, state, pod, ni, i, nodes.shape())
+		feasible, err := e.filter(ctx, state, pod, ni, i, shape)
 		if err != nil {
 			return "", nil, err
 		}
