@@ -134,3 +134,24 @@ func TestEveryPCIIDsEntryIsAPassthroughName(t *testing.T) {
 		}
 	}
 }
+
+// The productName the DRA driver publishes is NVML's name for the board,
+// which the card identity builds from the sandbox device plugin's pci.ids
+// (../shared/data/upstream): what nvidia-smi prints for these cards.
+func TestDRAProductNameFromPCIIDs(t *testing.T) {
+	for model, want := range map[string]string{
+		"T4":               "Tesla T4",
+		"GA102GL_A10":      "NVIDIA A10",
+		"AD102GL_L40S":     "NVIDIA L40S",
+		"GH100_H100_PCIE":  "NVIDIA H100 PCIe",
+		"TU104GL_TESLA_T4": "Tesla T4",
+	} {
+		card, err := CardOfModel(model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := card.DRAProductName(); got != want {
+			t.Errorf("%s: productName %q, want %q", model, got, want)
+		}
+	}
+}
