@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -46,8 +47,20 @@ func main() {
 	fs.DurationVar(&opts.Window, "window", opts.Window, "the rate limit's window")
 	fs.DurationVar(&opts.ConversionTimeout, "conversion-timeout", opts.ConversionTimeout, "how long a relabelled node has to advertise its new resource before it is rolled back")
 	fs.DurationVar(&opts.Backoff, "backoff", opts.Backoff, "how long a rolled-back node is left alone")
+	fs.DurationVar(&opts.NodeCooldown, "node-cooldown", opts.NodeCooldown, "how long after a node's conversion ended no other conversion of that node starts")
+	schedulerNames := fs.String("scheduler-name", strings.Join(opts.SchedulerNames, ","), "comma-separated schedulers whose pending pods may drive conversions")
+	fs.Func("expendable-pods-priority-cutoff", fmt.Sprintf("pending pods of a lower priority do not drive conversions (default %d)", opts.PriorityCutoff), func(s string) error {
+		v, err := strconv.ParseInt(s, 10, 32)
+		opts.PriorityCutoff = int32(v)
+		return err
+	})
+	namespaceSelector := fs.String("demand-namespace-selector", "", "label selector of the namespaces whose pending pods may drive conversions; empty: every namespace")
+	fs.BoolVar(&opts.DeleteEmptyDirData, "delete-emptydir-data", opts.DeleteEmptyDirData, "drain: evict pods with emptyDir volumes (kubectl drain's flag)")
+	fs.BoolVar(&opts.SkipNodesWithSystemPods, "skip-nodes-with-system-pods", opts.SkipNodesWithSystemPods, "drain: refuse kube-system pods without a PodDisruptionBudget (cluster-autoscaler's flag)")
+	fs.Float64Var(&opts.MaxTotalUnreadyPercentage, "max-total-unready-percentage", opts.MaxTotalUnreadyPercentage, "no conversion starts while more than this percentage of nodes, and more than --ok-total-unready-count, are not Ready (cluster-autoscaler's flag)")
+	fs.IntVar(&opts.OkTotalUnreadyCount, "ok-total-unready-count", opts.OkTotalUnreadyCount, "nodes that may be not Ready whatever the percentage (cluster-autoscaler's flag)")
 	leaderElect := fs.Bool("leader-elect", true, "run only while holding the lease, so that of several replicas one acts")
-	leaseNamespace := fs.String("lease-namespace", "gpu-workload-scheduler", "namespace of the leader election Lease "+modecontroller.Name)
+	fs.StringVar(&opts.Namespace, "lease-namespace", opts.Namespace, "namespace of the leader election Lease "+modecontroller.Name+" and of the history ConfigMap "+modecontroller.HistoryConfigMap)
 	metricsAddress := fs.String("metrics-bind-address", ":10361", "address of /metrics and /healthz; empty: none")
 	printVersion := fs.Bool("version", false, "print the version and exit")
 	klog.InitFlags(fs)
@@ -57,13 +70,22 @@ func main() {
 		return
 	}
 	opts.Operation = modecontroller.Operation(*operation)
-	if err := opts.Validate(); err != nil {
+	opts.SchedulerNames = nil
+	for name := range strings.SplitSeq(*schedulerNames, ",") {
+		opts.SchedulerNames = append(opts.SchedulerNames, strings.TrimSpace(name))
+	}
+	selector, err := modecontroller.ParseNamespaceSelector(*namespaceSelector)
+	if err == nil {
+		opts.NamespaceSelector = selector
+		err = opts.Validate()
+	}
+	if err != nil {
 		fmt.Fprintf(os.Stderr, "%s: %v\n", modecontroller.Name, err)
 		os.Exit(2)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, *kubeconfig, opts, *leaderElect, *leaseNamespace, *metricsAddress); err != nil {
+	if err := run(ctx, *kubeconfig, opts, *leaderElect, *metricsAddress); err != nil {
 		klog.ErrorS(err, "Controller failed")
 		os.Exit(1)
 	}
@@ -77,7 +99,7 @@ func operationNames() []string {
 	return out
 }
 
-func run(ctx context.Context, kubeconfig string, opts modecontroller.Options, leaderElect bool, leaseNamespace, metricsAddress string) error {
+func run(ctx context.Context, kubeconfig string, opts modecontroller.Options, leaderElect bool, metricsAddress string) error {
 	logger := klog.FromContext(ctx)
 	config, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
 	if err != nil {
@@ -129,7 +151,7 @@ func run(ctx context.Context, kubeconfig string, opts modecontroller.Options, le
 		return err
 	}
 	lock := &resourcelock.LeaseLock{
-		LeaseMeta:  metav1.ObjectMeta{Namespace: leaseNamespace, Name: modecontroller.Name},
+		LeaseMeta:  metav1.ObjectMeta{Namespace: opts.Namespace, Name: modecontroller.Name},
 		Client:     client.CoordinationV1(),
 		LockConfig: resourcelock.ResourceLockConfig{Identity: host + "_" + string(uuid.NewUUID())},
 	}

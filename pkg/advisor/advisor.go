@@ -66,6 +66,9 @@ type Input struct {
 // mode controller holds nodes its guardrails or hysteresis protect, and
 // counts only pods that have waited long enough.
 type Narrowing struct {
+	// Demand says which pending pods count at all; the pods it leaves out
+	// are reported with the reason.
+	Demand DemandRules
 	// Waiting keeps a pending pod in the demand; nil keeps every one.
 	Waiting func(*v1.Pod) bool
 	// Held says a node keeps its mode (Node.Held); nil holds none.

@@ -31,7 +31,10 @@ type AdviseReport struct {
 	// Withdrawn are the relabels the advisor found but the simulation showed
 	// to place no more pending pods: they would disrupt nodes for nothing.
 	Withdrawn []advisor.Relabel `json:"withdrawn,omitempty"`
-	Summary   string            `json:"summary"`
+	// LeftOut are the pending GPU pods that do not count as demand, and why
+	// (advisor.DemandRules).
+	LeftOut []advisor.Unservable `json:"leftOut,omitempty"`
+	Summary string               `json:"summary"`
 	// Commands, run in order, carry out the plan: the prerequisite, then
 	// each relabel.
 	Commands []string `json:"commands"`
@@ -52,6 +55,7 @@ const podsWanted = "the output of 'kubectl get pods -A -o json' (a PodList, a Li
 func newAdviseCommand(o *rootOptions) *cobra.Command {
 	var src sourceFlags
 	var podsFile string
+	rules := advisor.DefaultDemandRules()
 	cmd := &cobra.Command{
 		Use:   "advise [--nodes NODES --pods PODS [--cluster-policy CP]]",
 		Short: "Propose which empty GPU nodes to relabel so that pending GPU pods can run, with the commands and the simulated gain",
@@ -64,7 +68,7 @@ func newAdviseCommand(o *rootOptions) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			report, err := advise(cmd.Context(), c, pods, advisor.Narrowing{}, cmd.ErrOrStderr())
+			report, err := advise(cmd.Context(), c, pods, advisor.Narrowing{Demand: rules}, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
@@ -73,6 +77,8 @@ func newAdviseCommand(o *rootOptions) *cobra.Command {
 	}
 	podSourceFlags(cmd, &src, &podsFile, "")
 	cmd.Flags().StringVar(&src.dra, "dra", "", "DRA dump with --nodes: "+draWanted+"; without it DRA nodes count as nodes of the default mode")
+	cmd.Flags().StringSliceVar(&rules.SchedulerNames, "scheduler-name", rules.SchedulerNames, "only pending pods of these schedulers count as demand, as for the mode controller")
+	cmd.Flags().Int32Var(&rules.PriorityCutoff, "expendable-pods-priority-cutoff", rules.PriorityCutoff, "pending pods of a lower priority do not count as demand, as for the mode controller")
 	return cmd
 }
 
@@ -168,7 +174,7 @@ func advise(ctx context.Context, c *cluster, pods []*v1.Pod, narrowing advisor.N
 		views[in.Nodes[i].Name] = &in.Nodes[i]
 	}
 	var running, pending []sim.PodSpec
-	var unservable []advisor.Unservable
+	var unservable, leftOut []advisor.Unservable
 	for _, p := range pods {
 		if p.Status.Phase == v1.PodSucceeded || p.Status.Phase == v1.PodFailed {
 			continue
@@ -176,7 +182,7 @@ func advise(ctx context.Context, c *cluster, pods []*v1.Pod, narrowing advisor.N
 		demand := gpuworkload.NewPodDemand(p, classifier)
 		if p.Spec.NodeName != "" {
 			running = append(running, podSpecOf(p, demand, p.Spec.NodeName))
-			if view := views[p.Spec.NodeName]; view != nil && demand.IsGPU() {
+			if view := views[p.Spec.NodeName]; view != nil && gpuworkload.HoldsGPU(p, classifier) {
 				view.GPUPods++
 				for _, r := range demand.Requests {
 					if r.Name == view.Resource {
@@ -192,10 +198,17 @@ func advise(ctx context.Context, c *cluster, pods []*v1.Pod, narrowing advisor.N
 			}
 			continue
 		}
+		name := p.Namespace + "/" + p.Name
+		if !gpuworkload.HoldsGPU(p, classifier) {
+			continue
+		}
+		if why := narrowing.Demand.Excludes(p); why != "" {
+			leftOut = append(leftOut, advisor.Unservable{Pod: name, Why: why})
+			continue
+		}
 		if narrowing.Waiting != nil && !narrowing.Waiting(p) {
 			continue
 		}
-		name := p.Namespace + "/" + p.Name
 		switch {
 		case demand.Invalid != nil:
 			unservable = append(unservable, advisor.Unservable{Pod: name, Why: demand.Invalid.Error()})
@@ -208,7 +221,7 @@ func advise(ctx context.Context, c *cluster, pods []*v1.Pod, narrowing advisor.N
 	}
 	plan := advisor.Advise(in)
 	plan.Unservable = append(unservable, plan.Unservable...)
-	report := &AdviseReport{APIVersion: ReportAPIVersion, Kind: "AdviseReport", Policy: describePolicy(c.policy), Plan: plan}
+	report := &AdviseReport{APIVersion: ReportAPIVersion, Kind: "AdviseReport", Policy: describePolicy(c.policy), Plan: plan, LeftOut: leftOut}
 	if len(plan.Relabels) > 0 && plan.Prerequisite == "" {
 		if len(pending) < slowSimulation {
 			progress = nil
@@ -356,6 +369,8 @@ func podSpecOf(p *v1.Pod, demand gpuworkload.PodDemand, node string) sim.PodSpec
 
 func adviseSummary(pending int, r *AdviseReport) string {
 	switch {
+	case pending == 0 && len(r.LeftOut) > 0:
+		return fmt.Sprintf("%d GPU pod(s) pending, none of them counted as demand (above): nothing to relabel.", len(r.LeftOut))
 	case pending == 0:
 		return "No GPU pod is pending: nothing to relabel."
 	case len(r.Withdrawn) > 0:
@@ -418,6 +433,9 @@ func printAdviseReport(out io.Writer, format string, r *AdviseReport) error {
 	}
 	for _, u := range r.Unservable {
 		fmt.Fprintf(out, "No relabel helps %s: %s\n", u.Pod, u.Why)
+	}
+	for _, u := range r.LeftOut {
+		fmt.Fprintf(out, "Not counted as demand: %s: %s\n", u.Pod, u.Why)
 	}
 	_, err := fmt.Fprintln(out, r.Summary)
 	return err

@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	v1 "k8s.io/api/core/v1"
@@ -51,6 +52,7 @@ type CheckSummary struct {
 func newCheckCommand(o *rootOptions) *cobra.Command {
 	var src sourceFlags
 	var failOn string
+	conversionTimeout := 20 * time.Minute
 	cmd := &cobra.Command{
 		Use:   "check [-f NODES] [--cluster-policy FILE] [--kubevirt FILE]",
 		Short: "Check that every GPU node's mode label, advertised resources and operand labels agree, and that KubeVirt permits what nodes advertise",
@@ -75,7 +77,10 @@ func newCheckCommand(o *rootOptions) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			report := buildCheckReport(cmd.Context(), c)
+			if conversionTimeout < time.Second {
+				return usageErrorf("--conversion-timeout: %s is under one second; give the mode controller's --conversion-timeout, e.g. 20m", conversionTimeout)
+			}
+			report := buildCheckReport(cmd.Context(), c, staleAfter{now: time.Now(), timeout: conversionTimeout})
 			if err := printCheckReport(o.out, o.output, report); err != nil {
 				return err
 			}
@@ -90,10 +95,17 @@ func newCheckCommand(o *rootOptions) *cobra.Command {
 	cmd.Flags().StringVar(&src.kubeVirt, "kubevirt", "", "KubeVirt CR dump (with -f); without it permittedHostDevices is not checked")
 	cmd.Flags().StringVar(&src.dra, "dra", "", "DRA dump (with -f): "+draWanted+"; without it DRA devices are not checked")
 	cmd.Flags().StringVar(&failOn, "fail-on", string(gpuworkload.SeverityWarning), "exit 1 when a finding is at or above this severity: info, warning or error")
+	cmd.Flags().DurationVar(&conversionTimeout, "conversion-timeout", conversionTimeout, "the mode controller's --conversion-timeout: a conversion taint older than this is reported (StaleConversionTaint)")
 	return cmd
 }
 
-func buildCheckReport(ctx context.Context, c *cluster) *CheckReport {
+// staleAfter is when a conversion taint is stale: older than the timeout at now.
+type staleAfter struct {
+	now     time.Time
+	timeout time.Duration
+}
+
+func buildCheckReport(ctx context.Context, c *cluster, stale staleAfter) *CheckReport {
 	states, classifier := c.states()
 	report := &CheckReport{APIVersion: ReportAPIVersion, Kind: "CheckReport", Findings: []ReportFinding{}, Summary: CheckSummary{
 		Policy:   describePolicy(c.policy),
@@ -110,6 +122,9 @@ func buildCheckReport(ctx context.Context, c *cluster) *CheckReport {
 	bound := map[string][]*v1.Pod{}
 	for _, p := range c.assigned {
 		bound[p.Spec.NodeName] = append(bound[p.Spec.NodeName], p)
+	}
+	for _, n := range c.nodes {
+		add("Node/"+n.Name, gpuworkload.StaleConversionFindings(n, stale.now, stale.timeout))
 	}
 	for _, s := range states {
 		if s.GPUNode {

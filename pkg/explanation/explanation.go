@@ -8,7 +8,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -270,7 +269,6 @@ func Explain(ctx context.Context, pod *v1.Pod, demand *gpuworkload.PodDemand, tr
 func (rs *resourceSummary) count(r v1.ResourceName, tracker *clusterstate.Tracker, nodes NodeInfos, constraint gpuworkload.NodeConstraint) {
 	// The busy node chosen, whose pods the fix names once the walk is done.
 	var busyInfo fwk.NodeInfo
-	var busyAdvertises []gpuworkload.AdvertisedResource
 	tracker.EachAdvertiser(r, func(node string) {
 		ni, err := nodes.Get(node)
 		if err != nil {
@@ -320,23 +318,21 @@ func (rs *resourceSummary) count(r v1.ResourceName, tracker *clusterstate.Tracke
 		if idle {
 			rs.idle.offer(e.State.Name, e.State.Mode.Mode, conversion)
 		} else if rs.busy.offer(e.State.Name, e.State.Mode.Mode, conversion) {
-			busyInfo, busyAdvertises = ni, slices.Clone(e.State.Resources)
+			busyInfo = ni
 		}
 	})
 	if busyInfo != nil {
-		rs.displaced = gpuPodsOn(busyInfo, busyAdvertises)
+		rs.displaced = gpuPodsOn(busyInfo)
 	}
 }
 
-// gpuPodsOn lists the node's pods that use the GPU resources it advertises.
-func gpuPodsOn(ni fwk.NodeInfo, advertised []gpuworkload.AdvertisedResource) []displacedPod {
+// gpuPodsOn lists the node's pods that hold its GPUs, by the rule the mode
+// controller drains by (gpuworkload.HoldsGPU).
+func gpuPodsOn(ni fwk.NodeInfo) []displacedPod {
 	var out []displacedPod
 	for _, pi := range ni.GetPods() {
 		p := pi.GetPod()
-		uses := slices.ContainsFunc(gpuworkload.NewPodDemand(p, nil).Requests, func(r gpuworkload.ResourceRequest) bool {
-			return slices.ContainsFunc(advertised, func(a gpuworkload.AdvertisedResource) bool { return a.Name == r.Name })
-		})
-		if uses {
+		if gpuworkload.HoldsGPU(p, nil) {
 			d := displacedPod{name: p.Namespace + "/" + p.Name, priority: corev1helpers.PodPriority(p)}
 			if vmi := gpuworkload.VMIOf(p); vmi != nil {
 				d.name, d.vm = vmi.Namespace+"/"+vmi.Name, true

@@ -174,3 +174,38 @@ func withExtendedRequestsDefaulted(pod *v1.Pod) *v1.Pod {
 	}
 	return copied
 }
+
+// HoldsGPU says whether a pod that has not finished holds, or may hold, a
+// node's GPUs: what makes a node busy for the mode controller and the
+// advisor, what emptying it must move, and what a conversion must never
+// run under. It is wider than Requests on purpose: a virt-launcher pod, a
+// pod with a ResourceClaim (the pod alone does not say which driver serves
+// it) and a pod naming a resource that may be a GPU (Classifier.MayBeGPU)
+// all count.
+func HoldsGPU(pod *v1.Pod, classifier *Classifier) bool {
+	if pod.Status.Phase == v1.PodSucceeded || pod.Status.Phase == v1.PodFailed {
+		return false
+	}
+	if len(pod.Spec.ResourceClaims) > 0 || VMIOf(pod) != nil {
+		return true
+	}
+	mayBeGPU := func(list v1.ResourceList) bool {
+		for name, q := range list {
+			if !q.IsZero() && classifier.MayBeGPU(name) {
+				return true
+			}
+		}
+		return false
+	}
+	if r := pod.Spec.Resources; r != nil && (mayBeGPU(r.Requests) || mayBeGPU(r.Limits)) {
+		return true
+	}
+	for _, list := range [][]v1.Container{pod.Spec.Containers, pod.Spec.InitContainers} {
+		for i := range list {
+			if mayBeGPU(list[i].Resources.Requests) || mayBeGPU(list[i].Resources.Limits) {
+				return true
+			}
+		}
+	}
+	return false
+}

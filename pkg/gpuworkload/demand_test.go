@@ -5,7 +5,9 @@ import (
 	"testing"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
 )
 
 func container(requests, limits map[string]string) v1.Container {
@@ -161,5 +163,42 @@ func TestVMIOf(t *testing.T) {
 	plain := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", Labels: map[string]string{"kubevirt.io": "virt-handler"}}}
 	if got := VMIOf(plain); got != nil {
 		t.Fatalf("VMIOf(non-launcher) = %+v", got)
+	}
+}
+
+func TestHoldsGPU(t *testing.T) {
+	limits := func(name v1.ResourceName) *v1.Pod {
+		return &v1.Pod{Spec: v1.PodSpec{Containers: []v1.Container{{Name: "c", Resources: v1.ResourceRequirements{
+			Limits: v1.ResourceList{name: resource.MustParse("1")}}}}}}
+	}
+	sharedNode := &v1.Node{
+		ObjectMeta: metav1.ObjectMeta{Name: "n", Labels: map[string]string{LabelWorkloadConfig: "container"}},
+		Status:     v1.NodeStatus{Capacity: v1.ResourceList{"nvidia.com/gpu-shared": resource.MustParse("4")}},
+	}
+	observed := NewClassifier(ClassifierConfig{}, SandboxPolicy{Enabled: true}, []*v1.Node{sharedNode})
+	finished := limits(ResourceGPU)
+	finished.Status.Phase = v1.PodSucceeded
+	withClaim := &v1.Pod{Spec: v1.PodSpec{ResourceClaims: []v1.PodResourceClaim{{Name: "gpu", ResourceClaimName: ptr.To("gpu")}}}}
+	launcher := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"kubevirt.io": "virt-launcher"}, Annotations: map[string]string{"kubevirt.io/domain": "vm"}}}
+	for _, tc := range []struct {
+		name       string
+		pod        *v1.Pod
+		classifier *Classifier
+		want       bool
+	}{
+		{"a container GPU", limits(ResourceGPU), nil, true},
+		{"finished", finished, nil, false},
+		{"a CPU pod", &v1.Pod{Spec: v1.PodSpec{Containers: []v1.Container{{Name: "c"}}}}, nil, false},
+		{"a NIC is not a GPU", limits("nvidia.com/hostdev"), nil, false},
+		{"a renamed resource a container node advertises", limits("nvidia.com/gpu-shared"), observed, true},
+		{"a renamed resource nothing places", limits("nvidia.com/gpu-shared"), nil, true},
+		{"a ResourceClaim", withClaim, nil, true},
+		{"a virt-launcher pod", launcher, nil, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := HoldsGPU(tc.pod, tc.classifier); got != tc.want {
+				t.Errorf("HoldsGPU = %v, want %v", got, tc.want)
+			}
+		})
 	}
 }

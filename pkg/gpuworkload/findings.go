@@ -60,6 +60,8 @@ const (
 	FindingVGPUProfileNotOnCard FindingCode = "VGPUProfileNotOnCard"
 	// FindingOverCommitted: the node's bound pods request more GPU units than it has.
 	FindingOverCommitted FindingCode = "OverCommitted"
+	// FindingStaleConversionTaint: the mode controller's taint outlived its timeout.
+	FindingStaleConversionTaint FindingCode = "StaleConversionTaint"
 
 	// KubeVirt's permittedHostDevices and VMIs.
 	FindingResourceNotPermitted   FindingCode = "ResourceNotPermitted"
@@ -104,6 +106,7 @@ var findingSeverity = map[FindingCode]Severity{
 	FindingInvalidVGPUConfig:    SeverityError,
 	FindingOverCommitted:        SeverityError,
 	FindingVGPUProfileNotOnCard: SeverityError,
+	FindingStaleConversionTaint: SeverityWarning,
 
 	FindingResourceNotPermitted:   SeverityError,
 	FindingPermittedNotExternal:   SeverityWarning,
@@ -145,6 +148,7 @@ var FindingCodes = []FindingCode{
 	FindingUnhealthyDevices,
 	FindingInvalidGPUCountLabel,
 	FindingOverCommitted,
+	FindingStaleConversionTaint,
 	FindingResourceNotPermitted,
 	FindingPermittedNotExternal,
 	FindingPermittedNotAdvertised,

@@ -160,6 +160,21 @@ func (c *Classifier) Classify(name v1.ResourceName) ResourceClass {
 	return class
 }
 
+// MayBeGPU says whether the name may be GPU inventory: a GPU class, or an
+// nvidia.com/ name that neither the classifier's evidence nor the name
+// rules place (a renamed time-slicing resource no node of a known mode
+// advertises yet). What must not run under a conversion, or stay
+// advertised after one, is judged by it.
+func (c *Classifier) MayBeGPU(name v1.ResourceName) bool {
+	if c != nil {
+		if known, ok := c.known[name]; ok {
+			return known.IsGPU()
+		}
+	}
+	class, recognised := classifyByName(name)
+	return class.IsGPU() || !recognised
+}
+
 // classifyByName applies the naming rules of the NVIDIA device plugins.
 // recognised is false for nvidia.com/ names that fit no rule.
 func classifyByName(name v1.ResourceName) (class ResourceClass, recognised bool) {

@@ -334,8 +334,9 @@ const agentTimeout = 30 * time.Second
 // every 2 s, demand and idleness counted at once; it returns after its
 // first pass.
 func (l *lab) startController(cp *controlplane.ControlPlane, settings ControllerSettings) error {
-	p, err := cp.StartProcess("controller", filepath.Join(l.Bin, "gpu-workload-controller"), "--kubeconfig", l.kubeconfig(),
-		"--operation="+string(settings.Operation), "--interval=2s", "--demand-wait=0", "--idle-for=0", "--leader-elect=false", "--metrics-bind-address=", "--v=2")
+	args := append([]string{"--kubeconfig", l.kubeconfig(),
+		"--operation=" + string(settings.Operation), "--interval=2s", "--demand-wait=0", "--idle-for=0", "--leader-elect=false", "--metrics-bind-address=", "--v=2"}, settings.Args...)
+	p, err := cp.StartProcess("controller", filepath.Join(l.Bin, "gpu-workload-controller"), args...)
 	if err != nil {
 		return err
 	}

@@ -37,6 +37,9 @@ type Scenario struct {
 type ControllerSettings struct {
 	// Operation is its --operation.
 	Operation modecontroller.Operation `json:"operation"`
+	// Args are more of its flags, after the lab's own (the last of a flag
+	// wins), e.g. --conversion-timeout=30s; the controller checks them.
+	Args []string `json:"args,omitempty"`
 }
 
 // Expectations says, per pod and per VMI (its launcher pod), where it must
@@ -90,7 +93,12 @@ func LoadScenario(dir string) (*Scenario, error) {
 		}
 		if name == ControllerFile {
 			if err := yaml.UnmarshalStrict(data, &s.Controller); err != nil {
-				return nil, fmt.Errorf("%s: %w; want operation: one of %v", path, err, modecontroller.Operations)
+				return nil, fmt.Errorf("%s: %w; want operation: one of %v, and optionally args: [--flag=value, ...]", path, err, modecontroller.Operations)
+			}
+			for i, arg := range s.Controller.Args {
+				if !strings.HasPrefix(arg, "--") {
+					return nil, fmt.Errorf("%s: args[%d]: %q is not a flag; write it --name=value", path, i, arg)
+				}
 			}
 			if !slices.Contains(modecontroller.Operations, s.Controller.Operation) {
 				return nil, fmt.Errorf("%s: operation: %q is not one of %v", path, s.Controller.Operation, modecontroller.Operations)

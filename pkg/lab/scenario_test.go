@@ -21,6 +21,8 @@ func TestLoadScenarioControllerSettings(t *testing.T) {
 		{name: "idleOnly", controller: "operation: idleOnly\n", want: modecontroller.IdleOnly},
 		{name: "an unknown operation", controller: "operation: evict\n", wantErr: `controller.yaml: operation: "evict" is not one of [dryRun idleOnly drain]`},
 		{name: "an unknown field", controller: "operations: drain\n", wantErr: "want operation: one of [dryRun idleOnly drain]"},
+		{name: "more flags", controller: "operation: drain\nargs: [--conversion-timeout=30s]\n", want: modecontroller.Drain},
+		{name: "an argument that is not a flag", controller: "operation: drain\nargs: [30s]\n", wantErr: `controller.yaml: args[0]: "30s" is not a flag; write it --name=value`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()

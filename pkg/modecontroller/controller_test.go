@@ -7,7 +7,9 @@ import (
 	"testing"
 	"time"
 
+	appsv1 "k8s.io/api/apps/v1"
 	v1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -19,6 +21,7 @@ import (
 	k8stesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/events"
 	"k8s.io/component-base/metrics/testutil"
+	"k8s.io/utils/ptr"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/advisor"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
@@ -41,7 +44,10 @@ func testOptions(op Operation) Options {
 func containerNode(name string) *v1.Node {
 	return &v1.Node{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{gpuworkload.LabelWorkloadConfig: "container"}},
-		Status:     v1.NodeStatus{Allocatable: v1.ResourceList{"nvidia.com/gpu": resource.MustParse("1")}},
+		Status: v1.NodeStatus{
+			Allocatable: v1.ResourceList{"nvidia.com/gpu": resource.MustParse("1")},
+			Conditions:  []v1.NodeCondition{{Type: v1.NodeReady, Status: v1.ConditionTrue}},
+		},
 	}
 }
 
@@ -49,7 +55,7 @@ func containerNode(name string) *v1.Node {
 func waitingVM(name string, since time.Time) *v1.Pod {
 	return &v1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default"},
-		Spec: v1.PodSpec{Containers: []v1.Container{{Name: "compute", Resources: v1.ResourceRequirements{
+		Spec: v1.PodSpec{SchedulerName: "gpu-workload-scheduler", Containers: []v1.Container{{Name: "compute", Resources: v1.ResourceRequirements{
 			Requests: v1.ResourceList{a10: resource.MustParse("1")}, Limits: v1.ResourceList{a10: resource.MustParse("1")}}}}},
 		Status: v1.PodStatus{Phase: v1.PodPending, Conditions: []v1.PodCondition{{
 			Type: v1.PodScheduled, Status: v1.ConditionFalse, Reason: v1.PodReasonUnschedulable, LastTransitionTime: metav1.NewTime(since)}}},
@@ -96,7 +102,7 @@ func newRig(t *testing.T, opts Options, tolerated bool, objects ...runtime.Objec
 	client := fake.NewClientset(typed...)
 	scheme := runtime.NewScheme()
 	dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(scheme, map[schema.GroupVersionResource]string{
-		clusterstate.ClusterPolicyGVR: "ClusterPolicyList", clusterstate.VMIGVR: "VirtualMachineInstanceList", clusterstate.VMIMigrationGVR: "VirtualMachineInstanceMigrationList",
+		clusterstate.ClusterPolicyGVR: "ClusterPolicyList", clusterstate.KubeVirtGVR: "KubeVirtList", clusterstate.VMIGVR: "VirtualMachineInstanceList", clusterstate.VMIMigrationGVR: "VirtualMachineInstanceMigrationList",
 	}, dynamicObjects...)
 	r := &rig{client: client, clock: &fakeClock{now: time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)}, recorder: events.NewFakeRecorder(100)}
 	planner := func(ctx context.Context, n advisor.Narrowing) (advisor.Plan, error) {
@@ -119,7 +125,7 @@ func newRig(t *testing.T, opts Options, tolerated bool, objects ...runtime.Objec
 		plan := advisor.Plan{}
 		next := 0
 		for i := range pods.Items {
-			if p := &pods.Items[i]; p.Spec.NodeName != "" || !n.Waiting(p) {
+			if p := &pods.Items[i]; p.Spec.NodeName != "" || n.Demand.Excludes(p) != "" || !n.Waiting(p) {
 				continue
 			}
 			if served > 0 {
@@ -164,16 +170,27 @@ func (r *rig) node(t *testing.T, name string) *v1.Node {
 }
 
 // events drains the recorded events' reasons.
-func (r *rig) events() []string {
+func (r *rig) events() []string { return reasonsOf(r.messages()) }
+
+// messages drains the recorded events, each "TYPE REASON MESSAGE".
+func (r *rig) messages() []string {
 	var out []string
 	for {
 		select {
 		case e := <-r.recorder.Events:
-			out = append(out, strings.Fields(e)[1])
+			out = append(out, e)
 		default:
 			return out
 		}
 	}
+}
+
+func reasonsOf(events []string) []string {
+	out := make([]string, len(events))
+	for i, e := range events {
+		out[i] = strings.Fields(e)[1]
+	}
+	return out
 }
 
 // advertise is the operator's side: the node advertises its new resource.
@@ -207,6 +224,15 @@ func TestConversionSucceeds(t *testing.T) {
 	r.clock.now = start.Add(opts.IdleFor)
 	r.reconcile(t)
 	n := r.node(t, "c1")
+	if rec, err := recordOf(n); err != nil || rec == nil || rec.Phase != phaseTainted || !hasTaint(n) || n.Labels[gpuworkload.LabelWorkloadConfig] != "container" {
+		t.Fatalf("c1 at the start: record %+v (%v), taints %v, labels %v; want tainted with its labels unchanged until the next pass", rec, err, n.Spec.Taints, n.Labels)
+	}
+	if taint := n.Spec.Taints[0]; taint.Value != "20261203T123000Z" {
+		t.Errorf("taint %+v, want its value the start time", taint)
+	}
+	r.clock.now = r.clock.now.Add(opts.Interval)
+	r.reconcile(t)
+	n = r.node(t, "c1")
 	rec, err := recordOf(n)
 	if err != nil || rec == nil || rec.Phase != phaseRelabelled || !hasTaint(n) || n.Labels[gpuworkload.LabelWorkloadConfig] != "vm-passthrough" {
 		t.Fatalf("c1 after the plan: record %+v (%v), taints %v, labels %v; want relabelled and tainted", rec, err, n.Spec.Taints, n.Labels)
@@ -284,7 +310,7 @@ func TestConversionResumesFromTheRecord(t *testing.T) {
 	recorded := func(p phase, mode string, pods ...runtime.Object) []runtime.Object {
 		n := containerNode("c1")
 		n.Labels[gpuworkload.LabelWorkloadConfig] = mode
-		n.Spec.Taints = []v1.Taint{conversionTaint()}
+		n.Spec.Taints = []v1.Taint{conversionTaint(time.Date(2026, 12, 3, 11, 59, 0, 0, time.UTC))}
 		old := "container"
 		raw, _ := json.Marshal(record{Phase: p, Resource: a10, Units: 1, To: gpuworkload.ModePassthrough, OldMode: &old,
 			Started: metav1.NewTime(time.Date(2026, 12, 3, 11, 59, 0, 0, time.UTC))})
@@ -374,6 +400,7 @@ func TestRateLimit(t *testing.T) {
 	start := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
 	r := newRig(t, opts, true, containerNode("c1"), containerNode("c2"), waitingVM("vm-1", start.Add(-time.Hour)), waitingVM("vm-2", start.Add(-time.Hour)))
 	r.reconcile(t)
+	r.reconcile(t)
 	r.advertise(t, "c1", "1")
 	r.reconcile(t)
 	if c1, c2 := r.node(t, "c1"), r.node(t, "c2"); c1.Annotations[gpuworkload.AnnotationConvertedFor] == "" || hasTaint(c2) {
@@ -425,7 +452,9 @@ func TestHoldReason(t *testing.T) {
 		{"ready", node(func(n *v1.Node) {
 			n.Status.Conditions = []v1.NodeCondition{{Type: v1.NodeReady, Status: v1.ConditionTrue}}
 		}), opts.IdleFor, ""},
-		{"tainted by another controller's conversion", node(func(n *v1.Node) { n.Spec.Taints = []v1.Taint{conversionTaint()} }), opts.IdleFor, "a conversion is under way"},
+		{"tainted by another controller's conversion", node(func(n *v1.Node) {
+			n.Spec.Taints = []v1.Taint{conversionTaint(time.Date(2026, 12, 3, 11, 59, 0, 0, time.UTC))}
+		}), opts.IdleFor, "a conversion is under way"},
 		{"rolled back within the back-off", node(func(n *v1.Node) {
 			n.Annotations[annotationFailedAt] = now.Add(-time.Hour).Format(time.RFC3339)
 		}), opts.IdleFor, "its conversion rolled back at 2026-12-03T11:00:00Z (back-off 6h0m0s)"},
@@ -433,7 +462,7 @@ func TestHoldReason(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newRig(t, opts, true)
 			r.idleSince["c1"] = now.Add(-tc.idle)
-			if got := r.holdReason(tc.node, now); got != tc.want {
+			if got := r.holdReason(tc.node, &pass{now: now, history: &history{}}); got != tc.want {
 				t.Errorf("holdReason = %q, want %q", got, tc.want)
 			}
 		})
@@ -443,50 +472,119 @@ func TestHoldReason(t *testing.T) {
 func TestOptionsValidate(t *testing.T) {
 	bad := Defaults()
 	bad.Operation, bad.Interval, bad.MaxConversions, bad.Backoff = "evict", 0, 0, -time.Second
-	want := `invalid options: [operation: Unsupported value: "evict": supported values: "dryRun", "idleOnly", "drain", interval: Invalid value: "0s": must be positive, backoff: Invalid value: "-1s": must be positive, max-conversions: Invalid value: 0: must be at least 1; to stop conversions use --operation=dryRun]`
+	want := `invalid options: [operation: Unsupported value: "evict": supported values: "dryRun", "idleOnly", "drain", interval: Invalid value: "0s": must be at least 1s, backoff: Invalid value: "-1s": must be 0 or at least 1s, max-conversions: Invalid value: 0: must be at least 1; to stop conversions use --operation=dryRun]`
 	if err := bad.Validate(); err == nil || err.Error() != want {
 		t.Errorf("Validate() = %v, want %s", err, want)
 	}
 	if err := Defaults().Validate(); err != nil {
 		t.Errorf("the defaults: %v", err)
 	}
+	typo := Defaults()
+	typo.Window, typo.ConversionTimeout, typo.DemandWait, typo.SchedulerNames = time.Nanosecond, 999*time.Millisecond, time.Nanosecond, nil
+	want = `invalid options: [demand-wait: Invalid value: "1ns": must be 0 or at least 1s, window: Invalid value: "1ns": must be at least 1s, conversion-timeout: Invalid value: "999ms": must be at least 1s, scheduler-name: Required value: name the scheduler whose pending pods may drive conversions (gpu-workload-scheduler)]`
+	if err := typo.Validate(); err == nil || err.Error() != want {
+		t.Errorf("Validate() = %v, want %s", err, want)
+	}
+	if _, err := ParseNamespaceSelector("team in (a"); err == nil || !strings.Contains(err.Error(), "demand-namespace-selector: Invalid value") {
+		t.Errorf("ParseNamespaceSelector of a bad selector: %v, want the flag named", err)
+	}
 }
 
-// Under drain a busy node's container GPU pods are evicted through the
-// Eviction API; a refused eviction, a VM or the timeout ends the
-// conversion with the node as it was.
+// Under drain a busy node's GPU pods go all or nothing: every pod passes
+// kubectl drain's filters, cluster-autoscaler's rules and its budget, or
+// none is evicted; VMs are live-migrated, never stopped.
 func TestDrain(t *testing.T) {
 	start := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
-	draining := func(started time.Time, pod *v1.Pod) []runtime.Object {
+	draining := func(started time.Time, pods ...runtime.Object) []runtime.Object {
 		n := containerNode("c1")
-		n.Spec.Taints = []v1.Taint{conversionTaint()}
+		n.Spec.Taints = []v1.Taint{conversionTaint(started)}
 		old := "container"
 		raw, _ := json.Marshal(record{Phase: phaseTainted, Resource: a10, Units: 1, To: gpuworkload.ModePassthrough, OldMode: &old,
 			Started: metav1.NewTime(started), Drain: true})
 		n.Annotations = map[string]string{annotationConversion: string(raw)}
-		pod.Spec.NodeName, pod.Status.Phase = "c1", v1.PodRunning
-		return []runtime.Object{n, pod}
+		for _, o := range pods {
+			if p, ok := o.(*v1.Pod); ok {
+				p.Spec.NodeName, p.Status.Phase = "c1", v1.PodRunning
+			}
+		}
+		return append([]runtime.Object{n}, pods...)
 	}
-	job := func() *v1.Pod { return waitingVM("job", time.Time{}) }
+	// job is a GPU pod of a ReplicaSet, which kubectl drain evicts.
+	job := func(name string, change ...func(*v1.Pod)) *v1.Pod {
+		p := waitingVM(name, time.Time{})
+		p.Labels = map[string]string{"app": "train"}
+		p.OwnerReferences = []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "train", UID: "rs", Controller: ptr.To(true)}}
+		p.Spec.Containers[0].Resources = v1.ResourceRequirements{Limits: v1.ResourceList{"nvidia.com/gpu": resource.MustParse("1")}}
+		for _, f := range change {
+			f(p)
+		}
+		return p
+	}
+	noController := func(p *v1.Pod) { p.OwnerReferences = nil }
+	annotated := func(value string) func(*v1.Pod) {
+		return func(p *v1.Pod) { p.Annotations = map[string]string{SafeToEvictAnnotation: value} }
+	}
+	emptyDir := func(p *v1.Pod) {
+		p.Spec.Volumes = []v1.Volume{{Name: "scratch", VolumeSource: v1.VolumeSource{EmptyDir: &v1.EmptyDirVolumeSource{}}}}
+	}
+	daemonSet := func(p *v1.Pod) {
+		p.OwnerReferences = []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "DaemonSet", Name: "dcgm", UID: "ds", Controller: ptr.To(true)}}
+	}
+	budget := func(allowed int32) *policyv1.PodDisruptionBudget {
+		return &policyv1.PodDisruptionBudget{
+			ObjectMeta: metav1.ObjectMeta{Name: "train", Namespace: "default", Generation: 1},
+			Spec:       policyv1.PodDisruptionBudgetSpec{Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "train"}}},
+			Status:     policyv1.PodDisruptionBudgetStatus{ObservedGeneration: 1, DisruptionsAllowed: allowed},
+		}
+	}
 	for _, tc := range []struct {
 		name       string
 		objects    []runtime.Object
+		opts       func(*Options)
 		refuse     bool
 		evictions  int
 		tainted    bool
 		failed     bool
 		events     string
+		message    string
 		migrations int
 	}{
-		{"a container GPU pod is evicted", draining(start, job()), false, 1, true, false, "EvictedForConversion", 0},
-		{"a PodDisruptionBudget refuses: aborted, untainted, back-off", draining(start, job()), true, 1, false, true, "ConversionAborted", 0},
-		{"a VM without its VMI is never evicted", draining(start, launcher("vm-a")), false, 0, false, true, "ConversionAborted", 0},
-		{"a VM that cannot live-migrate is never stopped", append(draining(start, launcher("vm-a")), vmi("vm-a", "False")), false, 0, false, true, "ConversionAborted", 0},
-		{"a live-migratable VM is migrated, not evicted", append(draining(start, launcher("vm-a")), vmi("vm-a", "True")), false, 0, true, false, "MigratedForConversion", 1},
-		{"pods still run at the timeout: rolled back", draining(start.Add(-Defaults().ConversionTimeout), job()), false, 0, false, true, "ConversionRolledBack", 0},
+		{name: "a GPU pod of a ReplicaSet is evicted", objects: draining(start, job("job")), evictions: 1, tainted: true, events: "EvictedForConversion"},
+		{name: "an eviction refused by the API server: aborted, back-off", objects: draining(start, job("job")), refuse: true, evictions: 1, failed: true, events: "ConversionAborted",
+			message: "the eviction of pod default/job was refused"},
+		{name: "a pod that declares no controller is never evicted", objects: draining(start, job("job", noController)), failed: true, events: "ConversionAborted",
+			message: "pod default/job is refused by kubectl drain's rules: cannot delete Pods that declare no controller"},
+		{name: "safe-to-evict=true lets a pod with no controller go, as cluster-autoscaler", objects: draining(start, job("job", noController, annotated("true"))), evictions: 1, tainted: true, events: "EvictedForConversion"},
+		{name: "safe-to-evict=false is never evicted", objects: draining(start, job("job", annotated("false"))), failed: true, events: "ConversionAborted",
+			message: "pod default/job is annotated cluster-autoscaler.kubernetes.io/safe-to-evict=false"},
+		{name: "local storage is refused", objects: draining(start, job("job", emptyDir)), failed: true, events: "ConversionAborted",
+			message: "cannot delete Pods with local storage"},
+		{name: "local storage with --delete-emptydir-data is evicted", objects: draining(start, job("job", emptyDir)), opts: func(o *Options) { o.DeleteEmptyDirData = true },
+			evictions: 1, tainted: true, events: "EvictedForConversion"},
+		{name: "a kube-system pod without a budget is refused", objects: draining(start, job("job", func(p *v1.Pod) { p.Namespace = "kube-system" })), failed: true, events: "ConversionAborted",
+			message: "pod kube-system/job is a kube-system pod without a PodDisruptionBudget"},
+		{name: "a budget allowing none: nothing evicted", objects: draining(start, job("job"), budget(0)), failed: true, events: "ConversionAborted",
+			message: "PodDisruptionBudget default/train allows 0 disruption(s) and the drain needs 1 (pod default/job)"},
+		{name: "a budget allowing one of two: nothing evicted", objects: draining(start, job("job-a"), job("job-b"), budget(1)), failed: true, events: "ConversionAborted",
+			message: "allows 1 disruption(s) and the drain needs 2 (pod default/job-a, default/job-b)"},
+		{name: "a budget allowing both: both evicted", objects: draining(start, job("job-a"), job("job-b"), budget(2)), evictions: 2, tainted: true, events: "EvictedForConversion EvictedForConversion"},
+		{name: "one pod refused: the other is not evicted either", objects: draining(start, job("job-a"), job("job-b", noController)), failed: true, events: "ConversionAborted",
+			message: "pod default/job-b is refused"},
+		{name: "a DaemonSet's GPU pod stays, so the node does not convert", objects: draining(start, job("job", daemonSet), &appsv1.DaemonSet{ObjectMeta: metav1.ObjectMeta{Name: "dcgm", Namespace: "default"}}),
+			failed: true, events: "ConversionAborted", message: "pod default/job is a DaemonSet or static (mirror) pod"},
+		{name: "a static pod's GPU stays, so the node does not convert", objects: draining(start, job("job", noController, func(p *v1.Pod) { p.Annotations = map[string]string{v1.MirrorPodAnnotationKey: "x"} })),
+			failed: true, events: "ConversionAborted", message: "pod default/job is a DaemonSet or static (mirror) pod"},
+		{name: "a VM without its VMI is never evicted", objects: draining(start, launcher("vm-a")), failed: true, events: "ConversionAborted", message: "has no VirtualMachineInstance"},
+		{name: "a VM that cannot live-migrate is never stopped", objects: draining(start, launcher("vm-a"), vmi("vm-a", "False")), failed: true, events: "ConversionAborted", message: "is not live-migratable"},
+		{name: "a live-migratable VM is migrated, not evicted", objects: draining(start, launcher("vm-a"), vmi("vm-a", "True")), tainted: true, events: "MigratedForConversion", migrations: 1},
+		{name: "pods still run at the timeout: rolled back", objects: draining(start.Add(-Defaults().ConversionTimeout), job("job")), failed: true, events: "ConversionRolledBack"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := newRig(t, testOptions(Drain), true, tc.objects...)
+			opts := testOptions(Drain)
+			if tc.opts != nil {
+				tc.opts(&opts)
+			}
+			r := newRig(t, opts, true, tc.objects...)
 			evictions := 0
 			r.client.PrependReactor("create", "pods", func(action k8stesting.Action) (bool, runtime.Object, error) {
 				if action.GetSubresource() != "eviction" {
@@ -506,8 +604,12 @@ func TestDrain(t *testing.T) {
 			if evictions != tc.evictions {
 				t.Errorf("%d evictions, want %d", evictions, tc.evictions)
 			}
-			if got := strings.Join(r.events(), " "); got != tc.events {
+			messages := r.messages()
+			if got := strings.Join(reasonsOf(messages), " "); got != tc.events {
 				t.Errorf("events %q, want %q", got, tc.events)
+			}
+			if tc.message != "" && !strings.Contains(strings.Join(messages, "\n"), tc.message) {
+				t.Errorf("events %q, want one saying %q", messages, tc.message)
 			}
 			migrations, err := r.dynamic.Resource(clusterstate.VMIMigrationGVR).Namespace("default").List(t.Context(), metav1.ListOptions{})
 			if err != nil {
@@ -554,7 +656,7 @@ func TestToDrain(t *testing.T) {
 	pinned, migratable := launcher("vm-pinned"), launcher("vm-moves")
 	pinned.Spec.NodeName, migratable.Spec.NodeName = "v1", "v2"
 	r := newRig(t, testOptions(Drain), true, pinned, migratable, vmi("vm-pinned", "False"), vmi("vm-moves", "True"))
-	gpuPods, err := r.gpuPodsByNode(context.Background(), "")
+	gpuPods, err := r.gpuPodsByNode(context.Background(), &pass{}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -574,5 +676,196 @@ func TestToDrain(t *testing.T) {
 	}
 	if events := strings.Join(r.events(), " "); events != "NotDrained" {
 		t.Errorf("events %q, want NotDrained for the node whose VM cannot live-migrate", events)
+	}
+}
+
+// The rate limit counts every start in the window from the history
+// ConfigMap, however often one node flips, across a restarted controller;
+// the node's cool-down keeps a finished conversion from being reversed.
+func TestRateLimitByHistory(t *testing.T) {
+	opts := testOptions(IdleOnly)
+	opts.IdleFor, opts.MaxConversions, opts.Window, opts.NodeCooldown = 0, 2, time.Hour, 0
+	start := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
+	r := newRig(t, opts, true, containerNode("c1"), waitingVM("vm-1", start.Add(-time.Hour)))
+	flip := func() {
+		t.Helper()
+		r.reconcile(t) // start
+		r.reconcile(t) // relabel
+		r.advertise(t, "c1", "1")
+		r.reconcile(t) // succeed
+		// The VM leaves and the node is relabelled back by hand: the
+		// planner proposes it again for the next waiting VM.
+		n := r.node(t, "c1")
+		n.Labels[gpuworkload.LabelWorkloadConfig] = "container"
+		if _, err := r.client.CoreV1().Nodes().Update(t.Context(), n, metav1.UpdateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		r.clock.now = r.clock.now.Add(time.Minute)
+	}
+	flip()
+	flip()
+	// A restarted controller reads the same history.
+	restarted, err := New(r.client, r.dynamic, r.plan, opts, r.clock, r.recorder)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Controller = restarted
+	r.reconcile(t)
+	if n := r.node(t, "c1"); hasTaint(n) {
+		t.Fatalf("a third conversion of one node within the window of %d: taints %v", opts.MaxConversions, n.Spec.Taints)
+	}
+	r.clock.now = start.Add(opts.Window)
+	r.reconcile(t)
+	if n := r.node(t, "c1"); !hasTaint(n) {
+		t.Error("not converted once the first start left the window")
+	}
+
+	cooled := testOptions(IdleOnly)
+	cooled.IdleFor, cooled.MaxConversions = 0, 10
+	r = newRig(t, cooled, true, containerNode("c1"), waitingVM("vm-1", start.Add(-time.Hour)))
+	flip()
+	r.reconcile(t)
+	if n := r.node(t, "c1"); hasTaint(n) {
+		t.Fatalf("converted again %s after its conversion ended, within --node-cooldown %s", time.Minute, cooled.NodeCooldown)
+	}
+	cm, err := r.client.CoreV1().ConfigMaps(cooled.Namespace).Get(t.Context(), HistoryConfigMap, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var entries []conversionEntry
+	if err := json.Unmarshal([]byte(cm.Data[historyKey]), &entries); err != nil || len(entries) != 1 || entries[0].Node != "c1" || entries[0].Ended == nil {
+		t.Errorf("history %s (%v), want one ended conversion of c1", cm.Data[historyKey], err)
+	}
+	r.clock.now = r.clock.now.Add(cooled.NodeCooldown)
+	r.reconcile(t)
+	if n := r.node(t, "c1"); !hasTaint(n) {
+		t.Error("not converted once the cool-down passed")
+	}
+}
+
+// A GPU pod that reaches the node after the relabel, or a vGPU
+// configuration the device manager fails, rolls the conversion back at
+// once; a pod requesting a renamed time-slicing resource the name rules do
+// not know is GPU work, by what the node advertises.
+func TestRollbackAtOnce(t *testing.T) {
+	start := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
+	relabelled := func(to gpuworkload.Mode, change func(*v1.Node)) *v1.Node {
+		n := containerNode("c1")
+		n.Labels[gpuworkload.LabelWorkloadConfig] = string(to)
+		n.Spec.Taints = []v1.Taint{conversionTaint(start)}
+		old := "container"
+		raw, _ := json.Marshal(record{Phase: phaseRelabelled, Resource: a10, Units: 1, To: to, OldMode: &old, Started: metav1.NewTime(start)})
+		n.Annotations = map[string]string{annotationConversion: string(raw)}
+		change(n)
+		return n
+	}
+	arrived := func(name v1.ResourceName) *v1.Pod {
+		p := waitingVM("arrived", time.Time{})
+		p.Spec.NodeName, p.Status.Phase = "c1", v1.PodRunning
+		p.Spec.Containers[0].Resources = v1.ResourceRequirements{Limits: v1.ResourceList{name: resource.MustParse("1")}}
+		return p
+	}
+	// A container node elsewhere advertises the renamed resource, so the
+	// classifier knows it as a container GPU.
+	sharing := containerNode("c-shared")
+	sharing.Status.Capacity = v1.ResourceList{"nvidia.com/gpu-shared": resource.MustParse("4")}
+	for _, tc := range []struct {
+		name    string
+		objects []runtime.Object
+		message string
+	}{
+		{"a GPU pod arrived before the taint came off", []runtime.Object{relabelled(gpuworkload.ModePassthrough, func(*v1.Node) {}), arrived("nvidia.com/gpu")},
+			"GPU pods (default/arrived) reached the node while it converted"},
+		{"a renamed time-slicing resource arrived", []runtime.Object{relabelled(gpuworkload.ModePassthrough, func(*v1.Node) {}), arrived("nvidia.com/gpu-shared"), sharing},
+			"GPU pods (default/arrived) reached the node while it converted"},
+		{"a renamed resource no node advertises still counts", []runtime.Object{relabelled(gpuworkload.ModePassthrough, func(*v1.Node) {}), arrived("nvidia.com/gpu-timeshared")},
+			"GPU pods (default/arrived) reached the node while it converted"},
+		{"the vGPU device manager failed", []runtime.Object{relabelled(gpuworkload.ModeVGPU, func(n *v1.Node) {
+			n.Labels[gpuworkload.LabelVGPUConfig] = "A10-12Q"
+			n.Labels[gpuworkload.LabelVGPUConfigState] = gpuworkload.VGPUConfigStateFailed
+		})}, "the vGPU device manager failed to apply nvidia.com/vgpu.config=A10-12Q"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRig(t, testOptions(IdleOnly), true, tc.objects...)
+			r.clock.now = start.Add(time.Minute)
+			r.reconcile(t)
+			n := r.node(t, "c1")
+			if hasTaint(n) || n.Labels[gpuworkload.LabelWorkloadConfig] != "container" || n.Annotations[annotationFailedAt] == "" {
+				t.Errorf("taints %v, labels %v, annotations %v; want rolled back to container, untainted, failure recorded", n.Spec.Taints, n.Labels, n.Annotations)
+			}
+			if messages := r.messages(); len(messages) != 1 || !strings.Contains(messages[0], "ConversionRolledBack") || !strings.Contains(messages[0], tc.message) {
+				t.Errorf("events %q, want one ConversionRolledBack saying %q", messages, tc.message)
+			}
+		})
+	}
+}
+
+// An outcome whose update conflicts is not counted: the next pass, which
+// writes it, counts it once.
+func TestOutcomeCountedOnce(t *testing.T) {
+	start := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
+	opts := testOptions(IdleOnly)
+	opts.IdleFor = 0
+	r := newRig(t, opts, true, containerNode("c1"), waitingVM("vm-1", start.Add(-time.Hour)))
+	r.reconcile(t)
+	r.reconcile(t)
+	r.advertise(t, "c1", "1")
+	conflicts := 1
+	r.client.PrependReactor("update", "nodes", func(action k8stesting.Action) (bool, runtime.Object, error) {
+		if conflicts == 0 {
+			return false, nil, nil
+		}
+		conflicts--
+		return true, nil, apierrors.NewConflict(v1.Resource("nodes"), "c1", nil)
+	})
+	before, err := testutil.GetCounterMetricValue(conversionsSucceeded)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.reconcile(t)
+	r.reconcile(t)
+	after, err := testutil.GetCounterMetricValue(conversionsSucceeded)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after-before != 1 {
+		t.Errorf("succeeded counted %v times over a conflicting pass and the next, want 1", after-before)
+	}
+}
+
+// No conversion starts while too many nodes are not Ready, as
+// cluster-autoscaler halts; a node without a Ready condition is not Ready;
+// two ClusterPolicies stop the controller.
+func TestClusterGates(t *testing.T) {
+	start := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
+	opts := testOptions(IdleOnly)
+	opts.IdleFor = 0
+	unready := func(name string) *v1.Node {
+		n := containerNode(name)
+		n.Labels = nil
+		n.Status.Conditions = nil
+		return n
+	}
+	r := newRig(t, opts, true, containerNode("c1"), unready("u1"), unready("u2"), unready("u3"), unready("u4"), waitingVM("vm-1", start.Add(-time.Hour)))
+	r.reconcile(t)
+	if n := r.node(t, "c1"); hasTaint(n) {
+		t.Errorf("converted while 4 of 5 nodes are not Ready")
+	}
+	if err := r.client.CoreV1().Nodes().Delete(t.Context(), "u4", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	r.reconcile(t)
+	if n := r.node(t, "c1"); !hasTaint(n) {
+		t.Errorf("not converted with 3 nodes not Ready, --ok-total-unready-count=3")
+	}
+
+	second := clusterPolicy(true)
+	second.SetName("another-policy")
+	r = newRig(t, opts, true, containerNode("c1"), second, waitingVM("vm-1", start.Add(-time.Hour)))
+	if err := r.Reconcile(t.Context()); err == nil || !strings.Contains(err.Error(), "2 ClusterPolicies (another-policy, cluster-policy)") {
+		t.Errorf("Reconcile with two ClusterPolicies: %v, want an error naming both", err)
+	}
+	if n := r.updates(); n != 0 {
+		t.Errorf("%d node updates with two ClusterPolicies", n)
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
-	policyv1 "k8s.io/api/policy/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/klog/v2"
@@ -19,18 +18,16 @@ import (
 )
 
 // TaintKey keeps new pods off a node while the controller converts it.
-const TaintKey = "gpu-workload.io/converting"
+const TaintKey = gpuworkload.TaintConverting
 
 // Annotations the controller keeps on a node.
 const (
 	// annotationConversion is the record of a conversion under way (JSON):
 	// what a restarted controller resumes from.
 	annotationConversion = "gpu-workload.io/conversion"
-	// annotationStartedAt is when the node's last conversion started (RFC
-	// 3339), for the rate limit; annotationFailedAt when the last one
-	// rolled back, for the back-off.
-	annotationStartedAt = "gpu-workload.io/conversion-started-at"
-	annotationFailedAt  = "gpu-workload.io/conversion-failed-at"
+	// annotationFailedAt is when the node's last conversion rolled back
+	// (RFC 3339), for the back-off.
+	annotationFailedAt = "gpu-workload.io/conversion-failed-at"
 )
 
 // phase is how far a conversion has come.
@@ -73,8 +70,12 @@ func recordOf(node *v1.Node) (*record, error) {
 	return &rec, nil
 }
 
-func conversionTaint() v1.Taint {
-	return v1.Taint{Key: TaintKey, Effect: v1.TaintEffectNoSchedule}
+func conversionTaint(started time.Time) v1.Taint {
+	taint := v1.Taint{Key: TaintKey, Effect: v1.TaintEffectNoSchedule}
+	if !started.IsZero() {
+		taint.Value = started.UTC().Format(gpuworkload.ConversionTaintLayout)
+	}
+	return taint
 }
 
 func hasTaint(n *v1.Node) bool {
@@ -104,30 +105,35 @@ func setLabel(n *v1.Node, key string, value *string) {
 	n.Labels[key] = *value
 }
 
-// start taints the node and records the conversion, in one update that
-// fails if the node changed since it was read: two controllers never both
-// start on a node. A node that is no longer a candidate is skipped.
-func (c *Controller) start(ctx context.Context, r advisor.Relabel, drain bool) error {
-	now := c.clock.Now()
+// start records the conversion in the history, then taints the node and
+// records it there, in one update that fails if the node changed since it
+// was read: two controllers never both start on a node, and a start the
+// rate limit did not count never happens. A node that is no longer a
+// candidate is skipped. The node is relabelled at a later pass, once the
+// taint has had an interval to reach the schedulers.
+func (c *Controller) start(ctx context.Context, p *pass, r advisor.Relabel, drain bool) error {
 	node, err := c.client.CoreV1().Nodes().Get(ctx, r.Node, metav1.GetOptions{})
 	if err != nil {
 		return fmt.Errorf("get node %s: %w", r.Node, err)
 	}
-	if why := c.holdReason(node, now); why != "" {
+	if why := c.holdReason(node, p); why != "" {
 		klog.FromContext(ctx).Info("Not converting node", "node", r.Node, "why", why)
 		return nil
+	}
+	started := p.now.UTC().Truncate(time.Second)
+	if ok, err := c.record(ctx, p.history, r.Node, started, false); err != nil || !ok {
+		return err
 	}
 	rec := record{
 		Phase: phaseTainted, Resource: r.Resource, Units: r.Units, To: r.To, Profile: r.Profile,
 		OldMode: labelOf(node, gpuworkload.LabelWorkloadConfig), OldConfig: labelOf(node, gpuworkload.LabelVGPUConfig),
-		Started: metav1.NewTime(now.UTC().Truncate(time.Second)), Drain: drain,
+		Started: metav1.NewTime(started), Drain: drain,
 	}
 	node = node.DeepCopy()
-	node.Spec.Taints = append(node.Spec.Taints, conversionTaint())
+	node.Spec.Taints = append(node.Spec.Taints, conversionTaint(started))
 	if err := setRecord(node, &rec); err != nil {
 		return err
 	}
-	node.Annotations[annotationStartedAt] = rec.Started.Format(time.RFC3339)
 	updated, err := c.update(ctx, node)
 	if err != nil || updated == nil {
 		return err
@@ -135,26 +141,28 @@ func (c *Controller) start(ctx context.Context, r advisor.Relabel, drain bool) e
 	conversionsStarted.Inc()
 	klog.FromContext(ctx).Info("Started conversion", "node", r.Node, "from", r.From, "to", r.To, "resource", r.Resource, "units", r.Units)
 	c.recorder.Eventf(updated, nil, v1.EventTypeNormal, "ConversionStarted", "Convert", "tainted %s:%s to convert from %s to %s for %d x %s", TaintKey, v1.TaintEffectNoSchedule, r.From, r.To, r.Units, r.Resource)
-	_, err = c.advance(ctx, updated, &rec)
-	return err
+	return nil
 }
 
 // advance takes a conversion one or more steps on; done says it ended
 // (succeeded, aborted or rolled back). Each step is one update, so a
-// controller that stops between two steps resumes at the next.
-func (c *Controller) advance(ctx context.Context, node *v1.Node, rec *record) (done bool, err error) {
-	now := c.clock.Now()
+// controller that stops between two steps resumes at the next. The node's
+// pods are listed from the API server before the relabel and again before
+// the taint is removed: a GPU pod that reached the node meanwhile ends the
+// conversion with the node as it was.
+func (c *Controller) advance(ctx context.Context, p *pass, node *v1.Node, rec *record) (done bool, err error) {
+	elapsed := p.now.Sub(rec.Started.Time)
+	pods, err := c.gpuPodsByNode(ctx, p, node.Name)
+	if err != nil {
+		return false, err
+	}
+	running := pods[node.Name]
 	if rec.Phase == phaseTainted {
-		pods, err := c.gpuPodsByNode(ctx, node.Name)
-		if err != nil {
-			return false, err
-		}
-		if running := pods[node.Name]; len(running) > 0 {
+		if len(running) > 0 {
 			if rec.Drain {
-				return c.drain(ctx, node, rec, running)
+				return c.drain(ctx, p, node, rec, running)
 			}
-			conversionsAborted.Inc()
-			return true, c.finish(ctx, node, nil, "ConversionAborted", v1.EventTypeWarning, fmt.Sprintf("the node runs GPU pods (%s) since it was planned: labels unchanged, taint removed", podNames(running)))
+			return c.end(ctx, p, node, rec, outcomeAborted, fmt.Sprintf("the node runs GPU pods (%s) since it was planned", podNames(running)))
 		}
 		next := node.DeepCopy()
 		setLabel(next, gpuworkload.LabelWorkloadConfig, (*string)(&rec.To))
@@ -168,71 +176,116 @@ func (c *Controller) advance(ctx context.Context, node *v1.Node, rec *record) (d
 		if node, err = c.update(ctx, next); err != nil || node == nil {
 			return false, err
 		}
-	}
-	if converted(node, rec) {
-		conversionsSucceeded.Inc()
-		conversionSeconds.Observe(now.Sub(rec.Started.Time).Seconds())
-		return true, c.finish(ctx, node, func(n *v1.Node) { n.Annotations[gpuworkload.AnnotationConvertedFor] = string(rec.Resource) },
-			"ConversionSucceeded", v1.EventTypeNormal, fmt.Sprintf("advertises %d x %s in %s after %s; taint removed", rec.Units, rec.Resource, rec.To, now.Sub(rec.Started.Time).Round(time.Second)))
-	}
-	if now.Sub(rec.Started.Time) < c.opts.ConversionTimeout {
 		return false, nil
 	}
-	conversionsRolledBack.Inc()
-	return true, c.rollBack(ctx, node, rec, "ConversionRolledBack", fmt.Sprintf("did not advertise %d x %s in %s within %s", rec.Units, rec.Resource, rec.To, c.opts.ConversionTimeout))
-}
-
-// drain evicts the node's container GPU pods through the Eviction API, so
-// that PodDisruptionBudgets hold, live-migrates its VMs, and waits for them
-// all to go. A refused eviction, a VM KubeVirt cannot live-migrate or the
-// timeout ends the conversion: the node keeps its mode, is untainted and
-// left alone for the back-off.
-func (c *Controller) drain(ctx context.Context, node *v1.Node, rec *record, running []*v1.Pod) (bool, error) {
-	if c.clock.Now().Sub(rec.Started.Time) >= c.opts.ConversionTimeout {
-		conversionsRolledBack.Inc()
-		return true, c.rollBack(ctx, node, rec, "ConversionRolledBack", fmt.Sprintf("GPU pods (%s) still ran %s after the drain started", podNames(running), c.opts.ConversionTimeout))
-	}
-	for _, p := range running {
-		if vmi := gpuworkload.VMIOf(p); vmi != nil {
-			why, err := c.migrate(ctx, node, *vmi)
-			if err != nil {
-				return false, err
-			}
-			if why != "" {
-				conversionsAborted.Inc()
-				return true, c.rollBack(ctx, node, rec, "ConversionAborted", why)
-			}
-			continue
-		}
-		if p.DeletionTimestamp != nil {
-			continue
-		}
-		err := c.client.PolicyV1().Evictions(p.Namespace).Evict(ctx, &policyv1.Eviction{ObjectMeta: metav1.ObjectMeta{Namespace: p.Namespace, Name: p.Name}})
-		switch {
-		case apierrors.IsTooManyRequests(err):
-			conversionsAborted.Inc()
-			return true, c.rollBack(ctx, node, rec, "ConversionAborted", fmt.Sprintf("the eviction of pod %s/%s was refused: %v", p.Namespace, p.Name, err))
-		case apierrors.IsNotFound(err):
-			continue
-		case err != nil:
-			return false, fmt.Errorf("evict pod %s/%s from node %s: %w", p.Namespace, p.Name, node.Name, err)
-		}
-		conversionEvictions.Inc()
-		klog.FromContext(ctx).Info("Evicted pod to convert its node", "pod", klog.KObj(p), "node", node.Name, "to", rec.To)
-		c.recorder.Eventf(p, node, v1.EventTypeNormal, "EvictedForConversion", "Drain", "evicted through the Eviction API to convert node %s to %s for %d x %s", node.Name, rec.To, rec.Units, rec.Resource)
+	switch {
+	case len(running) > 0:
+		return c.end(ctx, p, node, rec, outcomeRolledBack, fmt.Sprintf("GPU pods (%s) reached the node while it converted", podNames(running)))
+	case rec.To == gpuworkload.ModeVGPU && node.Labels[gpuworkload.LabelVGPUConfigState] == gpuworkload.VGPUConfigStateFailed:
+		return c.end(ctx, p, node, rec, outcomeRolledBack, fmt.Sprintf("the vGPU device manager failed to apply %s=%s (%s=%s)", gpuworkload.LabelVGPUConfig, node.Labels[gpuworkload.LabelVGPUConfig], gpuworkload.LabelVGPUConfigState, gpuworkload.VGPUConfigStateFailed))
+	case converted(node, rec):
+		return c.end(ctx, p, node, rec, outcomeSucceeded, fmt.Sprintf("advertises %d x %s in %s after %s", rec.Units, rec.Resource, rec.To, elapsed.Round(time.Second)))
+	case elapsed >= c.opts.ConversionTimeout:
+		return c.end(ctx, p, node, rec, outcomeRolledBack, fmt.Sprintf("did not advertise %d x %s in %s within %s", rec.Units, rec.Resource, rec.To, c.opts.ConversionTimeout))
 	}
 	return false, nil
 }
 
-// rollBack ends a conversion with the node as it was before: old labels,
-// no taint, and the failure recorded for the back-off.
-func (c *Controller) rollBack(ctx context.Context, node *v1.Node, rec *record, reason, why string) error {
-	failedAt := c.clock.Now().UTC().Format(time.RFC3339)
-	return c.finish(ctx, node, func(n *v1.Node) {
-		setLabel(n, gpuworkload.LabelWorkloadConfig, rec.OldMode)
-		setLabel(n, gpuworkload.LabelVGPUConfig, rec.OldConfig)
-		n.Annotations[annotationFailedAt] = failedAt
-	}, reason, v1.EventTypeWarning, fmt.Sprintf("%s: old labels restored, taint removed, node left alone for %s", why, c.opts.Backoff))
+// drain moves the node's GPU pods off it, all or nothing: every check
+// (judgeDrain) passes before the first eviction, or nothing is evicted and
+// the conversion ends. Container pods go through the Eviction API, so
+// budgets hold; VMs are live-migrated. Later passes wait for them to go; a
+// refused eviction (a budget that changed since the check), a pod that
+// arrived and fails a check, or the timeout ends the conversion.
+func (c *Controller) drain(ctx context.Context, p *pass, node *v1.Node, rec *record, running []*v1.Pod) (bool, error) {
+	if p.now.Sub(rec.Started.Time) >= c.opts.ConversionTimeout {
+		return c.end(ctx, p, node, rec, outcomeRolledBack, fmt.Sprintf("GPU pods (%s) still ran %s after the drain started", podNames(running), c.opts.ConversionTimeout))
+	}
+	m, err := c.judgeDrain(ctx, running)
+	if err != nil {
+		return false, err
+	}
+	if len(m.refused) > 0 {
+		return c.end(ctx, p, node, rec, outcomeAborted, "the drain is refused, nothing evicted by this check: "+strings.Join(m.refused, "; "))
+	}
+	for _, vm := range m.migrate {
+		why, err := c.migrate(ctx, node, *gpuworkload.VMIOf(vm))
+		if err != nil {
+			return false, err
+		}
+		if why != "" {
+			return c.end(ctx, p, node, rec, outcomeAborted, why)
+		}
+	}
+	for _, pod := range m.evict {
+		err := c.evict(ctx, pod)
+		switch {
+		case apierrors.IsTooManyRequests(err):
+			return c.end(ctx, p, node, rec, outcomeAborted, fmt.Sprintf("the eviction of pod %s/%s was refused: %v", pod.Namespace, pod.Name, err))
+		case apierrors.IsNotFound(err):
+			continue
+		case err != nil:
+			return false, fmt.Errorf("evict pod %s/%s from node %s: %w", pod.Namespace, pod.Name, node.Name, err)
+		}
+		conversionEvictions.Inc()
+		klog.FromContext(ctx).Info("Evicted pod to convert its node", "pod", klog.KObj(pod), "node", node.Name, "to", rec.To)
+		c.recorder.Eventf(pod, node, v1.EventTypeNormal, "EvictedForConversion", "Drain", "evicted through the Eviction API to convert node %s to %s for %d x %s", node.Name, rec.To, rec.Units, rec.Resource)
+	}
+	return false, nil
+}
+
+// outcome is how a conversion ended.
+type outcome int
+
+const (
+	outcomeSucceeded outcome = iota
+	outcomeAborted
+	outcomeRolledBack
+)
+
+// end finishes a conversion in one update: on success the converted-for
+// annotation, otherwise the old labels and the back-off; the taint and the
+// record removed either way. The history and the metrics count it only
+// once that update is written, so a retried step counts once.
+func (c *Controller) end(ctx context.Context, p *pass, node *v1.Node, rec *record, o outcome, why string) (bool, error) {
+	next := node.DeepCopy()
+	reason, eventType, message := "ConversionSucceeded", v1.EventTypeNormal, why+"; taint removed"
+	if o == outcomeSucceeded {
+		next.Annotations[gpuworkload.AnnotationConvertedFor] = string(rec.Resource)
+	} else {
+		reason = map[outcome]string{outcomeAborted: "ConversionAborted", outcomeRolledBack: "ConversionRolledBack"}[o]
+		eventType = v1.EventTypeWarning
+		setLabel(next, gpuworkload.LabelWorkloadConfig, rec.OldMode)
+		setLabel(next, gpuworkload.LabelVGPUConfig, rec.OldConfig)
+		message = why + ": labels unchanged, taint removed"
+		// A node whose pods landed before the relabel is busy, which holds
+		// it already; a refused drain or a failed conversion is not
+		// retried before the back-off.
+		if o == outcomeRolledBack || rec.Drain {
+			next.Annotations[annotationFailedAt] = p.now.UTC().Format(time.RFC3339)
+			message = fmt.Sprintf("%s: old labels restored, taint removed, node left alone for %s", why, c.opts.Backoff)
+		}
+	}
+	next.Spec.Taints = slices.DeleteFunc(next.Spec.Taints, func(t v1.Taint) bool { return t.Key == TaintKey })
+	delete(next.Annotations, annotationConversion)
+	updated, err := c.update(ctx, next)
+	if err != nil || updated == nil {
+		return false, err
+	}
+	switch o {
+	case outcomeSucceeded:
+		conversionsSucceeded.Inc()
+		conversionSeconds.Observe(p.now.Sub(rec.Started.Time).Seconds())
+	case outcomeAborted:
+		conversionsAborted.Inc()
+	case outcomeRolledBack:
+		conversionsRolledBack.Inc()
+	}
+	c.recorder.Eventf(updated, nil, eventType, reason, "Convert", "%s", message)
+	if _, err := c.record(ctx, p.history, node.Name, p.now, true); err != nil {
+		return true, err
+	}
+	return true, nil
 }
 
 func podNames(pods []*v1.Pod) string {
@@ -255,22 +308,6 @@ func converted(node *v1.Node, rec *record) bool {
 	}
 	q, ok := node.Status.Allocatable[rec.Resource]
 	return ok && q.Value() >= rec.Units
-}
-
-// finish ends a conversion in one update: change, untaint, drop the record.
-func (c *Controller) finish(ctx context.Context, node *v1.Node, change func(*v1.Node), reason, eventType, message string) error {
-	next := node.DeepCopy()
-	if change != nil {
-		change(next)
-	}
-	next.Spec.Taints = slices.DeleteFunc(next.Spec.Taints, func(t v1.Taint) bool { return t.Key == TaintKey })
-	delete(next.Annotations, annotationConversion)
-	updated, err := c.update(ctx, next)
-	if err != nil || updated == nil {
-		return err
-	}
-	c.recorder.Eventf(updated, nil, eventType, reason, "Convert", "%s", message)
-	return nil
 }
 
 func setRecord(node *v1.Node, rec *record) error {

@@ -15,6 +15,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 
@@ -39,7 +40,7 @@ func (e *env) startAgent(t *testing.T) {
 }
 
 // startController runs bin/gpu-workload-controller as the ServiceAccount of
-// manifests/install (useControllerRBAC), polling every 500 ms, with the
+// manifests/install (useControllerRBAC), polling every second (the shortest interval it accepts), with the
 // demand and idle hysteresis off unless args say otherwise.
 func (e *env) startController(t *testing.T, name string, args ...string) *controlplane.Process {
 	t.Helper()
@@ -47,7 +48,7 @@ func (e *env) startController(t *testing.T, name string, args ...string) *contro
 	if err != nil {
 		t.Fatalf("gpu-workload-controller is not on PATH (fix: make build, then put bin/ on PATH): %v", err)
 	}
-	base := []string{"--kubeconfig", filepath.Join(e.cp.Dir, controllerKubeconfig), "--interval=500ms", "--demand-wait=0", "--idle-for=0", "--metrics-bind-address=", "--v=2"}
+	base := []string{"--kubeconfig", filepath.Join(e.cp.Dir, controllerKubeconfig), "--interval=1s", "--demand-wait=0", "--idle-for=0", "--metrics-bind-address=", "--v=2"}
 	p, err := e.cp.StartProcess(name, binary, append(base, args...)...)
 	if err != nil {
 		t.Fatal(err)
@@ -197,7 +198,7 @@ func TestModeController(t *testing.T) {
 	for _, name := range []string{"c-idle-1", "c-idle-2", "c-idle-3"} {
 		e.labNode(t, name, "container", map[string]string{})
 	}
-	running := []*v1.Pod{gpuPod("virt-launcher-vm-0-aaaaa", "vm-0", map[string]string{a10: "1"}), gpuPod("job-0", "", map[string]string{"nvidia.com/gpu": "1"})}
+	running := []*v1.Pod{gpuPod("virt-launcher-vm-0-aaaaa", "vm-0", map[string]string{a10: "1"}), replicated(gpuPod("job-0", "", map[string]string{"nvidia.com/gpu": "1"}))}
 	running[0].Spec.NodeName, running[1].Spec.NodeName = "pt-busy", "c-busy"
 	for _, p := range append(running,
 		gpuPod("virt-launcher-vm-1-bbbbb", "vm-1", map[string]string{a10: "1"}),
@@ -329,7 +330,7 @@ func TestModeController(t *testing.T) {
 		e.wantUnchanged(t, "c-stuck", "container")
 	})
 
-	t.Run("drain: a PodDisruptionBudget stops it; a node without one is drained", func(t *testing.T) {
+	t.Run("drain: what kubectl drain or a budget refuses is never evicted; a node all checks pass is drained", func(t *testing.T) {
 		job, err := e.client.CoreV1().Pods("default").Get(e.ctx, "job-0", metav1.GetOptions{})
 		if err != nil {
 			t.Fatal(err)
@@ -358,24 +359,28 @@ func TestModeController(t *testing.T) {
 		if _, err := e.client.PolicyV1().PodDisruptionBudgets("default").UpdateStatus(e.ctx, pdb, metav1.UpdateOptions{}); err != nil {
 			t.Fatal(err)
 		}
+		// A pod that declares no controller: kubectl drain refuses it
+		// without --force, and nothing would bring it back.
+		e.labNode(t, "c-bare", "container", map[string]string{})
+		bare := gpuPod("bare-0", "", map[string]string{"nvidia.com/gpu": "1"})
+		bare.Spec.NodeName = "c-bare"
+		e.createPod(t, bare)
 		e.createPod(t, gpuPod("virt-launcher-vm-5-fffff", "vm-5", map[string]string{a10: "1"}))
 		drain := e.startController(t, "controller-drain", "--operation=drain", "--leader-elect=false", "--max-conversions=10", "--conversion-timeout=2m")
-		e.poll(t, "the drain of c-busy aborted", func(context.Context) (bool, error) {
-			return e.nodeEvents(t, "c-busy", "ConversionAborted") > 0, nil
-		})
-		if msgs := e.nodeEventMessages(t, "c-busy", "ConversionAborted"); !strings.Contains(msgs[0], "the eviction of pod default/job-0 was refused") || !strings.Contains(msgs[0], "disruption budget") {
-			t.Errorf("c-busy's ConversionAborted event: %q, want the refused eviction of job-0 and its budget named", msgs[0])
-		}
-		n := e.node(t, "c-busy")
-		if tainted(n) || n.Labels[gpuworkload.LabelWorkloadConfig] != "container" || n.Annotations["gpu-workload.io/conversion-failed-at"] == "" {
-			t.Errorf("c-busy after the refused eviction: taints %v, labels %v, annotations %v; want untainted, container, the failure recorded", n.Spec.Taints, n.Labels, n.Annotations)
-		}
-		if job, err := e.client.CoreV1().Pods("default").Get(e.ctx, "job-0", metav1.GetOptions{}); err != nil || job.DeletionTimestamp != nil {
-			t.Errorf("job-0 under its budget: %v, deleted at %v; want it running", err, job.DeletionTimestamp)
+		for node, want := range map[string]string{
+			"c-busy": "PodDisruptionBudget default/guarded allows 0 disruption(s) and the drain needs 1 (pod default/job-0)",
+			"c-bare": "pod default/bare-0 is refused by kubectl drain's rules: cannot delete Pods that declare no controller",
+		} {
+			e.poll(t, node+" not drained", func(context.Context) (bool, error) {
+				return e.nodeEvents(t, node, "NotDrained") > 0, nil
+			})
+			if msgs := e.nodeEventMessages(t, node, "NotDrained"); !strings.Contains(msgs[0], want) {
+				t.Errorf("%s's NotDrained event: %q, want it to say %q", node, msgs[0], want)
+			}
 		}
 
 		e.labNode(t, "c-drain", "container", map[string]string{})
-		unguarded := gpuPod("job-drain", "", map[string]string{"nvidia.com/gpu": "1"})
+		unguarded := replicated(gpuPod("job-drain", "", map[string]string{"nvidia.com/gpu": "1"}))
 		unguarded.Spec.NodeName = "c-drain"
 		e.createPod(t, unguarded)
 		if node := e.waitBound(t, "virt-launcher-vm-5-fffff"); node != "c-drain" {
@@ -388,7 +393,17 @@ func TestModeController(t *testing.T) {
 		if err := drain.Kill(); err != nil {
 			t.Fatal(err)
 		}
-		e.wantUnchanged(t, "c-busy", "container")
+		for _, node := range []string{"c-busy", "c-bare"} {
+			e.wantUnchanged(t, node, "container")
+			if started := e.nodeEvents(t, node, "ConversionStarted"); started != 0 {
+				t.Errorf("%s: %d ConversionStarted events, want none: its drain is refused before anything changes", node, started)
+			}
+		}
+		for _, pod := range []string{"job-0", "bare-0"} {
+			if p, err := e.client.CoreV1().Pods("default").Get(e.ctx, pod, metav1.GetOptions{}); err != nil || p.DeletionTimestamp != nil {
+				t.Errorf("%s after a refused drain: %v, deleted at %v; want it running", pod, err, p.DeletionTimestamp)
+			}
+		}
 	})
 
 	t.Run("drain: a live-migratable VM is migrated, never stopped", func(t *testing.T) {
@@ -471,6 +486,13 @@ func TestModeControllerAlternatingDemand(t *testing.T) {
 	if node := e.waitBound(t, "train-2"); node != "flip" {
 		t.Errorf("train-2 landed on %s, want flip, converted to container once its demand counts", node)
 	}
+}
+
+// replicated gives the pod a ReplicaSet as its controller, which kubectl
+// drain requires of a pod it evicts.
+func replicated(p *v1.Pod) *v1.Pod {
+	p.OwnerReferences = []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: p.Name, UID: types.UID("rs-" + p.Name), Controller: ptr.To(true)}}
+	return p
 }
 
 // waitPlans waits until the controller has planned n more times.

@@ -34,6 +34,9 @@ func (a *agent) syncNode(ctx context.Context, name string) error {
 	if err != nil {
 		return err
 	}
+	if err := a.reportReady(ctx, node); err != nil {
+		return err
+	}
 	hardware, managed := node.Annotations[AnnotationHardware]
 	if !managed {
 		return nil
@@ -76,6 +79,29 @@ func (a *agent) syncNode(ctx context.Context, name string) error {
 	return nil
 }
 
+// reportReady is the kubelet's Ready condition, posted once for a node
+// that has none: the mode controller, as cluster-autoscaler, holds a node
+// that never reported Ready.
+func (a *agent) reportReady(ctx context.Context, node *v1.Node) error {
+	for _, c := range node.Status.Conditions {
+		if c.Type == v1.NodeReady {
+			return nil
+		}
+	}
+	now := metav1.Now()
+	status, err := json.Marshal(map[string]any{"status": map[string]any{"conditions": []v1.NodeCondition{{
+		Type: v1.NodeReady, Status: v1.ConditionTrue, Reason: "KubeletReady", Message: "the lab agent reports the node ready",
+		LastHeartbeatTime: now, LastTransitionTime: now,
+	}}}})
+	if err != nil {
+		return err
+	}
+	if _, err := a.client.CoreV1().Nodes().PatchStatus(ctx, node.Name, status); err != nil {
+		return fmt.Errorf("report node %s Ready: %w", node.Name, err)
+	}
+	return nil
+}
+
 func readyAt(delay time.Duration) string {
 	return time.Now().Add(delay).UTC().Format(time.RFC3339Nano)
 }
@@ -107,7 +133,7 @@ func (a *agent) startConversion(ctx context.Context, node *v1.Node, policy gpuwo
 	zeroed := v1.ResourceList{}
 	var byName *gpuworkload.Classifier
 	for name, q := range node.Status.Capacity {
-		if byName.Classify(name).IsGPU() && !q.IsZero() {
+		if byName.MayBeGPU(name) && !q.IsZero() {
 			zeroed[name] = resource.MustParse("0")
 		}
 	}

@@ -1,0 +1,50 @@
+package gpuworkload
+
+import (
+	"fmt"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+)
+
+// TaintConverting is the mode controller's NoSchedule taint on a node it
+// converts. Its value is the conversion's start in ConversionTaintLayout
+// (a taint value allows no colon, so not RFC 3339).
+const TaintConverting = "gpu-workload.io/converting"
+
+// ConversionTaintLayout is the time layout of TaintConverting's value.
+const ConversionTaintLayout = "20060102T150405Z"
+
+// ConversionTaintStarted reads the start a conversion taint carries.
+func ConversionTaintStarted(t v1.Taint) (time.Time, bool) {
+	at, err := time.Parse(ConversionTaintLayout, t.Value)
+	return at, t.Key == TaintConverting && err == nil
+}
+
+// StaleConversionFindings reports a conversion taint older than timeout:
+// every conversion ends (succeeds or rolls back) within the mode
+// controller's --conversion-timeout, so an older one was left by a
+// controller that is gone, and keeps the node out of scheduling for good.
+func StaleConversionFindings(node *v1.Node, now time.Time, timeout time.Duration) []Finding {
+	for _, t := range node.Spec.Taints {
+		if t.Key != TaintConverting {
+			continue
+		}
+		started, ok := ConversionTaintStarted(t)
+		switch {
+		case !ok:
+			return []Finding{newFinding(FindingStaleConversionTaint, releaseFix(node.Name),
+				"the taint %s=%q carries no start time the mode controller wrote", TaintConverting, t.Value)}
+		case now.Sub(started) >= timeout:
+			return []Finding{newFinding(FindingStaleConversionTaint, releaseFix(node.Name),
+				"the taint %s was set at %s, more than the conversion timeout %s ago: no mode controller is ending this conversion",
+				TaintConverting, started.Format(time.RFC3339), timeout)}
+		}
+	}
+	return nil
+}
+
+func releaseFix(node string) string {
+	return fmt.Sprintf("run the mode controller to resume it, or release the node by hand: restore nvidia.com/gpu.workload.config from the oldMode of kubectl get node %s -o jsonpath='{.metadata.annotations.gpu-workload\\.io/conversion}', then kubectl annotate node %s gpu-workload.io/conversion- && kubectl taint node %s %s:NoSchedule- (docs/controller.md)",
+		node, node, node, TaintConverting)
+}
