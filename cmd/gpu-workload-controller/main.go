@@ -117,12 +117,12 @@ func run(ctx context.Context, kubeconfig string, opts modecontroller.Options, le
 	broadcaster.StartRecordingToSink(ctx.Done())
 	defer broadcaster.Shutdown()
 	recorder := broadcaster.NewRecorder(scheme.Scheme, modecontroller.Name)
-	planner := func(ctx context.Context, narrowing advisor.Narrowing) (advisor.Plan, error) {
+	planner := func(ctx context.Context, narrowing advisor.Narrowing) (modecontroller.Plan, error) {
 		report, err := cli.AdviseLive(ctx, rest.CopyConfig(config), narrowing)
 		if err != nil {
-			return advisor.Plan{}, err
+			return modecontroller.Plan{}, err
 		}
-		return report.Plan, nil
+		return modecontroller.Plan{Plan: report.Plan, Refit: report.Refit}, nil
 	}
 	controller, err := modecontroller.New(client, dyn, planner, opts, clock.RealClock{}, recorder)
 	if err != nil {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/go-logr/logr"
@@ -38,6 +40,15 @@ type AdviseReport struct {
 	// Commands, run in order, carry out the plan: the prerequisite, then
 	// each relabel.
 	Commands []string `json:"commands"`
+	// cluster is what Refit replays.
+	cluster refitInput
+}
+
+// refitInput is the cluster as the simulator replays it.
+type refitInput struct {
+	policy  gpuworkload.SandboxPolicy
+	nodes   []sim.NodeSpec
+	running []sim.PodSpec
 }
 
 // SimulatedGain compares placing the pending GPU pods on the cluster as it
@@ -221,7 +232,8 @@ func advise(ctx context.Context, c *cluster, pods []*v1.Pod, narrowing advisor.N
 	}
 	plan := advisor.Advise(in)
 	plan.Unservable = append(unservable, plan.Unservable...)
-	report := &AdviseReport{APIVersion: ReportAPIVersion, Kind: "AdviseReport", Policy: describePolicy(c.policy), Plan: plan, LeftOut: leftOut}
+	report := &AdviseReport{APIVersion: ReportAPIVersion, Kind: "AdviseReport", Policy: describePolicy(c.policy), Plan: plan, LeftOut: leftOut,
+		cluster: refitInput{policy: c.policy, nodes: nodes, running: running}}
 	if len(plan.Relabels) > 0 && plan.Prerequisite == "" {
 		if len(pending) < slowSimulation {
 			progress = nil
@@ -246,6 +258,64 @@ func advise(ctx context.Context, c *cluster, pods []*v1.Pod, narrowing advisor.N
 		report.Commands = append(report.Commands, r.Command)
 	}
 	return report, nil
+}
+
+// Refit says why the GPU pods and VMs running on node would not all fit on
+// the cluster's other nodes, leaving out too the nodes in converting (the
+// plan's other conversions); "" when they would. As cluster-autoscaler
+// simulates a scale-down, it places them, after the pods running
+// elsewhere, with the shipped profile: the mode controller drains a node
+// only where this says its pods have somewhere to go.
+func (r *AdviseReport) Refit(ctx context.Context, node string, converting []string) (string, error) {
+	away := map[string]bool{node: true}
+	for _, n := range converting {
+		away[n] = true
+	}
+	var displaced, elsewhere []sim.PodSpec
+	wanted := map[v1.ResourceName]bool{}
+	for _, p := range r.cluster.running {
+		switch {
+		case p.Node == node && (p.GPU != "" || p.VM):
+			moved := p
+			moved.Node = ""
+			displaced = append(displaced, moved)
+			wanted[p.GPU] = true
+		case !away[p.Node]:
+			elsewhere = append(elsewhere, p)
+		}
+	}
+	if len(displaced) == 0 {
+		return "", nil
+	}
+	kept := map[string]bool{}
+	var nodes []sim.NodeSpec
+	for _, n := range r.cluster.nodes {
+		if name, _, err := n.Inventory.Advertisement(n.Mode); err == nil && wanted[name] && !away[n.Name] {
+			nodes = append(nodes, n)
+			kept[n.Name] = true
+		}
+	}
+	pods := slices.DeleteFunc(elsewhere, func(p sim.PodSpec) bool { return !kept[p.Node] })
+	shipped, err := sim.ShippedOptions()
+	if err != nil {
+		return "", err
+	}
+	policies, err := sim.ScoringPoliciesByName(sim.GPUStrandingPolicy)
+	if err != nil {
+		return "", err
+	}
+	res, err := sim.Run(klog.NewContext(ctx, logr.Discard()), &sim.Scenario{Name: "refit-" + node, Policy: r.cluster.policy, Nodes: nodes, Pods: append(pods, displaced...)}, policies[0], shipped)
+	if err != nil {
+		return "", fmt.Errorf("simulate the drain of node %s: %w", node, err)
+	}
+	if unplaced := res.Summary.UnplacedGPUPods; unplaced > 0 {
+		names := make([]string, len(displaced))
+		for i, p := range displaced {
+			names[i] = strings.Replace(p.Name, ".", "/", 1)
+		}
+		return fmt.Sprintf("%d of the %d GPU pods and VMs it runs (%s) would fit on no other node (simulated with the shipped profile, the nodes being converted left out)", unplaced, len(displaced), strings.Join(names, ", ")), nil
+	}
+	return "", nil
 }
 
 // slowSimulation is the number of pending pods from which simulating a plan

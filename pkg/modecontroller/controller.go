@@ -39,7 +39,16 @@ const LabelOptOut = "gpu-workload.io/mode-controller"
 // Planner plans on the live cluster with the controller's narrowing: the
 // plan `kubectl gpu-workload advise` prints, less what the narrowing keeps
 // out.
-type Planner func(ctx context.Context, narrowing advisor.Narrowing) (advisor.Plan, error)
+type Planner func(ctx context.Context, narrowing advisor.Narrowing) (Plan, error)
+
+// Plan is the advisor's plan and the simulation a drain asks of it.
+type Plan struct {
+	advisor.Plan
+	// Refit says why the GPU pods and VMs running on node would fit on no
+	// other node, the nodes in converting left out; "" when they would all
+	// fit (cli.AdviseReport.Refit).
+	Refit func(ctx context.Context, node string, converting []string) (string, error)
+}
 
 // Controller converts nodes. Reconcile is not safe for concurrent use: one
 // loop runs it, under leader election.
@@ -165,7 +174,8 @@ func (c *Controller) Reconcile(ctx context.Context) error {
 		return nil
 	}
 	c.warned = ""
-	for _, r := range Starts(plan, budget) {
+	starts := Starts(plan.Plan, budget)
+	for _, r := range starts {
 		if c.opts.Operation == DryRun {
 			if err := c.announce(ctx, p, r); err != nil {
 				return err
@@ -179,12 +189,11 @@ func (c *Controller) Reconcile(ctx context.Context) error {
 	if c.opts.Operation != Drain {
 		return nil
 	}
-	budget -= len(plan.Relabels)
-	drains, err := c.toDrain(ctx, plan, gpuPods)
+	drains, err := c.toDrain(ctx, plan, gpuPods, budget-len(plan.Relabels))
 	if err != nil {
 		return err
 	}
-	for _, r := range drains[:min(max(budget, 0), len(drains))] {
+	for _, r := range drains {
 		if err := c.start(ctx, p, r, true); err != nil {
 			return err
 		}
@@ -260,22 +269,40 @@ func (c *Controller) demandRules(ctx context.Context) (advisor.DemandRules, erro
 	return rules, nil
 }
 
-// toDrain picks, in the advisor's order, the busy nodes that cover the
-// shortfall the relabels leave, per resource. A node any check refuses
-// (judgeDrain) is passed over with one event naming each pod and rule.
-func (c *Controller) toDrain(ctx context.Context, plan advisor.Plan, gpuPods map[string][]*v1.Pod) ([]advisor.Relabel, error) {
+// toDrain picks, in the advisor's order and up to budget, the busy nodes
+// that cover the shortfall the relabels leave, per resource. A node any
+// check refuses (judgeDrain), or whose GPU pods and VMs would fit on no
+// other node once the plan's other nodes convert, is passed over with one
+// event naming each pod and rule.
+func (c *Controller) toDrain(ctx context.Context, plan Plan, gpuPods map[string][]*v1.Pod, budget int) ([]advisor.Relabel, error) {
 	short := map[v1.ResourceName]int64{}
 	for _, u := range plan.Unserved {
 		short[u.Resource] += u.Units
 	}
+	converting := make([]string, len(plan.Relabels))
+	for i, r := range plan.Relabels {
+		converting[i] = r.Node
+	}
 	var out []advisor.Relabel
 	for _, d := range plan.DrainFirst {
+		if len(out) >= budget {
+			break
+		}
 		if short[d.Resource] <= 0 {
 			continue
 		}
 		m, err := c.judgeDrain(ctx, gpuPods[d.Node])
 		if err != nil {
 			return nil, err
+		}
+		if len(m.refused) == 0 {
+			why, err := plan.Refit(ctx, d.Node, converting)
+			if err != nil {
+				return nil, err
+			}
+			if why != "" {
+				m.refused = append(m.refused, why)
+			}
 		}
 		if len(m.refused) > 0 {
 			if c.announced[d.Node] != d.Relabel {
@@ -287,6 +314,7 @@ func (c *Controller) toDrain(ctx context.Context, plan advisor.Plan, gpuPods map
 			continue
 		}
 		short[d.Resource] -= d.Units
+		converting = append(converting, d.Node)
 		out = append(out, d.Relabel)
 	}
 	return out, nil

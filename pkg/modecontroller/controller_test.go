@@ -84,6 +84,9 @@ type rig struct {
 	client   *fake.Clientset
 	clock    *fakeClock
 	recorder *events.FakeRecorder
+	// unfit is, per node, why its GPU pods would fit nowhere else (the
+	// plan's Refit); the CLI's tests judge the simulation itself.
+	unfit map[string]string
 }
 
 // newRig serves the typed objects from a fake clientset and the
@@ -105,14 +108,16 @@ func newRig(t *testing.T, opts Options, tolerated bool, objects ...runtime.Objec
 		clusterstate.ClusterPolicyGVR: "ClusterPolicyList", clusterstate.KubeVirtGVR: "KubeVirtList", clusterstate.VMIGVR: "VirtualMachineInstanceList", clusterstate.VMIMigrationGVR: "VirtualMachineInstanceMigrationList",
 	}, dynamicObjects...)
 	r := &rig{client: client, clock: &fakeClock{now: time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)}, recorder: events.NewFakeRecorder(100)}
-	planner := func(ctx context.Context, n advisor.Narrowing) (advisor.Plan, error) {
+	r.unfit = map[string]string{}
+	refit := func(_ context.Context, node string, _ []string) (string, error) { return r.unfit[node], nil }
+	planner := func(ctx context.Context, n advisor.Narrowing) (Plan, error) {
 		pods, err := client.CoreV1().Pods("").List(ctx, metav1.ListOptions{})
 		if err != nil {
-			return advisor.Plan{}, err
+			return Plan{}, err
 		}
 		nodes, err := client.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
 		if err != nil {
-			return advisor.Plan{}, err
+			return Plan{}, err
 		}
 		// As the advisor does, a node of the VMs' mode, converting or not,
 		// serves one of them.
@@ -143,7 +148,7 @@ func newRig(t *testing.T, opts Options, tolerated bool, objects ...runtime.Objec
 				Command: gpuworkload.RelabelCommand(name, gpuworkload.ModePassthrough)})
 			next++
 		}
-		return plan, nil
+		return Plan{Plan: plan, Refit: refit}, nil
 	}
 	c, err := New(client, dyn, planner, opts, r.clock, r.recorder)
 	if err != nil {
@@ -660,10 +665,11 @@ func TestToDrain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := r.toDrain(context.Background(), advisor.Plan{
-		DrainFirst: []advisor.DrainFirst{busy("v1", 1), busy("c1", 0), busy("v2", 1), busy("c3", 0)},
-		Unserved:   []advisor.Shortfall{{Resource: a10, Units: 3}},
-	}, gpuPods)
+	r.unfit["c2"] = "1 of the 1 GPU pods and VMs it runs (default/job) would fit on no other node"
+	got, err := r.toDrain(context.Background(), Plan{Plan: advisor.Plan{
+		DrainFirst: []advisor.DrainFirst{busy("v1", 1), busy("c1", 0), busy("c2", 0), busy("v2", 1), busy("c3", 0), busy("c4", 0)},
+		Unserved:   []advisor.Shortfall{{Resource: a10, Units: 4}},
+	}, Refit: func(_ context.Context, node string, _ []string) (string, error) { return r.unfit[node], nil }}, gpuPods, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -672,10 +678,10 @@ func TestToDrain(t *testing.T) {
 		names = append(names, x.Node)
 	}
 	if strings.Join(names, " ") != "c1 v2 c3" {
-		t.Errorf("drains %v, want c1 v2 c3", names)
+		t.Errorf("drains %v, want c1 v2 c3: v1's VM cannot live-migrate, c2's pods fit nowhere else, and c4 is beyond the budget of 3", names)
 	}
-	if events := strings.Join(r.events(), " "); events != "NotDrained" {
-		t.Errorf("events %q, want NotDrained for the node whose VM cannot live-migrate", events)
+	if events := strings.Join(r.events(), " "); events != "NotDrained NotDrained" {
+		t.Errorf("events %q, want NotDrained for v1 and c2", events)
 	}
 }
 

@@ -408,6 +408,15 @@ func TestModeController(t *testing.T) {
 
 	t.Run("drain: a live-migratable VM is migrated, never stopped", func(t *testing.T) {
 		e.labNode(t, "pt-migrate", "vm-passthrough", map[string]string{})
+		// The node the VM can migrate to: a drain whose VMs would fit on no
+		// other node is refused. Its mode is managed elsewhere, so it is
+		// not itself converted for the vGPU VM.
+		e.labNode(t, "pt-spare", "vm-passthrough", map[string]string{})
+		spare := e.node(t, "pt-spare")
+		spare.Labels[modecontroller.LabelOptOut] = "disabled"
+		if _, err := e.client.CoreV1().Nodes().Update(e.ctx, spare, metav1.UpdateOptions{}); err != nil {
+			t.Fatal(err)
+		}
 		source := gpuPod("virt-launcher-vm-m-mmmmm", "vm-m", map[string]string{a10: "1"})
 		source.Spec.NodeName = "pt-migrate"
 		e.createPod(t, source)
