@@ -105,11 +105,11 @@ sim-openb: ## Compare the policies on the Alibaba openb trace (OPENB) by FGD's m
 	  $(GO) run ./test/sim/openb -data "$(OPENB)" -pods "$(OPENB)/openb_pod_list_$$list.csv" -draws 10 -out "$(SIM_OUT)" || exit 1; \
 	done
 
-sim-controller: ## The mode controller's policy against the advisor by hand, GPUStranding: drift and vgpu-profiles (41 traces) with the shipped settings, without the rate limit and without the hysteresis, and openb-three-mode (10 draws); SIM_OUT/controller.txt (about 12 min)
+sim-controller: ## The mode controller's policy against the advisor by hand, GPUStranding: drift and vgpu-profiles (41 traces) with the shipped settings, without the rate limit and without the hysteresis (demand wait, idle time, node cool-down), and openb-three-mode (10 draws); SIM_OUT/controller.txt (about 12 min)
 	@mkdir -p "$(SIM_OUT)"
 	$(GO) run ./test/sim/traces -controller -scenarios drift,vgpu-profiles -policies gpu-stranding > "$(SIM_OUT)/controller.txt"
 	$(GO) run ./test/sim/traces -controller -max-conversions 1000 -scenarios drift,vgpu-profiles -policies gpu-stranding >> "$(SIM_OUT)/controller.txt"
-	$(GO) run ./test/sim/traces -controller -demand-wait 0 -idle-for 0 -scenarios drift,vgpu-profiles -policies gpu-stranding >> "$(SIM_OUT)/controller.txt"
+	$(GO) run ./test/sim/traces -controller -demand-wait 0 -idle-for 0 -node-cooldown 0 -scenarios drift,vgpu-profiles -policies gpu-stranding >> "$(SIM_OUT)/controller.txt"
 	$(GO) run ./test/sim/openb -data "$(OPENB)" -draws 10 -scenarios openb-three-mode -policies gpu-stranding -controller >> "$(SIM_OUT)/controller.txt"
 	@cat "$(SIM_OUT)/controller.txt"
 

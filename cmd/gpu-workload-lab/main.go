@@ -15,12 +15,14 @@ import (
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/lab"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/lab/agent"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/lab/kubecontrollers"
 )
 
 const usage = `usage:
   gpu-workload-lab up --dir DIR --repo REPO --bin BIN --scenario DIR [--check]
   gpu-workload-lab down --dir DIR [--clean]
   gpu-workload-lab agent --kubeconfig FILE [--conversion-delay 3s]
+  gpu-workload-lab controllers --kubeconfig FILE
   gpu-workload-lab supervise -- COMMAND [ARG...]`
 
 func main() {
@@ -57,6 +59,14 @@ func main() {
 		var config *rest.Config
 		if config, err = clientcmd.BuildConfigFromFlags("", *kubeconfig); err == nil {
 			err = agent.Run(ctx, config, opts)
+		}
+	case "controllers":
+		fs := flag.NewFlagSet("controllers", flag.ExitOnError)
+		kubeconfig := fs.String("kubeconfig", "", "the lab's kubeconfig")
+		_ = fs.Parse(os.Args[2:])
+		var config *rest.Config
+		if config, err = clientcmd.BuildConfigFromFlags("", *kubeconfig); err == nil {
+			err = kubecontrollers.Run(ctx, config)
 		}
 	case "supervise":
 		fs := flag.NewFlagSet("supervise", flag.ExitOnError)

@@ -155,6 +155,12 @@ func Up(ctx context.Context, opts Options) (err error) {
 	}); err != nil {
 		return err
 	}
+	if err := l.step("start the disruption and ReplicaSet controllers", "kube-controllers.log", func() error {
+		_, err := cp.StartProcess("kube-controllers", filepath.Join(l.Bin, "gpu-workload-lab"), "controllers", "--kubeconfig", l.kubeconfig())
+		return err
+	}); err != nil {
+		return err
+	}
 	if err := l.step("start gpu-workload-scheduler", "scheduler.log", func() error { return l.startScheduler(cp) }); err != nil {
 		return err
 	}

@@ -121,7 +121,7 @@ func (c *Controller) start(ctx context.Context, p *pass, r advisor.Relabel, drai
 		return nil
 	}
 	started := p.now.UTC().Truncate(time.Second)
-	if ok, err := c.record(ctx, p.history, r.Node, started, false); err != nil || !ok {
+	if ok, err := c.remember(ctx, p.history, r.Node, started, false); err != nil || !ok {
 		return err
 	}
 	rec := record{
@@ -144,9 +144,9 @@ func (c *Controller) start(ctx context.Context, p *pass, r advisor.Relabel, drai
 	return nil
 }
 
-// advance takes a conversion one or more steps on; done says it ended
-// (succeeded, aborted or rolled back). Each step is one update, so a
-// controller that stops between two steps resumes at the next. The node's
+// advance takes a conversion one step on; done says it ended (succeeded,
+// aborted or rolled back). Each step is one update, so a controller that
+// stops between two steps resumes at the next. The node's
 // pods are listed from the API server before the relabel and again before
 // the taint is removed: a GPU pod that reached the node meanwhile ends the
 // conversion with the node as it was.
@@ -173,10 +173,8 @@ func (c *Controller) advance(ctx context.Context, p *pass, node *v1.Node, rec *r
 		if err := setRecord(next, rec); err != nil {
 			return false, err
 		}
-		if node, err = c.update(ctx, next); err != nil || node == nil {
-			return false, err
-		}
-		return false, nil
+		_, err := c.update(ctx, next)
+		return false, err
 	}
 	switch {
 	case len(running) > 0:
@@ -282,7 +280,7 @@ func (c *Controller) end(ctx context.Context, p *pass, node *v1.Node, rec *recor
 		conversionsRolledBack.Inc()
 	}
 	c.recorder.Eventf(updated, nil, eventType, reason, "Convert", "%s", message)
-	if _, err := c.record(ctx, p.history, node.Name, p.now, true); err != nil {
+	if _, err := c.remember(ctx, p.history, node.Name, p.now, true); err != nil {
 		return true, err
 	}
 	return true, nil

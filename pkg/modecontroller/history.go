@@ -23,7 +23,9 @@ const HistoryConfigMap = Name + "-history"
 const historyKey = "conversions"
 
 // maxHistory bounds the ConfigMap whatever the options: entries older
-// than the window and the cool-down are dropped first.
+// than the window and the cool-down are dropped first, and
+// --max-conversions may not exceed it, so that every start in the window
+// is kept.
 const maxHistory = 1000
 
 // conversionEntry is one conversion: when it started and, once it did,
@@ -90,14 +92,14 @@ func (h *history) cooling(node string, now time.Time, o Options) (time.Time, boo
 			last = at
 		}
 	}
-	until := last.Add(o.NodeCooldown)
-	return until, !last.IsZero() && now.Before(until)
+	return last.Add(o.NodeCooldown), !last.IsZero() && o.Cooling(now.Sub(last))
 }
 
-// record adds a start, or marks the node's running conversion ended, and
-// writes the ConfigMap with the resourceVersion it was read at: of two
-// controllers only one writes. ok is false on a conflict.
-func (c *Controller) record(ctx context.Context, h *history, node string, at time.Time, ended bool) (ok bool, err error) {
+// remember adds a start to the history, or marks the node's running
+// conversion ended, and writes the ConfigMap with the resourceVersion it
+// was read at: of two controllers only one writes. ok is false on a
+// conflict.
+func (c *Controller) remember(ctx context.Context, h *history, node string, at time.Time, ended bool) (ok bool, err error) {
 	entries := slices.Clone(h.entries)
 	stamp := metav1.NewTime(at.UTC().Truncate(time.Second))
 	if ended {

@@ -19,11 +19,11 @@ var (
 	})
 	conversionsRolledBack = metrics.NewCounter(&metrics.CounterOpts{
 		Name: "gpu_workload_conversions_rolled_back_total", StabilityLevel: metrics.ALPHA,
-		Help: "Node conversions rolled back at the timeout: old labels restored, taint removed.",
+		Help: "Node conversions rolled back (old labels restored, taint removed): at the timeout, when a GPU pod reached the node after the relabel, or when the vGPU configuration failed.",
 	})
 	conversionsAborted = metrics.NewCounter(&metrics.CounterOpts{
 		Name: "gpu_workload_conversions_aborted_total", StabilityLevel: metrics.ALPHA,
-		Help: "Node conversions abandoned before the relabel: GPU pods landed on the node, or under drain an eviction was refused or a VM runs there.",
+		Help: "Node conversions abandoned before the relabel: GPU pods landed on the node, or under drain a check or an eviction refused a pod, or a VM there cannot live-migrate.",
 	})
 	conversionEvictions = metrics.NewCounter(&metrics.CounterOpts{
 		Name: "gpu_workload_conversion_evictions_total", StabilityLevel: metrics.ALPHA,

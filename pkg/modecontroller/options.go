@@ -148,8 +148,11 @@ func (o Options) Validate() error {
 			errs = append(errs, field.Invalid(field.NewPath(d.name), d.value.String(), minimumDuration(d.zero)))
 		}
 	}
-	if o.MaxConversions < 1 {
+	switch {
+	case o.MaxConversions < 1:
 		errs = append(errs, field.Invalid(field.NewPath("max-conversions"), o.MaxConversions, "must be at least 1; to stop conversions use --operation=dryRun"))
+	case o.MaxConversions > maxHistory:
+		errs = append(errs, field.Invalid(field.NewPath("max-conversions"), o.MaxConversions, fmt.Sprintf("must be at most %d, the starts the history keeps", maxHistory)))
 	}
 	for _, msg := range validation.IsDNS1123Label(o.Namespace) {
 		errs = append(errs, field.Invalid(field.NewPath("lease-namespace"), o.Namespace, msg))

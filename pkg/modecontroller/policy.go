@@ -20,6 +20,11 @@ func (o Options) IdleEnough(idle time.Duration, seen bool) bool {
 	return o.Operation == Drain || seen && idle >= o.IdleFor
 }
 
+// Cooling says whether a node whose last conversion ended sinceEnded ago
+// is still in its cool-down: no conversion reverses one that just
+// finished.
+func (o Options) Cooling(sinceEnded time.Duration) bool { return sinceEnded < o.NodeCooldown }
+
 // Budget is how many conversions may start, given how many started within
 // the window.
 func (o Options) Budget(startedInWindow int) int { return max(o.MaxConversions-startedInWindow, 0) }

@@ -50,7 +50,8 @@ type AdvisorOptions struct {
 	// does, with its options' hysteresis and rate limit (Interval and
 	// Conversion above apply; its operation must be idleOnly): demand counts
 	// once it has waited DemandWait, a node once seen idle for IdleFor at
-	// the passes, and at most MaxConversions start within Window.
+	// the passes, at most MaxConversions start within Window, and a node
+	// converts again only NodeCooldown after its last conversion ended.
 	Controller *modecontroller.Options
 }
 
@@ -671,10 +672,15 @@ func (r *run) asController(c modecontroller.Options, in advisor.Input, now time.
 		r.idleSince = modecontroller.IdleSince{}
 	}
 	at := simEpoch.Add(now)
+	ended := map[string]time.Duration{}
+	for _, rl := range r.relabels {
+		ended[rl.Node] = max(ended[rl.Node], rl.At+r.opts.Advisor.Conversion)
+	}
 	for i := range in.Nodes {
 		n := &in.Nodes[i]
 		r.idleSince.Observe(n.Name, n.GPUPods == 0, at)
-		n.Held = n.Held || !c.IdleEnough(r.idleSince.For(n.Name, at))
+		end, converted := ended[n.Name]
+		n.Held = n.Held || !c.IdleEnough(r.idleSince.For(n.Name, at)) || converted && c.Cooling(now-end)
 	}
 	arrival := map[string]time.Duration{}
 	for _, p := range r.pending {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	appsv1 "k8s.io/api/apps/v1"
 	authenticationv1 "k8s.io/api/authentication/v1"
 	v1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
@@ -169,8 +170,10 @@ func (e *env) wantUnchanged(t *testing.T, name, mode string) {
 }
 
 // newControllerEnv is a control plane with the scheduler, the lab's agent
-// as the GPU Operator, a ClusterPolicy whose operands tolerate the
-// conversion taint, and the controller's RBAC.
+// as the GPU Operator, kube-controller-manager's disruption and ReplicaSet
+// controllers (budgets' status computed, evicted pods recreated), a
+// ClusterPolicy whose operands tolerate the conversion taint, and the
+// controller's RBAC.
 func newControllerEnv(t *testing.T) *env {
 	t.Helper()
 	e := newEnv(t)
@@ -180,6 +183,13 @@ func newControllerEnv(t *testing.T) *env {
 	e.startScheduler(t, "scheduler")
 	e.useControllerRBAC(t)
 	e.startAgent(t)
+	binary, err := exec.LookPath("gpu-workload-lab")
+	if err != nil {
+		t.Fatalf("gpu-workload-lab is not on PATH (fix: make test-integration builds it): %v", err)
+	}
+	if _, err := e.cp.StartProcess("kube-controllers", binary, "controllers", "--kubeconfig", e.cp.Kubeconfig); err != nil {
+		t.Fatal(err)
+	}
 	return e
 }
 
@@ -346,19 +356,18 @@ func TestModeController(t *testing.T) {
 		if _, err := e.client.CoreV1().Pods("default").UpdateStatus(e.ctx, job, metav1.UpdateOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		// The budget as the disruption controller (not run here) reports it.
+		// The budget's status is the disruption controller's.
 		one := intstr.FromInt32(1)
-		pdb, err := e.client.PolicyV1().PodDisruptionBudgets("default").Create(e.ctx, &policyv1.PodDisruptionBudget{
+		if _, err := e.client.PolicyV1().PodDisruptionBudgets("default").Create(e.ctx, &policyv1.PodDisruptionBudget{
 			ObjectMeta: metav1.ObjectMeta{Name: "guarded", Namespace: "default"},
 			Spec:       policyv1.PodDisruptionBudgetSpec{MinAvailable: &one, Selector: &metav1.LabelSelector{MatchLabels: job.Labels}},
-		}, metav1.CreateOptions{})
-		if err != nil {
+		}, metav1.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		pdb.Status = policyv1.PodDisruptionBudgetStatus{ObservedGeneration: pdb.Generation, DisruptionsAllowed: 0, CurrentHealthy: 1, DesiredHealthy: 1, ExpectedPods: 1}
-		if _, err := e.client.PolicyV1().PodDisruptionBudgets("default").UpdateStatus(e.ctx, pdb, metav1.UpdateOptions{}); err != nil {
-			t.Fatal(err)
-		}
+		e.poll(t, "the disruption controller to observe the budget", func(ctx context.Context) (bool, error) {
+			pdb, err := e.client.PolicyV1().PodDisruptionBudgets("default").Get(ctx, "guarded", metav1.GetOptions{})
+			return err == nil && pdb.Status.ObservedGeneration == pdb.Generation && pdb.Status.CurrentHealthy == 1, err
+		})
 		// A pod that declares no controller: kubectl drain refuses it
 		// without --force, and nothing would bring it back.
 		e.labNode(t, "c-bare", "container", map[string]string{})
@@ -379,16 +388,34 @@ func TestModeController(t *testing.T) {
 			}
 		}
 
+		// A ReplicaSet's pod, first on c-drain, the one node of its pool;
+		// c-spare joins the pool once it runs there, so that it has
+		// somewhere to go (its mode is managed elsewhere, so it is not
+		// itself converted for the VM). The ReplicaSet controller recreates
+		// the pod after the eviction, and the scheduler places it on c-spare.
 		e.labNode(t, "c-drain", "container", map[string]string{})
-		unguarded := replicated(gpuPod("job-drain", "", map[string]string{"nvidia.com/gpu": "1"}))
-		unguarded.Spec.NodeName = "c-drain"
-		e.createPod(t, unguarded)
+		pool := map[string]string{"lab.gpu-workload.io/pool": "train"}
+		e.labelNode(t, "c-drain", "lab.gpu-workload.io/pool", "train")
+		template := gpuPod("", "", map[string]string{"nvidia.com/gpu": "1"})
+		template.Labels, template.Spec.NodeSelector = map[string]string{"app": "train"}, pool
+		if _, err := e.client.AppsV1().ReplicaSets("default").Create(e.ctx, &appsv1.ReplicaSet{
+			ObjectMeta: metav1.ObjectMeta{Name: "train", Namespace: "default"},
+			Spec: appsv1.ReplicaSetSpec{Replicas: ptr.To[int32](1), Selector: &metav1.LabelSelector{MatchLabels: template.Labels},
+				Template: v1.PodTemplateSpec{ObjectMeta: template.ObjectMeta, Spec: template.Spec}},
+		}, metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		first := e.waitReplicaOn(t, "app=train", "c-drain")
+		e.labNode(t, "c-spare", "container", map[string]string{})
+		e.labelNode(t, "c-spare", modecontroller.LabelOptOut, "disabled")
+		e.labelNode(t, "c-spare", "lab.gpu-workload.io/pool", "train")
 		if node := e.waitBound(t, "virt-launcher-vm-5-fffff"); node != "c-drain" {
 			t.Errorf("vm-5 landed on %s, want the drained c-drain", node)
 		}
-		if _, err := e.client.CoreV1().Pods("default").Get(e.ctx, "job-drain", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
-			t.Errorf("job-drain after the drain: %v, want it evicted", err)
+		if _, err := e.client.CoreV1().Pods("default").Get(e.ctx, first, metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+			t.Errorf("%s after the drain: %v, want it evicted", first, err)
 		}
+		e.waitReplicaOn(t, "app=train", "c-spare")
 		e.poll(t, "c-drain untainted", func(context.Context) (bool, error) { return !tainted(e.node(t, "c-drain")), nil })
 		if err := drain.Kill(); err != nil {
 			t.Fatal(err)
@@ -495,6 +522,27 @@ func TestModeControllerAlternatingDemand(t *testing.T) {
 	if node := e.waitBound(t, "train-2"); node != "flip" {
 		t.Errorf("train-2 landed on %s, want flip, converted to container once its demand counts", node)
 	}
+}
+
+// waitReplicaOn waits until a pod of the selector, not being deleted, is
+// bound to the node, and returns its name.
+func (e *env) waitReplicaOn(t *testing.T, selector, node string) string {
+	t.Helper()
+	var name string
+	e.poll(t, "a pod of "+selector+" on "+node, func(ctx context.Context) (bool, error) {
+		pods, err := e.client.CoreV1().Pods("default").List(ctx, metav1.ListOptions{LabelSelector: selector})
+		if err != nil {
+			return false, err
+		}
+		for _, p := range pods.Items {
+			if p.Spec.NodeName == node && p.DeletionTimestamp == nil {
+				name = p.Name
+				return true, nil
+			}
+		}
+		return false, nil
+	})
+	return name
 }
 
 // replicated gives the pod a ReplicaSet as its controller, which kubectl

@@ -222,7 +222,7 @@ spec:
 		_, alive := controlplane.PidAlive(filepath.Join(dir, "scheduler.pid"))
 		return !alive, nil
 	})
-	if code, out := runLab(t, labArgs(dir, scenario)...); code != 0 || !strings.Contains(out, "[lab] stale lab in "+dir+" (4 of 5 processes alive): stopping it") {
+	if code, out := runLab(t, labArgs(dir, scenario)...); code != 0 || !strings.Contains(out, "[lab] stale lab in "+dir+" (5 of 6 processes alive): stopping it") {
 		t.Fatalf("lab over a stale one: exit %d:\n%s", code, out)
 	}
 }

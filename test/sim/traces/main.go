@@ -62,6 +62,7 @@ func main() {
 	flag.DurationVar(&c.IdleFor, "idle-for", c.IdleFor, "with -controller, its --idle-for")
 	flag.IntVar(&c.MaxConversions, "max-conversions", c.MaxConversions, "with -controller, its --max-conversions")
 	flag.DurationVar(&c.Window, "window", c.Window, "with -controller, its --window")
+	flag.DurationVar(&c.NodeCooldown, "node-cooldown", c.NodeCooldown, "with -controller, its --node-cooldown")
 	flag.Parse()
 	if *controller {
 		o.controller = &c
@@ -285,8 +286,8 @@ func writeDifferences(out io.Writer, runs [][]*sim.Result) error {
 // with its standard error. Each run holds the by-hand results, then the
 // controller's, policy by policy.
 func writeControllerTable(out io.Writer, name string, seeds []uint64, c modecontroller.Options, runs [][]*sim.Result) error {
-	fmt.Fprintf(out, "scenario %s: %d traces (the shipped one and seeds %s); controller --demand-wait=%s --idle-for=%s --max-conversions=%d --window=%s\n",
-		name, len(runs), joinSeeds(seeds), c.DemandWait, c.IdleFor, c.MaxConversions, c.Window)
+	fmt.Fprintf(out, "scenario %s: %d traces (the shipped one and seeds %s); controller --demand-wait=%s --idle-for=%s --max-conversions=%d --window=%s --node-cooldown=%s\n",
+		name, len(runs), joinSeeds(seeds), c.DemandWait, c.IdleFor, c.MaxConversions, c.Window, c.NodeCooldown)
 	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "POLICY\tPLACED UNITS (MEAN)\tSTRANDED AVG (MEAN)\tRELABELS (MEAN)\tREVERSALS (MEAN)\tCONTROLLER MINUS BY HAND: PLACED\tSTRANDED\tRELABELS")
 	policies := len(runs[0]) / 2

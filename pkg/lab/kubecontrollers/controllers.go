@@ -1,0 +1,52 @@
+// Package kubecontrollers runs the upstream controllers that make the lab
+// behave like a cluster where the mode controller drains nodes: the
+// disruption controller, which computes the PodDisruptionBudget status the
+// Eviction API reads, and the ReplicaSet controller, which recreates the
+// pods a drain evicts. They are kube-controller-manager's own packages,
+// vendored, run with its defaults.
+package kubecontrollers
+
+import (
+	"context"
+	"fmt"
+
+	"k8s.io/client-go/discovery/cached/memory"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/restmapper"
+	"k8s.io/client-go/scale"
+	"k8s.io/klog/v2"
+	"k8s.io/kubernetes/pkg/controller/disruption"
+	"k8s.io/kubernetes/pkg/controller/replicaset"
+)
+
+// workers is kube-controller-manager's default for both controllers
+// (--concurrent-replicaset-syncs; the disruption controller runs one).
+const workers = 5
+
+// Run runs the controllers until ctx ends.
+func Run(ctx context.Context, config *rest.Config) error {
+	client, err := kubernetes.NewForConfig(config)
+	if err != nil {
+		return err
+	}
+	mapper := restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(client.Discovery()))
+	scales, err := scale.NewForConfig(config, mapper, dynamic.LegacyAPIPathResolverFunc, scale.NewDiscoveryScaleKindResolver(client.Discovery()))
+	if err != nil {
+		return fmt.Errorf("scale client: %w", err)
+	}
+	factory := informers.NewSharedInformerFactory(client, 0)
+	disruptions := disruption.NewDisruptionController(ctx,
+		factory.Core().V1().Pods(), factory.Policy().V1().PodDisruptionBudgets(), factory.Core().V1().ReplicationControllers(),
+		factory.Apps().V1().ReplicaSets(), factory.Apps().V1().Deployments(), factory.Apps().V1().StatefulSets(),
+		client, mapper, scales, client.Discovery())
+	replicaSets := replicaset.NewReplicaSetController(ctx, factory.Apps().V1().ReplicaSets(), factory.Core().V1().Pods(), client, replicaset.BurstReplicas)
+	factory.Start(ctx.Done())
+	klog.FromContext(ctx).Info("Running the disruption and ReplicaSet controllers")
+	go disruptions.Run(ctx, 1)
+	replicaSets.Run(ctx, workers)
+	factory.Shutdown()
+	return nil
+}
