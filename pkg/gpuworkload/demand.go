@@ -117,17 +117,23 @@ func (d *PodDemand) CPUAndMemory(pod *v1.Pod) (milliCPU, memory int64) {
 }
 
 func namesNVIDIAResource(pod *v1.Pod) bool {
-	if r := pod.Spec.Resources; r != nil && (hasNVIDIAName(r.Requests) || hasNVIDIAName(r.Limits)) {
-		return true
-	}
 	for name := range pod.Spec.Overhead {
 		if strings.HasPrefix(string(name), ResourceDomain) {
 			return true
 		}
 	}
+	return anyResourceList(pod, hasNVIDIAName)
+}
+
+// anyResourceList says whether holds is true of one of the pod's own or
+// its containers' and init containers' requests or limits.
+func anyResourceList(pod *v1.Pod, holds func(v1.ResourceList) bool) bool {
+	if r := pod.Spec.Resources; r != nil && (holds(r.Requests) || holds(r.Limits)) {
+		return true
+	}
 	for _, list := range [][]v1.Container{pod.Spec.Containers, pod.Spec.InitContainers} {
 		for i := range list {
-			if hasNVIDIAName(list[i].Resources.Requests) || hasNVIDIAName(list[i].Resources.Limits) {
+			if holds(list[i].Resources.Requests) || holds(list[i].Resources.Limits) {
 				return true
 			}
 		}
@@ -189,23 +195,12 @@ func HoldsGPU(pod *v1.Pod, classifier *Classifier) bool {
 	if len(pod.Spec.ResourceClaims) > 0 || VMIOf(pod) != nil {
 		return true
 	}
-	mayBeGPU := func(list v1.ResourceList) bool {
+	return anyResourceList(pod, func(list v1.ResourceList) bool {
 		for name, q := range list {
 			if !q.IsZero() && classifier.MayBeGPU(name) {
 				return true
 			}
 		}
 		return false
-	}
-	if r := pod.Spec.Resources; r != nil && (mayBeGPU(r.Requests) || mayBeGPU(r.Limits)) {
-		return true
-	}
-	for _, list := range [][]v1.Container{pod.Spec.Containers, pod.Spec.InitContainers} {
-		for i := range list {
-			if mayBeGPU(list[i].Resources.Requests) || mayBeGPU(list[i].Resources.Limits) {
-				return true
-			}
-		}
-	}
-	return false
+	})
 }
