@@ -137,6 +137,8 @@ func TestBadInput(t *testing.T) {
 		{"unknown flag", []string{"check", "--nodes", "x"}, "error: unknown flag: --nodes"},
 		{"bad --fail-on", []string{"check", "-f", checkData("healthy.json"), "--fail-on", "fatal"}, `error: --fail-on: invalid severity "fatal"`},
 		{"bad output", []string{"check", "-f", checkData("healthy.json"), "-o", "xml"}, `error: --output "xml": valid values are table, json, yaml`},
+		{"a conversion timeout with no unit", []string{"check", "-f", checkData("healthy.json"), "--conversion-timeout", "20ns"},
+			"error: --conversion-timeout: 20ns is under one second; give the mode controller's --conversion-timeout, e.g. 20m"},
 		{"cluster policy without a dump", []string{"check", "--cluster-policy", checkData("clusterpolicy-enabled.yaml")}, "error: --cluster-policy and --kubevirt need -f"},
 		{"explain without nodes", []string{"explain", "-f", pods}, "error: -f " + pods + " needs --nodes"},
 		{"explain of a node dump as a pod", []string{"explain", "-f", checkData("healthy.json"), "--nodes", checkData("healthy.json")}, ": holds 4 objects; want one Pod manifest"},
