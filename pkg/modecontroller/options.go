@@ -8,6 +8,8 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/advisor"
 )
 
 // Operation is how far the controller may go.
@@ -81,6 +83,7 @@ type Options struct {
 
 // Defaults are the shipped options (manifests/install/controller.yaml).
 func Defaults() Options {
+	demand := advisor.DefaultDemandRules()
 	return Options{
 		Operation:                 DryRun,
 		Namespace:                 "gpu-workload-scheduler",
@@ -92,8 +95,8 @@ func Defaults() Options {
 		NodeCooldown:              time.Hour,
 		ConversionTimeout:         20 * time.Minute,
 		Backoff:                   6 * time.Hour,
-		SchedulerNames:            []string{"gpu-workload-scheduler"},
-		PriorityCutoff:            -10,
+		SchedulerNames:            demand.SchedulerNames,
+		PriorityCutoff:            demand.PriorityCutoff,
 		SkipNodesWithSystemPods:   true,
 		MaxTotalUnreadyPercentage: 45,
 		OkTotalUnreadyCount:       3,
