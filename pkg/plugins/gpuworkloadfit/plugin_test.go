@@ -401,6 +401,14 @@ func TestExplainFixNamesNodesWithTheHardware(t *testing.T) {
 			commands: []string{"kubectl drain c-a10 --ignore-daemonsets", "kubectl label node c-a10 nvidia.com/gpu.workload.config=vm-passthrough --overwrite", "kubectl uncordon c-a10"},
 		},
 		{
+			name: "a busy node whose pod requests a renamed time-slicing resource names that pod", nodes: []*v1.Node{withProduct(gpuNode("c-a10", "container", map[v1.ResourceName]string{"nvidia.com/gpu-shared": "4"}), "NVIDIA-A10")},
+			assigned: []*v1.Pod{st.MakePod().Name("shared").Namespace("ns").UID("shared").Node("c-a10").Req(map[v1.ResourceName]string{"nvidia.com/gpu-shared": "1"}).Obj()},
+			pod:      launcherPod("vm-a10", map[v1.ResourceName]string{a10: "1"}),
+			fix: "no node advertises nvidia.com/GA102GL_A10; node c-a10 has this hardware but runs GPU pod(s) ns/shared: drain it (evictions, so PodDisruptionBudgets hold), convert it and uncordon it: " +
+				"kubectl drain c-a10 --ignore-daemonsets; kubectl label node c-a10 nvidia.com/gpu.workload.config=vm-passthrough --overwrite; kubectl uncordon c-a10",
+			commands: []string{"kubectl drain c-a10 --ignore-daemonsets", "kubectl label node c-a10 nvidia.com/gpu.workload.config=vm-passthrough --overwrite", "kubectl uncordon c-a10"},
+		},
+		{
 			name: "the node with the hardware runs a VM of the pod's priority: no commands", nodes: []*v1.Node{gpuNode("pt-a10", "vm-passthrough", map[v1.ResourceName]string{a10: "1"})},
 			assigned: []*v1.Pod{withNode(launcherPod("vm-running", map[v1.ResourceName]string{a10: "1"}), "pt-a10")},
 			pod:      podRequesting("cuda", map[v1.ResourceName]string{gpu: "1"}),
