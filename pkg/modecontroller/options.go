@@ -130,8 +130,8 @@ func (o Options) Validate() error {
 	if !valid {
 		errs = append(errs, field.NotSupported(field.NewPath("operation"), o.Operation, Operations))
 	}
-	// A duration of a few nanoseconds is a typo (a unit left out), and
-	// would turn the hysteresis, the rate limit or the timeout off.
+	// A duration under a second is a typo (a wrong unit), and would turn
+	// the hysteresis, the rate limit or the timeout off.
 	for _, d := range []struct {
 		name  string
 		value time.Duration
