@@ -272,14 +272,12 @@ func (r *AdviseReport) Refit(ctx context.Context, node string, converting []stri
 		away[n] = true
 	}
 	var displaced, elsewhere []sim.PodSpec
-	wanted := map[v1.ResourceName]bool{}
 	for _, p := range r.cluster.running {
 		switch {
 		case p.Node == node && (p.GPU != "" || p.VM):
 			moved := p
 			moved.Node = ""
 			displaced = append(displaced, moved)
-			wanted[p.GPU] = true
 		case !away[p.Node]:
 			elsewhere = append(elsewhere, p)
 		}
@@ -287,13 +285,11 @@ func (r *AdviseReport) Refit(ctx context.Context, node string, converting []stri
 	if len(displaced) == 0 {
 		return "", nil
 	}
+	remaining := slices.DeleteFunc(slices.Clone(r.cluster.nodes), func(n sim.NodeSpec) bool { return away[n.Name] })
+	nodes, _ := relevantNodes(remaining, displaced, advisor.Plan{})
 	kept := map[string]bool{}
-	var nodes []sim.NodeSpec
-	for _, n := range r.cluster.nodes {
-		if name, _, err := n.Inventory.Advertisement(n.Mode); err == nil && wanted[name] && !away[n.Name] {
-			nodes = append(nodes, n)
-			kept[n.Name] = true
-		}
+	for _, n := range nodes {
+		kept[n.Name] = true
 	}
 	pods := slices.DeleteFunc(elsewhere, func(p sim.PodSpec) bool { return !kept[p.Node] })
 	shipped, err := sim.ShippedOptions()
