@@ -22,10 +22,12 @@ import (
 	"k8s.io/client-go/tools/events"
 	"k8s.io/component-base/metrics/testutil"
 	"k8s.io/utils/ptr"
+	"sigs.k8s.io/yaml"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/advisor"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/test/upstream"
 )
 
 const a10 v1.ResourceName = "nvidia.com/GA102GL_A10"
@@ -873,5 +875,32 @@ func TestClusterGates(t *testing.T) {
 	}
 	if n := r.updates(); n != 0 {
 		t.Errorf("%d node updates with two ClusterPolicies", n)
+	}
+}
+
+// The GPU Operator's own sample ClusterPolicy tolerates no conversion taint
+// (spec.daemonsets has none): the controller reads it and converts nothing,
+// with the event that gives the patch.
+func TestUpstreamSampleClusterPolicy(t *testing.T) {
+	var sample unstructured.Unstructured
+	if err := yaml.Unmarshal(upstream.Read(t, "NVIDIA+gpu-operator/config/samples/v1_clusterpolicy.yaml"), &sample.Object); err != nil {
+		t.Fatal(err)
+	}
+	opts := testOptions(IdleOnly)
+	opts.IdleFor = 0
+	r := newRig(t, opts, true, containerNode("c1"), waitingVM("vm-1", time.Date(2026, 12, 3, 11, 0, 0, 0, time.UTC)))
+	resource := r.dynamic.Resource(clusterstate.ClusterPolicyGVR)
+	if err := resource.Delete(t.Context(), "cluster-policy", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := resource.Create(t.Context(), &sample, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	r.reconcile(t)
+	if n := r.updates(); n != 0 {
+		t.Errorf("%d node updates under the sample ClusterPolicy", n)
+	}
+	if got := r.events(); len(got) != 1 || got[0] != "ConversionTaintNotTolerated" {
+		t.Errorf("events %q, want one ConversionTaintNotTolerated", got)
 	}
 }
