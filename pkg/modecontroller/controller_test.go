@@ -210,10 +210,10 @@ func (r *rig) advertise(t *testing.T, name string, units string) {
 	}
 }
 
-func (r *rig) updates() int {
+func (r *rig) nodeWrites() int {
 	n := 0
 	for _, a := range r.client.Actions() {
-		if a.GetVerb() == "update" && a.GetResource().Resource == "nodes" {
+		if a.GetVerb() == "patch" && a.GetResource().Resource == "nodes" {
 			n++
 		}
 	}
@@ -361,7 +361,7 @@ func TestDryRunChangesNothing(t *testing.T) {
 	r := newRig(t, opts, true, containerNode("c1"), waitingVM("vm-1", start.Add(-time.Hour)))
 	r.reconcile(t)
 	r.reconcile(t)
-	if n := r.updates(); n != 0 {
+	if n := r.nodeWrites(); n != 0 {
 		t.Errorf("a dry run updated nodes %d times", n)
 	}
 	if got, want := strings.Join(r.events(), " "), "WouldConvert WouldConvert"; got != want {
@@ -388,7 +388,7 @@ func TestDemandMustHaveWaited(t *testing.T) {
 		}
 		r.clock.now = r.clock.now.Add(opts.DemandWait - time.Second)
 		r.reconcile(t)
-		if n := r.updates(); n != 0 {
+		if n := r.nodeWrites(); n != 0 {
 			t.Fatalf("burst %d, shorter than %s: %d node updates", i, opts.DemandWait, n)
 		}
 	}
@@ -426,7 +426,7 @@ func TestNothingConvertsWhenOperandsDoNotTolerateTheTaint(t *testing.T) {
 	r := newRig(t, opts, false, containerNode("c1"), waitingVM("vm-1", time.Date(2026, 12, 3, 11, 0, 0, 0, time.UTC)))
 	r.reconcile(t)
 	r.reconcile(t)
-	if n := r.updates(); n != 0 {
+	if n := r.nodeWrites(); n != 0 {
 		t.Errorf("%d node updates", n)
 	}
 	if got := r.events(); len(got) != 1 || got[0] != "ConversionTaintNotTolerated" {
@@ -792,6 +792,9 @@ func TestRollbackAtOnce(t *testing.T) {
 			n.Labels[gpuworkload.LabelVGPUConfig] = "A10-12Q"
 			n.Labels[gpuworkload.LabelVGPUConfigState] = gpuworkload.VGPUConfigStateFailed
 		})}, "the vGPU device manager failed to apply nvidia.com/vgpu.config=A10-12Q"},
+		{"the vGPU device manager failed on the default configuration", []runtime.Object{relabelled(gpuworkload.ModeVGPU, func(n *v1.Node) {
+			n.Labels[gpuworkload.LabelVGPUConfigState] = gpuworkload.VGPUConfigStateFailed
+		})}, "the vGPU device manager failed to apply the ClusterPolicy's default vGPU configuration (no nvidia.com/vgpu.config label)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newRig(t, testOptions(IdleOnly), true, tc.objects...)
@@ -819,7 +822,7 @@ func TestOutcomeCountedOnce(t *testing.T) {
 	r.reconcile(t)
 	r.advertise(t, "c1", "1")
 	conflicts := 1
-	r.client.PrependReactor("update", "nodes", func(action k8stesting.Action) (bool, runtime.Object, error) {
+	r.client.PrependReactor("patch", "nodes", func(action k8stesting.Action) (bool, runtime.Object, error) {
 		if conflicts == 0 {
 			return false, nil, nil
 		}
@@ -873,7 +876,7 @@ func TestClusterGates(t *testing.T) {
 	if err := r.Reconcile(t.Context()); err == nil || !strings.Contains(err.Error(), "2 ClusterPolicies (another-policy, cluster-policy)") {
 		t.Errorf("Reconcile with two ClusterPolicies: %v, want an error naming both", err)
 	}
-	if n := r.updates(); n != 0 {
+	if n := r.nodeWrites(); n != 0 {
 		t.Errorf("%d node updates with two ClusterPolicies", n)
 	}
 }
@@ -897,10 +900,50 @@ func TestUpstreamSampleClusterPolicy(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.reconcile(t)
-	if n := r.updates(); n != 0 {
+	if n := r.nodeWrites(); n != 0 {
 		t.Errorf("%d node updates under the sample ClusterPolicy", n)
 	}
 	if got := r.events(); len(got) != 1 || got[0] != "ConversionTaintNotTolerated" {
 		t.Errorf("events %q, want one ConversionTaintNotTolerated", got)
+	}
+}
+
+// The controller's node writes carry only its labels, annotations and
+// taints, with the resourceVersion read as a precondition: the admission
+// policy sees nothing else change.
+func TestNodePatch(t *testing.T) {
+	foreign := v1.Taint{Key: "example.com/maintenance", Effect: v1.TaintEffectNoSchedule}
+	read := &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: "gpu-1", ResourceVersion: "42",
+		Labels:      map[string]string{gpuworkload.LabelWorkloadConfig: "container", "team": "ml"},
+		Annotations: map[string]string{annotationFailedAt: "2026-12-05T00:00:00Z", "owner": "ops"}},
+		Spec: v1.NodeSpec{Taints: []v1.Taint{foreign}}}
+	for _, tc := range []struct {
+		name   string
+		change func(*v1.Node)
+		want   string
+	}{
+		{"nothing", func(*v1.Node) {}, `{"metadata":{"resourceVersion":"42"}}`},
+		{"the mode label and a new label", func(n *v1.Node) {
+			n.Labels[gpuworkload.LabelWorkloadConfig] = "vm-passthrough"
+			n.Labels[gpuworkload.LabelVGPUConfig] = "A10-12Q"
+		}, `{"metadata":{"labels":{"nvidia.com/gpu.workload.config":"vm-passthrough","nvidia.com/vgpu.config":"A10-12Q"},"resourceVersion":"42"}}`},
+		{"an annotation removed", func(n *v1.Node) { delete(n.Annotations, annotationFailedAt) },
+			`{"metadata":{"annotations":{"gpu-workload.io/conversion-failed-at":null},"resourceVersion":"42"}}`},
+		{"the taint added, the foreign one kept", func(n *v1.Node) {
+			n.Spec.Taints = append(n.Spec.Taints, v1.Taint{Key: TaintKey, Effect: v1.TaintEffectNoSchedule})
+		}, `{"metadata":{"resourceVersion":"42"},"spec":{"taints":[{"key":"example.com/maintenance","effect":"NoSchedule"},{"key":"gpu-workload.io/converting","effect":"NoSchedule"}]}}`},
+		{"the last taint removed", func(n *v1.Node) { n.Spec.Taints = nil }, `{"metadata":{"resourceVersion":"42"},"spec":{"taints":[]}}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			next := read.DeepCopy()
+			tc.change(next)
+			patch, err := nodePatch(read, next)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(patch) != tc.want {
+				t.Errorf("patch\n%s\nwant\n%s", patch, tc.want)
+			}
+		})
 	}
 }

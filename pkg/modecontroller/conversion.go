@@ -9,8 +9,10 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/klog/v2"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/advisor"
@@ -129,12 +131,12 @@ func (c *Controller) start(ctx context.Context, p *pass, r advisor.Relabel, drai
 		OldMode: labelOf(node, gpuworkload.LabelWorkloadConfig), OldConfig: labelOf(node, gpuworkload.LabelVGPUConfig),
 		Started: metav1.NewTime(started), Drain: drain,
 	}
-	node = node.DeepCopy()
-	node.Spec.Taints = append(node.Spec.Taints, conversionTaint(started))
-	if err := setRecord(node, &rec); err != nil {
+	next := node.DeepCopy()
+	next.Spec.Taints = append(next.Spec.Taints, conversionTaint(started))
+	if err := setRecord(next, &rec); err != nil {
 		return err
 	}
-	updated, err := c.update(ctx, node)
+	updated, err := c.write(ctx, node, next)
 	if err != nil || updated == nil {
 		return err
 	}
@@ -173,14 +175,14 @@ func (c *Controller) advance(ctx context.Context, p *pass, node *v1.Node, rec *r
 		if err := setRecord(next, rec); err != nil {
 			return false, err
 		}
-		_, err := c.update(ctx, next)
+		_, err := c.write(ctx, node, next)
 		return false, err
 	}
 	switch {
 	case len(running) > 0:
 		return c.end(ctx, p, node, rec, outcomeRolledBack, fmt.Sprintf("GPU pods (%s) reached the node while it converted", podNames(running)))
 	case rec.To == gpuworkload.ModeVGPU && node.Labels[gpuworkload.LabelVGPUConfigState] == gpuworkload.VGPUConfigStateFailed:
-		return c.end(ctx, p, node, rec, outcomeRolledBack, fmt.Sprintf("the vGPU device manager failed to apply %s=%s (%s=%s)", gpuworkload.LabelVGPUConfig, node.Labels[gpuworkload.LabelVGPUConfig], gpuworkload.LabelVGPUConfigState, gpuworkload.VGPUConfigStateFailed))
+		return c.end(ctx, p, node, rec, outcomeRolledBack, fmt.Sprintf("the vGPU device manager failed to apply %s (%s=%s)", appliedVGPUConfig(node), gpuworkload.LabelVGPUConfigState, gpuworkload.VGPUConfigStateFailed))
 	case converted(node, rec):
 		return c.end(ctx, p, node, rec, outcomeSucceeded, fmt.Sprintf("advertises %d x %s in %s after %s", rec.Units, rec.Resource, rec.To, elapsed.Round(time.Second)))
 	case elapsed >= c.opts.ConversionTimeout:
@@ -266,7 +268,7 @@ func (c *Controller) end(ctx context.Context, p *pass, node *v1.Node, rec *recor
 	}
 	next.Spec.Taints = slices.DeleteFunc(next.Spec.Taints, func(t v1.Taint) bool { return t.Key == TaintKey })
 	delete(next.Annotations, annotationConversion)
-	updated, err := c.update(ctx, next)
+	updated, err := c.write(ctx, node, next)
 	if err != nil || updated == nil {
 		return false, err
 	}
@@ -320,16 +322,72 @@ func setRecord(node *v1.Node, rec *record) error {
 	return nil
 }
 
-// update writes the node if nobody changed it since it was read; on a
-// conflict it returns nil and no error, and the next pass reads it again.
-func (c *Controller) update(ctx context.Context, node *v1.Node) (*v1.Node, error) {
-	updated, err := c.client.CoreV1().Nodes().Update(ctx, node, metav1.UpdateOptions{FieldManager: Name})
+// write changes the node from read to next if nobody changed it since it
+// was read; on a conflict it returns nil and no error, and the next pass
+// reads it again.
+func (c *Controller) write(ctx context.Context, read, next *v1.Node) (*v1.Node, error) {
+	patch, err := nodePatch(read, next)
+	if err != nil {
+		return nil, err
+	}
+	updated, err := c.client.CoreV1().Nodes().Patch(ctx, read.Name, types.MergePatchType, patch, metav1.PatchOptions{FieldManager: Name})
 	if apierrors.IsConflict(err) {
-		klog.FromContext(ctx).V(2).Info("Node changed since it was read; retrying at the next pass", "node", node.Name)
+		klog.FromContext(ctx).V(2).Info("Node changed since it was read; retrying at the next pass", "node", read.Name)
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("update node %s: %w", node.Name, err)
+		return nil, fmt.Errorf("patch node %s: %w", read.Name, err)
 	}
 	return updated, nil
+}
+
+// nodePatch is a merge patch of exactly what the controller changes on a
+// node, its labels, annotations and taints, with read's resourceVersion as
+// a precondition: two controllers never both write a step, and the
+// admission policy of manifests/install (which lets the controller change
+// nothing else) sees only what changed.
+func nodePatch(read, next *v1.Node) ([]byte, error) {
+	metadata := map[string]any{"resourceVersion": read.ResourceVersion}
+	if changed := mapChanges(read.Labels, next.Labels); len(changed) > 0 {
+		metadata["labels"] = changed
+	}
+	if changed := mapChanges(read.Annotations, next.Annotations); len(changed) > 0 {
+		metadata["annotations"] = changed
+	}
+	patch := map[string]any{"metadata": metadata}
+	if !equality.Semantic.DeepEqual(read.Spec.Taints, next.Spec.Taints) {
+		// Taints are an atomic list: the patch carries all of them.
+		taints := next.Spec.Taints
+		if taints == nil {
+			taints = []v1.Taint{}
+		}
+		patch["spec"] = map[string]any{"taints": taints}
+	}
+	return json.Marshal(patch)
+}
+
+// mapChanges is the merge patch from one map to another: changed and new
+// keys with their values, removed keys as null.
+func mapChanges(from, to map[string]string) map[string]any {
+	out := map[string]any{}
+	for k, v := range to {
+		if old, ok := from[k]; !ok || old != v {
+			out[k] = v
+		}
+	}
+	for k := range from {
+		if _, ok := to[k]; !ok {
+			out[k] = nil
+		}
+	}
+	return out
+}
+
+// appliedVGPUConfig names the vGPU configuration the device manager
+// applies to the node: its label's, or without one the ClusterPolicy's default.
+func appliedVGPUConfig(node *v1.Node) string {
+	if config := node.Labels[gpuworkload.LabelVGPUConfig]; config != "" {
+		return gpuworkload.LabelVGPUConfig + "=" + config
+	}
+	return "the ClusterPolicy's default vGPU configuration (no " + gpuworkload.LabelVGPUConfig + " label)"
 }

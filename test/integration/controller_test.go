@@ -18,6 +18,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/utils/ptr"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
@@ -564,4 +566,61 @@ func (e *env) waitPlans(t *testing.T, p *controlplane.Process, n int) {
 	}
 	want := plans() + n
 	e.poll(t, fmt.Sprintf("%d more plans", n), func(context.Context) (bool, error) { return plans() >= want, nil })
+}
+
+// What RBAC cannot say, the shipped admission policy enforces: as its
+// service account, the controller may change on a node only the mode and
+// vGPU configuration labels, its own annotations and its own taint; any
+// other change is refused with the policy's message.
+func TestControllerNodeWritesAdmission(t *testing.T) {
+	e := newEnv(t)
+	e.useControllerRBAC(t)
+	createNode(e.ctx, t, e.client, "gpu-1", map[string]string{gpuworkload.LabelWorkloadConfig: "container", "team": "ml"}, map[string]string{"nvidia.com/gpu": "1"})
+	config, err := clientcmd.BuildConfigFromFlags("", filepath.Join(e.cp.Dir, controllerKubeconfig))
+	if err != nil {
+		t.Fatal(err)
+	}
+	asController := kubernetes.NewForConfigOrDie(config)
+	patch := func(body string) error {
+		_, err := asController.CoreV1().Nodes().Patch(e.ctx, "gpu-1", types.MergePatchType, []byte(body), metav1.PatchOptions{})
+		return err
+	}
+	const foreignLabel = "gpu-workload-controller may change only the labels nvidia.com/gpu.workload.config and nvidia.com/vgpu.config of a node"
+	// The API server loads a new policy in the background: until it does,
+	// a foreign label goes through.
+	attempt := 0
+	e.poll(t, "the policy to refuse a foreign label", func(context.Context) (bool, error) {
+		attempt++
+		err := patch(fmt.Sprintf(`{"metadata":{"labels":{"team":"ml-%d"}}}`, attempt))
+		if err == nil {
+			return false, nil
+		}
+		if apierrors.IsForbidden(err) && strings.Contains(err.Error(), foreignLabel) {
+			return true, nil
+		}
+		return false, err
+	})
+	for _, tc := range []struct{ name, patch, refusal string }{
+		{"a label of the node restriction", `{"metadata":{"labels":{"node-restriction.kubernetes.io/pool":"a"}}}`, foreignLabel},
+		{"a label removed", `{"metadata":{"labels":{"team":null}}}`, foreignLabel},
+		{"a foreign annotation", `{"metadata":{"annotations":{"owner":"me"}}}`, "gpu-workload-controller may change only its own annotations"},
+		{"a foreign taint", `{"spec":{"taints":[{"key":"example.com/maintenance","effect":"NoSchedule"}]}}`, "gpu-workload-controller may add or remove only its own taint gpu-workload.io/converting"},
+		{"a cordon", `{"spec":{"unschedulable":true}}`, "gpu-workload-controller may not change a node's spec.unschedulable"},
+		{"its own labels, annotation and taint", `{"metadata":{"labels":{"nvidia.com/gpu.workload.config":"vm-vgpu","nvidia.com/vgpu.config":"A10-12Q"},"annotations":{"gpu-workload.io/conversion":"{}"}},"spec":{"taints":[{"key":"gpu-workload.io/converting","value":"20261205T060000Z","effect":"NoSchedule"}]}}`, ""},
+		{"its own taint removed", `{"spec":{"taints":[]}}`, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := patch(tc.patch)
+			switch {
+			case tc.refusal == "" && err != nil:
+				t.Fatalf("refused: %v", err)
+			case tc.refusal != "" && (!apierrors.IsForbidden(err) || !strings.Contains(err.Error(), tc.refusal)):
+				t.Fatalf("err %v, want Forbidden saying %q", err, tc.refusal)
+			}
+		})
+	}
+	node := e.node(t, "gpu-1")
+	if node.Labels[gpuworkload.LabelWorkloadConfig] != "vm-vgpu" || node.Spec.Unschedulable || len(node.Spec.Taints) != 0 || node.Annotations["owner"] != "" {
+		t.Errorf("node after the writes: labels %v, annotations %v, unschedulable %v, taints %v; want only the controller's own changes", node.Labels, node.Annotations, node.Spec.Unschedulable, node.Spec.Taints)
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	authenticationv1 "k8s.io/api/authentication/v1"
 	v1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
@@ -30,8 +31,9 @@ func (e *env) applyInstallRBAC(t *testing.T) {
 	e.applyRBAC(t, "manifests/install", func(string) bool { return true })
 }
 
-// applyRBAC creates the ServiceAccounts and RBAC objects a kustomization of
-// the repository builds, those whose name keep accepts.
+// applyRBAC creates the ServiceAccounts, RBAC objects and admission
+// policies a kustomization of the repository builds, those whose name keep
+// accepts.
 func (e *env) applyRBAC(t *testing.T, dir string, keep func(name string) bool) {
 	t.Helper()
 	resources, err := krusty.MakeKustomizer(krusty.MakeDefaultOptions()).Run(filesys.MakeFsOnDisk(), repoRoot+"/"+dir)
@@ -67,6 +69,16 @@ func (e *env) applyRBAC(t *testing.T, dir string, keep func(name string) bool) {
 		case "Role":
 			err = createFrom(data, func(o *rbacv1.Role) error {
 				_, err := rbac.Roles(ns).Create(e.ctx, o, metav1.CreateOptions{})
+				return err
+			})
+		case "ValidatingAdmissionPolicy":
+			err = createFrom(data, func(o *admissionregistrationv1.ValidatingAdmissionPolicy) error {
+				_, err := e.client.AdmissionregistrationV1().ValidatingAdmissionPolicies().Create(e.ctx, o, metav1.CreateOptions{})
+				return err
+			})
+		case "ValidatingAdmissionPolicyBinding":
+			err = createFrom(data, func(o *admissionregistrationv1.ValidatingAdmissionPolicyBinding) error {
+				_, err := e.client.AdmissionregistrationV1().ValidatingAdmissionPolicyBindings().Create(e.ctx, o, metav1.CreateOptions{})
 				return err
 			})
 		case "RoleBinding":

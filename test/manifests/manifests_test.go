@@ -207,7 +207,7 @@ func TestOnlyTheControllerWritesNodes(t *testing.T) {
 	if w := writes("gpu-workload-scheduler"); w["nodes"] != nil {
 		t.Errorf("the scheduler's ClusterRole writes nodes: %v", w["nodes"])
 	}
-	want := map[string][]string{"nodes": {"update"}, "pods/eviction": {"create"}, "events": {"create", "patch"}, "virtualmachineinstancemigrations": {"create"}}
+	want := map[string][]string{"nodes": {"patch"}, "pods/eviction": {"create"}, "events": {"create", "patch"}, "virtualmachineinstancemigrations": {"create"}}
 	if w := writes("gpu-workload-controller"); !reflect.DeepEqual(w, want) {
 		t.Errorf("the controller's ClusterRole writes %v, want %v", w, want)
 	}
