@@ -1,5 +1,5 @@
 // Command gpu-workload-scheduler is kube-scheduler with the GPUWorkloadFit,
-// GPUStranding and VerifyingBinder plugins. Every kube-scheduler flag works; --version prints
+// GPUStranding, VerifyingBinder and GPUDynamicResources plugins. Every kube-scheduler flag works; --version prints
 // this project's version.
 package main
 
@@ -13,6 +13,7 @@ import (
 	"k8s.io/kubernetes/cmd/kube-scheduler/app"
 	"k8s.io/kubernetes/cmd/kube-scheduler/app/options"
 
+	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpudynamicresources"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpustranding"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpuworkloadfit"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/profiles"
@@ -25,6 +26,7 @@ func main() {
 		app.WithPlugin(gpuworkloadfit.Name, gpuworkloadfit.New),
 		app.WithPlugin(gpustranding.Name, gpustranding.New),
 		app.WithPlugin(verifyingbinder.Name, verifyingbinder.New),
+		app.WithPlugin(gpudynamicresources.Name, gpudynamicresources.New),
 	)
 	cmd.Use = "gpu-workload-scheduler"
 	runScheduler := cmd.RunE

@@ -32,6 +32,7 @@ import (
 	"github.com/gpu-workload-scheduler/scheduler/manifests/install"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpudynamicresources"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpustranding"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpuworkloadfit"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/profiles"
@@ -136,19 +137,19 @@ type engine struct {
 //     has taints (TaintToleration) or images (ImageLocality), no pod has
 //     volumes (VolumeBinding), and, in a run without VMs of several cards,
 //     no claim has firstAvailable alternatives, the only thing
-//     DynamicResources ranks.
+//     GPUDynamicResources (DynamicResources) ranks.
 var idlePlugins = struct{ filter, score []string }{
 	filter: []string{names.NodeResourcesFit},
-	score:  []string{names.TaintToleration, names.ImageLocality, names.VolumeBinding, names.DynamicResources},
+	score:  []string{names.TaintToleration, names.ImageLocality, names.VolumeBinding, gpudynamicresources.Name},
 }
 
 // withoutIdlePlugins is the profile without idlePlugins' extension points;
-// with claims, DynamicResources ranks their alternatives.
+// with claims, GPUDynamicResources ranks their alternatives.
 func withoutIdlePlugins(profile *schedconfig.KubeSchedulerProfile, claims bool) *schedconfig.KubeSchedulerProfile {
 	profile = profile.DeepCopy()
 	score := idlePlugins.score
 	if claims {
-		score = slices.DeleteFunc(slices.Clone(score), func(name string) bool { return name == names.DynamicResources })
+		score = slices.DeleteFunc(slices.Clone(score), func(name string) bool { return name == gpudynamicresources.Name })
 	}
 	// Enabled at the extension point or through multiPoint.
 	drop := func(set *schedconfig.PluginSet, idle []string) {
@@ -186,6 +187,13 @@ func newEngine(ctx context.Context, profile *schedconfig.KubeSchedulerProfile, p
 		},
 		gpustranding.Name:    gpustranding.New,
 		verifyingbinder.Name: verifyingbinder.New,
+		gpudynamicresources.Name: func(ctx context.Context, args runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
+			pl, err := gpudynamicresources.New(ctx, args, h)
+			if err == nil {
+				e.dynamicResources = pl.(*gpudynamicresources.GPUDynamicResources).DynamicResources
+			}
+			return pl, err
+		},
 	}
 	for _, r := range []frameworkruntime.Registry{ours, extra} {
 		if err := registry.Merge(r); err != nil {

@@ -17,6 +17,7 @@ import (
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 	perf "k8s.io/kubernetes/test/integration/scheduler_perf"
 
+	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpudynamicresources"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpustranding"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpuworkloadfit"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/verifyingbinder"
@@ -50,9 +51,10 @@ func BenchmarkPerfScheduling(b *testing.B) {
 		defer scrapeEvery(*scrapeInterval)()
 	}
 	registry := frameworkruntime.Registry{
-		gpuworkloadfit.Name:  gpuworkloadfit.New,
-		gpustranding.Name:    gpustranding.New,
-		verifyingbinder.Name: verifyingbinder.New,
+		gpuworkloadfit.Name:      gpuworkloadfit.New,
+		gpustranding.Name:        gpustranding.New,
+		verifyingbinder.Name:     verifyingbinder.New,
+		gpudynamicresources.Name: gpudynamicresources.New,
 	}
 	perf.RunBenchmarkPerfScheduling(b, "config/performance-config.yaml", "gpuworkload", registry)
 }

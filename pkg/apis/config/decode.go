@@ -11,7 +11,10 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	configv1 "k8s.io/kube-scheduler/config/v1"
 	v1helper "k8s.io/kubernetes/pkg/apis/core/v1/helper"
+	schedulerconfig "k8s.io/kubernetes/pkg/scheduler/apis/config"
+	schedulerconfigv1 "k8s.io/kubernetes/pkg/scheduler/apis/config/v1"
 	sigsjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
 
@@ -20,8 +23,9 @@ import (
 
 // Kinds of the args, which the scheduler convention names <PluginName>Args.
 const (
-	KindGPUWorkloadFitArgs = "GPUWorkloadFitArgs"
-	KindGPUStrandingArgs   = "GPUStrandingArgs"
+	KindGPUWorkloadFitArgs      = "GPUWorkloadFitArgs"
+	KindGPUStrandingArgs        = "GPUStrandingArgs"
+	KindGPUDynamicResourcesArgs = "GPUDynamicResourcesArgs"
 )
 
 // decodeStrict fills into from a pluginConfig args object. Unknown fields are
@@ -90,6 +94,33 @@ func DecodeGPUStrandingArgs(obj runtime.Object) (*GPUStrandingArgs, error) {
 	return args, nil
 }
 
+// DecodeGPUDynamicResourcesArgs decodes, defaults and validates
+// GPUDynamicResources' args, and gives DynamicResources' own args from them.
+func DecodeGPUDynamicResourcesArgs(obj runtime.Object) (*GPUDynamicResourcesArgs, *schedulerconfig.DynamicResourcesArgs, error) {
+	args := &GPUDynamicResourcesArgs{}
+	if err := decodeStrict(obj, KindGPUDynamicResourcesArgs, args); err != nil {
+		return nil, nil, err
+	}
+	upstream := configv1.DynamicResourcesArgs{FilterTimeout: args.FilterTimeout, BindingTimeout: args.BindingTimeout}
+	schedulerconfigv1.SetDefaults_DynamicResourcesArgs(&upstream)
+	args.FilterTimeout, args.BindingTimeout = upstream.FilterTimeout, upstream.BindingTimeout
+	if args.DRADriverName == "" {
+		args.DRADriverName = gpuworkload.DRADriver
+	}
+	errs := checkTypeMeta(KindGPUDynamicResourcesArgs, args.Kind, args.APIVersion)
+	for _, msg := range validation.IsDNS1123Subdomain(args.DRADriverName) {
+		errs = append(errs, field.Invalid(field.NewPath("draDriverName"), args.DRADriverName, msg+"; a DRA driver name is a DNS subdomain such as gpu.nvidia.com"))
+	}
+	if len(errs) > 0 {
+		return nil, nil, fmt.Errorf("%s: %w", KindGPUDynamicResourcesArgs, errs.ToAggregate())
+	}
+	inTree := &schedulerconfig.DynamicResourcesArgs{}
+	if err := schedulerconfigv1.Convert_v1_DynamicResourcesArgs_To_config_DynamicResourcesArgs(&upstream, inTree, nil); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", KindGPUDynamicResourcesArgs, err)
+	}
+	return args, inTree, nil
+}
+
 // SetDefaultsGPUWorkloadFitArgs applies the GPU Operator's defaults.
 func SetDefaultsGPUWorkloadFitArgs(args *GPUWorkloadFitArgs) {
 	if args.SandboxWorkloads.Enabled == nil {
@@ -140,6 +171,12 @@ func ValidateGPUWorkloadFitArgs(args *GPUWorkloadFitArgs) field.ErrorList {
 	}
 	for _, msg := range validation.IsDNS1123Subdomain(args.DRADriverName) {
 		errs = append(errs, field.Invalid(field.NewPath("draDriverName"), args.DRADriverName, msg+"; a DRA driver name is a DNS subdomain such as gpu.nvidia.com"))
+	}
+	if args.ClusterPolicyName != "" {
+		// The API server names a ClusterPolicy so: any other name matches none.
+		for _, msg := range validation.IsDNS1123Subdomain(args.ClusterPolicyName) {
+			errs = append(errs, field.Invalid(field.NewPath("clusterPolicyName"), args.ClusterPolicyName, msg+"; name a ClusterPolicy as kubectl get clusterpolicies shows it, e.g. cluster-policy, or leave it empty for the oldest"))
+		}
 	}
 	classes := field.NewPath("resourceClasses")
 	for _, name := range slices.Sorted(maps.Keys(args.ResourceClasses)) {

@@ -1,7 +1,9 @@
 package config
 
 import (
+	"strings"
 	"testing"
+	"time"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -71,6 +73,11 @@ resourceClasses: {nvidia.com/hostdev_gpu: passthrough-gpu}
 			wantErr: `GPUWorkloadFitArgs: unknown field "ClusterPolicyName"`,
 		},
 		{
+			name:    "a ClusterPolicy name the API would refuse",
+			args:    raw(`{"clusterPolicyName":"Cluster Policy!"}`),
+			wantErr: `GPUWorkloadFitArgs: clusterPolicyName: Invalid value: "Cluster Policy!": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*'); name a ClusterPolicy as kubectl get clusterpolicies shows it, e.g. cluster-policy, or leave it empty for the oldest`,
+		},
+		{
 			name:    "wrong apiVersion",
 			args:    raw(`{"apiVersion":"v1"}`),
 			wantErr: `GPUWorkloadFitArgs: apiVersion: Invalid value: "v1": must be gpuworkload.scheduling.nvidia.io/v1 or omitted`,
@@ -121,5 +128,37 @@ func TestDecodeGPUStrandingArgs(t *testing.T) {
 	want := "GPUStrandingArgs: [emptyNodePenalty: Invalid value: -1: must be between 0 and 100, nonGPUPodPenalty: Invalid value: 101: must be between 0 and 100]"
 	if err == nil || err.Error() != want {
 		t.Fatalf("error\n%v\nwant\n%s", err, want)
+	}
+}
+
+func TestDecodeGPUDynamicResourcesArgs(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		args       runtime.Object
+		wantDriver string
+		wantFilter time.Duration
+		wantErr    string
+	}{
+		{name: "none: DynamicResources' defaults and the NVIDIA driver", wantDriver: "gpu.nvidia.com", wantFilter: 10 * time.Second},
+		{name: "set", args: raw(`{"filterTimeout": "3s", "draDriverName": "gpu.example.com"}`), wantDriver: "gpu.example.com", wantFilter: 3 * time.Second},
+		{name: "an unknown field", args: raw(`{"filterTimout": "3s"}`), wantErr: `GPUDynamicResourcesArgs: unknown field "filterTimout"`},
+		{name: "a driver that is no DNS subdomain", args: raw(`{"draDriverName": "GPU Driver"}`), wantErr: `GPUDynamicResourcesArgs: draDriverName: Invalid value: "GPU Driver"`},
+		{name: "another kind", args: raw(`{"kind": "DynamicResourcesArgs"}`), wantErr: `GPUDynamicResourcesArgs: kind: Invalid value: "DynamicResourcesArgs": must be GPUDynamicResourcesArgs`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args, inTree, err := DecodeGPUDynamicResourcesArgs(tc.args)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("err %v, want %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if args.DRADriverName != tc.wantDriver || inTree.FilterTimeout == nil || inTree.FilterTimeout.Duration != tc.wantFilter {
+				t.Errorf("driver %q, filterTimeout %v; want %q, %v", args.DRADriverName, inTree.FilterTimeout, tc.wantDriver, tc.wantFilter)
+			}
+		})
 	}
 }

@@ -54,3 +54,20 @@ type GPUStrandingArgs struct {
 	// node's CPU or memory it takes. Default 50.
 	NonGPUPodPenalty *int64 `json:"nonGPUPodPenalty,omitempty"`
 }
+
+// GPUDynamicResourcesArgs configure the GPUDynamicResources plugin:
+// kube-scheduler's DynamicResources args, and the driver whose gpu and vfio
+// devices of one GPU exclude each other.
+type GPUDynamicResourcesArgs struct {
+	metav1.TypeMeta `json:",inline"`
+
+	// FilterTimeout and BindingTimeout are DynamicResources' args, with its
+	// defaults (filterTimeout 10s while the DRASchedulerFilterTimeout gate
+	// is on; bindingTimeout 10m while device binding conditions are).
+	FilterTimeout  *metav1.Duration `json:"filterTimeout,omitempty"`
+	BindingTimeout *metav1.Duration `json:"bindingTimeout,omitempty"`
+
+	// DRADriverName is the driver that publishes a GPU as a gpu and a vfio
+	// device. Default: gpu.nvidia.com.
+	DRADriverName string `json:"draDriverName,omitempty"`
+}

@@ -16,6 +16,7 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/names"
 
+	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpudynamicresources"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpustranding"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpuworkloadfit"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/verifyingbinder"
@@ -23,7 +24,7 @@ import (
 
 // Validate checks every profile of a defaulted configuration.
 func Validate(cfg *config.KubeSchedulerConfiguration) error {
-	registered := []string{gpuworkloadfit.Name, gpustranding.Name, verifyingbinder.Name}
+	registered := []string{gpuworkloadfit.Name, gpustranding.Name, verifyingbinder.Name, gpudynamicresources.Name}
 	for name := range plugins.NewInTreeRegistry() {
 		registered = append(registered, name)
 	}
@@ -79,24 +80,25 @@ func validateProfile(p *config.KubeSchedulerProfile, path *field.Path, registere
 }
 
 // validateReserve: GPUWorkloadFit's Reserve rejects an allocation that
-// completes a pair of sibling DRA devices, which it can see only after
-// DynamicResources' Reserve has made the cycle's allocation visible. A
-// profile whose GPUWorkloadFit filters while DynamicResources allocates needs
-// it there, after DynamicResources.
+// completes a pair of sibling DRA devices, which it can see only after the
+// allocator's Reserve (DynamicResources', or GPUDynamicResources') has made
+// the cycle's allocation visible. A profile whose GPUWorkloadFit filters
+// while an allocator allocates needs it there, after the allocator.
 func validateReserve(all *config.Plugins, path *field.Path) field.ErrorList {
 	reserve := enabledAt(all, all.Reserve)
-	dra := slices.Index(reserve, names.DynamicResources)
-	if dra < 0 || !slices.Contains(enabledAt(all, all.Filter), gpuworkloadfit.Name) {
+	allocator := slices.IndexFunc(reserve, func(name string) bool { return name == names.DynamicResources || name == gpudynamicresources.Name })
+	if allocator < 0 || !slices.Contains(enabledAt(all, all.Filter), gpuworkloadfit.Name) {
 		return nil
 	}
+	name := reserve[allocator]
 	switch fit := slices.Index(reserve, gpuworkloadfit.Name); {
 	case fit < 0:
 		return field.ErrorList{field.Required(path.Child("reserve", "enabled"),
-			fmt.Sprintf("%s rejects at reserve an allocation of both halves of one DRA GPU: enable it at reserve, where it runs after %s", gpuworkloadfit.Name, names.DynamicResources))}
-	case fit < dra:
-		ours := slices.DeleteFunc(reserve, func(name string) bool { return name != gpuworkloadfit.Name && name != names.DynamicResources })
+			fmt.Sprintf("%s rejects at reserve an allocation of both halves of one DRA GPU: enable it at reserve, where it runs after %s", gpuworkloadfit.Name, name))}
+	case fit < allocator:
+		ours := slices.DeleteFunc(reserve, func(n string) bool { return n != gpuworkloadfit.Name && n != name })
 		return field.ErrorList{field.Invalid(path.Child("reserve", "enabled"), strings.Join(ours, ", "),
-			fmt.Sprintf("%s checks the allocation %s's Reserve makes: enable %s after it at reserve", gpuworkloadfit.Name, names.DynamicResources, gpuworkloadfit.Name))}
+			fmt.Sprintf("%s checks the allocation %s's Reserve makes: enable %s after it at reserve", gpuworkloadfit.Name, name, gpuworkloadfit.Name))}
 	}
 	return nil
 }

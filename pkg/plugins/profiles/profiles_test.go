@@ -50,6 +50,16 @@ func TestValidate(t *testing.T) {
       disabled: [{name: DynamicResources}]
       enabled: [{name: GPUWorkloadFit}, {name: DynamicResources}]
 `, want: "profiles[0].plugins.reserve.enabled: Invalid value: \"GPUWorkloadFit, DynamicResources\": GPUWorkloadFit checks the allocation DynamicResources's Reserve makes: enable GPUWorkloadFit after it at reserve"},
+		{name: "GPUWorkloadFit reserving before GPUDynamicResources", config: `  plugins:
+    multiPoint:
+      enabled: [{name: GPUDynamicResources}]
+      disabled: [{name: DynamicResources}]
+    preFilter: {enabled: [{name: GPUWorkloadFit}]}
+    filter: {enabled: [{name: GPUWorkloadFit}]}
+    reserve:
+      disabled: [{name: GPUDynamicResources}]
+      enabled: [{name: GPUWorkloadFit}, {name: GPUDynamicResources}]
+`, want: "profiles[0].plugins.reserve.enabled: Invalid value: \"GPUWorkloadFit, GPUDynamicResources\": GPUWorkloadFit checks the allocation GPUDynamicResources's Reserve makes: enable GPUWorkloadFit after it at reserve"},
 		{name: "GPUWorkloadFit without DynamicResources", config: `  plugins:
     preFilter: {enabled: [{name: GPUWorkloadFit}]}
     filter: {enabled: [{name: GPUWorkloadFit}]}

@@ -1,0 +1,132 @@
+package gpudynamicresources
+
+import (
+	"fmt"
+	"sync"
+
+	resourceapi "k8s.io/api/resource/v1"
+	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/client-go/tools/cache"
+	draapi "k8s.io/dynamic-resource-allocation/api"
+	"k8s.io/dynamic-resource-allocation/structured"
+	fwk "k8s.io/kube-scheduler/framework"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+)
+
+// siblingClaims is the framework's claim tracker, whose allocated devices
+// include the siblings of the driver's allocated and in-flight devices.
+type siblingClaims struct {
+	fwk.ResourceClaimTracker
+	siblings *siblingIndex
+}
+
+func (c *siblingClaims) ListAllAllocatedDevices() (sets.Set[structured.DeviceID], error) {
+	allocated, err := c.ResourceClaimTracker.ListAllAllocatedDevices()
+	if err != nil {
+		return nil, err
+	}
+	c.siblings.addTo(allocated)
+	return allocated, nil
+}
+
+func (c *siblingClaims) GatherAllocatedState() (*structured.AllocatedState, error) {
+	state, err := c.ResourceClaimTracker.GatherAllocatedState()
+	if err != nil {
+		return nil, err
+	}
+	c.siblings.addTo(state.AllocatedDevices)
+	return state, nil
+}
+
+// poolIndex indexes ResourceSlices by driver and pool.
+const poolIndex = "gpu-workload-scheduler/driver-pool"
+
+func poolKey(driver, pool string) string { return driver + "/" + pool }
+
+// siblingIndex finds a device's siblings from the ResourceSlices of its
+// pool, remembering each pool's answer until one of its slices changes.
+type siblingIndex struct {
+	driver   string
+	driverID draapi.UniqueString
+	slices   cache.Indexer
+
+	mu sync.Mutex
+	// pools are the GPU devices of each pool read so far, by pool name.
+	pools map[string]*gpuworkload.DRANode
+}
+
+// newSiblingIndex adds the pool index to the slice informer (before it
+// starts, as DynamicResources adds its pod index) and forgets a pool's
+// devices when one of its slices changes.
+func newSiblingIndex(informer cache.SharedIndexInformer, driver string) (*siblingIndex, error) {
+	if _, ok := informer.GetIndexer().GetIndexers()[poolIndex]; !ok {
+		if err := informer.AddIndexers(cache.Indexers{poolIndex: func(obj any) ([]string, error) {
+			slice, ok := obj.(*resourceapi.ResourceSlice)
+			if !ok {
+				return nil, nil
+			}
+			return []string{poolKey(slice.Spec.Driver, slice.Spec.Pool.Name)}, nil
+		}}); err != nil {
+			return nil, fmt.Errorf("index ResourceSlices by pool: %w", err)
+		}
+	}
+	x := &siblingIndex{driver: driver, driverID: draapi.MakeUniqueString(driver), slices: informer.GetIndexer(), pools: map[string]*gpuworkload.DRANode{}}
+	forget := func(obj any) {
+		if tombstone, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+			obj = tombstone.Obj
+		}
+		if slice, ok := obj.(*resourceapi.ResourceSlice); ok && slice.Spec.Driver == driver {
+			x.mu.Lock()
+			delete(x.pools, slice.Spec.Pool.Name)
+			x.mu.Unlock()
+		}
+	}
+	if _, err := informer.AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc:    forget,
+		UpdateFunc: func(_, obj any) { forget(obj) },
+		DeleteFunc: forget,
+	}); err != nil {
+		return nil, fmt.Errorf("watch ResourceSlices: %w", err)
+	}
+	return x, nil
+}
+
+// addTo adds to allocated the siblings of the driver's devices in it.
+func (x *siblingIndex) addTo(allocated sets.Set[structured.DeviceID]) {
+	var siblings []structured.DeviceID
+	x.mu.Lock()
+	for id := range allocated {
+		if id.Driver != x.driverID {
+			continue
+		}
+		pool := id.Pool.String()
+		for _, d := range x.pool(pool).Siblings(pool, id.Device.String()) {
+			siblings = append(siblings, structured.DeviceID{Driver: id.Driver, Pool: id.Pool, Device: draapi.MakeUniqueString(d.Name)})
+		}
+	}
+	x.mu.Unlock()
+	allocated.Insert(siblings...)
+}
+
+// pool reads the GPU devices of the pool's newest generation; x.mu is held.
+func (x *siblingIndex) pool(name string) *gpuworkload.DRANode {
+	if node, ok := x.pools[name]; ok {
+		return node
+	}
+	objs, _ := x.slices.ByIndex(poolIndex, poolKey(x.driver, name))
+	var newest int64
+	for _, obj := range objs {
+		newest = max(newest, obj.(*resourceapi.ResourceSlice).Spec.Pool.Generation)
+	}
+	var devices []gpuworkload.DRADevice
+	for _, obj := range objs {
+		if slice := obj.(*resourceapi.ResourceSlice); slice.Spec.Pool.Generation == newest {
+			_, found := gpuworkload.DRADevicesOf(slice, x.driver)
+			devices = append(devices, found...)
+		}
+	}
+	node := gpuworkload.NewDRANode(devices)
+	x.pools[name] = node
+	return node
+}

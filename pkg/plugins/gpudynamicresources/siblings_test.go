@@ -1,0 +1,120 @@
+package gpudynamicresources
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	resourceapi "k8s.io/api/resource/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes/fake"
+	"k8s.io/dynamic-resource-allocation/structured"
+	fwk "k8s.io/kube-scheduler/framework"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+)
+
+// fakeClaims is a claim tracker whose allocations a case sets.
+type fakeClaims struct {
+	fwk.ResourceClaimTracker
+	allocated []structured.DeviceID
+}
+
+func (c *fakeClaims) ListAllAllocatedDevices() (sets.Set[structured.DeviceID], error) {
+	return sets.New(c.allocated...), nil
+}
+
+func (c *fakeClaims) GatherAllocatedState() (*structured.AllocatedState, error) {
+	return &structured.AllocatedState{AllocatedDevices: sets.New(c.allocated...)}, nil
+}
+
+func id(pool, device string) structured.DeviceID {
+	return structured.MakeDeviceID(gpuworkload.DRADriver, pool, device)
+}
+
+// The allocator sees the sibling of every allocated device of the driver
+// as allocated: the vfio device of a GPU whose gpu device a claim holds,
+// and the other way round; other drivers, MIG-like devices that consume
+// counters, and a pool's older generation add nothing. A slice update is
+// seen at the next cycle.
+func TestSiblingsCountAsAllocated(t *testing.T) {
+	twoGPUs := gpuworkload.DriverSlice("node-a", 2)
+	counted := gpuworkload.DriverSlice("node-c", 1)
+	for i := range counted.Spec.Devices {
+		counted.Spec.Devices[i].ConsumesCounters = []resourceapi.DeviceCounterConsumption{{CounterSet: "gpu-0"}}
+	}
+	stale := gpuworkload.DriverSlice("node-d", 1)
+	stale.Name, stale.Spec.Pool.Generation = "node-d-old", 1
+	current := gpuworkload.DriverSlice("node-d", 0)
+	current.Spec.Pool.Generation = 2
+	client := fake.NewClientset(twoGPUs, counted, stale, current)
+	factory := informers.NewSharedInformerFactory(client, 0)
+	informer := factory.Resource().V1().ResourceSlices().Informer()
+	index, err := newSiblingIndex(informer, gpuworkload.DRADriver)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	factory.Start(ctx.Done())
+	factory.WaitForCacheSync(ctx.Done())
+
+	for _, tc := range []struct {
+		name      string
+		allocated []structured.DeviceID
+		want      []structured.DeviceID
+	}{
+		{"a gpu device", []structured.DeviceID{id("node-a", "gpu-0")}, []structured.DeviceID{id("node-a", "gpu-0"), id("node-a", "gpu-vfio-0")}},
+		{"a vfio device", []structured.DeviceID{id("node-a", "gpu-vfio-1")}, []structured.DeviceID{id("node-a", "gpu-1"), id("node-a", "gpu-vfio-1")}},
+		{"another driver's device", []structured.DeviceID{structured.MakeDeviceID("other.example.com", "node-a", "gpu-0")}, []structured.DeviceID{structured.MakeDeviceID("other.example.com", "node-a", "gpu-0")}},
+		{"devices that consume counters", []structured.DeviceID{id("node-c", "gpu-0")}, []structured.DeviceID{id("node-c", "gpu-0")}},
+		{"a device of an older generation", []structured.DeviceID{id("node-d", "gpu-0")}, []structured.DeviceID{id("node-d", "gpu-0")}},
+		{"a pool nobody publishes", []structured.DeviceID{id("node-x", "gpu-0")}, []structured.DeviceID{id("node-x", "gpu-0")}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			claims := &fakeClaims{allocated: tc.allocated}
+			wrapped := &siblingClaims{ResourceClaimTracker: claims, siblings: index}
+			listed, err := wrapped.ListAllAllocatedDevices()
+			if err != nil {
+				t.Fatal(err)
+			}
+			state, err := wrapped.GatherAllocatedState()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for what, got := range map[string]sets.Set[structured.DeviceID]{"ListAllAllocatedDevices": listed, "GatherAllocatedState": state.AllocatedDevices} {
+				if !got.Equal(sets.New(tc.want...)) {
+					t.Errorf("%s = %v, want %v", what, names(got), names(sets.New(tc.want...)))
+				}
+			}
+		})
+	}
+
+	// The driver stops publishing gpu-vfio-0 on node-a: its gpu device
+	// then excludes nothing.
+	updated := twoGPUs.DeepCopy()
+	updated.Spec.Devices = slices.DeleteFunc(updated.Spec.Devices, func(d resourceapi.Device) bool { return d.Name == "gpu-vfio-0" })
+	if _, err := client.ResourceV1().ResourceSlices().Update(ctx, updated, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	wrapped := &siblingClaims{ResourceClaimTracker: &fakeClaims{allocated: []structured.DeviceID{id("node-a", "gpu-0")}}, siblings: index}
+	if err := wait.PollUntilContextTimeout(ctx, 10*time.Millisecond, 10*time.Second, true, func(context.Context) (bool, error) {
+		listed, err := wrapped.ListAllAllocatedDevices()
+		return err == nil && listed.Len() == 1, err
+	}); err != nil {
+		t.Fatalf("after the slice update: %v", err)
+	}
+}
+
+func names(s sets.Set[structured.DeviceID]) []string {
+	out := make([]string, 0, s.Len())
+	for d := range s {
+		out = append(out, d.String())
+	}
+	slices.Sort(out)
+	return out
+}
