@@ -52,7 +52,7 @@ test-fuzz: ## Run every fuzz target on 2,000 generated inputs (FUZZTIME, default
 
 test-integration: tools build ## Run the integration, lab, manifest and scheduler_perf smoke tests against a real control plane
 	$(GO) build -o $(BIN)/gpu-workload-lab ./cmd/gpu-workload-lab
-	PATH="$(BIN):$$PATH" $(GO) test -timeout 20m ./test/...
+	PATH="$(BIN):$$PATH" $(GO) test -timeout 30m ./test/...
 	@# The 500-node scheduler_perf workloads, once each, so that the harness cannot rot.
 	smoke=$$(mktemp -d) && cd test/perf && PATH="$(BIN):$$PATH" $(GO) test -timeout 30m -run '^$$' \
 	  -bench BenchmarkPerfScheduling -benchtime 1x -perf-scheduling-label-filter integration-test -data-items-dir "$$smoke" \

@@ -63,6 +63,10 @@ func (l *lab) followFixes(s *Scenario) (fixRun, error) {
 			fmt.Fprintf(l.Out, "%s: no launcher pod: %s\n", name, outcomes[name].message)
 			continue
 		}
+		if outcomes[name].deleting {
+			fmt.Fprintf(l.Out, "%s: being deleted: the scheduler no longer places it\n", name)
+			continue
+		}
 		if node := l.nodeOf(namespace, pod); node != "" {
 			run.landedBefore++
 			fmt.Fprintf(l.Out, "%s: landed on %s after an earlier fix\n", name, node)
@@ -88,6 +92,13 @@ func (l *lab) followFixes(s *Scenario) (fixRun, error) {
 			return node != "", nil
 		})
 		lastChange = time.Now()
+		if s.Expect != nil && s.Expect.Pods[name].Fix == FixFails {
+			if node != "" {
+				run.failures = append(run.failures, fmt.Sprintf("pod %s: ran %s; landed on %s, but %s says its fix fails", name, strings.Join(commands, "; "), node, ExpectFile))
+			}
+			fmt.Fprintf(l.Out, "%s: ran %s; still Pending, as %s expects: %s\n", name, strings.Join(commands, "; "), ExpectFile, l.messageOf(namespace, pod))
+			continue
+		}
 		if node == "" {
 			run.failures = append(run.failures, fmt.Sprintf("pod %s: ran %s; still Pending after %s: %s", name, strings.Join(commands, "; "), fixTimeout, l.messageOf(namespace, pod)))
 			fmt.Fprintf(l.Out, "%s: ran %s; still Pending\n", name, strings.Join(commands, "; "))

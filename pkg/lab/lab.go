@@ -61,8 +61,8 @@ var ErrExpectations = errors.New("the outcome differs from the scenario's expect
 const settleTimeout = 90 * time.Second
 
 // expectTimeout bounds the wait for settled pods to meet the expectations,
-// a conversion by the mode controller included.
-const expectTimeout = 30 * time.Second
+// conversions by the mode controller and pods' active deadlines included.
+const expectTimeout = 60 * time.Second
 
 type lab struct {
 	Options
@@ -155,7 +155,7 @@ func Up(ctx context.Context, opts Options) (err error) {
 	}); err != nil {
 		return err
 	}
-	if err := l.step("start the disruption and ReplicaSet controllers", "kube-controllers.log", func() error {
+	if err := l.step("start the disruption, ReplicaSet and node-lifecycle controllers", "kube-controllers.log", func() error {
 		_, err := cp.StartProcess("kube-controllers", filepath.Join(l.Bin, "gpu-workload-lab"), "controllers", "--kubeconfig", l.kubeconfig())
 		return err
 	}); err != nil {
@@ -178,10 +178,22 @@ func Up(ctx context.Context, opts Options) (err error) {
 	var diffs []string
 	if scenario.Expect != nil {
 		// A pod's first outcome may be a retry on its way (a DRA allocation
-		// rejected at Reserve, say): give the expectations time to hold.
+		// rejected at Reserve, say), and the mode controller acts over
+		// several passes: the expectations must hold, and go on holding
+		// through two more of its passes, so that what it must not do is
+		// seen not done rather than not done yet.
+		heldSince := -1
 		_ = wait.PollUntilContextTimeout(l.ctx, 200*time.Millisecond, expectTimeout, true, func(context.Context) (bool, error) {
 			diffs = l.compare(scenario)
-			return len(diffs) == 0, nil
+			if len(diffs) > 0 {
+				heldSince = -1
+				return false, nil
+			}
+			passes := l.controllerPasses()
+			if heldSince < 0 {
+				heldSince = passes
+			}
+			return passes >= heldSince+2, nil
 		})
 	}
 	if err := l.report(scenario); err != nil {
@@ -198,6 +210,9 @@ func Up(ctx context.Context, opts Options) (err error) {
 			}
 		} else {
 			verdict := fmt.Sprintf("all %d pod(s) as expected", len(scenario.Expect.Pods)+len(scenario.Expect.VMIs))
+			if n := len(scenario.Expect.Nodes); n > 0 {
+				verdict += fmt.Sprintf(", all %d node(s)", n)
+			}
 			if n := len(scenario.Expect.Metrics); n > 0 {
 				verdict += fmt.Sprintf(", and all %d metric(s)", n)
 			}
@@ -276,7 +291,8 @@ func Down(dir string, clean bool, out io.Writer) error {
 }
 
 // apply creates the scenario's objects: pods only, or everything else. A
-// node's status block is applied through the status subresource.
+// node's status block, and a ResourceClaim's (its allocation, as a dump of
+// the cluster shows it), is applied through the status subresource.
 func (l *lab) apply(s *Scenario, pods bool) error {
 	for _, obj := range s.Objects {
 		if (obj.GetKind() == "Pod") != pods {
@@ -298,6 +314,9 @@ func (l *lab) create(obj *unstructured.Unstructured) error {
 	resource := l.dynamic.Resource(mapping.Resource)
 	var ri dynamic.ResourceInterface = resource
 	if mapping.Scope.Name() == "namespace" {
+		if obj.GetNamespace() == "" {
+			obj.SetNamespace("default")
+		}
 		ri = resource.Namespace(obj.GetNamespace())
 	}
 	status, hasStatus, _ := unstructured.NestedMap(obj.Object, "status")
@@ -305,7 +324,12 @@ func (l *lab) create(obj *unstructured.Unstructured) error {
 	if _, err := ri.Create(l.ctx, obj, metav1.CreateOptions{}); err != nil {
 		return err
 	}
-	if obj.GetKind() == "Node" && hasStatus {
+	if obj.GetDeletionTimestamp() != nil {
+		// A scenario replays an object being deleted as the API makes one:
+		// created, then deleted, and kept by its finalizers.
+		return ri.Delete(l.ctx, obj.GetName(), metav1.DeleteOptions{})
+	}
+	if hasStatus && (obj.GetKind() == "Node" || obj.GetKind() == "ResourceClaim") {
 		patch, err := json.Marshal(map[string]any{"status": status})
 		if err != nil {
 			return err
@@ -384,9 +408,12 @@ func (l *lab) startScheduler(cp *controlplane.ControlPlane) error {
 // its launcher pod's, or virt-controller's FailedCreate message.
 type outcome struct {
 	node, message string
+	phase         v1.PodPhase
 	// namespace and pod name the pod; pod is empty for a VMI without one.
 	namespace, pod string
 	failedCreate   bool
+	// deleting is a Pending pod being deleted, which the scheduler skips.
+	deleting bool
 }
 
 // outcomes are the scenario pods' and VMIs' outcomes by expectation key:
@@ -413,12 +440,18 @@ func (l *lab) outcomes(ctx context.Context, s *Scenario) (map[string]outcome, er
 // vmiPrefix starts a VMI's expectation key.
 const vmiPrefix = "vmi/"
 
+// podOutcome reads a pod being deleted and not bound as Pending "being
+// deleted": the scheduler does not try it, so it may have no reason.
 func podOutcome(pod *v1.Pod) outcome {
-	o := outcome{node: pod.Spec.NodeName, namespace: pod.Namespace, pod: pod.Name}
+	o := outcome{node: pod.Spec.NodeName, phase: pod.Status.Phase, namespace: pod.Namespace, pod: pod.Name}
 	for _, c := range pod.Status.Conditions {
 		if c.Type == v1.PodScheduled && c.Status == v1.ConditionFalse {
 			o.message = c.Message
 		}
+	}
+	if pod.DeletionTimestamp != nil && o.node == "" {
+		o.deleting = true
+		o.message = "being deleted since " + pod.DeletionTimestamp.UTC().Format(time.RFC3339)
 	}
 	return o
 }
@@ -495,6 +528,8 @@ func (l *lab) compare(s *Scenario) []string {
 				diffs = append(diffs, fmt.Sprintf("%s: launcher pod %q on %q (message: %s), want FailedCreate containing %q", what, got.pod, got.node, got.message, want.FailedCreate))
 			case want.Node != "" && got.node != want.Node:
 				diffs = append(diffs, fmt.Sprintf("%s: on %q, want node %s (message: %s)", what, got.node, want.Node, got.message))
+			case want.Phase != "" && got.phase != want.Phase:
+				diffs = append(diffs, fmt.Sprintf("%s: %s on %s, want %s", what, got.phase, got.node, want.Phase))
 			case want.Pending != "" && got.node != "":
 				diffs = append(diffs, fmt.Sprintf("%s: bound to %s, want Pending with %q", what, got.node, want.Pending))
 			case want.Pending != "" && !strings.Contains(got.message, want.Pending):
@@ -502,7 +537,51 @@ func (l *lab) compare(s *Scenario) []string {
 			}
 		}
 	}
+	diffs = append(diffs, l.compareNodes(s.Expect.Nodes)...)
 	return append(diffs, l.compareMetrics(s.Expect.Metrics)...)
+}
+
+// compareNodes reads each expected node and the events about it.
+func (l *lab) compareNodes(want map[string]NodeExpectation) []string {
+	if len(want) == 0 {
+		return nil
+	}
+	events, err := l.client.CoreV1().Events("").List(l.ctx, metav1.ListOptions{FieldSelector: "involvedObject.kind=Node"})
+	if err != nil {
+		return []string{err.Error()}
+	}
+	var diffs []string
+	for _, name := range slices.Sorted(maps.Keys(want)) {
+		node, err := l.client.CoreV1().Nodes().Get(l.ctx, name, metav1.GetOptions{})
+		if err != nil {
+			diffs = append(diffs, fmt.Sprintf("node %s: %v", name, err))
+			continue
+		}
+		for _, key := range slices.Sorted(maps.Keys(want[name].Labels)) {
+			if got, value := node.Labels[key], want[name].Labels[key]; got != value {
+				diffs = append(diffs, fmt.Sprintf("node %s: label %s=%q, want %q", name, key, got, value))
+			}
+		}
+		if wantTaints, _ := want[name].taints(); wantTaints != nil {
+			got := make([]string, len(node.Spec.Taints))
+			for i := range node.Spec.Taints {
+				got[i] = node.Spec.Taints[i].ToString()
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, wantTaints) {
+				diffs = append(diffs, fmt.Sprintf("node %s: taints %q, want %q", name, got, wantTaints))
+			}
+		}
+		for _, e := range want[name].Events {
+			reason, text, _ := strings.Cut(e, ": ")
+			if !slices.ContainsFunc(events.Items, func(got v1.Event) bool {
+				return got.InvolvedObject.Name == name && got.Reason == reason && strings.Contains(got.Message, text)
+			}) {
+				diffs = append(diffs, fmt.Sprintf("node %s: no %s event containing %q", name, reason, text))
+			}
+		}
+	}
+	return diffs
 }
 
 // compareMetrics scrapes the scheduler's /metrics as the lab's admin.

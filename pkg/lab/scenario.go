@@ -10,8 +10,10 @@ import (
 	"slices"
 	"strings"
 
+	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	"k8s.io/kubernetes/pkg/util/taints"
 	"sigs.k8s.io/yaml"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/modecontroller"
@@ -44,21 +46,62 @@ type ControllerSettings struct {
 
 // Expectations says, per pod and per VMI (its launcher pod), where it must
 // land or why it must stay Pending; for a VMI, also that KubeVirt refuses
-// to create its pod.
+// to create its pod; per node, its labels, taints and events.
 type Expectations struct {
-	Pods map[string]PodExpectation `json:"pods"`
-	VMIs map[string]PodExpectation `json:"vmis"`
+	Pods  map[string]PodExpectation  `json:"pods"`
+	VMIs  map[string]PodExpectation  `json:"vmis"`
+	Nodes map[string]NodeExpectation `json:"nodes"`
 	// Metrics are gpu_workload_ series of the scheduler's /metrics, written
 	// as the exposition format gives them, with their values.
 	Metrics map[string]float64 `json:"metrics"`
 }
 
 // PodExpectation is a node, a Pending reason substring, or (VMIs only) a
-// FailedCreate message substring.
+// FailedCreate message substring. Phase, with a node, is the pod's phase
+// there (Running, Failed, ...). Fix, with pending, is FixFails when the
+// pod's fix, followed in check mode, must leave it Pending: the scenario's
+// hardware cannot do what the fix asks.
 type PodExpectation struct {
-	Node         string `json:"node,omitempty"`
-	Pending      string `json:"pending,omitempty"`
-	FailedCreate string `json:"failedCreate,omitempty"`
+	Node         string      `json:"node,omitempty"`
+	Phase        v1.PodPhase `json:"phase,omitempty"`
+	Pending      string      `json:"pending,omitempty"`
+	Fix          string      `json:"fix,omitempty"`
+	FailedCreate string      `json:"failedCreate,omitempty"`
+}
+
+// FixFails is PodExpectation.Fix for a fix that must not land the pod.
+const FixFails = "fails"
+
+// NodeExpectation is what a node must show. Labels must have these values
+// ("" for a label that must be absent); Taints, when given, are all the
+// node's taints, each as key:Effect or key=value:Effect ([] for none);
+// each of Events is "Reason: text", an event about the node of that
+// reason whose message contains the text.
+type NodeExpectation struct {
+	Labels map[string]string `json:"labels,omitempty"`
+	Taints *[]string         `json:"taints,omitempty"`
+	Events []string          `json:"events,omitempty"`
+}
+
+// taints are Taints in kubectl taint's notation (key=value:Effect) and
+// sorted, for comparison with a node's; nil when not given.
+func (e NodeExpectation) taints() ([]string, error) {
+	if e.Taints == nil {
+		return nil, nil
+	}
+	parsed, removals, err := taints.ParseTaints(*e.Taints)
+	if err == nil && len(removals) > 0 {
+		err = fmt.Errorf("%s removes a taint; list the taints the node must have", removals[0].ToString()+"-")
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(parsed))
+	for i := range parsed {
+		out[i] = parsed[i].ToString()
+	}
+	slices.Sort(out)
+	return out, nil
 }
 
 // applyOrder puts what others depend on first; pods come last, after the scheduler starts.
@@ -108,11 +151,27 @@ func LoadScenario(dir string) (*Scenario, error) {
 		if name == ExpectFile {
 			s.Expect = &Expectations{}
 			if err := yaml.UnmarshalStrict(data, s.Expect); err != nil {
-				return nil, fmt.Errorf("%s: %w; want pods: {<pod>: {node: <node>} or {pending: <text in the reason>}}, vmis: {<vmi>: the same, or {failedCreate: <text in the message>}}, metrics: {<gpu_workload_ series>: <value>}", path, err)
+				return nil, fmt.Errorf("%s: %w; want pods: {<pod>: {node: <node>, phase: <phase>} or {pending: <text in the reason>}}, vmis: {<vmi>: the same, or {failedCreate: <text in the message>}}, nodes: {<node>: {labels: {<key>: <value>}, taints: [<key>:<Effect>], events: [\"<Reason>: <text in the message>\"]}}, metrics: {<gpu_workload_ series>: <value>}", path, err)
 			}
 			for pod, want := range s.Expect.Pods {
 				if (want.Node == "") == (want.Pending == "") || want.FailedCreate != "" {
 					return nil, fmt.Errorf("%s: pods.%s: set exactly one of node and pending", path, pod)
+				}
+				if want.Phase != "" && want.Node == "" {
+					return nil, fmt.Errorf("%s: pods.%s.phase: a phase needs the node the pod is bound to; set node too", path, pod)
+				}
+				if want.Fix != "" && (want.Fix != FixFails || want.Pending == "") {
+					return nil, fmt.Errorf("%s: pods.%s.fix: %q; the only value is %q, with pending, for a fix that must leave the pod Pending", path, pod, want.Fix, FixFails)
+				}
+			}
+			for node, want := range s.Expect.Nodes {
+				for i, e := range want.Events {
+					if reason, text, ok := strings.Cut(e, ": "); !ok || reason == "" || text == "" {
+						return nil, fmt.Errorf("%s: nodes.%s.events[%d]: %q is not \"<Reason>: <text in the message>\", e.g. \"NotDrained: has no controller\"", path, node, i, e)
+					}
+				}
+				if _, err := want.taints(); err != nil {
+					return nil, fmt.Errorf("%s: nodes.%s.taints: %w", path, node, err)
 				}
 			}
 			for vmi, want := range s.Expect.VMIs {
@@ -155,6 +214,9 @@ func decodeDocuments(data []byte, path string) ([]*unstructured.Unstructured, er
 		}
 		if (u.GetKind() == "Pod" || u.GetKind() == "VirtualMachineInstance") && u.GetNamespace() == "" {
 			u.SetNamespace("default")
+		}
+		if u.GetDeletionTimestamp() != nil && len(u.GetFinalizers()) == 0 {
+			return nil, fmt.Errorf("%s: document %d: %s %s: metadata.deletionTimestamp without metadata.finalizers: the lab deletes it after creating it, and without a finalizer it would be gone at once; add a finalizer such as example.com/hold", path, i+1, u.GetKind(), u.GetName())
 		}
 		out = append(out, u)
 	}

@@ -48,3 +48,51 @@ func TestLoadScenarioControllerSettings(t *testing.T) {
 		})
 	}
 }
+
+// deletedPod is a pod whose metadata a case goes on.
+const deletedPod = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n"
+
+func TestLoadScenarioExpectations(t *testing.T) {
+	for _, tc := range []struct {
+		name, pods, expect string
+		wantErr            string
+	}{
+		{name: "a node's labels, taints and events", pods: onePod,
+			expect: "pods: {p: {node: gpu-a, phase: Running}}\nnodes:\n  gpu-a:\n    labels: {a: b}\n    taints: [gpu-workload.io/converting:NoSchedule]\n    events: [\"NotDrained: has no controller\"]\n"},
+		{name: "no taints", pods: onePod, expect: "nodes: {gpu-a: {taints: []}}\n"},
+		{name: "a fix that fails", pods: onePod, expect: "pods: {p: {pending: x, fix: fails}}\n"},
+		{name: "an event without its reason", pods: onePod, expect: "nodes: {gpu-a: {events: [has no controller]}}\n",
+			wantErr: `nodes.gpu-a.events[0]: "has no controller" is not "<Reason>: <text in the message>"`},
+		{name: "a taint without its effect", pods: onePod, expect: "nodes: {gpu-a: {taints: [gpu-workload.io/converting]}}\n",
+			wantErr: "nodes.gpu-a.taints: invalid taint spec: gpu-workload.io/converting"},
+		{name: "a taint removal", pods: onePod, expect: "nodes: {gpu-a: {taints: [\"a:NoSchedule-\"]}}\n",
+			wantErr: "nodes.gpu-a.taints: a:NoSchedule- removes a taint"},
+		{name: "a phase without a node", pods: onePod, expect: "pods: {p: {pending: x, phase: Failed}}\n",
+			wantErr: "pods.p.phase: a phase needs the node the pod is bound to"},
+		{name: "a fix that lands", pods: onePod, expect: "pods: {p: {pending: x, fix: lands}}\n",
+			wantErr: `pods.p.fix: "lands"; the only value is "fails"`},
+		{name: "a deleted pod without a finalizer", pods: deletedPod + "  deletionTimestamp: \"2026-01-01T00:00:00Z\"\n",
+			wantErr: "Pod p: metadata.deletionTimestamp without metadata.finalizers"},
+		{name: "a deleted pod kept by a finalizer", pods: deletedPod + "  deletionTimestamp: \"2026-01-01T00:00:00Z\"\n  finalizers: [example.com/hold]\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			files := map[string]string{"pods.yaml": tc.pods}
+			if tc.expect != "" {
+				files[ExpectFile] = tc.expect
+			}
+			for name, content := range files {
+				if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			_, err := LoadScenario(dir)
+			switch {
+			case tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)):
+				t.Fatalf("err %v, want it to contain %q", err, tc.wantErr)
+			case tc.wantErr == "" && err != nil:
+				t.Fatal(err)
+			}
+		})
+	}
+}

@@ -7,13 +7,17 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	v1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
 
@@ -110,6 +114,30 @@ func TestLabControllerScenarioCheck(t *testing.T) {
 	checkLabScenario(t, "lab-controller", "[lab] start gpu-workload-controller (--operation=idleOnly)", "all 3 pod(s) as expected",
 		"Node/gpu-idle-1 ConversionStarted: tainted gpu-workload.io/converting:NoSchedule to convert from container to vm-passthrough for 1 x nvidia.com/GA102GL_A10",
 		"Node/gpu-idle-1 ConversionSucceeded: advertises 1 x nvidia.com/GA102GL_A10 in vm-passthrough")
+}
+
+// One scenario per rule the mode controller shares with kubectl drain and
+// cluster-autoscaler (docs/controller.md): each asserts, by polling until
+// it holds through two more controller passes, the nodes' labels, taints
+// and events and the pods' fate, so that what the controller must not do
+// is seen not done. Each drain scenario runs an evictable pod or a spare
+// node beside the refused one: nothing is evicted when any check refuses.
+func TestLabControllerRules(t *testing.T) {
+	for _, rule := range []struct{ scenario, verdict string }{
+		{"no-controller", "all 3 pod(s) as expected, all 1 node(s)"},
+		{"safe-to-evict", "all 2 pod(s) as expected, all 1 node(s)"},
+		{"local-storage", "all 2 pod(s) as expected, all 1 node(s)"},
+		{"budget", "all 3 pod(s) as expected, all 1 node(s)"},
+		{"fits-nowhere", "all 3 pod(s) as expected, all 1 node(s)"},
+		{"renamed-resource", "all 2 pod(s) as expected, all 2 node(s)"},
+		{"flapping", "all 2 pod(s) as expected, all 1 node(s)"},
+		{"gated-and-terminating", "all 2 pod(s) as expected, all 1 node(s)"},
+		{"vgpu-failed", "all 1 pod(s) as expected, all 1 node(s)"},
+	} {
+		t.Run(rule.scenario, func(t *testing.T) {
+			checkLabScenario(t, filepath.Join("lab-controller-rules", rule.scenario), rule.verdict)
+		})
+	}
 }
 
 func TestLabReasonsScenarioCheck(t *testing.T) {
@@ -340,6 +368,64 @@ func TestLabAgentAdmitsAsTheKubelet(t *testing.T) {
 		t.Errorf("the second VM: phase %s, reason %q, message %q; want Failed, %q, %q", rejected.Status.Phase, rejected.Status.Reason, rejected.Status.Message, reason, message)
 	}
 	e.waitEvent(t, rejected.Name, reason, message)
+}
+
+// The lab's nodes are Ready because the agent renews their leases as the
+// kubelet does, and the real node-lifecycle controller reads the renewals:
+// with the agent gone, the node turns Unknown and is tainted unreachable,
+// as a node whose kubelet died.
+func TestLabNodeHeartbeats(t *testing.T) {
+	e := newEnv(t)
+	e.installCRDs(t)
+	binary, err := exec.LookPath("gpu-workload-lab")
+	if err != nil {
+		t.Fatalf("gpu-workload-lab is not on PATH (fix: make test-integration builds it): %v", err)
+	}
+	createNode(e.ctx, t, e.client, "gpu-1", map[string]string{gpuworkload.LabelWorkloadConfig: "container"}, map[string]string{"nvidia.com/gpu": "1"})
+	agent, err := e.cp.StartProcess("agent", binary, "agent", "--kubeconfig", e.cp.Kubeconfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.cp.StartProcess("kube-controllers", binary, "controllers", "--kubeconfig", e.cp.Kubeconfig); err != nil {
+		t.Fatal(err)
+	}
+	var first *metav1.MicroTime
+	e.poll(t, "the node's lease renewed twice, and the node Ready", func(ctx context.Context) (bool, error) {
+		lease, err := e.client.CoordinationV1().Leases(v1.NamespaceNodeLease).Get(ctx, "gpu-1", metav1.GetOptions{})
+		if apierrors.IsNotFound(err) {
+			return false, nil
+		}
+		if err != nil || lease.Spec.RenewTime == nil {
+			return false, err
+		}
+		if first == nil {
+			first = lease.Spec.RenewTime
+		}
+		return lease.Spec.RenewTime.After(first.Time) && nodeReady(e.node(t, "gpu-1")) == v1.ConditionTrue, nil
+	})
+	if err := agent.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	// The node-lifecycle controller waits its grace period (50 s) after the
+	// last renewal it saw: a longer bound than e.poll's.
+	err = wait.PollUntilContextTimeout(e.ctx, 500*time.Millisecond, 2*time.Minute, true, func(context.Context) (bool, error) {
+		node := e.node(t, "gpu-1")
+		return nodeReady(node) == v1.ConditionUnknown && slices.ContainsFunc(node.Spec.Taints, func(taint v1.Taint) bool {
+			return taint.Key == v1.TaintNodeUnreachable && taint.Effect == v1.TaintEffectNoSchedule
+		}), nil
+	})
+	if err != nil {
+		t.Fatalf("the node of a stopped agent: Ready %s, taints %v; want Unknown and %s:NoSchedule (%v)", nodeReady(e.node(t, "gpu-1")), e.node(t, "gpu-1").Spec.Taints, v1.TaintNodeUnreachable, err)
+	}
+}
+
+func nodeReady(node *v1.Node) v1.ConditionStatus {
+	for _, c := range node.Status.Conditions {
+		if c.Type == v1.NodeReady {
+			return c.Status
+		}
+	}
+	return ""
 }
 
 // The lab runs its scheduler as a Deployment would: killed, it is started

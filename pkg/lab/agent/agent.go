@@ -1,8 +1,9 @@
 // Package agent emulates, in the lab, the parts of a GPU cluster that need
 // hardware: the GPU Operator's node side (operand deploy labels, the vGPU
 // device manager's state labels), the device plugins' advertisement, the
-// kubelet's device admission and its last step of deleting a pod, and
-// KubeVirt's virt-controller rendering VMIs into launcher pods. The control
+// kubelet's device admission, pod readiness, active deadlines, node lease
+// and last step of deleting a pod, and KubeVirt's virt-controller rendering
+// VMIs into launcher pods. The control
 // plane, the scheduler and kubectl stay real, as KWOK keeps them real.
 // docs/lab.md says what is emulated and how.
 package agent
@@ -22,6 +23,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/dynamic/dynamicinformer"
 	"k8s.io/client-go/informers"
@@ -32,6 +34,7 @@ import (
 	"k8s.io/client-go/tools/events"
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
+	podutil "k8s.io/kubernetes/pkg/api/v1/pod"
 	v1helper "k8s.io/kubernetes/pkg/apis/core/v1/helper"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/noderesources"
@@ -49,6 +52,10 @@ const (
 	// AnnotationConversionDelay overrides, for one node, how long a
 	// conversion takes, e.g. "10s".
 	AnnotationConversionDelay = "lab.gpu-workload.io/conversion-delay"
+	// AnnotationVGPUFailure makes, for one node, the vGPU device manager
+	// fail whatever it applies, with this message (a host driver without
+	// vGPU support, say): the vGPU state turns failed.
+	AnnotationVGPUFailure = "lab.gpu-workload.io/vgpu-failure"
 	// annotationPrepared is what the node's operands and device plugin serve:
 	// a mode, or vm-vgpu/<vgpu.config>.
 	annotationPrepared = "lab.gpu-workload.io/prepared"
@@ -169,6 +176,7 @@ func Run(ctx context.Context, config *rest.Config, opts Options) error {
 		}
 	}
 	logger.Info("Lab agent running", "conversionDelay", opts.ConversionDelay)
+	go wait.UntilWithContext(ctx, a.renewLeases, leaseRenewInterval)
 	go func() {
 		<-ctx.Done()
 		a.queue.ShutDown()
@@ -260,6 +268,11 @@ func (a *agent) syncPod(ctx context.Context, namespace, name string) error {
 	if err != nil {
 		return err
 	}
+	if pod.DeletionTimestamp == nil && pod.Status.Phase == v1.PodRunning {
+		// The informer shows what admit wrote: it no longer needs remembering.
+		delete(a.admitted, pod.UID)
+		return a.enforceActiveDeadline(ctx, pod)
+	}
 	if pod.DeletionTimestamp == nil {
 		return a.admit(ctx, pod)
 	}
@@ -279,7 +292,6 @@ func (a *agent) syncPod(ctx context.Context, namespace, name string) error {
 // the pod count are not checked: the lab's nodes need not declare them.
 func (a *agent) admit(ctx context.Context, pod *v1.Pod) error {
 	if pod.Status.Phase != v1.PodPending {
-		// The informer shows what admit wrote: it no longer needs remembering.
 		delete(a.admitted, pod.UID)
 		return nil
 	}
@@ -305,13 +317,22 @@ func (a *agent) admit(ctx context.Context, pod *v1.Pod) error {
 	}
 	nodeInfo := framework.NewNodeInfo(running...)
 	nodeInfo.SetNode(node)
+	rejection, rejected := deviceShortage(pod, nodeInfo)
 	updated := pod.DeepCopy()
 	updated.Status.Phase = v1.PodRunning
-	rejection, rejected := deviceShortage(pod, nodeInfo)
+	now := metav1.Now()
+	updated.Status.StartTime = &now
 	if rejected {
 		updated.Status.Phase, updated.Status.Reason = v1.PodFailed, "OutOf"+string(rejection.ResourceName)
 		updated.Status.Message = fmt.Sprintf("Pod was rejected: Node didn't have enough resource: %s, requested: %d, used: %d, capacity: %d",
 			rejection.ResourceName, rejection.Requested, rejection.Used, rejection.Capacity)
+	} else {
+		// No container runs and none has a readiness probe: the kubelet
+		// reports such a pod ready at once, and the disruption controller
+		// counts it healthy.
+		for _, condition := range []v1.PodConditionType{v1.PodInitialized, v1.ContainersReady, v1.PodReady} {
+			podutil.UpdatePodCondition(&updated.Status, &v1.PodCondition{Type: condition, Status: v1.ConditionTrue, LastTransitionTime: now})
+		}
 	}
 	if _, err := a.client.CoreV1().Pods(pod.Namespace).UpdateStatus(ctx, updated, metav1.UpdateOptions{}); err != nil {
 		if apierrors.IsNotFound(err) {
@@ -325,6 +346,38 @@ func (a *agent) admit(ctx context.Context, pod *v1.Pod) error {
 		return nil
 	}
 	a.admitted[pod.UID] = true
+	return nil
+}
+
+// The kubelet's reason and message for a pod that outlived its
+// spec.activeDeadlineSeconds (pkg/kubelet/active_deadline.go).
+const (
+	reasonDeadlineExceeded  = "DeadlineExceeded"
+	messageDeadlineExceeded = "Pod was active on the node longer than the specified deadline"
+)
+
+// enforceActiveDeadline does what the kubelet's active deadline handler
+// does: a running pod whose spec.activeDeadlineSeconds have passed since its
+// start fails, with the kubelet's reason, message and event, and frees its
+// devices; a scenario makes a GPU pod or VM finish with it.
+func (a *agent) enforceActiveDeadline(ctx context.Context, pod *v1.Pod) error {
+	if pod.Spec.ActiveDeadlineSeconds == nil || pod.Status.StartTime == nil {
+		return nil
+	}
+	if left := time.Until(pod.Status.StartTime.Add(time.Duration(*pod.Spec.ActiveDeadlineSeconds) * time.Second)); left > 0 {
+		a.queue.AddAfter(key{kind: "pod", namespace: pod.Namespace, name: pod.Name}, left)
+		return nil
+	}
+	updated := pod.DeepCopy()
+	updated.Status.Phase, updated.Status.Reason, updated.Status.Message = v1.PodFailed, reasonDeadlineExceeded, messageDeadlineExceeded
+	if _, err := a.client.CoreV1().Pods(pod.Namespace).UpdateStatus(ctx, updated, metav1.UpdateOptions{}); err != nil {
+		if apierrors.IsNotFound(err) {
+			return nil
+		}
+		return err
+	}
+	a.recorder.Eventf(pod, nil, v1.EventTypeNormal, reasonDeadlineExceeded, "Kill", "%s", messageDeadlineExceeded)
+	klog.FromContext(ctx).Info("Failed a pod past its active deadline as the kubelet would", "pod", klog.KObj(pod), "node", pod.Spec.NodeName)
 	return nil
 }
 

@@ -1,8 +1,11 @@
 package agent
 
 import (
+	"context"
 	"fmt"
+	"strings"
 	"testing"
+	"time"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -10,6 +13,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/kubernetes/fake"
+	"k8s.io/client-go/tools/events"
+	"k8s.io/client-go/util/workqueue"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 	"sigs.k8s.io/yaml"
 )
@@ -119,6 +125,47 @@ func TestDeviceShortage(t *testing.T) {
 			}
 			if got != tc.want {
 				t.Errorf("shortage %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// A running pod fails past its active deadline with the kubelet's reason,
+// message and event; before it, or without one, it runs on.
+func TestEnforceActiveDeadline(t *testing.T) {
+	started := metav1.NewTime(time.Now().Add(-time.Minute))
+	for _, tc := range []struct {
+		name       string
+		deadline   *int64
+		wantFailed bool
+	}{
+		{name: "no deadline"},
+		{name: "deadline to come", deadline: new(int64(3600))},
+		{name: "deadline passed", deadline: new(int64(30)), wantFailed: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "job", Namespace: "default"},
+				Spec:   v1.PodSpec{NodeName: "gpu-1", ActiveDeadlineSeconds: tc.deadline},
+				Status: v1.PodStatus{Phase: v1.PodRunning, StartTime: &started}}
+			client := fake.NewClientset(pod)
+			recorder := events.NewFakeRecorder(1)
+			a := &agent{client: client, recorder: recorder,
+				queue: workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[key]())}
+			defer a.queue.ShutDown()
+			if err := a.enforceActiveDeadline(context.Background(), pod); err != nil {
+				t.Fatal(err)
+			}
+			got, err := client.CoreV1().Pods("default").Get(context.Background(), "job", metav1.GetOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			failed := got.Status.Phase == v1.PodFailed
+			if failed != tc.wantFailed {
+				t.Fatalf("phase %s, want failed %v", got.Status.Phase, tc.wantFailed)
+			}
+			if failed && (got.Status.Reason != "DeadlineExceeded" || got.Status.Message != "Pod was active on the node longer than the specified deadline" ||
+				len(recorder.Events) != 1 || !strings.HasPrefix(<-recorder.Events, "Normal DeadlineExceeded")) {
+				t.Errorf("reason %q, message %q; want the kubelet's, with its event", got.Status.Reason, got.Status.Message)
 			}
 		})
 	}

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -157,6 +158,9 @@ func (a *agent) finishConversion(ctx context.Context, node *v1.Node, policy gpuw
 	inv, err := gpuworkload.NewGPUInventory(gpus, model, profile)
 	var name v1.ResourceName
 	var count int64
+	if failure, ok := node.Annotations[AnnotationVGPUFailure]; ok && mode == gpuworkload.ModeVGPU && err == nil {
+		err = errors.New(failure)
+	}
 	if err == nil {
 		name, count, err = inv.Advertisement(mode)
 	}

@@ -1,9 +1,11 @@
 // Package kubecontrollers runs the upstream controllers that make the lab
 // behave like a cluster where the mode controller drains nodes: the
 // disruption controller, which computes the PodDisruptionBudget status the
-// Eviction API reads, and the ReplicaSet controller, which recreates the
-// pods a drain evicts. They are kube-controller-manager's own packages,
-// vendored, run with its defaults.
+// Eviction API reads; the ReplicaSet controller, which recreates the pods a
+// drain evicts; and the node-lifecycle controller, which turns a node whose
+// kubelet (the lab's agent) stops renewing its lease Unknown and taints it.
+// They are kube-controller-manager's own packages, vendored, run with its
+// defaults.
 package kubecontrollers
 
 import (
@@ -18,13 +20,25 @@ import (
 	"k8s.io/client-go/restmapper"
 	"k8s.io/client-go/scale"
 	"k8s.io/klog/v2"
+	kubectrlmgrconfigv1alpha1 "k8s.io/kube-controller-manager/config/v1alpha1"
 	"k8s.io/kubernetes/pkg/controller/disruption"
+	"k8s.io/kubernetes/pkg/controller/nodelifecycle"
+	nodelifecycleconfigv1alpha1 "k8s.io/kubernetes/pkg/controller/nodelifecycle/config/v1alpha1"
 	"k8s.io/kubernetes/pkg/controller/replicaset"
 )
 
 // workers is kube-controller-manager's default for both controllers
 // (--concurrent-replicaset-syncs; the disruption controller runs one).
 const workers = 5
+
+// kube-controller-manager's defaults for the node-lifecycle flags its
+// configuration's defaulting leaves to the command line.
+const (
+	nodeEvictionRate          = 0.1  // --node-eviction-rate
+	secondaryNodeEvictionRate = 0.01 // --secondary-node-eviction-rate
+	largeClusterSizeThreshold = 50   // --large-cluster-size-threshold
+	unhealthyZoneThreshold    = 0.55 // --unhealthy-zone-threshold
+)
 
 // Run runs the controllers until ctx ends.
 func Run(ctx context.Context, config *rest.Config) error {
@@ -43,9 +57,19 @@ func Run(ctx context.Context, config *rest.Config) error {
 		factory.Apps().V1().ReplicaSets(), factory.Apps().V1().Deployments(), factory.Apps().V1().StatefulSets(),
 		client, mapper, scales, client.Discovery())
 	replicaSets := replicaset.NewReplicaSetController(ctx, factory.Apps().V1().ReplicaSets(), factory.Core().V1().Pods(), client, replicaset.BurstReplicas)
+	var lifecycle kubectrlmgrconfigv1alpha1.NodeLifecycleControllerConfiguration
+	nodelifecycleconfigv1alpha1.RecommendedDefaultNodeLifecycleControllerConfiguration(&lifecycle)
+	nodes, err := nodelifecycle.NewNodeLifecycleController(ctx, factory.Coordination().V1().Leases(), factory.Core().V1().Pods(),
+		factory.Core().V1().Nodes(), factory.Apps().V1().DaemonSets(), client,
+		lifecycle.NodeMonitorPeriod.Duration, lifecycle.NodeStartupGracePeriod.Duration, lifecycle.NodeMonitorGracePeriod.Duration,
+		nodeEvictionRate, secondaryNodeEvictionRate, largeClusterSizeThreshold, unhealthyZoneThreshold)
+	if err != nil {
+		return fmt.Errorf("node-lifecycle controller: %w", err)
+	}
 	factory.Start(ctx.Done())
-	klog.FromContext(ctx).Info("Running the disruption and ReplicaSet controllers")
+	klog.FromContext(ctx).Info("Running the disruption, ReplicaSet and node-lifecycle controllers")
 	go disruptions.Run(ctx, 1)
+	go nodes.Run(ctx)
 	replicaSets.Run(ctx, workers)
 	factory.Shutdown()
 	return nil
