@@ -64,8 +64,8 @@ type draDevice struct{ pool, name string }
 const classCount = len(gpuworkload.DRAAvailability{}.ByClass)
 
 type sliceDevices struct {
-	node    string
-	devices []gpuworkload.DRADevice
+	node string
+	gpuworkload.DRAPoolSlice
 }
 
 func newDRAState(driver string) draState {
@@ -80,14 +80,16 @@ func newDRAState(driver string) draState {
 
 // UpsertResourceSlice records a ResourceSlice added or updated.
 func (t *Tracker) UpsertResourceSlice(slice *resourceapi.ResourceSlice) {
-	node, devices := gpuworkload.DRADevicesOf(slice, t.dra.driver)
+	node, pool, ok := gpuworkload.DRAPoolSliceOf(slice, t.dra.driver)
 	t.mu.Lock()
 	old, had := t.dra.slices[slice.Name]
-	if len(devices) == 0 {
+	// A slice without GPU devices is kept all the same: it counts toward
+	// its pool being complete.
+	if !ok {
 		delete(t.dra.slices, slice.Name)
 	} else {
-		t.dra.slices[slice.Name] = sliceDevices{node: node, devices: devices}
-		t.dra.poolNodes[slice.Spec.Pool.Name] = node
+		t.dra.slices[slice.Name] = sliceDevices{node: node, DRAPoolSlice: pool}
+		t.dra.poolNodes[pool.Pool] = node
 	}
 	if had {
 		t.recountDRANodeLocked(old.node)
@@ -95,7 +97,7 @@ func (t *Tracker) UpsertResourceSlice(slice *resourceapi.ResourceSlice) {
 	if node != "" && node != old.node {
 		t.recountDRANodeLocked(node)
 	}
-	t.devicesChangedUnlock(had || len(devices) > 0)
+	t.devicesChangedUnlock(had || ok)
 }
 
 // DeleteResourceSlice forgets a ResourceSlice.
@@ -132,12 +134,13 @@ func (t *Tracker) recountDRANodeLocked(node string) {
 		}
 	}()
 	t.countDRANodeLocked(old, -1)
-	var devices []gpuworkload.DRADevice
+	var slices []gpuworkload.DRAPoolSlice
 	for _, s := range t.dra.slices {
 		if s.node == node {
-			devices = append(devices, s.devices...)
+			slices = append(slices, s.DRAPoolSlice)
 		}
 	}
+	devices := gpuworkload.DRAUsableDevices(slices)
 	if len(devices) == 0 {
 		delete(t.dra.nodes, node)
 		delete(t.dra.availability, node)

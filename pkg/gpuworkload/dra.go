@@ -196,6 +196,63 @@ func keepsAllocatorAway(taints []resourceapi.DeviceTaint) bool {
 	return false
 }
 
+// DRAPoolSlice is what one of the driver's node-local ResourceSlices
+// holds of its pool: the pool's generation and slice count as the slice
+// declares them, and its GPU devices.
+type DRAPoolSlice struct {
+	Pool              string
+	Generation, Count int64
+	Devices           []DRADevice
+}
+
+// DRAPoolSliceOf reads a ResourceSlice of the driver; ok is false for
+// slices of another driver or not bound to one node.
+func DRAPoolSliceOf(slice *resourceapi.ResourceSlice, driver string) (node string, pool DRAPoolSlice, ok bool) {
+	node, devices := DRADevicesOf(slice, driver)
+	if node == "" {
+		return "", DRAPoolSlice{}, false
+	}
+	return node, DRAPoolSlice{Pool: slice.Spec.Pool.Name, Generation: slice.Spec.Pool.Generation, Count: slice.Spec.Pool.ResourceSliceCount, Devices: devices}, true
+}
+
+// DRAUsableDevices are the devices of the slices the allocator allocates
+// from, as the DRA library gathers pools: of each pool only the slices of
+// its newest generation, and no device of a pool while fewer or more of
+// those slices are present than the pool declares (the allocator skips
+// such an incomplete pool). The library's gathering is internal to it, so
+// its rule is restated here, once.
+func DRAUsableDevices(slices []DRAPoolSlice) []DRADevice {
+	type poolState struct {
+		generation int64
+		slices     []DRAPoolSlice
+	}
+	pools := map[string]*poolState{}
+	var order []string
+	for _, s := range slices {
+		p := pools[s.Pool]
+		switch {
+		case p == nil:
+			pools[s.Pool] = &poolState{generation: s.Generation, slices: []DRAPoolSlice{s}}
+			order = append(order, s.Pool)
+		case s.Generation > p.generation:
+			p.generation, p.slices = s.Generation, []DRAPoolSlice{s}
+		case s.Generation == p.generation:
+			p.slices = append(p.slices, s)
+		}
+	}
+	var devices []DRADevice
+	for _, name := range order {
+		p := pools[name]
+		if int64(len(p.slices)) != p.slices[0].Count {
+			continue
+		}
+		for _, s := range p.slices {
+			devices = append(devices, s.Devices...)
+		}
+	}
+	return devices
+}
+
 // NewDRANode sums a node's devices.
 func NewDRANode(devices []DRADevice) *DRANode {
 	n := &DRANode{Devices: devices}

@@ -2,6 +2,7 @@ package gpuworkload
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	resourceapi "k8s.io/api/resource/v1"
@@ -127,5 +128,41 @@ func TestDeviceStatesOfMIGSlices(t *testing.T) {
 	}
 	if s := n.Siblings("n", "gpu-0-mig-1g5gb-0"); len(s) != 0 {
 		t.Fatalf("siblings of a MIG slice: %v, want none", s)
+	}
+}
+
+// The devices counted are those the allocator allocates from: the newest
+// generation of each pool, and nothing of a pool with fewer or more slices
+// of that generation than it declares.
+func TestDRAUsableDevices(t *testing.T) {
+	slice := func(pool string, generation, count int64, devices ...string) DRAPoolSlice {
+		s := DRAPoolSlice{Pool: pool, Generation: generation, Count: count}
+		for _, d := range devices {
+			s.Devices = append(s.Devices, DRADevice{Pool: pool, Name: d})
+		}
+		return s
+	}
+	for _, tc := range []struct {
+		name   string
+		slices []DRAPoolSlice
+		want   []string
+	}{
+		{name: "one complete slice", slices: []DRAPoolSlice{slice("n1", 1, 1, "gpu-0", "gpu-vfio-0")}, want: []string{"n1/gpu-0", "n1/gpu-vfio-0"}},
+		{name: "an old generation is ignored, in any order",
+			slices: []DRAPoolSlice{slice("n1", 2, 1, "gpu-0"), slice("n1", 1, 1, "gpu-vfio-1"), slice("n1", 3, 1, "gpu-1")}, want: []string{"n1/gpu-1"}},
+		{name: "a pool missing one of its slices is skipped", slices: []DRAPoolSlice{slice("n1", 1, 2, "gpu-0")}},
+		{name: "a slice without GPUs completes its pool", slices: []DRAPoolSlice{slice("n1", 1, 2, "gpu-0"), slice("n1", 1, 2)}, want: []string{"n1/gpu-0"}},
+		{name: "a pool with more slices than it declares is skipped", slices: []DRAPoolSlice{slice("n1", 1, 1, "gpu-0"), slice("n1", 1, 1, "gpu-1")}},
+		{name: "pools are judged apart", slices: []DRAPoolSlice{slice("a", 1, 2, "gpu-0"), slice("b", 1, 1, "gpu-0")}, want: []string{"b/gpu-0"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			for _, d := range DRAUsableDevices(tc.slices) {
+				got = append(got, d.Pool+"/"+d.Name)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("devices %v, want %v", got, tc.want)
+			}
+		})
 	}
 }

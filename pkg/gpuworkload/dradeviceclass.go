@@ -7,6 +7,7 @@ import (
 
 	resourceapi "k8s.io/api/resource/v1"
 	"k8s.io/dynamic-resource-allocation/cel"
+	"k8s.io/utils/lru"
 )
 
 // DRADeviceClass is a DeviceClass with its CEL selectors compiled by the
@@ -23,11 +24,28 @@ type DRADeviceSelector struct {
 	selectors []cel.CompilationResult
 }
 
-// celCache compiles each selector expression once for every class and
-// node: the driver's classes share a few expressions. Both optional CEL
-// features are on, so that an expression the allocator accepts compiles
-// here whatever the cluster enables.
-var celCache = cel.NewCache(64, cel.Features{EnableConsumableCapacity: true, EnableListTypeAttributes: true})
+// celCompiler compiles selector expressions as the API server validates
+// them, with the worst-case cost estimated. Both optional CEL features are
+// on, so that an expression the allocator accepts compiles here whatever
+// the cluster enables. celCompiled keeps each expression's result: the
+// driver's classes share a few expressions, and a claim's are compiled once
+// per scheduling attempt.
+var (
+	celCompiler = cel.GetCompiler(cel.Features{EnableConsumableCapacity: true, EnableListTypeAttributes: true})
+	celCompiled = lru.New(256)
+)
+
+// compileCEL returns the expression compiled with its estimated cost.
+func compileCEL(expression string) cel.CompilationResult {
+	if cached, ok := celCompiled.Get(expression); ok {
+		return cached.(cel.CompilationResult)
+	}
+	compiled := celCompiler.CompileCELExpression(expression, cel.Options{})
+	if compiled.Error == nil {
+		celCompiled.Add(expression, compiled)
+	}
+	return compiled
+}
 
 // CompileDRADeviceClass compiles the class's CEL selectors; the error names
 // the class and the selector that does not compile.
@@ -47,9 +65,19 @@ func compileDRASelectors(selectors []resourceapi.DeviceSelector, at string) (DRA
 		if s.CEL == nil {
 			continue
 		}
-		compiled := celCache.GetOrCompile(s.CEL.Expression)
+		field := fmt.Sprintf("%s[%d].cel.expression", at, i)
+		// The API server refuses such expressions when they are written; one
+		// stored before a limit changed, or read from a dump, is refused here
+		// rather than evaluated on every device.
+		if n := len(s.CEL.Expression); n > resourceapi.CELSelectorExpressionMaxLength {
+			return DRADeviceSelector{}, fmt.Errorf("%s is %d characters long, more than the API server's limit of %d; shorten the expression", field, n, resourceapi.CELSelectorExpressionMaxLength)
+		}
+		compiled := compileCEL(s.CEL.Expression)
 		if compiled.Error != nil {
-			return DRADeviceSelector{}, fmt.Errorf("%s[%d].cel.expression does not compile (%v); fix the expression", at, i, compiled.Error)
+			return DRADeviceSelector{}, fmt.Errorf("%s does not compile (%v); fix the expression", field, compiled.Error)
+		}
+		if compiled.MaxCost > resourceapi.CELSelectorExpressionMaxCost {
+			return DRADeviceSelector{}, fmt.Errorf("%s is too complex: its estimated cost %d exceeds the API server's limit of %d; simplify the expression", field, compiled.MaxCost, resourceapi.CELSelectorExpressionMaxCost)
 		}
 		out.selectors = append(out.selectors, compiled)
 	}

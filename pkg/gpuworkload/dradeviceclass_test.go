@@ -2,7 +2,9 @@ package gpuworkload
 
 import (
 	"context"
+	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -226,6 +228,55 @@ func TestClaimSelectorsPinTheNodeConstraint(t *testing.T) {
 			}
 			if got := constraint.Accepts(n2); got != !tc.pinned {
 				t.Errorf("accepts n2, which publishes nothing: %v, want %v", got, !tc.pinned)
+			}
+		})
+	}
+}
+
+// nestedSelector is a selector whose estimated cost grows with the square
+// of n: about 634,000 at n=150 and 1,125,000 at n=200.
+func nestedSelector(n int) string {
+	items := make([]string, n)
+	for i := range items {
+		items[i] = strconv.Itoa(i)
+	}
+	list := "[" + strings.Join(items, ",") + "]"
+	return fmt.Sprintf("%s.all(x, %s.all(y, device.attributes['%s'].productName.matches('^(a|b)+c$')))", list, list, DRADriver)
+}
+
+// A claim's selector is held to the API server's limits on length and
+// estimated cost: one over them is an error naming the claim, the field and
+// the fix, never evaluated; one within them compiles.
+func TestDRAClaimRequestsOfSelectorLimits(t *testing.T) {
+	gpuClass := func(string) (ResourceClass, bool) { return ClassPassthroughGPU, true }
+	for _, tc := range []struct {
+		name, expression string
+		want             []string
+	}{
+		{name: "within the cost limit", expression: nestedSelector(150)},
+		{name: "over the cost limit", expression: nestedSelector(200),
+			want: []string{"ResourceClaim ns/vm: spec.devices.requests[0].exactly.selectors[0].cel.expression is too complex", "exceeds the API server's limit of 1000000", "simplify the expression"}},
+		{name: "over the length limit", expression: "true || " + strings.Repeat("true || ", 1300) + "true",
+			want: []string{"spec.devices.requests[0].exactly.selectors[0].cel.expression is 10412 characters long, more than the API server's limit of 10240", "shorten the expression"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			claim := &resourceapi.ResourceClaim{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "vm"}}
+			claim.Spec.Devices.Requests = []resourceapi.DeviceRequest{{Name: "gpu", Exactly: &resourceapi.ExactDeviceRequest{
+				DeviceClassName: DRAClassVFIO, Selectors: []resourceapi.DeviceSelector{{CEL: &resourceapi.CELDeviceSelector{Expression: tc.expression}}}}}}
+			got, err := DRAClaimRequestsOf(claim, gpuClass)
+			if tc.want == nil {
+				if err != nil || len(got) != 1 || got[0].Selector == nil {
+					t.Fatalf("requests %+v, error %v; want one request with its selector", got, err)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatal("no error")
+			}
+			for _, want := range tc.want {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("error %q does not say %q", err, want)
+				}
 			}
 		})
 	}

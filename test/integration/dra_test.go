@@ -322,3 +322,48 @@ func TestDRAPairAllocatedBeforeBlocksNothingElse(t *testing.T) {
 		return len(rules) == 1 && ptr.Deref(rules[0].Spec.DeviceSelector.Device, "") == "gpu-vfio-1", nil
 	})
 }
+
+// The devices our filter counts are those the allocator allocates from. A
+// VM's vfio claim finds none on dra-stale, whose only vfio device is in an
+// older generation of its pool, nor on dra-split, whose pool declares two
+// slices of which one is published: GPUWorkloadFit refuses the pod for
+// every node, as no node publishes a usable vfio device. Once dra-split's second slice is published, the VM
+// binds there.
+func TestDRAPoolsTheAllocatorSkips(t *testing.T) {
+	// The scheduler starts after the slices exist, so that its first
+	// attempt already sees them.
+	e := newEnv(t)
+	e.installCRDs(t)
+	e.applyClusterPolicy(t, "cluster-policy", true)
+	e.createDriverDeviceClasses(t)
+	slice := func(name, node, pool string, generation, count int64, device, deviceType, busID string) {
+		t.Helper()
+		s := &resourceapi.ResourceSlice{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: resourceapi.ResourceSliceSpec{
+			Driver: "gpu.nvidia.com", NodeName: ptr.To(node), Pool: resourceapi.ResourcePool{Name: pool, Generation: generation, ResourceSliceCount: count},
+			Devices: []resourceapi.Device{{Name: device, Attributes: map[resourceapi.QualifiedName]resourceapi.DeviceAttribute{
+				"type": {StringValue: ptr.To(deviceType)}, "resource.kubernetes.io/pciBusID": {StringValue: ptr.To(busID)}}}},
+		}}
+		if _, err := e.client.ResourceV1().ResourceSlices().Create(e.ctx, s, metav1.CreateOptions{}); err != nil {
+			t.Fatalf("create ResourceSlice %s: %v", name, err)
+		}
+	}
+	for _, node := range []string{"dra-stale", "dra-split"} {
+		createNode(e.ctx, t, e.client, node, map[string]string{"nvidia.com/gpu.present": "true"}, nil)
+	}
+	slice("dra-stale-2", "dra-stale", "dra-stale", 2, 1, "gpu-0", "gpu", "0000:3b:00.0")
+	slice("dra-stale-1", "dra-stale", "dra-stale", 1, 1, "gpu-vfio-1", "vfio", "0000:3c:00.0")
+	slice("dra-split-a", "dra-split", "dra-split", 1, 2, "gpu-vfio-0", "vfio", "0000:3b:00.0")
+	e.startScheduler(t, "scheduler")
+
+	e.createPod(t, e.claimPod(t, "virt-launcher-vm-dra-x7k2p", "vm-dra", "vfio.gpu.nvidia.com"))
+	e.waitEvent(t, "virt-launcher-vm-dra-x7k2p", "FailedScheduling", "0/2 nodes are available: VirtualMachineInstance/default/vm-dra: no node's DRA driver publishes a device of DeviceClass vfio.gpu.nvidia.com. "+
+		"preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.")
+
+	slice("dra-split-b", "dra-split", "dra-split", 1, 2, "gpu-1", "gpu", "0000:3c:00.0")
+	if node := e.waitBound(t, "virt-launcher-vm-dra-x7k2p"); node != "dra-split" {
+		t.Fatalf("the VM bound to %s, want dra-split, whose pool is now complete", node)
+	}
+	if device := e.allocatedDevice(t, "virt-launcher-vm-dra-x7k2p"); device != "gpu-vfio-0" {
+		t.Fatalf("the VM's claim got %s, want gpu-vfio-0", device)
+	}
+}

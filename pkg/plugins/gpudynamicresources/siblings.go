@@ -109,24 +109,20 @@ func (x *siblingIndex) addTo(allocated sets.Set[structured.DeviceID]) {
 	allocated.Insert(siblings...)
 }
 
-// pool reads the GPU devices of the pool's newest generation; x.mu is held.
+// pool reads the GPU devices the allocator takes from the pool
+// (gpuworkload.DRAUsableDevices); x.mu is held.
 func (x *siblingIndex) pool(name string) *gpuworkload.DRANode {
 	if node, ok := x.pools[name]; ok {
 		return node
 	}
 	objs, _ := x.slices.ByIndex(poolIndex, poolKey(x.driver, name))
-	var newest int64
+	slices := make([]gpuworkload.DRAPoolSlice, 0, len(objs))
 	for _, obj := range objs {
-		newest = max(newest, obj.(*resourceapi.ResourceSlice).Spec.Pool.Generation)
-	}
-	var devices []gpuworkload.DRADevice
-	for _, obj := range objs {
-		if slice := obj.(*resourceapi.ResourceSlice); slice.Spec.Pool.Generation == newest {
-			_, found := gpuworkload.DRADevicesOf(slice, x.driver)
-			devices = append(devices, found...)
+		if _, slice, ok := gpuworkload.DRAPoolSliceOf(obj.(*resourceapi.ResourceSlice), x.driver); ok {
+			slices = append(slices, slice)
 		}
 	}
-	node := gpuworkload.NewDRANode(devices)
+	node := gpuworkload.NewDRANode(gpuworkload.DRAUsableDevices(slices))
 	x.pools[name] = node
 	return node
 }
