@@ -13,7 +13,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
-	"github.com/gpu-workload-scheduler/scheduler/pkg/draguard"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/drasiblings"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 )
 
@@ -213,11 +213,11 @@ func draFindings(c *cluster) []ReportFinding {
 		node := poolNodes[pool]
 		return node, draNodes[node].Siblings(pool, device)
 	}
-	for _, conflict := range draguard.Conflicts(draguard.AllocationsOf(c.dra.claims, driver), siblings) {
+	for _, conflict := range drasiblings.Conflicts(drasiblings.AllocationsOf(c.dra.claims, driver), siblings) {
 		out = append(out, ReportFinding{Object: "Node/" + conflict.Node, Code: gpuworkload.FindingDRASiblingsAllocated,
 			Severity: gpuworkload.FindingDRASiblingsAllocated.Severity(),
 			Message:  conflict.String() + ": the second to be prepared fails on the node",
-			Fix:      "delete one of the two pods so that its claim is freed; gpu-workload-scheduler's sibling guard keeps this from happening to the pods it schedules"})
+			Fix:      "delete one of the two pods so that its claim is freed; gpu-workload-scheduler's allocator never gives both devices of one GPU to the pods it schedules"})
 	}
 	return out
 }

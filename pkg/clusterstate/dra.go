@@ -33,10 +33,14 @@ type draState struct {
 	// device type of the driver: a claim for one is a GPU claim even
 	// while no device of the class is published.
 	namedTypes map[string]gpuworkload.ResourceClass
-	// holders maps each allocated device of the driver to its claim, from
-	// the claims' status; claimDevices lists each claim's devices.
-	holders      map[draDevice]string
-	claimDevices map[string][]draDevice
+	// allocated maps each allocated device of the driver to its claim, from
+	// the claims' status, by claim namespace/name.
+	allocated claimHolders
+	// inFlight is the same for the allocations the scheduler's allocator
+	// holds while it binds their pods (ClaimsInFlight), by claim UID: they
+	// are in the allocator's view before the claims' status says so, and
+	// an informer event of the claim must not drop them.
+	inFlight claimHolders
 	// availability is each DRA node's devices by state, recomputed when its
 	// slices or the claims holding its devices change.
 	availability map[string]*gpuworkload.DRAAvailability
@@ -73,7 +77,7 @@ func newDRAState(driver string) draState {
 		driver: driver, slices: map[string]sliceDevices{}, nodes: map[string]*gpuworkload.DRANode{}, poolNodes: map[string]string{},
 		classes: map[string]gpuworkload.DRAExtendedResource{}, served: map[v1.ResourceName]gpuworkload.DRAExtendedResource{},
 		deviceClasses: map[string]*gpuworkload.DRADeviceClass{}, byDeviceClass: map[string]*[classCount]int{},
-		namedTypes: map[string]gpuworkload.ResourceClass{}, holders: map[draDevice]string{}, claimDevices: map[string][]draDevice{},
+		namedTypes: map[string]gpuworkload.ResourceClass{}, allocated: newClaimHolders(), inFlight: newClaimHolders(),
 		availability: map[string]*gpuworkload.DRAAvailability{},
 	}
 }
@@ -202,7 +206,11 @@ func (t *Tracker) recountAvailabilityLocked(node string) {
 }
 
 func (t *Tracker) holderLocked(pool, device string) string {
-	return t.dra.holders[draDevice{pool, device}]
+	d := draDevice{pool, device}
+	if claim, ok := t.dra.allocated.holders[d]; ok {
+		return claim
+	}
+	return t.dra.inFlight.holders[d]
 }
 
 // DRADeviceStates is each DRA device of the node with its state; nil for a
@@ -239,6 +247,10 @@ func (t *Tracker) DRADriver() string { return t.dra.driver }
 // UpsertResourceClaim records the driver's devices a claim holds and
 // reports whether it released any.
 func (t *Tracker) UpsertResourceClaim(claim *resourceapi.ResourceClaim) (released bool) {
+	return t.setClaimDevices(claim.Namespace+"/"+claim.Name, t.allocatedDevices(claim))
+}
+
+func (t *Tracker) allocatedDevices(claim *resourceapi.ResourceClaim) []draDevice {
 	var devices []draDevice
 	if claim.Status.Allocation != nil {
 		for _, r := range claim.Status.Allocation.Devices.Results {
@@ -247,7 +259,29 @@ func (t *Tracker) UpsertResourceClaim(claim *resourceapi.ResourceClaim) (release
 			}
 		}
 	}
-	return t.setClaimDevices(claim.Namespace+"/"+claim.Name, devices)
+	return devices
+}
+
+// claimHolders maps devices to the claims that hold them, and claims,
+// by key, to their devices.
+type claimHolders struct {
+	holders map[draDevice]string
+	devices map[string][]draDevice
+}
+
+func newClaimHolders() claimHolders {
+	return claimHolders{holders: map[draDevice]string{}, devices: map[string][]draDevice{}}
+}
+
+// SetClaimInFlight records the devices of an allocation the scheduler's
+// allocator holds in flight for the claim with the UID (allocated is the
+// claim with that allocation), or forgets them (allocated nil), and reports
+// whether that released any.
+func (t *Tracker) SetClaimInFlight(uid string, allocated *resourceapi.ResourceClaim) (released bool) {
+	if allocated == nil {
+		return t.setHolders(&t.dra.inFlight, uid, "", nil)
+	}
+	return t.setHolders(&t.dra.inFlight, uid, allocated.Namespace+"/"+allocated.Name, t.allocatedDevices(allocated))
 }
 
 // DeleteResourceClaim forgets a claim's devices and reports whether it held any.
@@ -258,36 +292,44 @@ func (t *Tracker) DeleteResourceClaim(namespace, name string) (released bool) {
 // setClaimDevices records the devices a claim holds and tells the listeners
 // which nodes' holders changed.
 func (t *Tracker) setClaimDevices(claim string, devices []draDevice) (released bool) {
+	return t.setHolders(&t.dra.allocated, claim, claim, devices)
+}
+
+// setHolders replaces the devices held under key by devices, held by the
+// claim named holder, recounts the nodes whose holders changed and tells
+// the listeners; released reports whether a device it let go is now free.
+func (t *Tracker) setHolders(c *claimHolders, key, holder string, devices []draDevice) (released bool) {
 	t.mu.Lock()
-	old := t.dra.claimDevices[claim]
+	old := c.devices[key]
 	if slices.Equal(old, devices) {
 		t.mu.Unlock()
 		return false
 	}
-	nodes := t.setClaimDevicesLocked(claim, old, devices)
+	for _, d := range old {
+		delete(c.holders, d)
+	}
+	for _, d := range devices {
+		c.holders[d] = holder
+	}
+	if len(devices) == 0 {
+		delete(c.devices, key)
+	} else {
+		c.devices[key] = devices
+	}
+	nodes := t.recountHoldersLocked(slices.Concat(old, devices))
+	released = slices.ContainsFunc(old, func(d draDevice) bool { return t.holderLocked(d.pool, d.name) == "" })
 	listeners := t.dra.listeners
 	t.mu.Unlock()
 	for _, l := range listeners {
 		l.HoldersChanged(nodes)
 	}
-	return slices.ContainsFunc(old, func(d draDevice) bool { return !slices.Contains(devices, d) })
+	return released
 }
 
-// setClaimDevicesLocked replaces the claim's old devices and returns the
-// nodes they are on.
-func (t *Tracker) setClaimDevicesLocked(claim string, old, devices []draDevice) (nodes []string) {
-	for _, d := range old {
-		delete(t.dra.holders, d)
-	}
+// recountHoldersLocked recounts the availability of the nodes of the
+// devices and returns those nodes.
+func (t *Tracker) recountHoldersLocked(devices []draDevice) (nodes []string) {
 	for _, d := range devices {
-		t.dra.holders[d] = claim
-	}
-	if len(devices) == 0 {
-		delete(t.dra.claimDevices, claim)
-	} else {
-		t.dra.claimDevices[claim] = devices
-	}
-	for _, d := range slices.Concat(old, devices) {
 		node := t.dra.poolNodes[d.pool]
 		if !slices.Contains(nodes, node) {
 			nodes = append(nodes, node)

@@ -98,10 +98,6 @@ var (
 	// DRANodeNotAdvertised: the requested resource. The node's GPUs are DRA
 	// devices and no DeviceClass serves the resource.
 	DRANodeNotAdvertised = define("DRANodeNotAdvertised", "node publishes its GPUs through DRA, and no DeviceClass serves %s")
-
-	// SiblingAllocated (Reserve): the conflict, in words. The same fact as
-	// check's finding, under its code.
-	SiblingAllocated = define(Code(gpuworkload.FindingDRASiblingsAllocated), "%s; the scheduler taints the sibling of an allocated device and retries the pod")
 )
 
 // Pod reasons, from PreFilter: the first verb is Prefix.

@@ -36,22 +36,18 @@ func TestReasonsAreDocumented(t *testing.T) {
 	}
 }
 
-// A reason code is a check finding code only where both state the same
-// fact (docs/reasons.md), so that a program can join them.
+// No reason code is a check finding code: a program that joins them must
+// not take one fact for another.
 func TestReasonCodesSharedWithFindings(t *testing.T) {
-	shared := map[Code]bool{Code(gpuworkload.FindingDRASiblingsAllocated): true}
 	codes := make([]Code, 0, len(catalogue))
 	for _, reason := range All() {
 		codes = append(codes, reason.Code)
 	}
 	for _, finding := range gpuworkload.FindingCodes {
 		code := Code(finding)
-		if isReasonCode := slices.Contains(codes, code); isReasonCode != shared[code] {
-			t.Errorf("finding code %s: also a reason code %v, want %v", finding, isReasonCode, shared[code])
+		if slices.Contains(codes, code) {
+			t.Errorf("finding code %s is also a reason code", finding)
 		}
-	}
-	if SiblingAllocated.Code != Code(gpuworkload.FindingDRASiblingsAllocated) {
-		t.Errorf("two allocated siblings: reason code %s, check finding %s", SiblingAllocated.Code, gpuworkload.FindingDRASiblingsAllocated)
 	}
 }
 

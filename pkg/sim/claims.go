@@ -24,7 +24,7 @@ import (
 // through the framework's client into the DRA manager's assume cache.
 //
 // The slice the allocator sees lists only the GPUs nobody holds: the
-// sibling guard's rules and the driver's republished slices keep it off a
+// allocator's sibling rule and the driver's republished slices keep it off a
 // GPU that an extended-resource pod's device holds, which the informers
 // never see. The run waits for each of its writes to reach the DRA manager
 // before the next cycle, so that a run stays deterministic.

@@ -84,7 +84,7 @@ func (r *run) publishForClaims(n *simNode) error {
 
 // allocateDRA gives a pod placed on a DRA node its devices: a VM with a
 // claim those DynamicResources allocates in the cycle; else, as
-// DynamicResources with the sibling guard would, the first GPUs of which no
+// GPUDynamicResources would, the first GPUs of which no
 // device is allocated, as gpu or vfio devices by the resource.
 func (r *run) allocateDRA(p *simPod, n *simNode, cycle fwk.CycleState) error {
 	var gpus []int

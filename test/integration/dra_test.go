@@ -10,7 +10,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 
-	"github.com/gpu-workload-scheduler/scheduler/pkg/draguard"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 )
 
@@ -232,6 +231,7 @@ func TestDRASiblingInvariant(t *testing.T) {
 	if n, err := bound(e.ctx); err != nil || n != nodes*gpusPerNode {
 		t.Errorf("%d pods bound after the allocations were read, want %d (%v)", n, nodes*gpusPerNode, err)
 	}
+	e.wantNoDeviceTaintRules(t)
 }
 
 // publishMIG creates a DRA node whose one GPU is in static MIG mode: the
@@ -254,14 +254,17 @@ func (e *env) publishMIG(t *testing.T, node string, slices int) {
 	}
 }
 
-// guardRules lists the DeviceTaintRules the guard owns.
-func (e *env) guardRules(t *testing.T) []resourceapi.DeviceTaintRule {
+// wantNoDeviceTaintRules checks that no DeviceTaintRule exists: the
+// scheduler writes none.
+func (e *env) wantNoDeviceTaintRules(t *testing.T) {
 	t.Helper()
-	rules, err := e.client.ResourceV1().DeviceTaintRules().List(e.ctx, metav1.ListOptions{LabelSelector: draguard.ManagedByLabel + "=" + draguard.ManagedBy})
+	rules, err := e.client.ResourceV1().DeviceTaintRules().List(e.ctx, metav1.ListOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return rules.Items
+	if len(rules.Items) != 0 {
+		t.Fatalf("%d DeviceTaintRules exist, want none: the first is %s", len(rules.Items), rules.Items[0].Name)
+	}
 }
 
 // Static MIG: the 7 slices of one A100 carry its PCI bus ID and are
@@ -283,15 +286,12 @@ func TestDRAStaticMIGSlices(t *testing.T) {
 			t.Fatalf("mig-%d bound to %s, want a100-mig", i, node)
 		}
 	}
-	if rules := e.guardRules(t); len(rules) != 0 {
-		t.Fatalf("the guard wrote %d DeviceTaintRules for MIG slices, want none: %v", len(rules), rules)
-	}
+	e.wantNoDeviceTaintRules(t)
 }
 
 // A pair allocated before the scheduler ran (the default profile's race):
 // two claims hold gpu-0 and gpu-vfio-0. A new claim for gpu.nvidia.com binds
-// to the node's free gpu-1, and the pair gets no rule that would stop its
-// own claims.
+// to the node's free gpu-1.
 func TestDRAPairAllocatedBeforeBlocksNothingElse(t *testing.T) {
 	e := newClusterWithPolicy(t, true)
 	e.createDriverDeviceClasses(t)
@@ -317,10 +317,7 @@ func TestDRAPairAllocatedBeforeBlocksNothingElse(t *testing.T) {
 	if device := e.allocatedDevice(t, "cuda-new"); device != "gpu-1" {
 		t.Fatalf("cuda-new got %s, want gpu-1, the only GPU no claim holds", device)
 	}
-	e.poll(t, "one rule, on gpu-vfio-1", func(context.Context) (bool, error) {
-		rules := e.guardRules(t)
-		return len(rules) == 1 && ptr.Deref(rules[0].Spec.DeviceSelector.Device, "") == "gpu-vfio-1", nil
-	})
+	e.wantNoDeviceTaintRules(t)
 }
 
 // The devices our filter counts are those the allocator allocates from. A

@@ -81,7 +81,6 @@ func TestInventoryMetricsDRA(t *testing.T) {
 		`gpu_workload_nodes{mode="dra",state="ready"}`:                                                             1,
 		`gpu_workload_empty_nodes{mode="dra"}`:                                                                     0,
 		`gpu_workload_pending_pods{mode="vm-passthrough",reason="DRAAllAllocated",resource="vfio.gpu.nvidia.com"}`: 1,
-		`gpu_workload_dra_guard_failures`:                                                                          0,
 	}
 	got := e.waitForMetrics(t, s.URL, want, "DRAAllAllocated")
 	e.inventoryAgrees(t, got)

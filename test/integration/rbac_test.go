@@ -11,6 +11,7 @@ import (
 	authenticationv1 "k8s.io/api/authentication/v1"
 	v1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	resourceapi "k8s.io/api/resource/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
@@ -22,7 +23,7 @@ import (
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/controlplane"
-	"github.com/gpu-workload-scheduler/scheduler/pkg/draguard"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/drasiblings"
 )
 
 // applyInstallRBAC creates the ServiceAccount and RBAC objects of manifests/install, as built by kustomize.
@@ -178,14 +179,30 @@ func wantNothingForbidden(t *testing.T, logPath string) {
 	}
 }
 
-// DRA under the install RBAC: the scheduler reads slices, classes and
-// claims, allocates, and its sibling guard creates and deletes its
-// DeviceTaintRules, with no permission beyond manifests/install.
+// DRA under the install RBAC: the scheduler reads slices, classes, claims
+// and DeviceTaintRules, and writes claims; when it first schedules it
+// deletes the DeviceTaintRule an earlier version wrote (here on the device
+// the VM gets at the end) and leaves another's, which the admission policy
+// forbids it to delete; no DeviceTaintRule of its own is written.
 func TestDRAWithInstallRBAC(t *testing.T) {
 	e := newEnv(t)
 	e.installCRDs(t)
 	e.applyClusterPolicy(t, "cluster-policy", true)
-	s, _ := e.startSchedulerWithInstallRBAC(t)
+	rules := e.client.ResourceV1().DeviceTaintRules()
+	rule := func(name string, labels map[string]string, device string) *resourceapi.DeviceTaintRule {
+		return &resourceapi.DeviceTaintRule{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: labels}, Spec: resourceapi.DeviceTaintRuleSpec{
+			DeviceSelector: &resourceapi.DeviceTaintSelector{Driver: ptr.To("gpu.nvidia.com"), Pool: ptr.To("dra-a"), Device: ptr.To(device)},
+			Taint:          resourceapi.DeviceTaint{Key: "example.com/taint", Effect: resourceapi.DeviceTaintEffectNoSchedule}}}
+	}
+	for _, r := range []*resourceapi.DeviceTaintRule{
+		rule("gpu-workload-sibling-0123456789abcdef", map[string]string{drasiblings.ManagedByLabel: drasiblings.ManagedBy}, "gpu-vfio-0"),
+		rule("maintenance", nil, "gpu-vfio-9"),
+	} {
+		if _, err := rules.Create(e.ctx, r, metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, kubeconfig := e.startSchedulerWithInstallRBAC(t)
 	e.createDriverDeviceClasses(t)
 	e.publishGPUs(t, "dra-a", 1, true)
 
@@ -193,10 +210,23 @@ func TestDRAWithInstallRBAC(t *testing.T) {
 	if node := e.waitBound(t, "cuda-claim"); node != "dra-a" {
 		t.Fatalf("cuda-claim bound to %s, want dra-a", node)
 	}
-	e.poll(t, "the guard's DeviceTaintRule on gpu-vfio-0", func(ctx context.Context) (bool, error) {
-		rules, err := e.client.ResourceV1().DeviceTaintRules().List(ctx, metav1.ListOptions{LabelSelector: draguard.ManagedByLabel + "=" + draguard.ManagedBy})
-		return err == nil && len(rules.Items) == 1 && *rules.Items[0].Spec.DeviceSelector.Device == "gpu-vfio-0", err
+	e.poll(t, "only the foreign DeviceTaintRule left", func(ctx context.Context) (bool, error) {
+		list, err := rules.List(ctx, metav1.ListOptions{})
+		return err == nil && len(list.Items) == 1 && list.Items[0].Name == "maintenance", err
 	})
+	config, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	asScheduler, err := kubernetes.NewForConfig(config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = asScheduler.ResourceV1().DeviceTaintRules().Delete(e.ctx, "maintenance", metav1.DeleteOptions{})
+	if !apierrors.IsForbidden(err) || !strings.Contains(err.Error(), "may delete only the DeviceTaintRules labelled app.kubernetes.io/managed-by: gpu-workload-scheduler") {
+		t.Fatalf("the scheduler deleting a DeviceTaintRule it did not write: %v, want the admission policy's refusal", err)
+	}
+
 	e.createPod(t, e.claimPod(t, "virt-launcher-vm-dra-x7k2p", "vm-dra", "vfio.gpu.nvidia.com"))
 	e.waitMessage(t, "virt-launcher-vm-dra-x7k2p", "0/1 nodes are available: 1 the node's free devices of DeviceClass vfio.gpu.nvidia.com are "+
 		"GPUs in use through another device (claim default/cuda-claim holds gpu-0).")
@@ -210,6 +240,9 @@ func TestDRAWithInstallRBAC(t *testing.T) {
 	}
 	if device := e.allocatedDevice(t, "virt-launcher-vm-dra-x7k2p"); device != "gpu-vfio-0" {
 		t.Fatalf("the VM's claim got %s, want gpu-vfio-0", device)
+	}
+	if list, err := rules.List(e.ctx, metav1.ListOptions{}); err != nil || len(list.Items) != 1 {
+		t.Fatalf("DeviceTaintRules at the end: %v (%v), want only the foreign one", list, err)
 	}
 	wantNothingForbidden(t, s.LogPath)
 }

@@ -1,7 +1,8 @@
 // Package gpudynamicresources is the scheduler's DRA allocator:
 // kube-scheduler's own DynamicResources plugin, run with a DRA manager that
 // counts, as allocated, the sibling of every device of the GPU driver that
-// a claim holds or that is in flight. The NVIDIA DRA driver publishes a GPU
+// a claim holds or that is in flight, and that tells the process's trackers
+// of the allocations in flight (clusterstate.ClaimsInFlight). The NVIDIA DRA driver publishes a GPU
 // as a gpu and a vfio device with one PCI bus ID and no shared counters
 // (gpuworkload.ExclusiveDRADevices): the allocator alone would hand the two
 // to two claims, and the second would fail on the node. Here the allocator
@@ -20,6 +21,7 @@ import (
 	plfeature "k8s.io/kubernetes/pkg/scheduler/framework/plugins/feature"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/apis/config"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
 )
 
 // Name is the plugin's name in a scheduler profile; the profile disables
@@ -48,7 +50,8 @@ func New(ctx context.Context, obj runtime.Object, fh fwk.Handle) (fwk.Plugin, er
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", Name, err)
 		}
-		handle = &siblingHandle{Handle: fh, dra: &siblingDRAManager{SharedDRAManager: dra, claims: &siblingClaims{ResourceClaimTracker: dra.ResourceClaims(), siblings: siblings}}}
+		handle = &siblingHandle{Handle: fh, dra: &siblingDRAManager{SharedDRAManager: dra, claims: &siblingClaims{
+			ResourceClaimTracker: dra.ResourceClaims(), siblings: siblings, inFlight: clusterstate.ClaimsInFlightOf(fh.SharedInformerFactory())}}}
 	}
 	pl, err := dynamicresources.New(ctx, inTreeArgs, handle, plfeature.NewSchedulerFeaturesFromGates(utilfeature.DefaultFeatureGate))
 	if err != nil {

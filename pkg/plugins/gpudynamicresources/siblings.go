@@ -5,20 +5,50 @@ import (
 	"sync"
 
 	resourceapi "k8s.io/api/resource/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/client-go/tools/cache"
 	draapi "k8s.io/dynamic-resource-allocation/api"
 	"k8s.io/dynamic-resource-allocation/structured"
 	fwk "k8s.io/kube-scheduler/framework"
 
+	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 )
 
 // siblingClaims is the framework's claim tracker, whose allocated devices
-// include the siblings of the driver's allocated and in-flight devices.
+// include the siblings of the driver's allocated and in-flight devices, and
+// which tells the process's trackers of the allocations it holds in flight.
 type siblingClaims struct {
 	fwk.ResourceClaimTracker
 	siblings *siblingIndex
+	inFlight *clusterstate.ClaimsInFlight
+}
+
+func (c *siblingClaims) SignalClaimPendingAllocation(uid types.UID, allocated *resourceapi.ResourceClaim) error {
+	if err := c.ResourceClaimTracker.SignalClaimPendingAllocation(uid, allocated); err != nil {
+		return err
+	}
+	// The tracker records nothing for a claim it finds allocated already.
+	if c.ResourceClaimTracker.GetPendingAllocation(uid) != nil {
+		c.inFlight.Held(uid, allocated)
+	}
+	return nil
+}
+
+func (c *siblingClaims) MaybeRemoveClaimPendingAllocation(uid types.UID, forceRemove bool) (deleted bool) {
+	held := c.ResourceClaimTracker.GetPendingAllocation(uid) != nil
+	deleted = c.ResourceClaimTracker.MaybeRemoveClaimPendingAllocation(uid, forceRemove)
+	if deleted && held {
+		c.inFlight.Released(uid, func(namespace, name string) *resourceapi.ResourceClaim {
+			claim, err := c.ResourceClaimTracker.Get(namespace, name)
+			if err != nil {
+				return nil
+			}
+			return claim
+		})
+	}
+	return deleted
 }
 
 func (c *siblingClaims) ListAllAllocatedDevices() (sets.Set[structured.DeviceID], error) {

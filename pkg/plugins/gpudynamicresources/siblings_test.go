@@ -2,12 +2,14 @@ package gpudynamicresources
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
 
 	resourceapi "k8s.io/api/resource/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/informers"
@@ -15,7 +17,9 @@ import (
 	"k8s.io/dynamic-resource-allocation/structured"
 	fwk "k8s.io/kube-scheduler/framework"
 
+	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dratest"
 )
 
 // fakeClaims is a claim tracker whose allocations a case sets.
@@ -117,4 +121,67 @@ func names(s sets.Set[structured.DeviceID]) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// pendingClaims keeps in-flight allocations as the framework's tracker
+// does, and returns written claims from Get.
+type pendingClaims struct {
+	fwk.ResourceClaimTracker
+	pending map[types.UID]*resourceapi.ResourceClaim
+	written map[string]*resourceapi.ResourceClaim
+}
+
+func (c *pendingClaims) SignalClaimPendingAllocation(uid types.UID, claim *resourceapi.ResourceClaim) error {
+	c.pending[uid] = claim
+	return nil
+}
+
+func (c *pendingClaims) GetPendingAllocation(uid types.UID) *resourceapi.AllocationResult {
+	if claim := c.pending[uid]; claim != nil {
+		return claim.Status.Allocation
+	}
+	return nil
+}
+
+func (c *pendingClaims) MaybeRemoveClaimPendingAllocation(uid types.UID, _ bool) bool {
+	_, ok := c.pending[uid]
+	delete(c.pending, uid)
+	return ok
+}
+
+func (c *pendingClaims) Get(namespace, name string) (*resourceapi.ResourceClaim, error) {
+	if claim := c.written[namespace+"/"+name]; claim != nil {
+		return claim, nil
+	}
+	return nil, fmt.Errorf("claim %s/%s not found", namespace, name)
+}
+
+// The claim tracker tells the process's trackers of each allocation it
+// holds in flight and of its end: a tracker counts the device as allocated
+// from Reserve on, and frees it when the allocation is given up.
+func TestSiblingClaimsRelayAllocationsInFlight(t *testing.T) {
+	factory := informers.NewSharedInformerFactory(fake.NewClientset(), 0)
+	tracker := clusterstate.NewTracker(gpuworkload.SandboxPolicy{DefaultWorkload: gpuworkload.ModeContainer}, nil,
+		func(*gpuworkload.NodeState, gpuworkload.Mode) string { return "" })
+	tracker.UpsertResourceSlice(gpuworkload.DriverSlice("node-a", 1))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	clusterstate.ClaimsInFlightOf(factory).Follow(ctx, tracker, nil)
+	claims := &pendingClaims{pending: map[types.UID]*resourceapi.ResourceClaim{}, written: map[string]*resourceapi.ResourceClaim{}}
+	wrapped := &siblingClaims{ResourceClaimTracker: claims, inFlight: clusterstate.ClaimsInFlightOf(factory)}
+
+	claim := dratest.AllocatedClaim("ns", "vm", "node-a", "gpu-vfio-0")
+	claim.UID = "uid-vm"
+	if err := wrapped.SignalClaimPendingAllocation(claim.UID, claim); err != nil {
+		t.Fatal(err)
+	}
+	if !tracker.DRAHeld("node-a", "gpu-vfio-0") {
+		t.Fatal("the tracker does not hold the device of the allocation in flight")
+	}
+	if !wrapped.MaybeRemoveClaimPendingAllocation(claim.UID, false) {
+		t.Fatal("the allocation in flight was not removed")
+	}
+	if tracker.DRAHeld("node-a", "gpu-vfio-0") {
+		t.Fatal("the tracker still holds the device of an allocation given up")
+	}
 }

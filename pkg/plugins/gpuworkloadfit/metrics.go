@@ -13,7 +13,7 @@ import (
 	"k8s.io/component-base/metrics/legacyregistry"
 	"k8s.io/klog/v2"
 
-	"github.com/gpu-workload-scheduler/scheduler/pkg/draguard"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/drasiblings"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/inventory"
 )
@@ -26,13 +26,12 @@ const (
 	MetricEmptyNodes            = "gpu_workload_empty_nodes"
 	MetricPendingPods           = "gpu_workload_pending_pods"
 	MetricUnschedulableAttempts = "gpu_workload_unschedulable_attempts_total"
-	MetricDRAGuardFailures      = "gpu_workload_dra_guard_failures"
 	MetricDRASiblingConflicts   = "gpu_workload_dra_sibling_conflicts"
 )
 
 // MetricNames lists every metric the plugin serves, for the dashboard's tests.
 var MetricNames = []string{MetricUnits, MetricStrandedUnits, MetricNodes, MetricEmptyNodes, MetricPendingPods, MetricUnschedulableAttempts,
-	MetricDRAGuardFailures, MetricDRASiblingConflicts}
+	MetricDRASiblingConflicts}
 
 // The gauges are counted when /metrics is scraped, from the informers'
 // caches, so that scheduling cycles do no work for them.
@@ -53,9 +52,6 @@ var (
 		"GPU pods without a node, by the mode and the resource (or DeviceClass) they need and the reason code of the scheduler's latest explanation (Unexplained: none yet).",
 		[]string{"mode", "resource", "reason"}, nil, metrics.ALPHA, "")
 
-	guardFailuresDesc = metrics.NewDesc(MetricDRAGuardFailures,
-		"Reconciliations of the DRA sibling guard's DeviceTaintRules that failed in a row; 0 when the rules cover every allocation. Served where the scheduler runs DRA.",
-		nil, nil, metrics.ALPHA, "")
 	siblingConflictsDesc = metrics.NewDesc(MetricDRASiblingConflicts,
 		"Physical GPUs whose gpu and vfio devices are allocated to two claims (the second fails on the node), by node. Served where the scheduler runs DRA.",
 		[]string{"node"}, nil, metrics.ALPHA, "")
@@ -110,7 +106,7 @@ func (pl *GPUWorkloadFit) serveMetrics(ctx context.Context) {
 }
 
 func (c *inventoryCollector) DescribeWithStability(ch chan<- *metrics.Desc) {
-	for _, d := range []*metrics.Desc{unitsDesc, strandedDesc, nodesDesc, emptyNodesDesc, pendingPodsDesc, guardFailuresDesc, siblingConflictsDesc} {
+	for _, d := range []*metrics.Desc{unitsDesc, strandedDesc, nodesDesc, emptyNodesDesc, pendingPodsDesc, siblingConflictsDesc} {
 		ch <- d
 	}
 }
@@ -171,10 +167,9 @@ func (pl *GPUWorkloadFit) inventoryMetrics() []metrics.Metric {
 	for labels, pods := range pending {
 		gauge(pendingPodsDesc, float64(pods), labels[0], labels[1], labels[2])
 	}
-	if pl.guard == nil {
+	if pl.claims == nil {
 		return out
 	}
-	gauge(guardFailuresDesc, float64(pl.guard.Failures()))
 	conflicts, err := pl.siblingConflicts()
 	if err != nil {
 		klog.Background().Error(err, "Cannot count the DRA sibling conflicts for /metrics: left out of this scrape", "metric", MetricDRASiblingConflicts)
@@ -191,12 +186,12 @@ func (pl *GPUWorkloadFit) inventoryMetrics() []metrics.Metric {
 }
 
 // siblingConflicts are the physical GPUs whose two devices written claims hold.
-func (pl *GPUWorkloadFit) siblingConflicts() ([]draguard.Conflict, error) {
+func (pl *GPUWorkloadFit) siblingConflicts() ([]drasiblings.Conflict, error) {
 	claims, err := pl.handle.SharedDRAManager().ResourceClaims().List()
 	if err != nil {
 		return nil, err
 	}
-	return draguard.Conflicts(draguard.AllocationsOf(claims, pl.tracker.DRADriver()), pl.tracker.DRASiblings), nil
+	return drasiblings.Conflicts(drasiblings.AllocationsOf(claims, pl.tracker.DRADriver()), pl.tracker.DRASiblings), nil
 }
 
 // Inventory counts the cluster's GPU inventory from the scheduler's caches:

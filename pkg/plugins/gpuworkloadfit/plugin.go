@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"time"
 
 	v1 "k8s.io/api/core/v1"
 	resourceapi "k8s.io/api/resource/v1"
@@ -19,7 +18,6 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/sets"
-	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/util/assumecache"
@@ -28,7 +26,6 @@ import (
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/apis/config"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
-	"github.com/gpu-workload-scheduler/scheduler/pkg/draguard"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/inventory"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/reasons"
@@ -44,16 +41,14 @@ type GPUWorkloadFit struct {
 	handle  fwk.Handle
 	tracker *clusterstate.Tracker
 	hints   hintCache
-	// guard keeps sibling DRA devices out of two claims; nil without DRA.
-	guard *draguard.Controller
 	// boundPods keeps what bound pods use between /metrics scrapes; nil
 	// where the plugin serves no metrics.
 	boundPods *inventory.BoundPods
 	// claims reads the pods' ResourceClaims; nil without DRA.
 	claims ClaimReader
-	// siblingWaiters are the pods Reserve rejected for a sibling conflict:
-	// they are retried once the guard's rules cover the allocations.
-	siblingWaiters waitingPods
+	// deleteEarlierRules deletes, once per process, the DeviceTaintRules an
+	// earlier version of the scheduler wrote; nil without DRA.
+	deleteEarlierRules func()
 	// deviceWaiters are the pods Filter found too few DRA devices for: they
 	// are retried once the tracker sees devices freed or published, which
 	// may be after the queue retried them for the same change.
@@ -106,7 +101,7 @@ func New(ctx context.Context, obj runtime.Object, handle fwk.Handle) (fwk.Plugin
 
 // follow joins the process's share of the cluster state, which the first
 // profile starts: the watches of nodes, the ClusterPolicy, the KubeVirt CR,
-// DRA objects and pods; and the sibling guard where the scheduler runs DRA.
+// DRA objects and pods.
 func (pl *GPUWorkloadFit) follow(ctx context.Context, args *config.GPUWorkloadFitArgs) error {
 	logger := klog.FromContext(ctx).WithValues("plugin", Name)
 	share, first, err := pl.joinShare(ctx, args)
@@ -120,51 +115,7 @@ func (pl *GPUWorkloadFit) follow(ctx context.Context, args *config.GPUWorkloadFi
 	}
 	if dra := pl.handle.SharedDRAManager(); dra != nil {
 		pl.claims = dra.ResourceClaims()
-		if err := pl.startGuard(klog.NewContext(ctx, logger), dra, args.DRADriverName); err != nil {
-			return fmt.Errorf("%s: guard sibling DRA devices: %w", Name, err)
-		}
-	}
-	return nil
-}
-
-// startGuard joins the process's controller that taints the siblings of
-// allocated DRA devices, starting it for the first profile: it reconciles a
-// node when the tracker sees claims take or release its devices, when
-// Reserve or Unreserve name it, or when one of the guard's rules on it
-// changes; every node when slices change. After each success it retries
-// the pods every profile's Reserve parked.
-func (pl *GPUWorkloadFit) startGuard(ctx context.Context, dra fwk.SharedDRAManager, driver string) error {
-	informers := pl.handle.SharedInformerFactory()
-	rules := informers.Resource().V1().DeviceTaintRules()
-	logger := klog.FromContext(ctx)
-	build := func() (*draguard.Controller, error) {
-		guard := draguard.NewController(pl.handle.ClientSet(), dra.ResourceClaims(), rules.Lister(), pl.tracker, driver)
-		pl.tracker.AddDRAListener(guard)
-		ruleChanged := func(obj any) {
-			if tombstone, ok := obj.(cache.DeletedFinalStateUnknown); ok {
-				obj = tombstone.Obj
-			}
-			if rule, ok := obj.(*resourceapi.DeviceTaintRule); ok && rule.Labels[draguard.ManagedByLabel] == draguard.ManagedBy {
-				guard.RuleChanged(rule)
-			}
-		}
-		if _, err := rules.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
-			AddFunc:    ruleChanged,
-			UpdateFunc: func(_, obj any) { ruleChanged(obj) },
-			DeleteFunc: ruleChanged,
-		}); err != nil {
-			return nil, err
-		}
-		return guard, nil
-	}
-	guard, started, err := draguard.ForProcess(informers, driver, build, func(guard *draguard.Controller) { go guard.Run(ctx) })
-	if err != nil {
-		return err
-	}
-	pl.guard = guard
-	guard.OnReconciled(func() { pl.siblingWaiters.activate(logger, pl.handle) })
-	if started {
-		logger.Info("Guarding sibling DRA devices with DeviceTaintRules", "driver", driver)
+		pl.deleteEarlierRules = share.deleteEarlierRules(klog.NewContext(ctx, logger), pl.handle.ClientSet())
 	}
 	return nil
 }
@@ -203,55 +154,15 @@ func (w *waitingPods) activate(logger klog.Logger, handle fwk.Handle) {
 	}
 }
 
-// Reserve rejects the pod when this cycle's allocation, or another still in
-// flight, completes a pair of sibling devices of its node (one physical
-// GPU): the rules that keep the allocator away from siblings follow
-// allocations a moment later, and this closes that window. Pairs whose two
-// claims are both written existed before and do not block. It runs after
-// DynamicResources' Reserve, which makes the cycle's allocation visible
-// (profiles.Validate holds the order).
-func (pl *GPUWorkloadFit) Reserve(ctx context.Context, state fwk.CycleState, pod *v1.Pod, nodeName string) *fwk.Status {
+// Reserve forgets the pod's explanation: it no longer waits.
+func (pl *GPUWorkloadFit) Reserve(_ context.Context, _ fwk.CycleState, pod *v1.Pod, _ string) *fwk.Status {
 	pl.explained.Delete(pod.UID)
-	if pl.guard == nil || !usesDRA(state, pod) {
-		return nil
-	}
-	conflict, err := pl.guard.ConflictOn(nodeName)
-	if err != nil {
-		return fwk.AsStatus(fmt.Errorf("list DRA allocations: %w", err))
-	}
-	if conflict == nil {
-		pl.guard.TriggerNodes(nodeName)
-		return nil
-	}
-	// Waiting before the trigger: the reconciliation it starts retries the pod.
-	pl.siblingWaiters.add(pod)
-	pl.guard.TriggerNodes(nodeName)
-	klog.FromContext(ctx).V(2).Info("Rejected an allocation of both halves of one GPU", "pod", klog.KObj(pod), "conflict", conflict.String())
-	return fwk.NewStatus(fwk.Unschedulable, reasons.SiblingAllocated.With(conflict).Message)
+	return nil
 }
 
-// Unreserve lets the guard drop rules for an allocation that did not happen.
-// DynamicResources forgets the allocation after this runs (Unreserve goes in
-// reverse order), so the guard looks again a moment later too.
-func (pl *GPUWorkloadFit) Unreserve(_ context.Context, _ fwk.CycleState, _ *v1.Pod, nodeName string) {
-	if pl.guard != nil {
-		pl.guard.TriggerNodes(nodeName)
-		time.AfterFunc(unreserveRecheck, func() { pl.guard.TriggerNodes(nodeName) })
-	}
-}
-
-// unreserveRecheck is when the guard looks again after an Unreserve.
-const unreserveRecheck = 200 * time.Millisecond
-
-// usesDRA reports whether the pod can get DRA devices: through claims, or
-// through an extended resource a DeviceClass serves.
-func usesDRA(state fwk.CycleState, pod *v1.Pod) bool {
-	if len(pod.Spec.ResourceClaims) > 0 {
-		return true
-	}
-	data, err := ReadCycleData(state)
-	return err == nil && data.draServed != nil
-}
+// Unreserve keeps nothing to undo: a pod whose reservation failed is
+// explained again at its next attempt.
+func (pl *GPUWorkloadFit) Unreserve(context.Context, fwk.CycleState, *v1.Pod, string) {}
 
 // NewOffline builds the plugin from decoded args without following a
 // cluster: the kubectl plugin and tests feed its tracker from what they read.
@@ -381,9 +292,9 @@ func ReadCycleData(state fwk.CycleState) (*CycleData, error) {
 // PreFilter computes the pod's GPU demand. Pods without GPU requests are
 // skipped; requests no node can ever serve are rejected for all nodes at once.
 func (pl *GPUWorkloadFit) PreFilter(ctx context.Context, state fwk.CycleState, pod *v1.Pod, nodes []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
-	if pl.guard != nil {
-		// Only the leader schedules; from now on this replica owns the guard's rules.
-		pl.guard.Activate()
+	if pl.deleteEarlierRules != nil {
+		// Only the leader schedules: an earlier version's leader is gone.
+		pl.deleteEarlierRules()
 	}
 	data := &CycleData{demand: gpuworkload.NewPodDemand(pod, pl.tracker.Classifier()), tracker: pl.tracker}
 	state.Write(cycleStateKey, data)

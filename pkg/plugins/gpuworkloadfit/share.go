@@ -21,6 +21,7 @@ import (
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/apis/config"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/drasiblings"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/reasons"
 )
 
@@ -34,6 +35,8 @@ type processShare struct {
 	explained *sync.Map
 	mu        sync.Mutex
 	profiles  []*GPUWorkloadFit
+	// earlierRules deletes an earlier version's DeviceTaintRules once.
+	earlierRules sync.Once
 }
 
 // shareKey tells the shares apart: a scheduler process has one informer
@@ -87,6 +90,28 @@ func (s *processShare) leave(pl *GPUWorkloadFit) {
 	}
 }
 
+// deleteEarlierRules returns what deletes, once for the share, the
+// DeviceTaintRules an earlier version of the scheduler wrote, in the
+// background: the plugin calls it when it first schedules, as the leader.
+func (s *processShare) deleteEarlierRules(ctx context.Context, client kubernetes.Interface) func() {
+	return func() {
+		s.earlierRules.Do(func() {
+			go func() {
+				logger := klog.FromContext(ctx)
+				deleted, err := drasiblings.DeleteEarlierRules(ctx, client)
+				if err != nil {
+					logger.Error(err, "Cannot delete the DeviceTaintRules an earlier version of the scheduler wrote; delete them by hand",
+						"labelSelector", drasiblings.ManagedByLabel+"="+drasiblings.ManagedBy)
+					return
+				}
+				if deleted > 0 {
+					logger.Info("Deleted the DeviceTaintRules an earlier version of the scheduler wrote", "deleted", deleted)
+				}
+			}()
+		})
+	}
+}
+
 // each calls f with every profile's plugin.
 func (s *processShare) each(f func(*GPUWorkloadFit)) {
 	s.mu.Lock()
@@ -115,6 +140,11 @@ func (s *processShare) watch(ctx context.Context, handle fwk.Handle, args *confi
 	})
 	if err != nil {
 		return fmt.Errorf("%s: follow cluster state: %w", Name, err)
+	}
+	if handle.SharedDRAManager() != nil {
+		clusterstate.ClaimsInFlightOf(informers).Follow(ctx, s.tracker, func() {
+			s.each(func(pl *GPUWorkloadFit) { pl.deviceWaiters.activate(logger, pl.handle) })
+		})
 	}
 	explanations := explanationEvents(handle.ClientSet())
 	go explanations.RunWithContext(ctx)
@@ -156,7 +186,6 @@ func (s *processShare) forget(pod *v1.Pod) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, pl := range s.profiles {
-		pl.siblingWaiters.forget(pod)
 		pl.deviceWaiters.forget(pod)
 		pl.narrowedWaiters.forget(pod)
 	}

@@ -183,7 +183,7 @@ func TestShareForgetsPodsThatLeft(t *testing.T) {
 	left := podRequesting("left", map[v1.ResourceName]string{gpu: "1"})
 	waiting := podRequesting("waiting", map[v1.ResourceName]string{gpu: "1"})
 	for _, pl := range profiles {
-		for _, w := range []*waitingPods{&pl.siblingWaiters, &pl.deviceWaiters, &pl.narrowedWaiters} {
+		for _, w := range []*waitingPods{&pl.deviceWaiters, &pl.narrowedWaiters} {
 			w.add(left)
 			w.add(waiting)
 		}
@@ -194,7 +194,7 @@ func TestShareForgetsPodsThatLeft(t *testing.T) {
 		t.Error("the explanation of a pod that left stays")
 	}
 	for i, pl := range profiles {
-		for _, w := range []*waitingPods{&pl.siblingWaiters, &pl.deviceWaiters, &pl.narrowedWaiters} {
+		for _, w := range []*waitingPods{&pl.deviceWaiters, &pl.narrowedWaiters} {
 			h := &fakeHandle{}
 			w.activate(klog.Background(), h)
 			if got := slices.Sorted(maps.Keys(h.activated)); !slices.Equal(got, []string{"ns/waiting"}) {

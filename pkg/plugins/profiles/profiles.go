@@ -14,7 +14,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/kubernetes/pkg/scheduler/apis/config"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins"
-	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/names"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpudynamicresources"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpustranding"
@@ -54,7 +53,6 @@ func validateProfile(p *config.KubeSchedulerProfile, path *field.Path, registere
 		errs = append(errs, field.Required(pluginsPath.Child("preFilter", "enabled"),
 			fmt.Sprintf("%s filters with what its PreFilter learns: enable it at preFilter too", gpuworkloadfit.Name)))
 	}
-	errs = append(errs, validateReserve(p.Plugins, pluginsPath)...)
 	stranding := slices.Index(preFilter, gpustranding.Name)
 	scored := slices.Contains(enabledAt(p.Plugins, p.Plugins.Score), gpustranding.Name)
 	if !scored && stranding < 0 {
@@ -77,30 +75,6 @@ func validateProfile(p *config.KubeSchedulerProfile, path *field.Path, registere
 			fmt.Sprintf("%s scores nodes: enable it at score", gpustranding.Name)))
 	}
 	return errs
-}
-
-// validateReserve: GPUWorkloadFit's Reserve rejects an allocation that
-// completes a pair of sibling DRA devices, which it can see only after the
-// allocator's Reserve (DynamicResources', or GPUDynamicResources') has made
-// the cycle's allocation visible. A profile whose GPUWorkloadFit filters
-// while an allocator allocates needs it there, after the allocator.
-func validateReserve(all *config.Plugins, path *field.Path) field.ErrorList {
-	reserve := enabledAt(all, all.Reserve)
-	allocator := slices.IndexFunc(reserve, func(name string) bool { return name == names.DynamicResources || name == gpudynamicresources.Name })
-	if allocator < 0 || !slices.Contains(enabledAt(all, all.Filter), gpuworkloadfit.Name) {
-		return nil
-	}
-	name := reserve[allocator]
-	switch fit := slices.Index(reserve, gpuworkloadfit.Name); {
-	case fit < 0:
-		return field.ErrorList{field.Required(path.Child("reserve", "enabled"),
-			fmt.Sprintf("%s rejects at reserve an allocation of both halves of one DRA GPU: enable it at reserve, where it runs after %s", gpuworkloadfit.Name, name))}
-	case fit < allocator:
-		ours := slices.DeleteFunc(reserve, func(n string) bool { return n != gpuworkloadfit.Name && n != name })
-		return field.ErrorList{field.Invalid(path.Child("reserve", "enabled"), strings.Join(ours, ", "),
-			fmt.Sprintf("%s checks the allocation %s's Reserve makes: enable %s after it at reserve", gpuworkloadfit.Name, name, gpuworkloadfit.Name))}
-	}
-	return nil
 }
 
 // enabledAt lists the plugins that run at one extension point, in the

@@ -39,32 +39,6 @@ func TestValidate(t *testing.T) {
     filter: {enabled: [{name: GPUWorkloadFit}]}
     reserve: {enabled: [{name: GPUWorkloadFit}]}
 `},
-		{name: "GPUWorkloadFit without its Reserve", config: `  plugins:
-    preFilter: {enabled: [{name: GPUWorkloadFit}]}
-    filter: {enabled: [{name: GPUWorkloadFit}]}
-`, want: "profiles[0].plugins.reserve.enabled: Required value: GPUWorkloadFit rejects at reserve an allocation of both halves of one DRA GPU: enable it at reserve, where it runs after DynamicResources"},
-		{name: "GPUWorkloadFit reserving before DynamicResources", config: `  plugins:
-    preFilter: {enabled: [{name: GPUWorkloadFit}]}
-    filter: {enabled: [{name: GPUWorkloadFit}]}
-    reserve:
-      disabled: [{name: DynamicResources}]
-      enabled: [{name: GPUWorkloadFit}, {name: DynamicResources}]
-`, want: "profiles[0].plugins.reserve.enabled: Invalid value: \"GPUWorkloadFit, DynamicResources\": GPUWorkloadFit checks the allocation DynamicResources's Reserve makes: enable GPUWorkloadFit after it at reserve"},
-		{name: "GPUWorkloadFit reserving before GPUDynamicResources", config: `  plugins:
-    multiPoint:
-      enabled: [{name: GPUDynamicResources}]
-      disabled: [{name: DynamicResources}]
-    preFilter: {enabled: [{name: GPUWorkloadFit}]}
-    filter: {enabled: [{name: GPUWorkloadFit}]}
-    reserve:
-      disabled: [{name: GPUDynamicResources}]
-      enabled: [{name: GPUWorkloadFit}, {name: GPUDynamicResources}]
-`, want: "profiles[0].plugins.reserve.enabled: Invalid value: \"GPUWorkloadFit, GPUDynamicResources\": GPUWorkloadFit checks the allocation GPUDynamicResources's Reserve makes: enable GPUWorkloadFit after it at reserve"},
-		{name: "GPUWorkloadFit without DynamicResources", config: `  plugins:
-    preFilter: {enabled: [{name: GPUWorkloadFit}]}
-    filter: {enabled: [{name: GPUWorkloadFit}]}
-    reserve: {disabled: [{name: DynamicResources}]}
-`},
 		{name: "both through multiPoint, in order", config: `  plugins:
     multiPoint: {enabled: [{name: GPUWorkloadFit}, {name: GPUStranding}]}
 `},
