@@ -44,23 +44,6 @@ type draState struct {
 	// availability is each DRA node's devices by state, recomputed when its
 	// slices or the claims holding its devices change.
 	availability map[string]*gpuworkload.DRAAvailability
-	listeners    []DRAListener
-}
-
-// DRAListener hears of DRA changes after the tracker recorded them, so that
-// what it reads from the tracker then includes them.
-type DRAListener interface {
-	// HoldersChanged: claims took or released devices of the nodes.
-	HoldersChanged(nodes []string)
-	// DevicesChanged: ResourceSlices changed which devices exist.
-	DevicesChanged()
-}
-
-// AddDRAListener registers a listener for the tracker's DRA changes.
-func (t *Tracker) AddDRAListener(l DRAListener) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.dra.listeners = append(t.dra.listeners, l)
 }
 
 type draDevice struct{ pool, name string }
@@ -101,7 +84,7 @@ func (t *Tracker) UpsertResourceSlice(slice *resourceapi.ResourceSlice) {
 	if node != "" && node != old.node {
 		t.recountDRANodeLocked(node)
 	}
-	t.devicesChangedUnlock(had || ok)
+	t.mu.Unlock()
 }
 
 // DeleteResourceSlice forgets a ResourceSlice.
@@ -112,19 +95,7 @@ func (t *Tracker) DeleteResourceSlice(name string) {
 		delete(t.dra.slices, name)
 		t.recountDRANodeLocked(old.node)
 	}
-	t.devicesChangedUnlock(ok)
-}
-
-// devicesChangedUnlock releases the lock and, when the driver's devices
-// changed, tells the listeners, which then read the tracker.
-func (t *Tracker) devicesChangedUnlock(changed bool) {
-	listeners := t.dra.listeners
 	t.mu.Unlock()
-	if changed {
-		for _, l := range listeners {
-			l.DevicesChanged()
-		}
-	}
 }
 
 // recountDRANodeLocked rebuilds one node's devices from its slices. A node
@@ -234,7 +205,7 @@ func (t *Tracker) DRADeviceStatesAndSelection(node string) ([]gpuworkload.DRADev
 	return n.DeviceStates(t.holderLocked), n.Selected
 }
 
-// DRAHeld reports whether a claim in the informer's cache holds the device.
+// DRAHeld reports whether a claim holds the device, or an allocation in flight.
 func (t *Tracker) DRAHeld(pool, device string) bool {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
@@ -289,15 +260,14 @@ func (t *Tracker) DeleteResourceClaim(namespace, name string) (released bool) {
 	return t.setClaimDevices(namespace+"/"+name, nil)
 }
 
-// setClaimDevices records the devices a claim holds and tells the listeners
-// which nodes' holders changed.
+// setClaimDevices records the devices a claim holds.
 func (t *Tracker) setClaimDevices(claim string, devices []draDevice) (released bool) {
 	return t.setHolders(&t.dra.allocated, claim, claim, devices)
 }
 
 // setHolders replaces the devices held under key by devices, held by the
-// claim named holder, recounts the nodes whose holders changed and tells
-// the listeners; released reports whether a device it let go is now free.
+// claim named holder and recounts the nodes whose holders changed;
+// released reports whether a device it let go is now free.
 func (t *Tracker) setHolders(c *claimHolders, key, holder string, devices []draDevice) (released bool) {
 	t.mu.Lock()
 	old := c.devices[key]
@@ -316,19 +286,15 @@ func (t *Tracker) setHolders(c *claimHolders, key, holder string, devices []draD
 	} else {
 		c.devices[key] = devices
 	}
-	nodes := t.recountHoldersLocked(slices.Concat(old, devices))
+	t.recountHoldersLocked(slices.Concat(old, devices))
 	released = slices.ContainsFunc(old, func(d draDevice) bool { return t.holderLocked(d.pool, d.name) == "" })
-	listeners := t.dra.listeners
 	t.mu.Unlock()
-	for _, l := range listeners {
-		l.HoldersChanged(nodes)
-	}
 	return released
 }
 
-// recountHoldersLocked recounts the availability of the nodes of the
-// devices and returns those nodes.
-func (t *Tracker) recountHoldersLocked(devices []draDevice) (nodes []string) {
+// recountHoldersLocked recounts the availability of the nodes of the devices.
+func (t *Tracker) recountHoldersLocked(devices []draDevice) {
+	var nodes []string
 	for _, d := range devices {
 		node := t.dra.poolNodes[d.pool]
 		if !slices.Contains(nodes, node) {
@@ -336,7 +302,6 @@ func (t *Tracker) recountHoldersLocked(devices []draDevice) (nodes []string) {
 			t.recountAvailabilityLocked(node)
 		}
 	}
-	return nodes
 }
 
 // UpsertDeviceClass records a DeviceClass added or updated. A class whose
@@ -441,14 +406,6 @@ func (t *Tracker) DRADevices(class gpuworkload.ResourceClass) int {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
 	return t.dra.byClass[class]
-}
-
-// DRAPoolNode is the node of one of the driver's pools; "" for a pool no
-// slice publishes.
-func (t *Tracker) DRAPoolNode(pool string) string {
-	t.mu.RLock()
-	defer t.mu.RUnlock()
-	return t.dra.poolNodes[pool]
 }
 
 // DRASiblings returns the node of a device of the driver and the other
