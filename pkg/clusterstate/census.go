@@ -185,14 +185,26 @@ func (t *Tracker) EachNodeWithHardwareFor(r v1.ResourceName, f func(*NodeEntry))
 }
 
 // EachDRANode calls f with every GPU node a DRA driver publishes, its
-// devices and their availability. f runs under the tracker's read lock and
-// must not call the tracker.
+// devices and their availability, as they were when it was called.
 func (t *Tracker) EachDRANode(f func(node string, devices *gpuworkload.DRANode, available *gpuworkload.DRAAvailability)) {
+	// f may evaluate a claim's CEL selectors on every device: it runs on a
+	// snapshot, without the lock, so that the informers' updates never wait
+	// for it. The tracker replaces a node's devices and availability rather
+	// than change them, so the snapshot's stay as they were.
+	type draNode struct {
+		name      string
+		devices   *gpuworkload.DRANode
+		available *gpuworkload.DRAAvailability
+	}
 	t.mu.RLock()
-	defer t.mu.RUnlock()
+	nodes := make([]draNode, 0, len(t.dra.nodes))
 	for name, devices := range t.dra.nodes {
 		if e := t.entries[name]; e != nil && e.State.GPUNode && e.State.DRA {
-			f(name, devices, t.dra.availability[name])
+			nodes = append(nodes, draNode{name, devices, t.dra.availability[name]})
 		}
+	}
+	t.mu.RUnlock()
+	for _, n := range nodes {
+		f(n.name, n.devices, n.available)
 	}
 }

@@ -3,9 +3,11 @@ package clusterstate
 import (
 	"context"
 	"testing"
+	"time"
 
 	resourceapi "k8s.io/api/resource/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
 
@@ -85,4 +87,39 @@ func TestClaimsInFlight(t *testing.T) {
 		t.Error("current read for a claim never held")
 		return nil
 	})
+}
+
+// What EachDRANode calls runs without the tracker's lock: an explanation
+// that evaluates an expensive claim selector on every device never holds
+// up the informers' updates.
+func TestEachDRANodeDoesNotBlockUpdates(t *testing.T) {
+	tr := NewTracker(argsPolicy(), nil, reasonOf)
+	tr.UpsertResourceSlice(gpuworkload.DriverSlice("n1", 1))
+	tr.UpsertNode(node("n1", "1", "", nil))
+	inside, release := make(chan struct{}), make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tr.EachDRANode(func(string, *gpuworkload.DRANode, *gpuworkload.DRAAvailability) {
+			close(inside)
+			<-release
+		})
+	}()
+	select {
+	case <-inside:
+	case <-time.After(wait.ForeverTestTimeout):
+		t.Fatal("EachDRANode did not call back for the DRA node")
+	}
+	updated := make(chan struct{})
+	go func() {
+		tr.UpsertResourceClaim(dratest.AllocatedClaim("ns", "vm", "n1", "gpu-vfio-0"))
+		close(updated)
+	}()
+	select {
+	case <-updated:
+	case <-time.After(wait.ForeverTestTimeout):
+		t.Fatal("a claim update waited for EachDRANode's callback")
+	}
+	close(release)
+	<-done
 }
