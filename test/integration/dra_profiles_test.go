@@ -65,15 +65,23 @@ func TestDRATwoProfiles(t *testing.T) {
 	e.wantNoDeviceTaintRules(t)
 }
 
-// newDRANodeWithoutScheduler is the lab's CRDs, a ClusterPolicy with
-// sandbox workloads enabled, the driver's DeviceClasses and node dra-1 with
-// two GPUs published as gpu and vfio devices; the test starts the scheduler.
-func newDRANodeWithoutScheduler(t *testing.T) *env {
+// newDRAClusterWithoutScheduler is the lab's CRDs, a ClusterPolicy with
+// sandbox workloads enabled and the driver's DeviceClasses; the test
+// publishes devices and starts the scheduler.
+func newDRAClusterWithoutScheduler(t *testing.T) *env {
 	t.Helper()
 	e := newEnv(t)
 	e.installCRDs(t)
 	e.applyClusterPolicy(t, "cluster-policy", true)
 	e.createDriverDeviceClasses(t)
+	return e
+}
+
+// newDRANodeWithoutScheduler is newDRAClusterWithoutScheduler with node
+// dra-1, two GPUs published as gpu and vfio devices.
+func newDRANodeWithoutScheduler(t *testing.T) *env {
+	t.Helper()
+	e := newDRAClusterWithoutScheduler(t)
 	e.publishGPUs(t, "dra-1", 2, true)
 	return e
 }

@@ -329,10 +329,7 @@ func TestDRAPairAllocatedBeforeBlocksNothingElse(t *testing.T) {
 func TestDRAPoolsTheAllocatorSkips(t *testing.T) {
 	// The scheduler starts after the slices exist, so that its first
 	// attempt already sees them.
-	e := newEnv(t)
-	e.installCRDs(t)
-	e.applyClusterPolicy(t, "cluster-policy", true)
-	e.createDriverDeviceClasses(t)
+	e := newDRAClusterWithoutScheduler(t)
 	slice := func(name, node, pool string, generation, count int64, device, deviceType, busID string) {
 		t.Helper()
 		s := &resourceapi.ResourceSlice{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: resourceapi.ResourceSliceSpec{
