@@ -33,10 +33,7 @@ import (
 // GPU Operator does and admits bound pods as the kubelet does.
 func (e *env) startAgent(t *testing.T) {
 	t.Helper()
-	binary, err := exec.LookPath("gpu-workload-lab")
-	if err != nil {
-		t.Fatalf("gpu-workload-lab is not on PATH (fix: make test-integration builds it): %v", err)
-	}
+	binary := labBinary(t)
 	if _, err := e.cp.StartProcess("agent", binary, "agent", "--kubeconfig", e.cp.Kubeconfig, "--conversion-delay", "2s"); err != nil {
 		t.Fatal(err)
 	}
@@ -185,10 +182,7 @@ func newControllerEnv(t *testing.T) *env {
 	e.startScheduler(t, "scheduler")
 	e.useControllerRBAC(t)
 	e.startAgent(t)
-	binary, err := exec.LookPath("gpu-workload-lab")
-	if err != nil {
-		t.Fatalf("gpu-workload-lab is not on PATH (fix: make test-integration builds it): %v", err)
-	}
+	binary := labBinary(t)
 	if _, err := e.cp.StartProcess("kube-controllers", binary, "controllers", "--kubeconfig", e.cp.Kubeconfig); err != nil {
 		t.Fatal(err)
 	}

@@ -25,13 +25,20 @@ import (
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 )
 
-// runLab runs bin/gpu-workload-lab as `make lab` does.
-func runLab(t *testing.T, args ...string) (int, string) {
+// labBinary is bin/gpu-workload-lab, found on PATH.
+func labBinary(t *testing.T) string {
 	t.Helper()
 	binary, err := exec.LookPath("gpu-workload-lab")
 	if err != nil {
 		t.Fatalf("gpu-workload-lab is not on PATH (fix: make test-integration builds it): %v", err)
 	}
+	return binary
+}
+
+// runLab runs bin/gpu-workload-lab as `make lab` does.
+func runLab(t *testing.T, args ...string) (int, string) {
+	t.Helper()
+	binary := labBinary(t)
 	out, err := exec.Command(binary, args...).CombinedOutput()
 	if exit, ok := err.(*exec.ExitError); ok {
 		return exit.ExitCode(), string(out)
@@ -338,10 +345,7 @@ func TestEveryPlanWorks(t *testing.T) {
 func TestLabAgentAdmitsAsTheKubelet(t *testing.T) {
 	e := newEnv(t)
 	e.installCRDs(t)
-	agent, err := exec.LookPath("gpu-workload-lab")
-	if err != nil {
-		t.Fatalf("gpu-workload-lab is not on PATH (fix: make test-integration builds it): %v", err)
-	}
+	agent := labBinary(t)
 	if _, err := e.cp.StartProcess("agent", agent, "agent", "--kubeconfig", e.cp.Kubeconfig); err != nil {
 		t.Fatal(err)
 	}
@@ -377,10 +381,7 @@ func TestLabAgentAdmitsAsTheKubelet(t *testing.T) {
 func TestLabNodeHeartbeats(t *testing.T) {
 	e := newEnv(t)
 	e.installCRDs(t)
-	binary, err := exec.LookPath("gpu-workload-lab")
-	if err != nil {
-		t.Fatalf("gpu-workload-lab is not on PATH (fix: make test-integration builds it): %v", err)
-	}
+	binary := labBinary(t)
 	createNode(e.ctx, t, e.client, "gpu-1", map[string]string{gpuworkload.LabelWorkloadConfig: "container"}, map[string]string{"nvidia.com/gpu": "1"})
 	agent, err := e.cp.StartProcess("agent", binary, "agent", "--kubeconfig", e.cp.Kubeconfig)
 	if err != nil {
