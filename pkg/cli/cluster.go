@@ -17,6 +17,7 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
+	resourcev1 "k8s.io/kubernetes/pkg/apis/resource/v1"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
@@ -84,6 +85,14 @@ func readDRA(path string, stdin io.Reader) (draObjects, error) {
 		if err != nil {
 			return out, usageErrorf("%s: object %d (%s %s): %v", displayName(path), i, u.GetKind(), u.GetName(), err)
 		}
+	}
+	// A hand-written dump lacks what the API server defaults, such as a
+	// request's allocationMode, which the allocator needs.
+	for _, slice := range out.slices {
+		resourcev1.SetObjectDefaults_ResourceSlice(slice)
+	}
+	for _, claim := range out.claims {
+		resourcev1.SetObjectDefaults_ResourceClaim(claim)
 	}
 	return out, nil
 }

@@ -5,17 +5,22 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 	v1 "k8s.io/api/core/v1"
+	resourceapi "k8s.io/api/resource/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/dynamic-resource-allocation/resourceclaim"
+	"k8s.io/dynamic-resource-allocation/structured"
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/apis/config"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/explanation"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpudynamicresources"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpuworkloadfit"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/reasons"
 )
@@ -79,6 +84,8 @@ const (
 	VerdictFits      = "fits"
 	VerdictRejected  = "rejected"
 	VerdictNotFilter = "not-filtered"
+	// VerdictUndecided: the DRA allocator did not finish in time.
+	VerdictUndecided = "undecided"
 
 	VerdictUsable    = "usable"
 	VerdictTaken     = "taken"
@@ -210,6 +217,12 @@ func explainPod(ctx context.Context, c *cluster, pod *v1.Pod, pl *gpuworkloadfit
 	if err != nil {
 		return nil, err
 	}
+	allocatorCtx, cancel := context.WithTimeout(ctx, explanation.SelectorTimeout)
+	defer cancel()
+	allocation, err := newAllocatorCheck(allocatorCtx, c, pod, tracker.DRADriver())
+	if err != nil {
+		return nil, err
+	}
 	report := &ExplainReport{APIVersion: ReportAPIVersion, Kind: "ExplainReport", Pod: pod.Namespace + "/" + pod.Name, Policy: describePolicy(c.policy)}
 	for _, ni := range infos {
 		entry := tracker.Entry(ni.Node())
@@ -240,12 +253,12 @@ func explainPod(ctx context.Context, c *cluster, pod *v1.Pod, pl *gpuworkloadfit
 			}
 		default:
 			if status, code := gpuworkloadfit.FilterWithCode(ctx, state, ni); status.IsSuccess() {
-				row.Verdict = VerdictFits
+				row.Verdict, row.Reason, row.Code = allocation.verdict(ni.Node())
 			} else {
 				row.Verdict, row.Reason, row.Code = VerdictRejected, status.Message(), code
 			}
 		}
-		if row.Verdict != VerdictRejected {
+		if row.Verdict == VerdictFits || row.Verdict == VerdictNotFilter {
 			report.Fits++
 		}
 		report.Nodes = append(report.Nodes, row)
@@ -264,6 +277,67 @@ func explainPod(ctx context.Context, c *cluster, pod *v1.Pod, pl *gpuworkloadfit
 		report.ReasonCode = data.RejectionCode()
 	}
 	return report, nil
+}
+
+// allocatorCheck asks the scheduler's allocator (GPUDynamicResources') for
+// its verdict on the pod's pending claims, on the nodes GPUWorkloadFit lets
+// through: their selectors and constraints are the allocator's to judge.
+// One deadline, the allocator's own per node, bounds all the nodes.
+type allocatorCheck struct {
+	ctx       context.Context
+	allocator structured.Allocator
+	claims    []*resourceapi.ResourceClaim
+}
+
+// newAllocatorCheck is nil when the pod has no pending claim, or one the
+// dump lacks: DynamicResources then waits for it, and so does explain.
+func newAllocatorCheck(ctx context.Context, c *cluster, pod *v1.Pod, driver string) (*allocatorCheck, error) {
+	var pending []*resourceapi.ResourceClaim
+	for i := range pod.Spec.ResourceClaims {
+		name, _, err := resourceclaim.Name(pod, &pod.Spec.ResourceClaims[i])
+		if err != nil || name == nil {
+			return nil, nil
+		}
+		i := slices.IndexFunc(c.dra.claims, func(claim *resourceapi.ResourceClaim) bool {
+			return claim.Namespace == pod.Namespace && claim.Name == *name
+		})
+		if i < 0 {
+			return nil, nil
+		}
+		if claim := c.dra.claims[i]; claim.Status.Allocation == nil {
+			pending = append(pending, claim)
+		}
+	}
+	if len(pending) == 0 {
+		return nil, nil
+	}
+	allocator, err := gpudynamicresources.NewOfflineAllocator(ctx, driver, c.dra.slices, c.dra.classes, c.dra.claims)
+	if err != nil {
+		return nil, fmt.Errorf("the DRA allocator for pod %s/%s: %w", pod.Namespace, pod.Name, err)
+	}
+	return &allocatorCheck{ctx: ctx, allocator: allocator, claims: pending}, nil
+}
+
+// verdict is the allocator's on the node, "fits" without pending claims.
+func (a *allocatorCheck) verdict(node *v1.Node) (verdict, reason string, code reasons.Code) {
+	if a == nil {
+		return VerdictFits, "", ""
+	}
+	undecided := fmt.Sprintf("the DRA allocator did not finish within %s", explanation.SelectorTimeout)
+	if a.ctx.Err() != nil {
+		return VerdictUndecided, undecided, ""
+	}
+	results, err := a.allocator.Allocate(a.ctx, node, a.claims)
+	switch {
+	case a.ctx.Err() != nil:
+		return VerdictUndecided, undecided, ""
+	case err != nil:
+		return VerdictRejected, "the DRA allocator failed: " + err.Error(), ""
+	case results == nil:
+		r := reasons.DRACannotAllocate.Plain()
+		return VerdictRejected, r.Message, r.Code
+	}
+	return VerdictFits, "", ""
 }
 
 // explainDevice says whether the pod could get the device.

@@ -181,6 +181,9 @@ func TestExplainGolden(t *testing.T) {
 	golden(t, "explain-cuda-json", nil, "explain", "-f", pod("cuda.yaml"), "--nodes", nodes, "--cluster-policy", enabled, "-o", "json")
 	// A VM's vfio claim on DRA nodes: each device's verdict, and why none is usable.
 	golden(t, "explain-vm-dra", nil, "explain", "-f", pod("vm-dra.yaml"), "--nodes", pod("dra-nodes.json"), "--cluster-policy", enabled, "--dra", pod("dra.yaml"))
+	// Two vfio devices of one product: GPUWorkloadFit counts two free on
+	// each node, and the allocator refuses the node whose two differ.
+	golden(t, "explain-vm-dra-constraint", nil, "explain", "-f", pod("vm-pair.yaml"), "--nodes", pod("dra-pair-nodes.json"), "--cluster-policy", enabled, "--dra", pod("dra-pair.yaml"))
 }
 
 func TestAdviseGolden(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	v1 "k8s.io/api/core/v1"
@@ -178,18 +179,42 @@ func Explain(ctx context.Context, pod *v1.Pod, demand *gpuworkload.PodDemand, tr
 	for i, c := range demand.Claims {
 		perClaim[i] = make([]claimSummary, 1+len(c.Or))
 	}
+	// The claims' own selectors are CEL a tenant writes: they are evaluated
+	// until a deadline, the allocator's default timeout, and a node whose
+	// evaluation it cut short is left out of the counts, which say so.
+	var devicesCounted deviceCount
 	if needsDRA {
+		selectorCtx, cancel := context.WithTimeout(ctx, SelectorTimeout)
+		defer cancel()
+		nodeClaims := make([]gpuworkload.DRAClassAvailability, 0, 4)
 		tracker.EachDRANode(func(node string, devices *gpuworkload.DRANode, available *gpuworkload.DRAAvailability) {
 			for i := range perResource {
 				if rs := &perResource[i]; rs.dra.DeviceClass != "" && len(devices.Selected[rs.dra.DeviceClass]) > 0 {
 					rs.draNodes++
 				}
 			}
-			if available != nil {
-				for i, c := range demand.Claims {
-					for j, a := range c.Alternatives() {
-						perClaim[i][j].add(node, available.Matching(ctx, a.DeviceClass, a.Selector))
-					}
+			if available == nil || len(demand.Claims) == 0 {
+				return
+			}
+			devicesCounted.nodes++
+			if selectorCtx.Err() != nil {
+				return
+			}
+			nodeClaims = nodeClaims[:0]
+			for _, c := range demand.Claims {
+				for _, a := range c.Alternatives() {
+					nodeClaims = append(nodeClaims, available.Matching(selectorCtx, a.DeviceClass, a.Selector, a.Tolerations))
+				}
+			}
+			if selectorCtx.Err() != nil {
+				return
+			}
+			devicesCounted.counted++
+			k := 0
+			for i, c := range demand.Claims {
+				for j := range c.Alternatives() {
+					perClaim[i][j].add(node, nodeClaims[k])
+					k++
 				}
 			}
 		})
@@ -243,6 +268,10 @@ func Explain(ctx context.Context, pod *v1.Pod, demand *gpuworkload.PodDemand, tr
 				a.Devices(), cs.free, cs.total, cs.nodes, cs.allocated, cs.siblingInUse, cs.tainted)
 		}
 	}
+	if devicesCounted.cut() {
+		fmt.Fprintf(&b, " The claims' devices are counted on %d of %d DRA node(s): evaluating their selectors on the others did not finish within %s.",
+			devicesCounted.counted, devicesCounted.nodes, SelectorTimeout)
+	}
 	if !policy.Enabled && len(demand.Requests) > 0 {
 		fmt.Fprintf(&b, " sandboxWorkloads is disabled in %s", policy.Source)
 		if ignoredLabels > 0 {
@@ -251,7 +280,7 @@ func Explain(ctx context.Context, pod *v1.Pod, demand *gpuworkload.PodDemand, tr
 		b.WriteString(".")
 	}
 	b.WriteString(fixPrefix)
-	r, ok := claimFix(demand, perClaim)
+	r, ok := claimFix(demand, perClaim, devicesCounted)
 	if !ok {
 		var priority int32
 		if pod != nil {
@@ -371,7 +400,7 @@ func (cs *claimSummary) add(node string, selected gpuworkload.DRAClassAvailabili
 // claimFix is the fix for the first claim request whose devices are short;
 // ok is false when every request has free devices somewhere. For a request
 // with alternatives it says why each cannot be served.
-func claimFix(demand *gpuworkload.PodDemand, perClaim [][]claimSummary) (r remedy, ok bool) {
+func claimFix(demand *gpuworkload.PodDemand, perClaim [][]claimSummary, counted deviceCount) (r remedy, ok bool) {
 	for i, c := range demand.Claims {
 		alternatives := c.Alternatives()
 		served := false
@@ -380,6 +409,10 @@ func claimFix(demand *gpuworkload.PodDemand, perClaim [][]claimSummary) (r remed
 		}
 		if served {
 			continue
+		}
+		if counted.cut() {
+			r := reasons.DRASelectorsTooCostly.With(c.Claim, SelectorTimeout)
+			return remedyText(r.Code, r.Message+"."), true
 		}
 		if len(c.Or) == 0 {
 			return claimShortage(c, perClaim[i][0]), true
@@ -396,6 +429,18 @@ func claimFix(demand *gpuworkload.PodDemand, perClaim [][]claimSummary) (r remed
 	}
 	return remedy{}, false
 }
+
+// SelectorTimeout bounds the evaluation of a pod's claim selectors for its
+// explanation: DynamicResources' default filterTimeout, the time the
+// allocator itself gives one node.
+const SelectorTimeout = 10 * time.Second
+
+// deviceCount is how many DRA nodes the claims' devices were to be counted
+// on, and on how many of them the count finished before SelectorTimeout.
+type deviceCount struct{ nodes, counted int }
+
+// cut reports whether the deadline left nodes out of the counts.
+func (c deviceCount) cut() bool { return c.counted < c.nodes }
 
 // requestName is the claim's request an alternative belongs to.
 func requestName(c gpuworkload.DRAClaimRequest) string {

@@ -9,6 +9,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	resourceapi "k8s.io/api/resource/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/dynamic-resource-allocation/resourceclaim"
 	"k8s.io/utils/ptr"
 )
 
@@ -55,8 +56,11 @@ type DRADevice struct {
 	// allocator itself then keeps devices of one GPU from two claims.
 	Counted bool
 	// Tainted is set when the slice taints the device NoSchedule or
-	// NoExecute: the allocator does not hand it out.
+	// NoExecute: the allocator hands it only to a request that tolerates
+	// every such taint (ToleratedBy).
 	Tainted bool
+	// Taints are the slice's own, never changed.
+	Taints []resourceapi.DeviceTaint
 	// Driver, Attributes and Capacity are what a DeviceClass's CEL
 	// selectors see; the maps are the slice's own, never changed.
 	Driver     string
@@ -180,20 +184,30 @@ func DRADevicesOf(slice *resourceapi.ResourceSlice, driver string) (node string,
 			Pool: slice.Spec.Pool.Name, Name: d.Name, Type: deviceType, Class: class,
 			PCIBusID: stringAttribute(d.Attributes, pciBusIDAttribute, driver),
 			Counted:  len(d.ConsumesCounters) > 0,
-			Tainted:  keepsAllocatorAway(d.Taints),
-			Driver:   driver, Attributes: d.Attributes, Capacity: d.Capacity,
+			Tainted:  slices.ContainsFunc(d.Taints, keepsAllocatorAway), Taints: d.Taints,
+			Driver: driver, Attributes: d.Attributes, Capacity: d.Capacity,
 		})
 	}
 	return *slice.Spec.NodeName, devices
 }
 
-func keepsAllocatorAway(taints []resourceapi.DeviceTaint) bool {
-	for _, t := range taints {
-		if t.Effect == resourceapi.DeviceTaintEffectNoSchedule || t.Effect == resourceapi.DeviceTaintEffectNoExecute {
-			return true
+// keepsAllocatorAway reports whether the allocator refuses the tainted
+// device to a request that does not tolerate the taint: only the known
+// effects NoSchedule and NoExecute do.
+func keepsAllocatorAway(t resourceapi.DeviceTaint) bool {
+	return t.Effect == resourceapi.DeviceTaintEffectNoSchedule || t.Effect == resourceapi.DeviceTaintEffectNoExecute
+}
+
+// ToleratedBy reports whether the tolerations tolerate every taint that
+// keeps the allocator away from the device, by the allocator's own rule
+// (resourceclaim.ToleratesTaint).
+func (d *DRADevice) ToleratedBy(tolerations []resourceapi.DeviceToleration) bool {
+	for _, taint := range d.Taints {
+		if keepsAllocatorAway(taint) && !slices.ContainsFunc(tolerations, func(t resourceapi.DeviceToleration) bool { return resourceclaim.ToleratesTaint(t, taint) }) {
+			return false
 		}
 	}
-	return false
+	return true
 }
 
 // DRAPoolSlice is what one of the driver's node-local ResourceSlices
@@ -387,6 +401,9 @@ type DRAClaimRequest struct {
 	// Selector is the request's own CEL selectors, nil when it has none:
 	// it takes only the devices of its class they match too.
 	Selector *DRADeviceSelector
+	// Tolerations are the request's device tolerations: it may take a
+	// tainted device whose taints they all tolerate.
+	Tolerations []resourceapi.DeviceToleration
 	// Count is the devices the request needs; 1 for a request of all
 	// devices of the class, which needs at least one.
 	Count int64
@@ -412,9 +429,13 @@ func DRAClaimRequestsOf(claim *resourceapi.ResourceClaim, gpuClass func(deviceCl
 	var out []DRAClaimRequest
 	for i, r := range claim.Spec.Devices.Requests {
 		at := fmt.Sprintf("ResourceClaim %s: spec.devices.requests[%d]", name, i)
+		if r.Exactly != nil && ptr.Deref(r.Exactly.AdminAccess, false) {
+			// Admin access takes devices whatever holds them: it needs none free.
+			continue
+		}
 		if r.Exactly != nil {
 			e := r.Exactly
-			req, ok, err := draClaimRequest(name, r.Name, e.DeviceClassName, e.AllocationMode, e.Count, e.Selectors, at+".exactly.selectors", gpuClass)
+			req, ok, err := draClaimRequest(name, r.Name, e.DeviceClassName, e.AllocationMode, e.Count, e.Selectors, e.Tolerations, at+".exactly.selectors", gpuClass)
 			if err != nil {
 				return nil, err
 			}
@@ -425,7 +446,7 @@ func DRAClaimRequestsOf(claim *resourceapi.ResourceClaim, gpuClass func(deviceCl
 		}
 		var alternatives []DRAClaimRequest
 		for j, sub := range r.FirstAvailable {
-			req, ok, err := draClaimRequest(name, r.Name+"/"+sub.Name, sub.DeviceClassName, sub.AllocationMode, sub.Count, sub.Selectors, fmt.Sprintf("%s.firstAvailable[%d].selectors", at, j), gpuClass)
+			req, ok, err := draClaimRequest(name, r.Name+"/"+sub.Name, sub.DeviceClassName, sub.AllocationMode, sub.Count, sub.Selectors, sub.Tolerations, fmt.Sprintf("%s.firstAvailable[%d].selectors", at, j), gpuClass)
 			if err != nil {
 				return nil, err
 			}
@@ -444,7 +465,7 @@ func DRAClaimRequestsOf(claim *resourceapi.ResourceClaim, gpuClass func(deviceCl
 	return out, nil
 }
 
-func draClaimRequest(claim, request, deviceClass string, mode resourceapi.DeviceAllocationMode, count int64, selectors []resourceapi.DeviceSelector, at string,
+func draClaimRequest(claim, request, deviceClass string, mode resourceapi.DeviceAllocationMode, count int64, selectors []resourceapi.DeviceSelector, tolerations []resourceapi.DeviceToleration, at string,
 	gpuClass func(string) (ResourceClass, bool)) (DRAClaimRequest, bool, error) {
 	class, ok := gpuClass(deviceClass)
 	if !ok {
@@ -453,7 +474,7 @@ func draClaimRequest(claim, request, deviceClass string, mode resourceapi.Device
 	if mode == resourceapi.DeviceAllocationModeAll || count <= 0 {
 		count = 1
 	}
-	req := DRAClaimRequest{Claim: claim, Request: request, DeviceClass: deviceClass, Class: class, Count: count}
+	req := DRAClaimRequest{Claim: claim, Request: request, DeviceClass: deviceClass, Class: class, Count: count, Tolerations: tolerations}
 	if len(selectors) > 0 {
 		selector, err := compileDRASelectors(selectors, at)
 		if err != nil {

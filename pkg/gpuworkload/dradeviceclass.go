@@ -137,21 +137,40 @@ func (n *DRANode) SelectedBy(ctx context.Context, classes map[string]*DRADeviceC
 }
 
 // Matching counts, by state, the devices the DeviceClass selects on the
-// node that a claim request's own selectors match too; without selectors
-// it is the class's count.
-func (a *DRAAvailability) Matching(ctx context.Context, deviceClass string, selector *DRADeviceSelector) DRAClassAvailability {
+// node that a claim request can take: those its own selectors (nil: none)
+// match too, with the taints its tolerations tolerate counted as absent,
+// as the allocator counts them. Without either it is the class's count.
+func (a *DRAAvailability) Matching(ctx context.Context, deviceClass string, selector *DRADeviceSelector, tolerations []resourceapi.DeviceToleration) DRAClassAvailability {
 	if a == nil {
 		return DRAClassAvailability{}
 	}
-	if selector == nil {
+	if selector == nil && len(tolerations) == 0 {
 		return a.ByDeviceClass[deviceClass]
 	}
 	var c DRAClassAvailability
 	eachTaken(ctx, a.states, a.selected, deviceClass, selector, func(d *DRADeviceState) bool {
-		c.count(d)
+		if d.State == DRADeviceTainted && d.ToleratedBy(tolerations) {
+			untainted := a.untainted(d)
+			c.count(&untainted)
+		} else {
+			c.count(d)
+		}
 		return true
 	})
 	return c
+}
+
+// untainted is the state a tainted device would have without its taints:
+// free, or blocked by a sibling in use.
+func (a *DRAAvailability) untainted(d *DRADeviceState) DRADeviceState {
+	out := DRADeviceState{DRADevice: d.DRADevice, State: DRADeviceFree}
+	for i := range a.states {
+		if held := &a.states[i]; held.State == DRADeviceAllocated && ExclusiveDRADevices(d.DRADevice, held.DRADevice) {
+			out.State, out.Claim, out.Sibling = DRADeviceSiblingInUse, held.Claim, held.Name
+			break
+		}
+	}
+	return out
 }
 
 // eachTaken calls f with each device the DeviceClass selects and the

@@ -157,14 +157,14 @@ func TestDRAClaimSelectorsNarrowTheClass(t *testing.T) {
 		if err != nil || len(requests) != 1 || requests[0].Selector == nil {
 			t.Fatalf("%s: requests %+v, %v; want one with a selector", product, requests, err)
 		}
-		if got := available.Matching(context.Background(), DRAClassGPU, requests[0].Selector); got.Free != want || got.Total() != want {
+		if got := available.Matching(context.Background(), DRAClassGPU, requests[0].Selector, nil); got.Free != want || got.Total() != want {
 			t.Errorf("%s: %+v match, want %d free of %d", product, got, want, want)
 		}
 		if want := "gpu.nvidia.com matching the selectors of request gpu of claim ns/c"; requests[0].Devices() != want {
 			t.Errorf("Devices() = %q, want %q", requests[0].Devices(), want)
 		}
 	}
-	if got := available.Matching(context.Background(), DRAClassGPU, nil); got.Free != 2 {
+	if got := available.Matching(context.Background(), DRAClassGPU, nil, nil); got.Free != 2 {
 		t.Errorf("without selectors %+v, want the class's 2 free", got)
 	}
 	broken := &resourceapi.ResourceClaim{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "broken"}}
@@ -174,6 +174,48 @@ func TestDRAClaimSelectorsNarrowTheClass(t *testing.T) {
 	for _, want := range []string{"ResourceClaim ns/broken", "spec.devices.requests[0].firstAvailable[0].selectors[0].cel.expression", "fix the expression"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("error %v does not say %q", err, want)
+		}
+	}
+}
+
+// A request takes a tainted device only when it tolerates every taint that
+// keeps the allocator away, as the allocator decides: of two GPUs tainted
+// NoSchedule, one also NoExecute, a toleration of the NoSchedule key frees
+// one; a device whose sibling is held stays blocked once tolerated; an
+// effect of None keeps nobody away.
+func TestDRATaintsTheRequestTolerates(t *testing.T) {
+	maintenance := resourceapi.DeviceTaint{Key: "example.com/maintenance", Value: "true", Effect: resourceapi.DeviceTaintEffectNoSchedule}
+	unhealthy := resourceapi.DeviceTaint{Key: "example.com/unhealthy", Effect: resourceapi.DeviceTaintEffectNoExecute}
+	slice := DriverSlice("n1", 3)
+	// Devices gpu-0, gpu-vfio-0, gpu-1, gpu-vfio-1, gpu-2, gpu-vfio-2.
+	slice.Spec.Devices[0].Taints = []resourceapi.DeviceTaint{maintenance}
+	slice.Spec.Devices[2].Taints = []resourceapi.DeviceTaint{maintenance, unhealthy}
+	slice.Spec.Devices[4].Taints = []resourceapi.DeviceTaint{maintenance, {Key: "example.com/note", Effect: resourceapi.DeviceTaintEffectNone}}
+	_, devices := DRADevicesOf(slice, DRADriver)
+	gpu, err := CompileDRADeviceClass(DriverDeviceClass(DRAClassGPU, DRATypeGPU, ResourceGPU))
+	if err != nil {
+		t.Fatal(err)
+	}
+	node := NewDRANode(devices).SelectedBy(context.Background(), map[string]*DRADeviceClass{DRAClassGPU: gpu})
+	available := node.Availability(func(_, device string) string {
+		if device == "gpu-vfio-2" {
+			return "ns/vm"
+		}
+		return ""
+	})
+	tolerateMaintenance := []resourceapi.DeviceToleration{{Key: maintenance.Key, Operator: resourceapi.DeviceTolerationOpEqual, Value: "true", Effect: resourceapi.DeviceTaintEffectNoSchedule}}
+	for _, tc := range []struct {
+		name        string
+		tolerations []resourceapi.DeviceToleration
+		want        DRAClassAvailability
+	}{
+		{"no tolerations", nil, DRAClassAvailability{Tainted: 3}},
+		{"maintenance tolerated", tolerateMaintenance, DRAClassAvailability{Free: 1, Tainted: 1, SiblingInUse: 1, SiblingHolder: DRAHeldDevice{Device: "gpu-vfio-2", Claim: "ns/vm"}}},
+		{"the value differs", []resourceapi.DeviceToleration{{Key: maintenance.Key, Operator: resourceapi.DeviceTolerationOpEqual, Value: "false"}}, DRAClassAvailability{Tainted: 3}},
+		{"everything tolerated", []resourceapi.DeviceToleration{{Operator: resourceapi.DeviceTolerationOpExists}}, DRAClassAvailability{Free: 2, SiblingInUse: 1, SiblingHolder: DRAHeldDevice{Device: "gpu-vfio-2", Claim: "ns/vm"}}},
+	} {
+		if got := available.Matching(context.Background(), DRAClassGPU, nil, tc.tolerations); got != tc.want {
+			t.Errorf("%s: %+v, want %+v", tc.name, got, tc.want)
 		}
 	}
 }

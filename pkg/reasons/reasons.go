@@ -95,6 +95,9 @@ var (
 	DRATainted = define("DRATainted", "the node's free devices of DeviceClass %s are tainted")
 	// DRATooFewFree: the DeviceClass; some are free, fewer than the pod needs.
 	DRATooFewFree = define("DRATooFewFree", "too few free devices of DeviceClass %s on the node")
+	// DRACannotAllocate: DynamicResources' own words; explain gives it where
+	// the allocator refuses a node GPUWorkloadFit lets through.
+	DRACannotAllocate = define("DRACannotAllocate", "cannot allocate all claims")
 	// DRANodeNotAdvertised: the requested resource. The node's GPUs are DRA
 	// devices and no DeviceClass serves the resource.
 	DRANodeNotAdvertised = define("DRANodeNotAdvertised", "node publishes its GPUs through DRA, and no DeviceClass serves %s")
@@ -118,6 +121,13 @@ var (
 	// SandboxDisabled: the pod's mode, the policy source, the mode label key
 	// and value, how many nodes carry that label.
 	SandboxDisabled = define("SandboxDisabled", "%spod needs %s mode but sandboxWorkloads is disabled in %s: the GPU Operator ignores %s=%s, set on %d node(s), and runs every GPU node in container mode")
+)
+
+// Explanation reasons: the cause an explanation's fix answers, never a
+// Filter or PreFilter verdict.
+var (
+	// DRASelectorsTooCostly: the claim, the explanation's deadline.
+	DRASelectorsTooCostly = define("DRASelectorsTooCostly", "evaluating the selectors of claim %s on the DRA nodes' devices took longer than %s, so not every node's devices are counted; the allocator gives one node as long: select with fewer or cheaper expressions")
 )
 
 // EventReasonUnschedulable is the reason of the explanation event

@@ -3,10 +3,12 @@ package integration
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	v1 "k8s.io/api/core/v1"
 	resourceapi "k8s.io/api/resource/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 
@@ -59,8 +61,14 @@ func (e *env) publishGPUs(t *testing.T, node string, gpus int, passthrough bool)
 // ResourceClaim of its own; vmi shapes it as a virt-launcher pod.
 func (e *env) claimPod(t *testing.T, name, vmi, deviceClass string) *v1.Pod {
 	t.Helper()
+	return e.claimPodFor(t, name, vmi, resourceapi.ExactDeviceRequest{DeviceClassName: deviceClass})
+}
+
+// claimPodFor is claimPod with the claim's one request as given.
+func (e *env) claimPodFor(t *testing.T, name, vmi string, request resourceapi.ExactDeviceRequest) *v1.Pod {
+	t.Helper()
 	claim := &resourceapi.ResourceClaim{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default"}, Spec: resourceapi.ResourceClaimSpec{
-		Devices: resourceapi.DeviceClaim{Requests: []resourceapi.DeviceRequest{{Name: "gpu", Exactly: &resourceapi.ExactDeviceRequest{DeviceClassName: deviceClass}}}},
+		Devices: resourceapi.DeviceClaim{Requests: []resourceapi.DeviceRequest{{Name: "gpu", Exactly: &request}}},
 	}}
 	if _, err := e.client.ResourceV1().ResourceClaims("default").Create(e.ctx, claim, metav1.CreateOptions{}); err != nil {
 		t.Fatalf("create ResourceClaim %s: %v", name, err)
@@ -137,6 +145,16 @@ func TestDRAMixedCluster(t *testing.T) {
 	if device := e.allocatedDevice(t, "virt-launcher-vm-dra-x7k2p"); device != "gpu-vfio-0" {
 		t.Fatalf("the VM's claim got %s, want gpu-vfio-0", device)
 	}
+
+	// A VM that asks for a vfio device through a claim and for a model
+	// through the device plugin needs both on one node: the passthrough node
+	// publishes no DRA device, which GPUWorkloadFit says itself.
+	mixed := e.claimPod(t, "virt-launcher-vm-mixed-x7k2p", "vm-mixed", "vfio.gpu.nvidia.com")
+	mixed.Spec.Containers[0].Resources = v1.ResourceRequirements{Requests: v1.ResourceList{a10: resource.MustParse("1")}, Limits: v1.ResourceList{a10: resource.MustParse("1")}}
+	e.createPod(t, mixed)
+	e.waitEventMatching(t, "virt-launcher-vm-mixed-x7k2p", "FailedScheduling", "gpu-passthrough rejected for the claim", func(message string) bool {
+		return strings.Contains(message, "1 node's DRA driver publishes no device of DeviceClass vfio.gpu.nvidia.com")
+	})
 
 	// A device-plugin VM beside the DRA nodes still lands where its model is advertised.
 	e.createPod(t, gpuPod("virt-launcher-vm-a10-x7k2p", "vm-a10", map[string]string{a10: "1"}))
@@ -330,11 +348,11 @@ func TestDRAPoolsTheAllocatorSkips(t *testing.T) {
 	// The scheduler starts after the slices exist, so that its first
 	// attempt already sees them.
 	e := newDRAClusterWithoutScheduler(t)
-	slice := func(name, node, pool string, generation, count int64, device, deviceType, busID string) {
+	slice := func(name, node, pool string, generation, count int64, device, deviceType, busID string, taints ...resourceapi.DeviceTaint) {
 		t.Helper()
 		s := &resourceapi.ResourceSlice{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: resourceapi.ResourceSliceSpec{
 			Driver: "gpu.nvidia.com", NodeName: ptr.To(node), Pool: resourceapi.ResourcePool{Name: pool, Generation: generation, ResourceSliceCount: count},
-			Devices: []resourceapi.Device{{Name: device, Attributes: map[resourceapi.QualifiedName]resourceapi.DeviceAttribute{
+			Devices: []resourceapi.Device{{Name: device, Taints: taints, Attributes: map[resourceapi.QualifiedName]resourceapi.DeviceAttribute{
 				"type": {StringValue: ptr.To(deviceType)}, "resource.kubernetes.io/pciBusID": {StringValue: ptr.To(busID)}}}},
 		}}
 		if _, err := e.client.ResourceV1().ResourceSlices().Create(e.ctx, s, metav1.CreateOptions{}); err != nil {
@@ -359,5 +377,19 @@ func TestDRAPoolsTheAllocatorSkips(t *testing.T) {
 	}
 	if device := e.allocatedDevice(t, "virt-launcher-vm-dra-x7k2p"); device != "gpu-vfio-0" {
 		t.Fatalf("the VM's claim got %s, want gpu-vfio-0", device)
+	}
+
+	// A device tainted NoSchedule goes only to a claim that tolerates the taint.
+	maintenance := resourceapi.DeviceTaint{Key: "example.com/maintenance", Effect: resourceapi.DeviceTaintEffectNoSchedule}
+	createNode(e.ctx, t, e.client, "dra-tainted", map[string]string{"nvidia.com/gpu.present": "true"}, nil)
+	slice("dra-tainted", "dra-tainted", "dra-tainted", 1, 1, "gpu-vfio-0", "vfio", "0000:3b:00.0", maintenance)
+	e.createPod(t, e.claimPod(t, "virt-launcher-vm-intolerant-x7k2p", "vm-intolerant", "vfio.gpu.nvidia.com"))
+	e.waitEventMatching(t, "virt-launcher-vm-intolerant-x7k2p", "FailedScheduling", "dra-tainted rejected for its taint", func(message string) bool {
+		return strings.Contains(message, "1 the node's free devices of DeviceClass vfio.gpu.nvidia.com are tainted")
+	})
+	e.createPod(t, e.claimPodFor(t, "virt-launcher-vm-tolerant-x7k2p", "vm-tolerant", resourceapi.ExactDeviceRequest{DeviceClassName: "vfio.gpu.nvidia.com",
+		Tolerations: []resourceapi.DeviceToleration{{Key: maintenance.Key, Operator: resourceapi.DeviceTolerationOpExists, Effect: resourceapi.DeviceTaintEffectNoSchedule}}}))
+	if node := e.waitBound(t, "virt-launcher-vm-tolerant-x7k2p"); node != "dra-tainted" {
+		t.Fatalf("the tolerating VM bound to %s, want dra-tainted", node)
 	}
 }

@@ -124,18 +124,24 @@ func newSiblingIndex(informer cache.SharedIndexInformer, driver string) (*siblin
 
 // addTo adds to allocated the siblings of the driver's devices in it.
 func (x *siblingIndex) addTo(allocated sets.Set[structured.DeviceID]) {
-	var siblings []structured.DeviceID
 	x.mu.Lock()
+	defer x.mu.Unlock()
+	addSiblings(allocated, x.driverID, x.pool)
+}
+
+// addSiblings adds to allocated the siblings of the driver's devices in it;
+// pool returns the devices the allocator takes from a pool of the driver.
+func addSiblings(allocated sets.Set[structured.DeviceID], driver draapi.UniqueString, pool func(name string) *gpuworkload.DRANode) {
+	var siblings []structured.DeviceID
 	for id := range allocated {
-		if id.Driver != x.driverID {
+		if id.Driver != driver {
 			continue
 		}
-		pool := id.Pool.String()
-		for _, d := range x.pool(pool).Siblings(pool, id.Device.String()) {
+		name := id.Pool.String()
+		for _, d := range pool(name).Siblings(name, id.Device.String()) {
 			siblings = append(siblings, structured.DeviceID{Driver: id.Driver, Pool: id.Pool, Device: draapi.MakeUniqueString(d.Name)})
 		}
 	}
-	x.mu.Unlock()
 	allocated.Insert(siblings...)
 }
 

@@ -219,22 +219,26 @@ type CycleData struct {
 
 // draNeed is what the pod needs of the devices one DeviceClass selects,
 // with the reasons Filter gives, built once per cycle where they name no
-// node. class is the mode of those devices (Tracker.DRAGPUClass).
+// node. class is the mode of those devices (Tracker.DRAGPUClass). Filter
+// counts only what the allocator must have: enough devices of the class
+// free, or tainted and tolerated, whatever the requests' own selectors
+// match, which the allocator evaluates under its timeout.
 type draNeed struct {
 	deviceClass string
-	// selector is a claim request's own selectors, nil without: a need with
-	// them is the request's alone.
-	selector                   *gpuworkload.DRADeviceSelector
+	// claimed is set for claims' requests, unset for extended resources
+	// DRA serves: those need devices only on nodes that do not advertise them.
+	claimed bool
+	// tolerations are a claim request's own, nil without: a need with them
+	// is the request's alone.
+	tolerations                []resourceapi.DeviceToleration
 	class                      gpuworkload.ResourceClass
 	count                      int64
 	noDevices, tainted, tooFew reasons.Reason
-	// devices names what the need can take, in the reasons.
-	devices string
 }
 
 // of counts, by state, the node's devices the need can take.
 func (need *draNeed) of(ctx context.Context, available *gpuworkload.DRAAvailability) gpuworkload.DRAClassAvailability {
-	return available.Matching(ctx, need.deviceClass, need.selector)
+	return available.Matching(ctx, need.deviceClass, nil, need.tolerations)
 }
 
 // draChoice is a claim request with alternatives (firstAvailable): a node
@@ -408,47 +412,47 @@ func (d *CycleData) prepareNodeReasons(mode gpuworkload.Mode) {
 				d.draServed = make([]gpuworkload.DRAExtendedResource, len(requests))
 			}
 			d.draServed[i] = served
-			d.addDRANeed(gpuworkload.DRAClaimRequest{Class: served.Class, DeviceClass: served.DeviceClass, Count: r.Count})
+			d.addDRANeed(gpuworkload.DRAClaimRequest{Class: served.Class, DeviceClass: served.DeviceClass, Count: r.Count}, false)
 		}
 	}
 	for _, c := range d.demand.Claims {
 		if len(c.Or) == 0 {
-			d.addDRANeed(c)
+			d.addDRANeed(c, true)
 			continue
 		}
 		classes := deviceClasses(c)
 		choice := draChoice{noDevices: reasons.DRANoDevices.With(classes), tooFew: reasons.DRATooFewFree.With(classes)}
 		for _, a := range c.Alternatives() {
-			choice.alternatives = append(choice.alternatives, draNeed{deviceClass: a.DeviceClass, selector: a.Selector, class: a.Class, count: a.Count})
+			choice.alternatives = append(choice.alternatives, draNeed{deviceClass: a.DeviceClass, claimed: true, tolerations: a.Tolerations, class: a.Class, count: a.Count})
 		}
 		d.draChoices = append(d.draChoices, choice)
 	}
 }
 
-// deviceClasses names the devices a claim request's alternatives can take.
+// deviceClasses names the DeviceClasses of a claim request's alternatives.
 func deviceClasses(c gpuworkload.DRAClaimRequest) string {
 	names := make([]string, 0, 1+len(c.Or))
 	for _, a := range c.Alternatives() {
-		names = append(names, a.Devices())
+		names = append(names, a.DeviceClass)
 	}
 	return strings.Join(names, " or ")
 }
 
 // addDRANeed adds a request without alternatives to the pod's needs; those
-// of one DeviceClass without selectors of their own add up.
-func (d *CycleData) addDRANeed(r gpuworkload.DRAClaimRequest) {
+// of one DeviceClass and origin without tolerations add up: the allocator
+// gives each request devices of its own.
+func (d *CycleData) addDRANeed(r gpuworkload.DRAClaimRequest, claimed bool) {
 	for i := range d.draNeeds {
-		if need := &d.draNeeds[i]; need.deviceClass == r.DeviceClass && need.selector == nil && r.Selector == nil {
+		if need := &d.draNeeds[i]; need.deviceClass == r.DeviceClass && need.claimed == claimed && need.tolerations == nil && r.Tolerations == nil {
 			need.count += r.Count
 			return
 		}
 	}
-	devices := r.Devices()
 	d.draNeeds = append(d.draNeeds, draNeed{
-		class: r.Class, count: r.Count, deviceClass: r.DeviceClass, selector: r.Selector, devices: devices,
-		noDevices: reasons.DRANoDevices.With(devices),
-		tainted:   reasons.DRATainted.With(devices),
-		tooFew:    reasons.DRATooFewFree.With(devices),
+		class: r.Class, count: r.Count, deviceClass: r.DeviceClass, claimed: claimed, tolerations: r.Tolerations,
+		noDevices: reasons.DRANoDevices.With(r.DeviceClass),
+		tainted:   reasons.DRATainted.With(r.DeviceClass),
+		tooFew:    reasons.DRATooFewFree.With(r.DeviceClass),
 	})
 }
 
@@ -519,7 +523,9 @@ func largestInSnapshot(nodes []fwk.NodeInfo, name v1.ResourceName) int64 {
 func (pl *GPUWorkloadFit) PreFilterExtensions() fwk.PreFilterExtensions { return nil }
 
 // Filter checks, in order: the node has GPUs, runs the pod's mode, is not
-// converting, advertises every requested resource, and has enough free units.
+// converting, advertises every requested resource, and has enough free
+// units; and for the devices DRA serves, that the node has enough of them
+// that the allocator could give.
 func (pl *GPUWorkloadFit) Filter(ctx context.Context, state fwk.CycleState, _ *v1.Pod, nodeInfo fwk.NodeInfo) *fwk.Status {
 	status, _ := FilterWithCode(ctx, state, nodeInfo)
 	return status
@@ -532,11 +538,39 @@ func FilterWithCode(ctx context.Context, state fwk.CycleState, nodeInfo fwk.Node
 	if err != nil {
 		return fwk.AsStatus(err), ""
 	}
+	var available *gpuworkload.DRAAvailability
 	if data.usesDRADevices() {
-		if status, code, decided := filterDRA(ctx, data, nodeInfo); decided {
+		// One read of the tracker per node: it says what the node publishes too.
+		available = data.tracker.DRAAvailability(nodeInfo.Node().Name)
+	}
+	if available != nil && data.servedByDRAOn(nodeInfo) {
+		return filterDRA(ctx, data, available, false)
+	}
+	if len(data.demand.Requests) > 0 {
+		if status, code := filterDevicePlugin(data, nodeInfo); status != nil {
 			return status, code
 		}
 	}
+	// A pod that mixes device-plugin resources and claims needs both here.
+	return filterDRA(ctx, data, available, true)
+}
+
+// servedByDRAOn reports whether DRA serves every one of the pod's extended
+// resources on the node, which advertises none of them; false for a pod
+// without any.
+func (d *CycleData) servedByDRAOn(nodeInfo fwk.NodeInfo) bool {
+	allocatable := nodeInfo.GetAllocatable().GetScalarResources()
+	for i, r := range d.demand.Requests {
+		if _, ok := d.servedByDRA(i); !ok || allocatable[r.Name] > 0 {
+			return false
+		}
+	}
+	return len(d.demand.Requests) > 0
+}
+
+// filterDevicePlugin judges the pod's extended resources on a node that
+// serves them through a device plugin, by the node's mode and units.
+func filterDevicePlugin(data *CycleData, nodeInfo fwk.NodeInfo) (*fwk.Status, reasons.Code) {
 	entry := data.tracker.Entry(nodeInfo.Node())
 	if !entry.State.GPUNode {
 		return reject(fwk.UnschedulableAndUnresolvable, reasons.NoGPUs.Plain())
@@ -571,22 +605,16 @@ func reject(code fwk.Code, reason reasons.Reason) (*fwk.Status, reasons.Code) {
 	return fwk.NewStatus(code, reason.Message), reason.Code
 }
 
-// filterDRA judges the pod's DRA devices on a node that does not advertise
-// its DRA-served resources: DynamicResources allocates the devices, so a
-// node is rejected only where the allocation would fail: no device of a
-// needed class, or too few free ones, by the claims' allocations and the
-// slices' taints. decided is false when the device-plugin checks apply.
-func filterDRA(ctx context.Context, data *CycleData, nodeInfo fwk.NodeInfo) (status *fwk.Status, code reasons.Code, decided bool) {
-	allocatable := nodeInfo.GetAllocatable().GetScalarResources()
-	for i, r := range data.demand.Requests {
-		if _, ok := data.servedByDRA(i); !ok || allocatable[r.Name] > 0 {
-			return nil, "", false
-		}
-	}
-	// One read of the tracker per node: the counts say what the node publishes too.
-	available := data.tracker.DRAAvailability(nodeInfo.Node().Name)
-	if available == nil && len(data.demand.Requests) > 0 {
-		return nil, "", false
+// filterDRA judges the pod's DRA devices on a node by what it has available
+// (nil: it publishes none), those of its claims only when claimsOnly is set. DynamicResources allocates the devices, so a
+// node is rejected only where the allocation must fail: no device of a
+// needed class, or too few free ones, by the claims' allocations (those in
+// flight included), the slices' taints the requests do not tolerate, and
+// the siblings in use. What the requests' own selectors and constraints
+// rule out is the allocator's to find.
+func filterDRA(ctx context.Context, data *CycleData, available *gpuworkload.DRAAvailability, claimsOnly bool) (*fwk.Status, reasons.Code) {
+	if !data.usesDRADevices() {
+		return nil, ""
 	}
 	// A node without devices for one need is rejected as unresolvable, even
 	// when another need is only short of free devices. A pod whose claim is
@@ -594,10 +622,12 @@ func filterDRA(ctx context.Context, data *CycleData, nodeInfo fwk.NodeInfo) (sta
 	var short *reasons.Reason
 	for i := range data.draNeeds {
 		need := &data.draNeeds[i]
+		if claimsOnly && !need.claimed {
+			continue
+		}
 		devices := need.of(ctx, available)
 		if devices.Total() == 0 {
-			status, code := reject(fwk.UnschedulableAndUnresolvable, need.noDevices)
-			return status, code, true
+			return reject(fwk.UnschedulableAndUnresolvable, need.noDevices)
 		}
 		if short == nil && !data.claimAllocated && int64(devices.Free) < need.count {
 			shortage := need.shortage(devices)
@@ -614,18 +644,16 @@ func filterDRA(ctx context.Context, data *CycleData, nodeInfo fwk.NodeInfo) (sta
 			enough = enough || int64(devices.Free) >= a.count
 		}
 		if !published {
-			status, code := reject(fwk.UnschedulableAndUnresolvable, choice.noDevices)
-			return status, code, true
+			return reject(fwk.UnschedulableAndUnresolvable, choice.noDevices)
 		}
 		if short == nil && !data.claimAllocated && !enough {
 			short = &choice.tooFew
 		}
 	}
 	if short == nil {
-		return nil, "", true
+		return nil, ""
 	}
-	status, code = reject(fwk.Unschedulable, *short)
-	return status, code, true
+	return reject(fwk.Unschedulable, *short)
 }
 
 // shortage says why the free devices the need's DeviceClass selects on a
@@ -635,11 +663,11 @@ func (need *draNeed) shortage(selected gpuworkload.DRAClassAvailability) reasons
 	case selected.Free > 0:
 		return need.tooFew
 	case selected.SiblingInUse > 0:
-		return reasons.DRASiblingInUse.With(need.devices, selected.SiblingHolder.Claim, selected.SiblingHolder.Device)
+		return reasons.DRASiblingInUse.With(need.deviceClass, selected.SiblingHolder.Claim, selected.SiblingHolder.Device)
 	case selected.Tainted > 0:
 		return need.tainted
 	}
-	return reasons.DRAAllAllocated.With(selected.Total(), need.devices)
+	return reasons.DRAAllAllocated.With(selected.Total(), need.deviceClass)
 }
 
 // SignPod lets the scheduler batch pods with the same GPU demand: the filter

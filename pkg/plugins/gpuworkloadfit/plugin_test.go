@@ -697,11 +697,17 @@ func vmWithClaim(vmi, claimName string) *v1.Pod {
 
 // GPUWorkloadFit rejects a DRA node only where the allocation would fail,
 // and then says why: every device allocated, the free ones halves of GPUs in
-// use, tainted, or too few.
+// use, tainted and not tolerated, or too few. A pod with a claim and a
+// device-plugin resource needs both on one node.
 func TestFilterDRADeviceAvailability(t *testing.T) {
 	draNode := gpuNode("dra", "", nil)
 	container := gpuNode("container", "container", map[v1.ResourceName]string{gpu: "8"})
+	passthrough := gpuNode("passthrough", "vm-passthrough", map[v1.ResourceName]string{a10: "1"})
 	noSchedule := resourceapi.DeviceTaint{Key: "example.com/maintenance", Effect: resourceapi.DeviceTaintEffectNoSchedule}
+	tolerating := claim("vm-gpu", "vfio.gpu.nvidia.com", "")
+	tolerating.Spec.Devices.Requests[0].Exactly.Tolerations = []resourceapi.DeviceToleration{{Key: noSchedule.Key, Operator: resourceapi.DeviceTolerationOpExists}}
+	mixed := launcherPod("vm", map[v1.ResourceName]string{a10: "1"})
+	mixed.Spec.ResourceClaims = []v1.PodResourceClaim{{Name: "gpu", ResourceClaimName: ptr.To("vm-gpu")}}
 	for _, tc := range []struct {
 		name   string
 		pod    *v1.Pod
@@ -730,9 +736,17 @@ func TestFilterDRADeviceAvailability(t *testing.T) {
 		{name: "VM claim on a device-plugin node", pod: vmWithClaim("vm", "vm-gpu"), node: container,
 			claims: []*resourceapi.ResourceClaim{claim("vm-gpu", "vfio.gpu.nvidia.com", "")},
 			code:   fwk.UnschedulableAndUnresolvable, reason: "node's DRA driver publishes no device of DeviceClass vfio.gpu.nvidia.com"},
+		{name: "VM claim tolerating the devices' taint", pod: vmWithClaim("vm", "vm-gpu"), node: draNode, taints: []resourceapi.DeviceTaint{noSchedule},
+			claims: []*resourceapi.ResourceClaim{tolerating}, code: fwk.Success},
+		{name: "VM claim and a device-plugin model on a passthrough node", pod: mixed, node: passthrough,
+			claims: []*resourceapi.ResourceClaim{claim("vm-gpu", "vfio.gpu.nvidia.com", "")},
+			code:   fwk.UnschedulableAndUnresolvable, reason: "node's DRA driver publishes no device of DeviceClass vfio.gpu.nvidia.com"},
+		{name: "VM claim and a device-plugin model on a DRA node", pod: mixed, node: draNode,
+			claims: []*resourceapi.ResourceClaim{claim("vm-gpu", "vfio.gpu.nvidia.com", "")},
+			code:   fwk.UnschedulableAndUnresolvable, reason: "node publishes its GPUs through DRA, and no DeviceClass serves nvidia.com/GA102GL_A10"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			pl := newPlugin(t, enabled(), []*v1.Node{draNode, container})
+			pl := newPlugin(t, enabled(), []*v1.Node{draNode, container, passthrough})
 			pl.claims = claimGetter{claims: tc.claims}
 			mustUpsertClass(t, pl.tracker, gpuDeviceClass())
 			mustUpsertClass(t, pl.tracker, vfioDeviceClass())
@@ -825,10 +839,11 @@ func TestFilterDRAFirstAvailable(t *testing.T) {
 	}
 }
 
-// A claim's own selectors narrow its class: on a node whose one free GPU is
-// an A100, a claim that selects an H100 finds no device, and one that
-// selects an A100 fits; a fix for the first names its selectors.
-func TestFilterDRAClaimSelectors(t *testing.T) {
+// A claim's own selectors are the allocator's to evaluate, under its
+// timeout: on a node whose one free GPU is an A100, Filter lets through a
+// claim that selects an H100 as one that selects an A100; the explanation
+// evaluates them, and its fix for the first names them.
+func TestFilterLeavesClaimSelectorsToTheAllocator(t *testing.T) {
 	node := gpuNode("dra", "", nil)
 	pl := newPlugin(t, enabled(), []*v1.Node{node})
 	mustUpsertClass(t, pl.tracker, gpuDeviceClass())
@@ -846,32 +861,38 @@ func TestFilterDRAClaimSelectors(t *testing.T) {
 		return c
 	}
 	pl.claims = claimGetter{claims: []*resourceapi.ResourceClaim{held, selecting("h100", "H100"), selecting("a100", "A100")}}
-	for _, tc := range []struct {
-		claim  string
-		code   fwk.Code
-		reason string
-	}{
-		{claim: "h100", code: fwk.UnschedulableAndUnresolvable, reason: "node's DRA driver publishes no device of DeviceClass gpu.nvidia.com matching the selectors of request gpu of claim vms/h100"},
-		{claim: "a100", code: fwk.Success},
-	} {
-		pod := vmWithClaim("vm-"+tc.claim, tc.claim)
+	for _, name := range []string{"h100", "a100"} {
+		pod := vmWithClaim("vm-"+name, name)
 		state := framework.NewCycleState()
 		if _, status := pl.PreFilter(context.Background(), state, pod, nil); !status.IsSuccess() {
-			t.Fatalf("%s: PreFilter: %v", tc.claim, status)
+			t.Fatalf("%s: PreFilter: %v", name, status)
 		}
-		wantStatus(t, pl.Filter(context.Background(), state, pod, nodeInfo(node)), tc.code, tc.reason)
-		if tc.code == fwk.Success {
-			continue
+		if status := pl.Filter(context.Background(), state, pod, nodeInfo(node)); !status.IsSuccess() {
+			t.Errorf("%s: Filter: %v, want the node let through to the allocator", name, status)
 		}
-		data, err := ReadCycleData(state)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := "Fix: no device of DeviceClass gpu.nvidia.com that a node publishes matches the selectors of request gpu of claim vms/h100: " +
-			"change the selectors to match a published device (kubectl get resourceslices shows their attributes), or ask for a class the nodes publish."
-		if got := explanation.Explain(context.Background(), pod, &data.demand, pl.tracker, explanation.NewNodeInfoIndex([]fwk.NodeInfo{nodeInfo(node)})); !strings.HasSuffix(got.Message, want) {
-			t.Errorf("explanation\n%s\nwant it to end\n%s", got.Message, want)
-		}
+	}
+	pod := vmWithClaim("vm-h100", "h100")
+	state := framework.NewCycleState()
+	pl.PreFilter(context.Background(), state, pod, nil)
+	data, err := ReadCycleData(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "Fix: no device of DeviceClass gpu.nvidia.com that a node publishes matches the selectors of request gpu of claim vms/h100: " +
+		"change the selectors to match a published device (kubectl get resourceslices shows their attributes), or ask for a class the nodes publish."
+	if got := explanation.Explain(context.Background(), pod, &data.demand, pl.tracker, explanation.NewNodeInfoIndex([]fwk.NodeInfo{nodeInfo(node)})); !strings.HasSuffix(got.Message, want) {
+		t.Errorf("explanation\n%s\nwant it to end\n%s", got.Message, want)
+	}
+	// Past the deadline, a node whose selectors were not evaluated is not
+	// counted as having no matching device.
+	expired, cancel := context.WithCancel(context.Background())
+	cancel()
+	got := explanation.Explain(expired, pod, &data.demand, pl.tracker, explanation.NewNodeInfoIndex([]fwk.NodeInfo{nodeInfo(node)}))
+	want = "DeviceClass gpu.nvidia.com matching the selectors of request gpu of claim vms/h100: 0 device(s) free of 0 on 0 DRA node(s); 0 allocated, 0 blocked by a sibling in use, 0 tainted. " +
+		"The claims' devices are counted on 0 of 1 DRA node(s): evaluating their selectors on the others did not finish within 10s. " +
+		"Fix: evaluating the selectors of claim vms/h100 on the DRA nodes' devices took longer than 10s, so not every node's devices are counted; the allocator gives one node as long: select with fewer or cheaper expressions."
+	if !strings.HasSuffix(got.Message, want) || got.ReasonCode != reasons.DRASelectorsTooCostly.Code {
+		t.Errorf("explanation past its deadline\n%s (%s)\nwant it to end\n%s (%s)", got.Message, got.ReasonCode, want, reasons.DRASelectorsTooCostly.Code)
 	}
 }
 
