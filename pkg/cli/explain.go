@@ -217,6 +217,7 @@ func explainPod(ctx context.Context, c *cluster, pod *v1.Pod, pl *gpuworkloadfit
 	if err != nil {
 		return nil, err
 	}
+	// The allocator's verdicts and the explanation share one deadline.
 	allocatorCtx, cancel := context.WithTimeout(ctx, explanation.SelectorTimeout)
 	defer cancel()
 	allocation, err := newAllocatorCheck(allocatorCtx, c, pod, tracker.DRADriver())
@@ -269,7 +270,7 @@ func explainPod(ctx context.Context, c *cluster, pod *v1.Pod, pl *gpuworkloadfit
 	case report.Fits > 0:
 		report.Summary = fmt.Sprintf("pod %s fits %d of %d node(s) as far as GPUs go; the scheduler's other plugins (taints, affinity, CPU and memory) still apply.", report.Pod, report.Fits, len(report.Nodes))
 	default:
-		why := explanation.Explain(ctx, pod, data.Demand(), tracker, explanation.NewNodeInfoIndex(infos))
+		why := explanation.Explain(allocatorCtx, pod, data.Demand(), tracker, explanation.NewNodeInfoIndex(infos))
 		report.Summary, report.FixCommands, report.ReasonCode = why.Message, why.FixCommands, why.ReasonCode
 	}
 	if !preStatus.IsSuccess() && !preStatus.IsSkip() {

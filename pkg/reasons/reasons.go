@@ -1,5 +1,5 @@
-// Package reasons is the catalogue of why GPUWorkloadFit rejects a pod or a
-// node: each reason's message template and its stable code. The reasons are
+// Package reasons is the catalogue of why GPUWorkloadFit (and, for one
+// reason, GPUDynamicResources) rejects a pod or a node: each reason's message template and its stable code. The reasons are
 // a public interface: users read them in FailedScheduling events, programs
 // read the codes (the explanation event's annotation, explain -o json), and
 // docs/reasons.md documents each one verbatim. A reason is made with its
@@ -98,6 +98,9 @@ var (
 	// DRACannotAllocate: DynamicResources' own words; explain gives it where
 	// the allocator refuses a node GPUWorkloadFit lets through.
 	DRACannotAllocate = define("DRACannotAllocate", "cannot allocate all claims")
+	// DRAAttemptTimedOut: the filterTimeout. From GPUDynamicResources: the
+	// attempt's time to allocate devices on all nodes together passed.
+	DRAAttemptTimedOut = define("DRAAttemptTimedOut", "the scheduling attempt's %s to allocate devices on all nodes passed before this node was tried to the end")
 	// DRANodeNotAdvertised: the requested resource. The node's GPUs are DRA
 	// devices and no DeviceClass serves the resource.
 	DRANodeNotAdvertised = define("DRANodeNotAdvertised", "node publishes its GPUs through DRA, and no DeviceClass serves %s")

@@ -68,7 +68,7 @@ func TestDRATwoProfiles(t *testing.T) {
 // newDRAClusterWithoutScheduler is the lab's CRDs, a ClusterPolicy with
 // sandbox workloads enabled and the driver's DeviceClasses; the test
 // publishes devices and starts the scheduler.
-func newDRAClusterWithoutScheduler(t *testing.T) *env {
+func newDRAClusterWithoutScheduler(t testing.TB) *env {
 	t.Helper()
 	e := newEnv(t)
 	e.installCRDs(t)
@@ -79,7 +79,7 @@ func newDRAClusterWithoutScheduler(t *testing.T) *env {
 
 // newDRANodeWithoutScheduler is newDRAClusterWithoutScheduler with node
 // dra-1, two GPUs published as gpu and vfio devices.
-func newDRANodeWithoutScheduler(t *testing.T) *env {
+func newDRANodeWithoutScheduler(t testing.TB) *env {
 	t.Helper()
 	e := newDRAClusterWithoutScheduler(t)
 	e.publishGPUs(t, "dra-1", 2, true)
@@ -88,7 +88,7 @@ func newDRANodeWithoutScheduler(t *testing.T) *env {
 
 // withSecondProfile adds a copy of the configuration's first profile under
 // another scheduler name.
-func withSecondProfile(t *testing.T, config []byte, name string) []byte {
+func withSecondProfile(t testing.TB, config []byte, name string) []byte {
 	t.Helper()
 	var c map[string]any
 	if err := yaml.Unmarshal(config, &c); err != nil {

@@ -16,7 +16,7 @@ import (
 )
 
 // The NVIDIA DRA driver's DeviceClasses, as its chart ships them.
-func (e *env) createDriverDeviceClasses(t *testing.T) {
+func (e *env) createDriverDeviceClasses(t testing.TB) {
 	t.Helper()
 	for _, class := range []*resourceapi.DeviceClass{
 		gpuworkload.DriverDeviceClass(gpuworkload.DRAClassGPU, gpuworkload.DRATypeGPU, gpuworkload.ResourceGPU),
@@ -32,7 +32,7 @@ func (e *env) createDriverDeviceClasses(t *testing.T) {
 // publishGPUs creates a DRA node and the ResourceSlice the driver publishes
 // for it: gpus GPUs as gpu-N, and with passthrough also as gpu-vfio-N, each
 // pair sharing its PCI bus ID.
-func (e *env) publishGPUs(t *testing.T, node string, gpus int, passthrough bool) {
+func (e *env) publishGPUs(t testing.TB, node string, gpus int, passthrough bool) {
 	t.Helper()
 	createNode(e.ctx, t, e.client, node, map[string]string{"nvidia.com/gpu.present": "true"}, nil)
 	slice := &resourceapi.ResourceSlice{ObjectMeta: metav1.ObjectMeta{Name: node + "-gpu.nvidia.com"}, Spec: resourceapi.ResourceSliceSpec{
@@ -59,13 +59,13 @@ func (e *env) publishGPUs(t *testing.T, node string, gpus int, passthrough bool)
 
 // claimPod is a pod that uses one device of the DeviceClass through a
 // ResourceClaim of its own; vmi shapes it as a virt-launcher pod.
-func (e *env) claimPod(t *testing.T, name, vmi, deviceClass string) *v1.Pod {
+func (e *env) claimPod(t testing.TB, name, vmi, deviceClass string) *v1.Pod {
 	t.Helper()
 	return e.claimPodFor(t, name, vmi, resourceapi.ExactDeviceRequest{DeviceClassName: deviceClass})
 }
 
 // claimPodFor is claimPod with the claim's one request as given.
-func (e *env) claimPodFor(t *testing.T, name, vmi string, request resourceapi.ExactDeviceRequest) *v1.Pod {
+func (e *env) claimPodFor(t testing.TB, name, vmi string, request resourceapi.ExactDeviceRequest) *v1.Pod {
 	t.Helper()
 	claim := &resourceapi.ResourceClaim{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default"}, Spec: resourceapi.ResourceClaimSpec{
 		Devices: resourceapi.DeviceClaim{Requests: []resourceapi.DeviceRequest{{Name: "gpu", Exactly: &request}}},
@@ -82,7 +82,7 @@ func (e *env) claimPodFor(t *testing.T, name, vmi string, request resourceapi.Ex
 // releaseClaim frees and deletes the claim of a pod that is gone, as
 // kube-controller-manager's resource claim controller does; the lab runs no
 // controller manager.
-func (e *env) releaseClaim(t *testing.T, name string) {
+func (e *env) releaseClaim(t testing.TB, name string) {
 	t.Helper()
 	claims := e.client.ResourceV1().ResourceClaims("default")
 	claim, err := claims.Get(e.ctx, name, metav1.GetOptions{})
@@ -103,7 +103,7 @@ func (e *env) releaseClaim(t *testing.T, name string) {
 }
 
 // allocatedDevice waits for the claim's allocation and returns its device.
-func (e *env) allocatedDevice(t *testing.T, claim string) string {
+func (e *env) allocatedDevice(t testing.TB, claim string) string {
 	t.Helper()
 	var device string
 	e.poll(t, "claim "+claim+" allocated", func(ctx context.Context) (bool, error) {
@@ -254,7 +254,7 @@ func TestDRASiblingInvariant(t *testing.T) {
 
 // publishMIG creates a DRA node whose one GPU is in static MIG mode: the
 // driver publishes only its MIG devices, each with the parent GPU's PCI bus ID.
-func (e *env) publishMIG(t *testing.T, node string, slices int) {
+func (e *env) publishMIG(t testing.TB, node string, slices int) {
 	t.Helper()
 	createNode(e.ctx, t, e.client, node, map[string]string{"nvidia.com/gpu.present": "true"}, nil)
 	slice := &resourceapi.ResourceSlice{ObjectMeta: metav1.ObjectMeta{Name: node + "-gpu.nvidia.com"}, Spec: resourceapi.ResourceSliceSpec{
@@ -274,7 +274,7 @@ func (e *env) publishMIG(t *testing.T, node string, slices int) {
 
 // wantNoDeviceTaintRules checks that no DeviceTaintRule exists: the
 // scheduler writes none.
-func (e *env) wantNoDeviceTaintRules(t *testing.T) {
+func (e *env) wantNoDeviceTaintRules(t testing.TB) {
 	t.Helper()
 	rules, err := e.client.ResourceV1().DeviceTaintRules().List(e.ctx, metav1.ListOptions{})
 	if err != nil {

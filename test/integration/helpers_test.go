@@ -39,7 +39,7 @@ type env struct {
 	dynamic dynamic.Interface
 }
 
-func newEnv(t *testing.T, extraAPIServerFlags ...string) *env {
+func newEnv(t testing.TB, extraAPIServerFlags ...string) *env {
 	t.Helper()
 	cp := startControlPlane(t, extraAPIServerFlags...)
 	e := &env{ctx: context.Background(), cp: cp, client: kubernetes.NewForConfigOrDie(cp.AdminConfig), dynamic: dynamic.NewForConfigOrDie(cp.AdminConfig)}
@@ -49,7 +49,7 @@ func newEnv(t *testing.T, extraAPIServerFlags ...string) *env {
 
 // newClusterWithPolicy is the usual start: the lab's CRDs, a ClusterPolicy
 // named cluster-policy with sandbox workloads enabled or not, and our scheduler.
-func newClusterWithPolicy(t *testing.T, sandboxEnabled bool) *env {
+func newClusterWithPolicy(t testing.TB, sandboxEnabled bool) *env {
 	t.Helper()
 	e := newEnv(t)
 	e.installCRDs(t)
@@ -58,7 +58,7 @@ func newClusterWithPolicy(t *testing.T, sandboxEnabled bool) *env {
 	return e
 }
 
-func (e *env) createNamespace(t *testing.T, name string) {
+func (e *env) createNamespace(t testing.TB, name string) {
 	t.Helper()
 	if _, err := e.client.CoreV1().Namespaces().Create(e.ctx, &v1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name}}, metav1.CreateOptions{}); err != nil {
 		t.Fatalf("create namespace %s: %v", name, err)
@@ -66,13 +66,13 @@ func (e *env) createNamespace(t *testing.T, name string) {
 }
 
 // startScheduler runs bin/gpu-workload-scheduler with the shipped configuration, as the admin.
-func (e *env) startScheduler(t *testing.T, name string) *controlplane.Scheduler {
+func (e *env) startScheduler(t testing.TB, name string) *controlplane.Scheduler {
 	t.Helper()
 	return e.startSchedulerAs(t, name, e.cp.Kubeconfig)
 }
 
 // startSchedulerAs runs the scheduler with the shipped configuration and the given identity.
-func (e *env) startSchedulerAs(t *testing.T, name, kubeconfig string) *controlplane.Scheduler {
+func (e *env) startSchedulerAs(t testing.TB, name, kubeconfig string) *controlplane.Scheduler {
 	t.Helper()
 	config, err := controlplane.SchedulerConfig(repoRoot+"/"+controlplane.InstallConfigMap, kubeconfig)
 	if err != nil {
@@ -82,7 +82,7 @@ func (e *env) startSchedulerAs(t *testing.T, name, kubeconfig string) *controlpl
 }
 
 // startSchedulerWithConfig runs the scheduler with a configuration and the given identity.
-func (e *env) startSchedulerWithConfig(t *testing.T, name, kubeconfig string, config []byte) *controlplane.Scheduler {
+func (e *env) startSchedulerWithConfig(t testing.TB, name, kubeconfig string, config []byte) *controlplane.Scheduler {
 	t.Helper()
 	binary, err := exec.LookPath("gpu-workload-scheduler")
 	if err != nil {
@@ -96,7 +96,7 @@ func (e *env) startSchedulerWithConfig(t *testing.T, name, kubeconfig string, co
 }
 
 // installCRDs creates the lab's CRDs (manifests/lab/crds).
-func (e *env) installCRDs(t *testing.T) {
+func (e *env) installCRDs(t testing.TB) {
 	t.Helper()
 	if err := e.cp.InstallCRDs(e.ctx, repoRoot+"/manifests/lab/crds"); err != nil {
 		t.Fatal(err)
@@ -104,7 +104,7 @@ func (e *env) installCRDs(t *testing.T) {
 }
 
 // applyClusterPolicy creates or replaces the ClusterPolicy's sandboxWorkloads.
-func (e *env) applyClusterPolicy(t *testing.T, name string, enabled bool) {
+func (e *env) applyClusterPolicy(t testing.TB, name string, enabled bool) {
 	t.Helper()
 	resource := e.dynamic.Resource(clusterstate.ClusterPolicyGVR)
 	sandbox := map[string]any{"enabled": enabled, "defaultWorkload": "container"}
@@ -125,7 +125,7 @@ func (e *env) applyClusterPolicy(t *testing.T, name string, enabled bool) {
 
 // createNode creates a node and sets its capacity and allocatable through the
 // status subresource, as the seed's lab does in place of a device plugin.
-func createNode(ctx context.Context, t *testing.T, client kubernetes.Interface, name string, labels map[string]string, quantities map[string]string) {
+func createNode(ctx context.Context, t testing.TB, client kubernetes.Interface, name string, labels map[string]string, quantities map[string]string) {
 	t.Helper()
 	if _, err := client.CoreV1().Nodes().Create(ctx, &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: labels}}, metav1.CreateOptions{}); err != nil {
 		t.Fatalf("create node %s: %v", name, err)
@@ -135,7 +135,7 @@ func createNode(ctx context.Context, t *testing.T, client kubernetes.Interface, 
 
 // patchNodeStatus replaces the node's advertised resources, keeping CPU,
 // memory and pods; a zero quantity is how a device plugin leaves a resource behind.
-func patchNodeStatus(ctx context.Context, t *testing.T, client kubernetes.Interface, name string, quantities map[string]string) {
+func patchNodeStatus(ctx context.Context, t testing.TB, client kubernetes.Interface, name string, quantities map[string]string) {
 	t.Helper()
 	list := map[string]string{"cpu": "32", "memory": "128Gi", "pods": "110"}
 	for k, v := range quantities {
@@ -172,14 +172,14 @@ func gpuPod(name, vmi string, requests map[string]string) *v1.Pod {
 	return pod
 }
 
-func (e *env) createPod(t *testing.T, pod *v1.Pod) {
+func (e *env) createPod(t testing.TB, pod *v1.Pod) {
 	t.Helper()
 	if _, err := e.client.CoreV1().Pods(pod.Namespace).Create(e.ctx, pod, metav1.CreateOptions{}); err != nil {
 		t.Fatalf("create pod %s: %v", pod.Name, err)
 	}
 }
 
-func (e *env) poll(t *testing.T, what string, cond wait.ConditionWithContextFunc) {
+func (e *env) poll(t testing.TB, what string, cond wait.ConditionWithContextFunc) {
 	t.Helper()
 	if err := wait.PollUntilContextTimeout(e.ctx, 100*time.Millisecond, pollTimeout, true, cond); err != nil {
 		t.Fatalf("waiting for %s: %v", what, err)
@@ -187,7 +187,7 @@ func (e *env) poll(t *testing.T, what string, cond wait.ConditionWithContextFunc
 }
 
 // waitBound waits until the pod is bound and returns its node.
-func (e *env) waitBound(t *testing.T, name string) string {
+func (e *env) waitBound(t testing.TB, name string) string {
 	t.Helper()
 	var node string
 	e.poll(t, "pod "+name+" bound", func(ctx context.Context) (bool, error) {
@@ -203,14 +203,14 @@ func (e *env) waitBound(t *testing.T, name string) string {
 
 // waitEvent waits until the pod has an event of the reason with exactly
 // the message; on timeout it reports the messages seen.
-func (e *env) waitEvent(t *testing.T, podName, reason, want string) {
+func (e *env) waitEvent(t testing.TB, podName, reason, want string) {
 	t.Helper()
 	e.waitEventMatching(t, podName, reason, want, func(message string) bool { return message == want })
 }
 
 // waitEventMatching waits for an event of the pod with the reason whose
 // message matches; want describes the match for the failure message.
-func (e *env) waitEventMatching(t *testing.T, podName, reason, want string, matches func(string) bool) {
+func (e *env) waitEventMatching(t testing.TB, podName, reason, want string, matches func(string) bool) {
 	t.Helper()
 	var seen []string
 	err := wait.PollUntilContextTimeout(e.ctx, 100*time.Millisecond, pollTimeout, true, func(ctx context.Context) (bool, error) {
@@ -244,7 +244,7 @@ func withoutPreemption(message string) string {
 }
 
 // labelNode sets (or, with value "", removes) one label, as kubectl label does.
-func (e *env) labelNode(t *testing.T, node, key, value string) {
+func (e *env) labelNode(t testing.TB, node, key, value string) {
 	t.Helper()
 	var v any = value
 	if value == "" {
@@ -281,7 +281,7 @@ func unschedulableMessage(pod *v1.Pod) string {
 // waitMessage waits until the pod's unschedulable message, without the
 // preemption part, is exactly want. Messages change as the cluster does, so
 // the last one seen is reported on timeout.
-func (e *env) waitMessage(t *testing.T, name, want string) {
+func (e *env) waitMessage(t testing.TB, name, want string) {
 	t.Helper()
 	var last string
 	err := wait.PollUntilContextTimeout(e.ctx, 100*time.Millisecond, pollTimeout, true, func(ctx context.Context) (bool, error) {
@@ -298,7 +298,7 @@ func (e *env) waitMessage(t *testing.T, name, want string) {
 }
 
 // dynamicAs is a dynamic client with another identity's kubeconfig.
-func (e *env) dynamicAs(t *testing.T, kubeconfig string) dynamic.Interface {
+func (e *env) dynamicAs(t testing.TB, kubeconfig string) dynamic.Interface {
 	t.Helper()
 	config, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
 	if err != nil {

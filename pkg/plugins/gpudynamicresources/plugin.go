@@ -13,7 +13,9 @@ package gpudynamicresources
 import (
 	"context"
 	"fmt"
+	"time"
 
+	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	fwk "k8s.io/kube-scheduler/framework"
@@ -22,19 +24,75 @@ import (
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/apis/config"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/reasons"
 )
 
 // Name is the plugin's name in a scheduler profile; the profile disables
 // DynamicResources and enables this one in its place.
 const Name = "GPUDynamicResources"
 
-// GPUDynamicResources is DynamicResources under its own name.
+// GPUDynamicResources is DynamicResources under its own name, with its
+// filterTimeout bounding a scheduling attempt's allocations on all nodes
+// together as well as each node's: a claim whose selectors are costly on
+// every node holds up the scheduler, which schedules one pod at a time, for
+// the timeout, not for the timeout times the nodes over the parallelism.
 type GPUDynamicResources struct {
 	*dynamicresources.DynamicResources
+	// cycleTimeout is filterTimeout, 0 when it is off.
+	cycleTimeout time.Duration
 }
 
 // Name returns the plugin's name.
 func (*GPUDynamicResources) Name() string { return Name }
+
+const cycleDeadlineKey fwk.StateKey = Name + "/cycle-deadline"
+
+// cycleDeadline is when the attempt's allocations must end.
+type cycleDeadline struct{ at time.Time }
+
+// Clone shares the deadline: nothing changes it.
+func (d *cycleDeadline) Clone() fwk.StateData { return d }
+
+// PreFilter runs DynamicResources' PreFilter and, for a pod whose devices
+// it allocates, sets the attempt's deadline from when it started.
+func (pl *GPUDynamicResources) PreFilter(ctx context.Context, state fwk.CycleState, pod *v1.Pod, nodes []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
+	start := time.Now()
+	result, status := pl.DynamicResources.PreFilter(ctx, state, pod, nodes)
+	if pl.cycleTimeout > 0 && status.IsSuccess() {
+		state.Write(cycleDeadlineKey, &cycleDeadline{at: start.Add(pl.cycleTimeout)})
+	}
+	return result, status
+}
+
+// Filter allocates on the node as DynamicResources does, until the
+// attempt's deadline. Past it no node is tried: each is rejected as
+// unresolvable for this attempt (preemption cannot make CEL cheaper), so
+// that the pod waits, as any unschedulable pod, for a change to its claims
+// or to the devices, and the explanation says the selectors are costly.
+func (pl *GPUDynamicResources) Filter(ctx context.Context, state fwk.CycleState, pod *v1.Pod, nodeInfo fwk.NodeInfo) *fwk.Status {
+	d, err := state.Read(cycleDeadlineKey)
+	if err != nil {
+		return pl.DynamicResources.Filter(ctx, state, pod, nodeInfo)
+	}
+	deadline := d.(*cycleDeadline).at
+	if !time.Now().Before(deadline) {
+		return pl.deadlinePassed()
+	}
+	ctx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+	status := pl.DynamicResources.Filter(ctx, state, pod, nodeInfo)
+	if !status.IsSuccess() && ctx.Err() != nil {
+		// The deadline cut this node's allocation: DynamicResources reports
+		// that as an error, which would end the attempt and retry the pod
+		// after a backoff, again and again, or as asked to stop.
+		return pl.deadlinePassed()
+	}
+	return status
+}
+
+func (pl *GPUDynamicResources) deadlinePassed() *fwk.Status {
+	return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, reasons.DRAAttemptTimedOut.With(pl.cycleTimeout).Message)
+}
 
 // New builds DynamicResources with the scheduler's feature gates (an empty
 // feature set would silently turn DRA features off) and a handle whose DRA
@@ -53,7 +111,8 @@ func New(ctx context.Context, obj runtime.Object, fh fwk.Handle) (fwk.Plugin, er
 		handle = &siblingHandle{Handle: fh, dra: &siblingDRAManager{SharedDRAManager: dra, claims: &siblingClaims{
 			ResourceClaimTracker: dra.ResourceClaims(), siblings: siblings, inFlight: clusterstate.ClaimsInFlightOf(fh.SharedInformerFactory())}}}
 	}
-	pl, err := dynamicresources.New(ctx, inTreeArgs, handle, plfeature.NewSchedulerFeaturesFromGates(utilfeature.DefaultFeatureGate))
+	fts := plfeature.NewSchedulerFeaturesFromGates(utilfeature.DefaultFeatureGate)
+	pl, err := dynamicresources.New(ctx, inTreeArgs, handle, fts)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", Name, err)
 	}
@@ -61,7 +120,11 @@ func New(ctx context.Context, obj runtime.Object, fh fwk.Handle) (fwk.Plugin, er
 	if !ok {
 		return nil, fmt.Errorf("%s: DynamicResources is a %T", Name, pl)
 	}
-	return &GPUDynamicResources{DynamicResources: inTree}, nil
+	out := &GPUDynamicResources{DynamicResources: inTree}
+	if fts.EnableDRASchedulerFilterTimeout {
+		out.cycleTimeout = inTreeArgs.FilterTimeout.Duration
+	}
+	return out, nil
 }
 
 // siblingHandle is the framework's handle with the sibling-aware DRA manager.

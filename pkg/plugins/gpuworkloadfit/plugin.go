@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	v1 "k8s.io/api/core/v1"
 	resourceapi "k8s.io/api/resource/v1"
@@ -192,6 +193,9 @@ func (pl *GPUWorkloadFit) Tracker() *clusterstate.Tracker { return pl.tracker }
 type CycleData struct {
 	demand  gpuworkload.PodDemand
 	tracker *clusterstate.Tracker
+	// start is when PreFilter began: the explanation ends within
+	// explanation.SelectorTimeout of it, the cycle's allocation attempts too.
+	start time.Time
 	// modeIndex is the pod mode's index in gpuworkload.Modes.
 	modeIndex int
 	// Per request, the reasons Filter returns, built once per cycle.
@@ -300,7 +304,7 @@ func (pl *GPUWorkloadFit) PreFilter(ctx context.Context, state fwk.CycleState, p
 		// Only the leader schedules: an earlier version's leader is gone.
 		pl.deleteEarlierRules()
 	}
-	data := &CycleData{demand: gpuworkload.NewPodDemand(pod, pl.tracker.Classifier()), tracker: pl.tracker}
+	data := &CycleData{demand: gpuworkload.NewPodDemand(pod, pl.tracker.Classifier()), tracker: pl.tracker, start: time.Now()}
 	state.Write(cycleStateKey, data)
 	demand := &data.demand
 	if len(pod.Spec.ResourceClaims) > 0 && pl.claims != nil {

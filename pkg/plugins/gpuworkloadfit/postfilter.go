@@ -32,7 +32,10 @@ func (pl *GPUWorkloadFit) PostFilter(ctx context.Context, state fwk.CycleState, 
 	if data.narrowed {
 		pl.narrowedWaiters.add(pod)
 	}
-	why := explanation.Explain(ctx, pod, &data.demand, data.tracker, pl.handle.SnapshotSharedLister().NodeInfos())
+	// The cycle's allocation attempts and the explanation share one deadline.
+	explainCtx, cancel := context.WithDeadline(ctx, data.start.Add(explanation.SelectorTimeout))
+	defer cancel()
+	why := explanation.Explain(explainCtx, pod, &data.demand, data.tracker, pl.handle.SnapshotSharedLister().NodeInfos())
 	pl.explained.Store(pod.UID, explained{code: why.ReasonCode, namespace: pod.Namespace, name: pod.Name, at: time.Now()})
 	if why.ReasonCode != "" {
 		rejections.WithLabelValues(string(why.ReasonCode)).Inc()
