@@ -18,10 +18,12 @@ import (
 	"unicode"
 
 	"github.com/go-logr/logr"
+	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/klog/v2"
 	"sigs.k8s.io/yaml"
 
 	"github.com/gpu-workload-scheduler/scheduler/manifests/install"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/inputlimit"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/sim"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/version"
 )
@@ -69,6 +71,8 @@ type options struct {
 	output      string
 	jsonFile    string
 	plotDir     string
+	// maxInput is the bytes --max-input-size allows one input file.
+	maxInput int64
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -84,6 +88,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&o.output, "o", "table", "output: table or json")
 	fs.StringVar(&o.jsonFile, "json", "", "also write the JSON report to this file")
 	fs.StringVar(&o.plotDir, "plot-dir", "", "write <scenario>.svg, stranded units over time per policy, to this directory")
+	maxInputSize := fs.String(strings.TrimPrefix(inputlimit.Flag, "--"), resource.NewQuantity(inputlimit.Default, resource.BinarySI).String(),
+		"the most one input file may hold, such as 512Mi; a larger one is an error before it is read whole")
 	showVersion := fs.Bool("version", false, "print the version")
 	verbose := fs.Bool("log", false, "log the scheduler framework's messages to standard error")
 	fs.Usage = func() {
@@ -99,6 +105,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *showVersion {
 		fmt.Fprintln(stdout, version.String("gpu-workload-sim"))
 		return nil
+	}
+	if o.maxInput, err = inputlimit.Parse(*maxInputSize); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	if o.output != "table" && o.output != "json" {
 		return fmt.Errorf("%w: -o %q: want table or json", errUsage, o.output)
@@ -117,7 +126,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	configData, configSource, err := schedulerConfiguration(o.config)
+	configData, configSource, err := schedulerConfiguration(o.config, o.maxInput)
 	if err != nil {
 		return err
 	}
@@ -212,12 +221,12 @@ func policyList() string {
 
 // schedulerConfiguration reads --config: a ConfigMap holding config.yaml, or
 // the configuration itself.
-func schedulerConfiguration(path string) ([]byte, string, error) {
+func schedulerConfiguration(path string, limit int64) ([]byte, string, error) {
 	if path == "" {
 		data, err := install.SchedulerConfiguration()
 		return data, install.ConfigMapFile, err
 	}
-	data, err := os.ReadFile(path)
+	data, err := inputlimit.ReadFile(path, limit)
 	if err != nil {
 		return nil, "", err
 	}
@@ -239,13 +248,13 @@ type scenarioLoader func() (*sim.Scenario, *sim.AdvisorOptions, error)
 func scenarioInputs(o options, paths []string) []scenarioLoader {
 	if o.nodes != "" {
 		return []scenarioLoader{func() (*sim.Scenario, *sim.AdvisorOptions, error) {
-			s, err := sim.NewScenario(filepath.Base(o.pods), o.nodes, o.pods)
+			s, err := sim.NewScenario(filepath.Base(o.pods), o.nodes, o.pods, o.maxInput)
 			return s, nil, err
 		}}
 	}
 	var out []scenarioLoader
 	for _, p := range paths {
-		out = append(out, func() (*sim.Scenario, *sim.AdvisorOptions, error) { return sim.LoadScenario(p) })
+		out = append(out, func() (*sim.Scenario, *sim.AdvisorOptions, error) { return sim.LoadScenario(p, o.maxInput) })
 	}
 	return out
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -30,6 +31,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--advisor-interval", "0s", "s.yaml"}, "--advisor-interval 0s: want from 1s to a year"},
 		{[]string{"--advisor-interval", "1ns", "s.yaml"}, "--advisor-interval 1ns: want from 1s to a year"},
 		{[]string{"--advisor-conversion", "-1m", "s.yaml"}, "--advisor-conversion -1m0s: want from 0s to a year"},
+		{[]string{"--max-input-size", "lots", "s.yaml"}, `--max-input-size "lots": want a positive size such as 128Mi or 1Gi`},
 	} {
 		err := run(context.Background(), tc.args, new(bytes.Buffer), new(bytes.Buffer))
 		if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), tc.want) {
@@ -74,6 +76,34 @@ func TestBadInputIsNotAUsageError(t *testing.T) {
 	err := run(context.Background(), []string{filepath.Join(t.TempDir(), "missing.yaml")}, new(bytes.Buffer), new(bytes.Buffer))
 	if err == nil || errors.Is(err, errUsage) || !strings.Contains(err.Error(), "missing.yaml") {
 		t.Fatalf("error %v, want one naming the missing file", err)
+	}
+}
+
+// Inputs that never end or are too large are errors naming them before
+// memory grows: --nodes /dev/zero, and a pod file over --max-input-size.
+func TestInputsAreBounded(t *testing.T) {
+	dir := t.TempDir()
+	pods := filepath.Join(dir, "pods.csv")
+	if err := os.WriteFile(pods, []byte("name,gpus\n"+strings.Repeat("a,1\n", 1<<18)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--nodes", "/dev/zero", "--pods", pods}, "/dev/zero: byte 0 is NUL: not JSON, YAML or CSV text"},
+		{[]string{"--max-input-size", "64Ki", "--nodes", pods, "--pods", pods}, pods + " is larger than the input limit of 64Ki: if it is the input you meant, raise the limit with --max-input-size"},
+	} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		err := run(context.Background(), tc.args, new(bytes.Buffer), new(bytes.Buffer))
+		runtime.ReadMemStats(&after)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: error %v, want one saying %q", tc.args, err, tc.want)
+		}
+		if grown := after.TotalAlloc - before.TotalAlloc; grown > 256<<20 {
+			t.Errorf("%v: allocated %d bytes, want at most 256 MiB", tc.args, grown)
+		}
 	}
 }
 

@@ -101,8 +101,8 @@ func clusterAndPods(cmd *cobra.Command, o *rootOptions, src sourceFlags, podsFil
 	var err error
 	switch {
 	case src.nodes != "" && podsFile != "":
-		if c, err = loadOffline(src, cmd.InOrStdin()); err == nil {
-			pods, err = readPods(podsFile, cmd.InOrStdin())
+		if c, err = loadOffline(src, o.inputs(cmd)); err == nil {
+			pods, err = readPods(podsFile, o.inputs(cmd))
 		}
 	case src.nodes == "" && podsFile == "" && src.clusterPolicy == "":
 		if c, err = loadLive(cmd.Context(), o.config, false); err == nil {

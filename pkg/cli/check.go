@@ -67,7 +67,7 @@ func newCheckCommand(o *rootOptions) *cobra.Command {
 			}
 			var c *cluster
 			if src.nodes != "" {
-				c, err = loadOffline(src, cmd.InOrStdin())
+				c, err = loadOffline(src, o.inputs(cmd))
 			} else {
 				if src.clusterPolicy != "" || src.kubeVirt != "" || src.dra != "" {
 					return usageErrorf("--cluster-policy and --kubevirt need -f: they complete a node dump; a live check reads them from the cluster")

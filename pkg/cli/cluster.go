@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 
@@ -61,9 +60,9 @@ type draObjects struct {
 const draWanted = "the output of 'kubectl get resourceslices,deviceclasses,resourceclaims -A -o json'"
 
 // readDRA reads a dump of ResourceSlices, DeviceClasses and ResourceClaims.
-func readDRA(path string, stdin io.Reader) (draObjects, error) {
+func readDRA(path string, in inputSource) (draObjects, error) {
 	var out draObjects
-	data, err := readInput(path, stdin)
+	data, err := readInput(path, in)
 	if err != nil {
 		return out, err
 	}
@@ -164,7 +163,7 @@ func (d draObjects) draNodes(driver string) map[string]*gpuworkload.DRANode {
 }
 
 // loadOffline reads dumps. Without a ClusterPolicy the GPU Operator's defaults apply.
-func loadOffline(src sourceFlags, stdin io.Reader) (*cluster, error) {
+func loadOffline(src sourceFlags, in inputSource) (*cluster, error) {
 	var fromStdin []string
 	for flag, path := range map[string]string{"-f": src.nodes, "--cluster-policy": src.clusterPolicy, "--kubevirt": src.kubeVirt, "--dra": src.dra} {
 		if path == "-" {
@@ -175,13 +174,13 @@ func loadOffline(src sourceFlags, stdin io.Reader) (*cluster, error) {
 		slices.Sort(fromStdin)
 		return nil, usageErrorf("%s all read standard input, which can be read once; give all but one of them as files", strings.Join(fromStdin, ", "))
 	}
-	nodes, err := readNodes(src.nodes, stdin)
+	nodes, err := readNodes(src.nodes, in)
 	if err != nil {
 		return nil, err
 	}
 	c := &cluster{nodes: nodes}
 	if src.clusterPolicy != "" {
-		if c.clusterPolicies, err = readObjectsOfKind(src.clusterPolicy, gpuworkload.ClusterPolicyKind, stdin); err != nil {
+		if c.clusterPolicies, err = readObjectsOfKind(src.clusterPolicy, gpuworkload.ClusterPolicyKind, in); err != nil {
 			return nil, err
 		}
 	}
@@ -189,12 +188,12 @@ func loadOffline(src sourceFlags, stdin io.Reader) (*cluster, error) {
 		return nil, usageErrorf("%s: %v", displayName(src.clusterPolicy), err)
 	}
 	if src.dra != "" {
-		if c.dra, err = readDRA(src.dra, stdin); err != nil {
+		if c.dra, err = readDRA(src.dra, in); err != nil {
 			return nil, err
 		}
 	}
 	if src.kubeVirt != "" {
-		objs, err := readObjectsOfKind(src.kubeVirt, gpuworkload.KubeVirtKind, stdin)
+		objs, err := readObjectsOfKind(src.kubeVirt, gpuworkload.KubeVirtKind, in)
 		if err != nil {
 			return nil, err
 		}

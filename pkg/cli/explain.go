@@ -111,10 +111,10 @@ func newExplainCommand(o *rootOptions) *cobra.Command {
 				if src.nodes == "" {
 					return usageErrorf("-f %s needs --nodes with a node dump (%s)", podFile, nodesWanted)
 				}
-				if pod, err = readPod(podFile, cmd.InOrStdin()); err != nil {
+				if pod, err = readPod(podFile, o.inputs(cmd)); err != nil {
 					return err
 				}
-				c, err = loadOffline(src, cmd.InOrStdin())
+				c, err = loadOffline(src, o.inputs(cmd))
 			case podFile == "" && len(args) == 2 && args[0] == "pod":
 				if src.nodes != "" || src.clusterPolicy != "" || src.kubeVirt != "" || src.dra != "" {
 					return usageErrorf("--nodes, --cluster-policy, --kubevirt and --dra go with -f; a live explain reads the cluster")
@@ -133,7 +133,7 @@ func newExplainCommand(o *rootOptions) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			fitArgs, argsSource, err := deployedArgs(ctx, c.client, schedulerConfig, cmd.InOrStdin())
+			fitArgs, argsSource, err := deployedArgs(ctx, c.client, schedulerConfig, o.inputs(cmd))
 			if err != nil {
 				return err
 			}

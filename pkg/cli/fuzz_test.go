@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/inputlimit"
 )
 
 // FuzzReadNodes feeds the node dump reader arbitrary bytes, through its
@@ -23,7 +25,7 @@ func FuzzReadNodes(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		nodes, err := readNodes("-", bytes.NewReader(data))
+		nodes, err := readNodes("-", inputSource{stdin: bytes.NewReader(data), limit: inputlimit.Default})
 		if err != nil {
 			if !strings.Contains(err.Error(), "standard input") {
 				t.Fatalf("error %q does not name the input", err)

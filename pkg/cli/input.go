@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	v1 "k8s.io/api/core/v1"
@@ -14,22 +13,29 @@ import (
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/inputlimit"
 )
 
 // readInput reads a file, or standard input for "-".
-func readInput(path string, stdin io.Reader) ([]byte, error) {
+func readInput(path string, in inputSource) ([]byte, error) {
+	var data []byte
+	var err error
 	if path == "-" {
-		data, err := io.ReadAll(stdin)
-		if err != nil {
-			return nil, usageErrorf("standard input: %v", err)
-		}
-		return data, nil
+		data, err = inputlimit.ReadAll(displayName(path), in.stdin, in.limit)
+	} else {
+		data, err = inputlimit.ReadFile(path, in.limit)
 	}
-	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, usageErrorf("%v", err)
 	}
 	return data, nil
+}
+
+// inputSource is where the commands read: standard input for "-", and the
+// most any one input may hold.
+type inputSource struct {
+	stdin io.Reader
+	limit int64
 }
 
 func displayName(path string) string {
@@ -111,8 +117,8 @@ func requireKind(objs []*unstructured.Unstructured, kind, path, want string) err
 const nodesWanted = "the output of 'kubectl get nodes -o json' (a NodeList, a List of Nodes, or one Node), as JSON or YAML"
 
 // readNodes reads a node dump; node names must be unique.
-func readNodes(path string, stdin io.Reader) ([]*v1.Node, error) {
-	nodes, err := readTyped[v1.Node, *v1.Node](path, "Node", nodesWanted, stdin)
+func readNodes(path string, in inputSource) ([]*v1.Node, error) {
+	nodes, err := readTyped[v1.Node, *v1.Node](path, "Node", nodesWanted, in)
 	if err != nil {
 		return nil, err
 	}
@@ -127,8 +133,8 @@ func readNodes(path string, stdin io.Reader) ([]*v1.Node, error) {
 }
 
 // readPods reads a pod dump.
-func readPods(path string, stdin io.Reader) ([]*v1.Pod, error) {
-	pods, err := readTyped[v1.Pod, *v1.Pod](path, "Pod", podsWanted, stdin)
+func readPods(path string, in inputSource) ([]*v1.Pod, error) {
+	pods, err := readTyped[v1.Pod, *v1.Pod](path, "Pod", podsWanted, in)
 	if err != nil {
 		return nil, err
 	}
@@ -152,8 +158,8 @@ func checkGPUResources(path string, pod *v1.Pod) error {
 const podWanted = "one Pod manifest, as JSON or YAML"
 
 // readPod reads one pod manifest.
-func readPod(path string, stdin io.Reader) (*v1.Pod, error) {
-	data, err := readInput(path, stdin)
+func readPod(path string, in inputSource) (*v1.Pod, error) {
+	data, err := readInput(path, in)
 	if err != nil {
 		return nil, err
 	}
@@ -185,15 +191,15 @@ func readPod(path string, stdin io.Reader) (*v1.Pod, error) {
 var resourcePlurals = map[string]string{"ClusterPolicy": "clusterpolicies", "KubeVirt": "kubevirts"}
 
 // readObjectsOfKind reads a ClusterPolicy or KubeVirt dump: one object or a List.
-func readObjectsOfKind(path, kind string, stdin io.Reader) ([]*unstructured.Unstructured, error) {
+func readObjectsOfKind(path, kind string, in inputSource) ([]*unstructured.Unstructured, error) {
 	want := fmt.Sprintf("a %s object or a List of them ('kubectl get %s -o json'), as JSON or YAML", kind, resourcePlurals[kind])
-	return readKind(path, kind, want, stdin)
+	return readKind(path, kind, want, in)
 }
 
 // readKind reads one object or a List, all of the kind; want describes the
 // expected input for errors.
-func readKind(path, kind, want string, stdin io.Reader) ([]*unstructured.Unstructured, error) {
-	data, err := readInput(path, stdin)
+func readKind(path, kind, want string, in inputSource) ([]*unstructured.Unstructured, error) {
+	data, err := readInput(path, in)
 	if err != nil {
 		return nil, err
 	}

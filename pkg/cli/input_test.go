@@ -1,8 +1,16 @@
 package cli
 
 import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/inputlimit"
 )
 
 // An empty List, what 'kubectl get pods -o json' prints without pods, is a
@@ -18,7 +26,7 @@ func TestEmptyListIsADumpOfNothing(t *testing.T) {
 		{name: "nothing", input: "\n", wantErr: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			pods, err := readPods("-", strings.NewReader(tc.input))
+			pods, err := readPods("-", inputSource{stdin: strings.NewReader(tc.input), limit: inputlimit.Default})
 			if tc.wantErr {
 				if err == nil || !strings.Contains(err.Error(), "not a Kubernetes object; want the output of 'kubectl get pods") {
 					t.Fatalf("pods %v, error %v; want the usage error", pods, err)
@@ -27,6 +35,54 @@ func TestEmptyListIsADumpOfNothing(t *testing.T) {
 			}
 			if err != nil || len(pods) != 0 {
 				t.Fatalf("pods %v, error %v; want none and no error", pods, err)
+			}
+		})
+	}
+}
+
+// zeros reads NUL bytes until n are read.
+type zeros struct{ n int }
+
+func (z *zeros) Read(p []byte) (int, error) {
+	if z.n == 0 {
+		return 0, io.EOF
+	}
+	n := min(len(p), z.n)
+	clear(p[:n])
+	z.n -= n
+	return n, nil
+}
+
+// Crafted inputs are errors naming them, before memory grows: 100 MB of NUL
+// bytes on standard input, -f /dev/zero, a dump over --max-input-size.
+func TestInputsAreBounded(t *testing.T) {
+	dump := filepath.Join(t.TempDir(), "nodes.json")
+	if err := os.WriteFile(dump, []byte(`{"kind": "List", "items": []}`+strings.Repeat(" ", 1<<20)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		stdin io.Reader
+		want  string
+	}{
+		{name: "100 MB of NUL bytes", args: []string{"check", "-f", "-"}, stdin: &zeros{n: 100 << 20}, want: "standard input: byte 0 is NUL: not JSON, YAML or CSV text"},
+		{name: "/dev/zero as the pod", args: []string{"explain", "-f", "/dev/zero", "--nodes", dump}, want: "/dev/zero: byte 0 is NUL: not JSON, YAML or CSV text"},
+		{name: "/dev/zero as the nodes", args: []string{"check", "-f", "/dev/zero"}, want: "/dev/zero: byte 0 is NUL: not JSON, YAML or CSV text"},
+		{name: "a dump over the limit", args: []string{"check", "-f", dump, "--max-input-size", "512Ki"}, want: dump + " is larger than the input limit of 512Ki"},
+		{name: "a bad limit", args: []string{"check", "-f", dump, "--max-input-size", "-1"}, want: `--max-input-size "-1": want a positive size such as 128Mi or 1Gi`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stderr bytes.Buffer
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			code := Run(context.Background(), tc.args, tc.stdin, io.Discard, &stderr)
+			runtime.ReadMemStats(&after)
+			if code != ExitUsage || !strings.Contains(stderr.String(), tc.want) {
+				t.Errorf("exit %d, %q; want %d saying %q", code, stderr.String(), ExitUsage, tc.want)
+			}
+			if grown := after.TotalAlloc - before.TotalAlloc; grown > 256<<20 {
+				t.Errorf("allocated %d bytes, want at most 256 MiB", grown)
 			}
 		})
 	}

@@ -50,7 +50,7 @@ func newInventoryCommand(o *rootOptions) *cobra.Command {
 					return err
 				}
 			}
-			fitArgs, _, err := deployedArgs(cmd.Context(), c.client, "", cmd.InOrStdin())
+			fitArgs, _, err := deployedArgs(cmd.Context(), c.client, "", o.inputs(cmd))
 			if err != nil {
 				return err
 			}

@@ -7,17 +7,18 @@ import (
 	"testing"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/advisor"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/inputlimit"
 )
 
 // Refit replays a drained node's GPU pods and VMs on the other nodes with
 // the shipped profile: the mode controller drains only where they fit.
 func TestRefit(t *testing.T) {
 	data := func(dir, name string) string { return filepath.Join(testdata, dir, name) }
-	c, err := loadOffline(sourceFlags{nodes: data("advise", "nodes.json"), clusterPolicy: data("check", "clusterpolicy-enabled.yaml")}, strings.NewReader(""))
+	c, err := loadOffline(sourceFlags{nodes: data("advise", "nodes.json"), clusterPolicy: data("check", "clusterpolicy-enabled.yaml")}, inputSource{stdin: strings.NewReader(""), limit: inputlimit.Default})
 	if err != nil {
 		t.Fatal(err)
 	}
-	pods, err := readPods(data("advise", "pods-running.json"), strings.NewReader(""))
+	pods, err := readPods(data("advise", "pods-running.json"), inputSource{stdin: strings.NewReader(""), limit: inputlimit.Default})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,8 +9,10 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 
+	"github.com/gpu-workload-scheduler/scheduler/pkg/inputlimit"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/version"
 )
 
@@ -42,6 +44,14 @@ type rootOptions struct {
 	config *genericclioptions.ConfigFlags
 	output string
 	out    io.Writer
+	// maxInputSize is --max-input-size; maxInput the bytes it allows.
+	maxInputSize string
+	maxInput     int64
+}
+
+// inputs is where the command reads its files and standard input.
+func (o *rootOptions) inputs(cmd *cobra.Command) inputSource {
+	return inputSource{stdin: cmd.InOrStdin(), limit: o.maxInput}
 }
 
 // NewCommand builds the kubectl-gpu_workload command tree.
@@ -60,6 +70,16 @@ func NewCommand(out io.Writer) *cobra.Command {
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	o.config.AddFlags(root.PersistentFlags())
 	root.PersistentFlags().StringVarP(&o.output, "output", "o", "table", "output format: table, json or yaml")
+	root.PersistentFlags().StringVar(&o.maxInputSize, strings.TrimPrefix(inputlimit.Flag, "--"), resource.NewQuantity(inputlimit.Default, resource.BinarySI).String(),
+		"the most one input file or standard input may hold, such as 512Mi; a larger one is an error before it is read whole")
+	root.PersistentPreRunE = func(*cobra.Command, []string) error {
+		limit, err := inputlimit.Parse(o.maxInputSize)
+		if err != nil {
+			return usageError{err}
+		}
+		o.maxInput = limit
+		return nil
+	}
 	root.AddCommand(newCheckCommand(o), newExplainCommand(o), newOperandsCommand(o), newAdviseCommand(o), newInventoryCommand(o))
 	return root
 }

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"io"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -22,12 +21,12 @@ const schedulerConfigWanted = "a KubeSchedulerConfiguration, or the ConfigMap th
 // them: from path when given, else from the installed ConfigMap of a live
 // cluster, else (offline, or not installed) the shipped configuration. source
 // says which, for the report.
-func deployedArgs(ctx context.Context, client kubernetes.Interface, path string, stdin io.Reader) (args *config.GPUWorkloadFitArgs, source string, err error) {
+func deployedArgs(ctx context.Context, client kubernetes.Interface, path string, in inputSource) (args *config.GPUWorkloadFitArgs, source string, err error) {
 	var data []byte
 	switch {
 	case path != "":
 		source = displayName(path)
-		raw, err := readInput(path, stdin)
+		raw, err := readInput(path, in)
 		if err != nil {
 			return nil, "", err
 		}

@@ -19,6 +19,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/inputlimit"
 )
 
 // typedObject is a pointer to a typed Kubernetes object such as *v1.Node.
@@ -34,8 +36,8 @@ type typedObject[T any] interface {
 // dump then takes a small multiple of its size in memory rather than the
 // twenty times that generic maps took. From the first document that is not
 // a JSON object on, the rest goes through decodeObjects.
-func readTyped[T any, PT typedObject[T]](path, kind, want string, stdin io.Reader) ([]*T, error) {
-	r, closeInput, err := openInput(path, stdin)
+func readTyped[T any, PT typedObject[T]](path, kind, want string, in inputSource) ([]*T, error) {
+	r, closeInput, err := openInput(path, in)
 	if err != nil {
 		return nil, err
 	}
@@ -55,9 +57,9 @@ func readTyped[T any, PT typedObject[T]](path, kind, want string, stdin io.Reade
 		}
 		rest = io.MultiReader(bytes.NewReader([]byte{first}), rest)
 		if first != '{' {
-			data, err := io.ReadAll(rest)
+			data, err := inputlimit.ReadAll(displayName(path), rest, in.limit)
 			if err != nil {
-				return nil, usageErrorf("%s: %v", displayName(path), err)
+				return nil, usageErrorf("%v", err)
 			}
 			objs, err := readTypedYAML[T, PT](data, path, kind, want)
 			if err != nil {
@@ -266,16 +268,21 @@ func trim(obj metav1.Object) {
 	}
 }
 
-// openInput opens a file, or standard input for "-".
-func openInput(path string, stdin io.Reader) (io.Reader, func(), error) {
+// openInput opens a file, or standard input for "-", to be read up to
+// the input limit; a regular file over it is refused by its size.
+func openInput(path string, in inputSource) (io.Reader, func(), error) {
 	if path == "-" {
-		return stdin, func() {}, nil
+		return inputlimit.Reader(displayName(path), in.stdin, in.limit), func() {}, nil
 	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, usageErrorf("%v", err)
 	}
-	return f, func() { f.Close() }, nil
+	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() && info.Size() > in.limit {
+		f.Close()
+		return nil, nil, usageErrorf("%v", &inputlimit.TooLargeError{Name: path, Limit: in.limit})
+	}
+	return inputlimit.Reader(path, f, in.limit), func() { f.Close() }, nil
 }
 
 // namedDecodeError names the field behind a typed decode error:

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/inputlimit"
 )
 
 // FuzzLoadPods feeds the workload loader CSV and YAML: it never panics, and
@@ -26,7 +28,7 @@ func FuzzLoadPods(f *testing.F) {
 		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		pods, err := LoadPods(path)
+		pods, err := LoadPods(path, inputlimit.Default)
 		if err != nil {
 			return
 		}

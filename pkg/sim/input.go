@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/advisor"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/inputlimit"
 )
 
 // NodeSpec is one node of a cluster description.
@@ -114,9 +114,10 @@ func (r record) errorf(field, format string, args ...any) error {
 }
 
 // readRecords reads a CSV file with a header row, or a YAML file holding a
-// list under key, into records with only the given columns.
-func readRecords(path, key string, columns []string) ([]record, error) {
-	data, err := os.ReadFile(path)
+// list under key, of up to limit bytes, into records with only the given
+// columns.
+func readRecords(path, key string, columns []string, limit int64) ([]record, error) {
+	data, err := inputlimit.ReadFile(path, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -195,15 +196,15 @@ func yamlRecords(path string, data []byte, key string, columns []string) ([]reco
 	return out, nil
 }
 
-// LoadNodes reads a cluster description. See docs/simulation.md.
-func LoadNodes(path string) ([]NodeSpec, error) {
-	return load(path, "nodes", "node", MaxNodes, nodeColumns, nodeSpecs, func(n NodeSpec) string { return n.Name })
+// LoadNodes reads a cluster description of up to limit bytes. See docs/simulation.md.
+func LoadNodes(path string, limit int64) ([]NodeSpec, error) {
+	return load(path, limit, "nodes", "node", MaxNodes, nodeColumns, nodeSpecs, func(n NodeSpec) string { return n.Name })
 }
 
-// load reads records and turns each into one or more specs with unique
-// names, at most limit in all.
-func load[T any](path, key, kind string, limit int, columns []string, parse func(record) ([]T, error), name func(T) string) ([]T, error) {
-	records, err := readRecords(path, key, columns)
+// load reads records from a file of up to size bytes and turns each into
+// one or more specs with unique names, at most limit in all.
+func load[T any](path string, size int64, key, kind string, limit int, columns []string, parse func(record) ([]T, error), name func(T) string) ([]T, error) {
+	records, err := readRecords(path, key, columns, size)
 	if err != nil {
 		return nil, err
 	}
@@ -313,9 +314,10 @@ func draInventory(inv gpuworkload.GPUInventory, profile string) error {
 	return nil
 }
 
-// LoadPods reads a timed workload, sorted by arrival. See docs/simulation.md.
-func LoadPods(path string) ([]PodSpec, error) {
-	pods, err := load(path, "pods", "pod", MaxPods, podColumns, podSpecs, func(p PodSpec) string { return p.Name })
+// LoadPods reads a timed workload of up to limit bytes, sorted by arrival.
+// See docs/simulation.md.
+func LoadPods(path string, limit int64) ([]PodSpec, error) {
+	pods, err := load(path, limit, "pods", "pod", MaxPods, podColumns, podSpecs, func(p PodSpec) string { return p.Name })
 	if err != nil {
 		return nil, err
 	}

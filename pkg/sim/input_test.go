@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/inputlimit"
 )
 
 func writeFile(t *testing.T, name, content string) string {
@@ -21,7 +22,7 @@ func writeFile(t *testing.T, name, content string) string {
 }
 
 func TestLoadSimpleForm(t *testing.T) {
-	nodes, err := LoadNodes(writeFile(t, "nodes.csv", "name,gpus,model\ngpu-node,4,A10\n"))
+	nodes, err := LoadNodes(writeFile(t, "nodes.csv", "name,gpus,model\ngpu-node,4,A10\n"), inputlimit.Default)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +30,7 @@ func TestLoadSimpleForm(t *testing.T) {
 	if n.Mode != gpuworkload.ModeContainer || n.Inventory.GPUs != 4 || n.MilliCPU != 64000 {
 		t.Fatalf("node %+v: want a container node with 4 GPUs and the default 64 CPUs", n)
 	}
-	pods, err := LoadPods(writeFile(t, "pods.csv", "name,gpus\ntrain,2\n"))
+	pods, err := LoadPods(writeFile(t, "pods.csv", "name,gpus\ntrain,2\n"), inputlimit.Default)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +44,7 @@ func TestLoadFullForm(t *testing.T) {
 - {name: pt, count: 2, cpu: "32", memory: 256Gi, gpus: 4, model: A10, mode: vm-passthrough}
 - {name: vgpu, gpus: 2, model: A10, mode: vm-vgpu, profile: A10-4Q}
 - {name: dra, gpus: 8, model: A10, mode: dra}
-`))
+`), inputlimit.Default)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +61,7 @@ func TestLoadFullForm(t *testing.T) {
 by-name,90,1h30m,4,16Gi,nvidia.com/GA102GL_A10,1,,,
 by-model,60,120,,,,2,vm-passthrough,A10,
 by-profile,30,90,,,,1,vm-vgpu,,A10-4Q
-`))
+`), inputlimit.Default)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,9 +131,9 @@ func TestLoadRejectsBadInput(t *testing.T) {
 			path := writeFile(t, tc.file, tc.content)
 			var err error
 			if tc.pods {
-				_, err = LoadPods(path)
+				_, err = LoadPods(path, inputlimit.Default)
 			} else {
-				_, err = LoadNodes(path)
+				_, err = LoadNodes(path, inputlimit.Default)
 			}
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error %v, want it to contain %q", err, tc.want)
@@ -158,7 +159,7 @@ func TestScenarioDefaultsAndAdvisorBounds(t *testing.T) {
 		}
 		return path
 	}
-	s, advisor, err := LoadScenario(scenario("sandboxWorkloads: {defaultWorkload: vm-passthrough}\nadvisor: {}\n"))
+	s, advisor, err := LoadScenario(scenario("sandboxWorkloads: {defaultWorkload: vm-passthrough}\nadvisor: {}\n"), inputlimit.Default)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +173,7 @@ func TestScenarioDefaultsAndAdvisorBounds(t *testing.T) {
 		"advisor: {interval: 1ns}\n":   "advisor.interval 1ns: want from 1s to a year",
 		"advisor: {conversion: -1m}\n": "advisor.conversion -1m0s: want from 0s to a year",
 	} {
-		if _, _, err := LoadScenario(scenario(extra)); err == nil || !strings.Contains(err.Error(), want) {
+		if _, _, err := LoadScenario(scenario(extra), inputlimit.Default); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: error %v, want it to contain %q", extra, err, want)
 		}
 	}
@@ -187,7 +188,7 @@ container,,1,,A10|T4|A10
 by-name,nvidia.com/gpu,2,,T4
 vm,,1,vm-passthrough,T4
 vm-of-two,,2,vm-passthrough,T4|NVIDIA-A10|TU104GL_TESLA_T4
-`))
+`), inputlimit.Default)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,13 +2,13 @@ package sim
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/yaml"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/inputlimit"
 )
 
 // scenarioFile is scenario.yaml; see docs/simulation.md.
@@ -30,9 +30,10 @@ type scenarioFile struct {
 }
 
 // LoadScenario reads a scenario.yaml and the node and pod files it names,
-// relative to it. The advisor options are nil unless the file sets them.
-func LoadScenario(path string) (*Scenario, *AdvisorOptions, error) {
-	data, err := os.ReadFile(path)
+// relative to it, each up to limit bytes (inputlimit). The advisor options
+// are nil unless the file sets them.
+func LoadScenario(path string, limit int64) (*Scenario, *AdvisorOptions, error) {
+	data, err := inputlimit.ReadFile(path, limit)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -58,10 +59,10 @@ func LoadScenario(path string) (*Scenario, *AdvisorOptions, error) {
 			}
 		}
 	}
-	if s.Nodes, err = LoadNodes(filepath.Join(dir, f.Nodes)); err != nil {
+	if s.Nodes, err = LoadNodes(filepath.Join(dir, f.Nodes), limit); err != nil {
 		return nil, nil, err
 	}
-	if s.Pods, err = LoadPods(filepath.Join(dir, f.Pods)); err != nil {
+	if s.Pods, err = LoadPods(filepath.Join(dir, f.Pods), limit); err != nil {
 		return nil, nil, err
 	}
 	var advisor *AdvisorOptions
@@ -80,13 +81,14 @@ func LoadScenario(path string) (*Scenario, *AdvisorOptions, error) {
 	return s, advisor, nil
 }
 
-// NewScenario is a scenario from node and pod files, with sandbox workloads enabled.
-func NewScenario(name, nodesPath, podsPath string) (*Scenario, error) {
-	nodes, err := LoadNodes(nodesPath)
+// NewScenario is a scenario from node and pod files, each up to limit
+// bytes, with sandbox workloads enabled.
+func NewScenario(name, nodesPath, podsPath string, limit int64) (*Scenario, error) {
+	nodes, err := LoadNodes(nodesPath, limit)
 	if err != nil {
 		return nil, err
 	}
-	pods, err := LoadPods(podsPath)
+	pods, err := LoadPods(podsPath, limit)
 	if err != nil {
 		return nil, err
 	}

@@ -26,6 +26,7 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/inputlimit"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/modecontroller"
 )
 
@@ -201,7 +202,7 @@ func TestDRANodesOfSeveralCardsServeVMsByClaim(t *testing.T) {
 // the passthrough half of the container's GPU, which the run would reject),
 // and a third waits 70 s for the container to leave.
 func TestVMsOfSeveralCardsGetClaims(t *testing.T) {
-	nodes, err := LoadNodes(writeFile(t, "nodes.csv", "name,gpus,model,mode\ndra-t4,2,T4,dra\ndra-a10,2,A10,dra\n"))
+	nodes, err := LoadNodes(writeFile(t, "nodes.csv", "name,gpus,model,mode\ndra-t4,2,T4,dra\ndra-a10,2,A10,dra\n"), inputlimit.Default)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,7 +211,7 @@ container,0,100,1,container,T4
 vm-of-two,10,1000,2,vm-passthrough,T4|A10
 vm-of-one,20,1000,1,vm-passthrough,T4|A10
 waits,30,1000,1,vm-passthrough,T4|A10
-`))
+`), inputlimit.Default)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,7 +235,7 @@ waits,30,1000,1,vm-passthrough,T4|A10
 	if scenario.Pods, err = LoadPods(writeFile(t, "vms.csv", `name,arrival,gpus,mode,models
 prefers-a10,0,1,vm-passthrough,A10|T4
 needs-two-t4,10,2,vm-passthrough,T4|L40S
-`)); err != nil {
+`), inputlimit.Default); err != nil {
 		t.Fatal(err)
 	}
 	results, err = Compare(quietContext(t), scenario, ScoringPolicies, opts)
@@ -708,7 +709,7 @@ func TestIdlePluginsDecideNothing(t *testing.T) {
 	}
 	for _, path := range paths {
 		t.Run(filepath.Base(filepath.Dir(path)), func(t *testing.T) {
-			scenario, advisor, err := LoadScenario(path)
+			scenario, advisor, err := LoadScenario(path, inputlimit.Default)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -754,11 +755,11 @@ func TestIdlePluginsAreLeftOut(t *testing.T) {
 // Pods the models column pins land only on their cards, even with another
 // card's GPUs free; a pinned VM takes its card's device.
 func TestModelsKeepPodsToTheirCards(t *testing.T) {
-	nodes, err := LoadNodes(writeFile(t, "nodes.csv", "name,gpus,model,mode\na10,4,A10,container\nt4,2,T4,container\nt4-pt,1,T4,vm-passthrough\n"))
+	nodes, err := LoadNodes(writeFile(t, "nodes.csv", "name,gpus,model,mode\na10,4,A10,container\nt4,2,T4,container\nt4-pt,1,T4,vm-passthrough\n"), inputlimit.Default)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pods, err := LoadPods(writeFile(t, "pods.csv", "name,count,gpus,mode,models\ncontainer,3,1,container,T4\nvm,1,1,vm-passthrough,T4\n"))
+	pods, err := LoadPods(writeFile(t, "pods.csv", "name,count,gpus,mode,models\ncontainer,3,1,container,T4\nvm,1,1,vm-passthrough,T4\n"), inputlimit.Default)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/go-logr/logr"
 	"k8s.io/klog/v2"
 
+	"github.com/gpu-workload-scheduler/scheduler/pkg/inputlimit"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/sim"
 	"github.com/gpu-workload-scheduler/scheduler/test/sim/scenariogen"
 )
@@ -65,7 +66,7 @@ func BenchmarkSimulate1000Nodes10000Pods(b *testing.B) {
 	if err := scenariogen.Write(dir, spec); err != nil {
 		b.Fatal(err)
 	}
-	scenario, _, err := sim.LoadScenario(filepath.Join(dir, spec.Name, "scenario.yaml"))
+	scenario, _, err := sim.LoadScenario(filepath.Join(dir, spec.Name, "scenario.yaml"), inputlimit.Default)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -96,7 +97,7 @@ func TestDocumentedResults(t *testing.T) {
 		t.Fatalf("no scenarios in %s: %v", scenariosDir, err)
 	}
 	for _, path := range paths {
-		scenario, advisor, err := sim.LoadScenario(path)
+		scenario, advisor, err := sim.LoadScenario(path, inputlimit.Default)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -34,6 +34,7 @@ import (
 	"github.com/go-logr/logr"
 	"k8s.io/klog/v2"
 
+	"github.com/gpu-workload-scheduler/scheduler/pkg/inputlimit"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/modecontroller"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/sim"
 	"github.com/gpu-workload-scheduler/scheduler/test/sim/scenariogen"
@@ -117,7 +118,7 @@ func run(out io.Writer, o options) error {
 		var draRuns []sim.DRAShareRuns
 		var first *sim.Scenario
 		for _, path := range paths {
-			scenario, advisor, err := sim.LoadScenario(path)
+			scenario, advisor, err := sim.LoadScenario(path, inputlimit.Default)
 			if err != nil {
 				return err
 			}
