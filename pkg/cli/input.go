@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -11,6 +12,8 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	sjson "sigs.k8s.io/json"
+	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/inputlimit"
@@ -77,7 +80,40 @@ func decodeObjects(data []byte, path, want string) ([]*unstructured.Unstructured
 	if objects == 0 {
 		return nil, usageErrorf("%s: not a Kubernetes object; want %s", displayName(path), want)
 	}
+	if err := noDuplicateKeys(data); err != nil {
+		return nil, usageErrorf("%s: %v: a key given twice would be read as its last value; keep one", displayName(path), err)
+	}
 	return out, nil
+}
+
+// noDuplicateKeys refuses an input, already decoded without error, in
+// which an object gives a key twice, as the API server refuses it: YAML
+// documents converted strictly (the error names the key and its line),
+// JSON values decoded strictly (it names the field's path).
+func noDuplicateKeys(data []byte) error {
+	if first := bytes.TrimLeft(data, " \t\r\n"); len(first) > 0 && (first[0] == '{' || first[0] == '[') {
+		dec := json.NewDecoder(bytes.NewReader(data))
+		for doc := 1; ; doc++ {
+			var raw json.RawMessage
+			if err := dec.Decode(&raw); err != nil {
+				return nil
+			}
+			var value any
+			if strict, err := sjson.UnmarshalStrict(raw, &value, sjson.DisallowDuplicateFields); err == nil && len(strict) > 0 {
+				return fmt.Errorf("document %d: %w", doc, strict[0])
+			}
+		}
+	}
+	documents := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
+	for doc := 1; ; doc++ {
+		document, err := documents.Read()
+		if err != nil {
+			return nil
+		}
+		if _, err := sigsyaml.YAMLToJSONStrict(document); err != nil {
+			return fmt.Errorf("document %d: %s", doc, strings.Join(strings.Fields(err.Error()), " "))
+		}
+	}
 }
 
 // flattenList returns a List's items, or the object itself.

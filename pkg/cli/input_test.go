@@ -87,3 +87,43 @@ func TestInputsAreBounded(t *testing.T) {
 		})
 	}
 }
+
+// A key given twice is an error naming it, and its line in YAML, where a
+// decoder would read the last value silently: the seed's ClusterPolicy with
+// sandboxWorkloads.enabled twice, a node dump whose node has a label twice,
+// a dump with its items twice.
+func TestDuplicateKeysAreErrors(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	nodes := write("nodes.json", `{"kind": "List", "items": [{"kind": "Node", "metadata": {"name": "a"}}]}`)
+	policy := write("policy.yaml", "apiVersion: nvidia.com/v1\nkind: ClusterPolicy\nmetadata: {name: cluster-policy}\nspec:\n  sandboxWorkloads:\n    enabled: false\n    enabled: true\n")
+	labels := write("labels.json", `{"kind": "List", "items": [{"kind": "Node", "metadata": {"name": "a", "labels": {"nvidia.com/gpu.workload.config": "container", "nvidia.com/gpu.workload.config": "vm-passthrough"}}}]}`)
+	items := write("items.json", `{"kind": "List", "items": [], "items": [{"kind": "Node", "metadata": {"name": "a"}}]}`)
+	for _, tc := range []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{name: "ClusterPolicy in YAML", args: []string{"check", "-f", nodes, "--cluster-policy", policy},
+			want: []string{policy + ": document 1:", `line 7: key "enabled" already set in map`, "a key given twice would be read as its last value; keep one"}},
+		{name: "a node's label in JSON", args: []string{"check", "-f", labels},
+			want: []string{`items[0]: duplicate field "metadata.labels.nvidia.com/gpu.workload.config"`, "keep one"}},
+		{name: "a List's items", args: []string{"check", "-f", items}, want: []string{`duplicate field "items"`, "keep one"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stderr bytes.Buffer
+			code := Run(context.Background(), tc.args, nil, io.Discard, &stderr)
+			for _, want := range tc.want {
+				if code != ExitUsage || !strings.Contains(stderr.String(), want) {
+					t.Errorf("exit %d, %q; want %d saying %q", code, stderr.String(), ExitUsage, want)
+				}
+			}
+		})
+	}
+}

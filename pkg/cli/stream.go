@@ -19,6 +19,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	sjson "sigs.k8s.io/json"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/inputlimit"
 )
@@ -134,6 +135,9 @@ func decodeJSONDocument[T any, PT typedObject[T]](dec *json.Decoder) ([]*T, erro
 		if err != nil {
 			return nil, notJSON(err)
 		}
+		if _, seen := fields[key.(string)]; seen || key == "items" && hasItems {
+			return nil, fmt.Errorf("duplicate field %q: a key given twice would be read as its last value; keep one", key)
+		}
 		if key != "items" {
 			var raw json.RawMessage
 			if err := dec.Decode(&raw); err != nil {
@@ -165,7 +169,7 @@ func decodeJSONDocument[T any, PT typedObject[T]](dec *json.Decoder) ([]*T, erro
 			return nil, err
 		}
 		obj := new(T)
-		if err := json.Unmarshal(data, obj); err != nil {
+		if err := unmarshalStrict(data, obj); err != nil {
 			return nil, namedDecodeError(data, err)
 		}
 		trim(PT(obj))
@@ -210,7 +214,7 @@ func decodeItems[T any, PT typedObject[T]](dec *json.Decoder) ([]*T, error) {
 		wg.Go(func() {
 			for it := range queue {
 				obj := new(T)
-				err := json.Unmarshal(it.raw, obj)
+				err := unmarshalStrict(it.raw, obj)
 				if err == nil {
 					trim(PT(obj))
 				}
@@ -283,6 +287,19 @@ func openInput(path string, in inputSource) (io.Reader, func(), error) {
 		return nil, nil, usageErrorf("%v", &inputlimit.TooLargeError{Name: path, Limit: in.limit})
 	}
 	return inputlimit.Reader(path, f, in.limit), func() { f.Close() }, nil
+}
+
+// unmarshalStrict decodes JSON as the API server does, case-sensitively,
+// and refuses a key given twice, which encoding/json reads as its last value.
+func unmarshalStrict(data []byte, obj any) error {
+	strict, err := sjson.UnmarshalStrict(data, obj, sjson.DisallowDuplicateFields)
+	if err != nil {
+		return err
+	}
+	if len(strict) > 0 {
+		return fmt.Errorf("%w: a key given twice would be read as its last value; keep one", strict[0])
+	}
+	return nil
 }
 
 // namedDecodeError names the field behind a typed decode error:

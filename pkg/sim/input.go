@@ -167,7 +167,7 @@ func csvRecords(path string, data []byte, columns []string) ([]record, error) {
 
 func yamlRecords(path string, data []byte, key string, columns []string) ([]record, error) {
 	var doc map[string][]map[string]any
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	if err := yaml.UnmarshalStrict(data, &doc); err != nil {
 		return nil, fmt.Errorf("%s: want a YAML map with a list under %q: %w", path, key, err)
 	}
 	for k := range doc {

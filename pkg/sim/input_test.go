@@ -100,6 +100,7 @@ func TestLoadRejectsBadInput(t *testing.T) {
 		{"bad quantity", "n.csv", "name,cpu\nx,lots\n", `n.csv:2: cpu: "lots" is not a non-negative Kubernetes quantity, e.g. 500m or 4`, false},
 		{"unknown yaml field", "n.yaml", "nodes:\n- {name: x, gpu: 4}\n", `n.yaml: nodes[0]: field "gpu" is unknown`, false},
 		{"unknown format", "n.txt", "x", "unknown format: name the file .csv, .yaml or .json", false},
+		{"a key given twice", "n.yaml", "nodes:\n- name: x\n  gpus: 4\n  gpus: 8\n", `n.yaml: want a YAML map with a list under "nodes": error converting YAML to JSON: yaml: unmarshal errors:` + "\n" + `  line 4: key "gpus" already set in map`, false},
 		{"departure before arrival", "p.csv", "name,arrival,departure,gpus\np,100,50,1\n", "p.csv:2: departure: 50s is not after arrival 1m40s", true},
 		{"both request forms", "p.csv", "name,gpu,gpus,mode\np,nvidia.com/gpu,1,container\n", "give the GPU request as a resource name (gpu) or as mode/model/profile, not both", true},
 		{"not an NVIDIA resource", "p.csv", "name,gpu,gpus\np,amd.com/gpu,1\n", `p.csv:2: gpu: "amd.com/gpu" is not an NVIDIA resource`, true},
