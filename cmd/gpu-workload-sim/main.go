@@ -110,14 +110,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	if o.output != "table" && o.output != "json" {
-		return fmt.Errorf("%w: -o %q: want table or json", errUsage, o.output)
+		return fmt.Errorf("%w: -o %+q: want table or json", errUsage, o.output)
 	}
 	if (o.nodes == "") != (o.pods == "") || (o.nodes != "") == (len(scenarioFiles) > 0) {
 		fs.Usage()
 		return fmt.Errorf("%w: give scenario files, or --nodes and --pods", errUsage)
 	}
 	if !slices.Contains([]string{"", "off", "on", "both"}, o.advisor) {
-		return fmt.Errorf("%w: --advisor %q: want off, on or both", errUsage, o.advisor)
+		return fmt.Errorf("%w: --advisor %+q: want off, on or both", errUsage, o.advisor)
 	}
 	if err := (sim.AdvisorOptions{Interval: o.interval, Conversion: o.conversion}).Validate("--advisor-interval", "--advisor-conversion"); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)

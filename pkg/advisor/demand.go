@@ -47,7 +47,7 @@ func (r DemandRules) Excludes(p *v1.Pod) string {
 		}
 		return fmt.Sprintf("it is held by scheduling gates (%s), not waiting for a node", strings.Join(gates, ", "))
 	case !slices.Contains(r.SchedulerNames, p.Spec.SchedulerName):
-		return fmt.Sprintf("its schedulerName %q is not one planned for (%s)", p.Spec.SchedulerName, strings.Join(r.SchedulerNames, ", "))
+		return fmt.Sprintf("its schedulerName %+q is not one planned for (%s)", p.Spec.SchedulerName, strings.Join(r.SchedulerNames, ", "))
 	case priority < r.PriorityCutoff:
 		return fmt.Sprintf("its priority %d is below the cut-off %d", priority, r.PriorityCutoff)
 	case r.Namespace != nil && !r.Namespace(p.Namespace):

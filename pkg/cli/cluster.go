@@ -79,7 +79,7 @@ func readDRA(path string, in inputSource) (draObjects, error) {
 		case "ResourceClaim":
 			err = appendConverted(&out.claims, u)
 		default:
-			return out, usageErrorf("%s: object %d is a %q; want %s", displayName(path), i, u.GetKind(), draWanted)
+			return out, usageErrorf("%s: object %d is a %+q; want %s", displayName(path), i, u.GetKind(), draWanted)
 		}
 		if err != nil {
 			return out, usageErrorf("%s: object %d (%s %s): %v", displayName(path), i, u.GetKind(), u.GetName(), err)

@@ -144,7 +144,7 @@ func flattenList(u *unstructured.Unstructured, path, want string) ([]*unstructur
 func requireKind(objs []*unstructured.Unstructured, kind, path, want string) error {
 	for i, o := range objs {
 		if o.GetKind() != kind {
-			return usageErrorf("%s: object %d is a %q, not a %s; want %s", displayName(path), i, o.GetKind(), kind, want)
+			return usageErrorf("%s: object %d is a %+q, not a %s; want %s", displayName(path), i, o.GetKind(), kind, want)
 		}
 	}
 	return nil
@@ -161,7 +161,7 @@ func readNodes(path string, in inputSource) ([]*v1.Node, error) {
 	seen := make(map[string]int, len(nodes))
 	for i, n := range nodes {
 		if first, dup := seen[n.Name]; dup {
-			return nil, usageErrorf("%s: node %q appears as object %d and object %d; a dump holds each node once", displayName(path), n.Name, first, i)
+			return nil, usageErrorf("%s: node %+q appears as object %d and object %d; a dump holds each node once", displayName(path), n.Name, first, i)
 		}
 		seen[n.Name] = i
 	}

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -125,5 +126,25 @@ func TestDuplicateKeysAreErrors(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A pod with 4,001 GPU requests gets an explain report of a few kilobytes
+// (993 KB before messages were bounded), its reason naming ten requests
+// and counting the rest.
+func TestExplainOfManyRequestsIsBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("apiVersion: v1\nkind: Pod\nmetadata: {name: big, namespace: ns}\nspec:\n  containers:\n    - name: c\n      resources:\n        limits:\n          nvidia.com/gpu: 1\n")
+	for i := range 4_000 {
+		fmt.Fprintf(&b, "          nvidia.com/NVIDIA_A10-%dQ: 1\n", i)
+	}
+	pod := filepath.Join(t.TempDir(), "pod.yaml")
+	if err := os.WriteFile(pod, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	Run(context.Background(), []string{"explain", "-f", pod, "--nodes", filepath.Join(testdata, "explain", "dra-nodes.json"), "-o", "json"}, nil, &out, io.Discard)
+	if out.Len() > 8<<10 || !strings.Contains(out.String(), " and 3,991 more)") {
+		t.Errorf("explain of 4,001 requests: %d bytes: %.500s", out.Len(), out.String())
 	}
 }

@@ -15,7 +15,7 @@ func checkOutputFormat(format string) error {
 	case "table", "json", "yaml":
 		return nil
 	}
-	return usageErrorf("--output %q: valid values are table, json, yaml", format)
+	return usageErrorf("--output %+q: valid values are table, json, yaml", format)
 }
 
 func printStructured(out io.Writer, format string, v any) error {

@@ -82,7 +82,7 @@ func readTyped[T any, PT typedObject[T]](path, kind, want string, in inputSource
 	}
 	for i, obj := range out {
 		if got := PT(obj).GetObjectKind().GroupVersionKind().Kind; got != kind {
-			return nil, usageErrorf("%s: object %d is a %q, not a %s; want %s", displayName(path), i, got, kind, want)
+			return nil, usageErrorf("%s: object %d is a %+q, not a %s; want %s", displayName(path), i, got, kind, want)
 		}
 	}
 	return out, nil
@@ -114,7 +114,7 @@ func readTypedYAML[T any, PT typedObject[T]](data []byte, path, kind, want strin
 	for i, o := range objs {
 		out[i] = new(T)
 		if err := convert(o, out[i]); err != nil {
-			return nil, usageErrorf("%s: %s %q: %v; want %s", displayName(path), strings.ToLower(kind), o.GetName(), err, want)
+			return nil, usageErrorf("%s: %s %+q: %v; want %s", displayName(path), strings.ToLower(kind), o.GetName(), err, want)
 		}
 		trim(PT(out[i]))
 	}
@@ -136,7 +136,7 @@ func decodeJSONDocument[T any, PT typedObject[T]](dec *json.Decoder) ([]*T, erro
 			return nil, notJSON(err)
 		}
 		if _, seen := fields[key.(string)]; seen || key == "items" && hasItems {
-			return nil, fmt.Errorf("duplicate field %q: a key given twice would be read as its last value; keep one", key)
+			return nil, fmt.Errorf("duplicate field %+q: a key given twice would be read as its last value; keep one", key)
 		}
 		if key != "items" {
 			var raw json.RawMessage
@@ -162,7 +162,7 @@ func decodeJSONDocument[T any, PT typedObject[T]](dec *json.Decoder) ([]*T, erro
 	}
 	if !strings.HasSuffix(listKind, "List") {
 		if hasItems {
-			return nil, fmt.Errorf("has items but kind %q is not a List", listKind)
+			return nil, fmt.Errorf("has items but kind %+q is not a List", listKind)
 		}
 		data, err := json.Marshal(fields)
 		if err != nil {
@@ -326,7 +326,7 @@ func namedDecodeError(data []byte, err error) error {
 		for _, name := range slices.Sorted(maps.Keys(quantities)) {
 			text := fmt.Sprint(quantities[name])
 			if _, parseErr := resource.ParseQuantity(text); parseErr != nil {
-				return fmt.Errorf("%s[%s]: %q is not a Kubernetes quantity, e.g. 4, 500m or 16Gi", list, name, text)
+				return fmt.Errorf("%s[%s]: %+q is not a Kubernetes quantity, e.g. 4, 500m or 16Gi", list, name, text)
 			}
 		}
 	}

@@ -44,7 +44,7 @@ func ScrapeGPUWorkloadMetrics(ctx context.Context, url, token string) (map[strin
 		i := strings.LastIndexByte(strings.TrimSpace(line), ' ')
 		value, err := strconv.ParseFloat(strings.TrimSpace(line[i+1:]), 64)
 		if err != nil {
-			return nil, fmt.Errorf("metrics line %q: %w", line, err)
+			return nil, fmt.Errorf("metrics line %+q: %w", line, err)
 		}
 		series[line[:i]] = value
 	}

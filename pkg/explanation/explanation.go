@@ -142,7 +142,7 @@ func (index NodeInfoIndex) Get(nodeName string) (fwk.NodeInfo, error) {
 	if ni, ok := index[nodeName]; ok {
 		return ni, nil
 	}
-	return nil, fmt.Errorf("node %q is not in the list", nodeName)
+	return nil, fmt.Errorf("node %+q is not in the list", nodeName)
 }
 
 // Explain says, in one message, what the pod needs, what each GPU mode
@@ -553,7 +553,7 @@ func describeRequests(demand *gpuworkload.PodDemand) string {
 		}
 		parts = append(parts, fmt.Sprintf("%s device (claim %s)", strings.Join(alternatives, " or "), c.Claim))
 	}
-	return strings.Join(parts, " and ")
+	return gpuworkload.JoinBounded(parts, " and ")
 }
 
 func fix(demand *gpuworkload.PodDemand, policy gpuworkload.SandboxPolicy, byMode map[gpuworkload.Mode]*modeSummary, perResource []resourceSummary,

@@ -113,7 +113,7 @@ func CardOfModel(model string) (Card, error) {
 	if _, ok := cards.byBoard[boardKey(bare)]; ok {
 		return IdentifyCard(CardEvidence{Product: bare}), nil
 	}
-	return Card{}, fmt.Errorf("GPU model %q is neither a vGPU family of the operator's vGPU configuration (A10, A100DX), a passthrough device name of pci.ids (GA102GL_A10) nor a GPU product (NVIDIA-A10)", model)
+	return Card{}, fmt.Errorf("GPU model %+q is neither a vGPU family of the operator's vGPU configuration (A10, A100DX), a passthrough device name of pci.ids (GA102GL_A10) nor a GPU product (NVIDIA-A10)", model)
 }
 
 // String names the card in messages by what is known of it.

@@ -1,6 +1,7 @@
 package gpuworkload
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -50,7 +51,7 @@ func (d PodDemand) RequestModes() string {
 		mode, _ := r.Class.Mode()
 		parts[i] = fmt.Sprintf("%s: %s", r.Name, mode)
 	}
-	return strings.Join(parts, ", ")
+	return JoinBounded(parts, ", ")
 }
 
 // Mode is the single mode the pod needs; ok is false for non-GPU pods and conflicts.
@@ -101,7 +102,11 @@ func NewPodDemand(pod *v1.Pod, classifier *Classifier) PodDemand {
 // count of units; a sum of valid containers' requests can be out of range too.
 func invalidRequests(pod *v1.Pod, name v1.ResourceName, err error) error {
 	if errs := podGPUResourceErrors(pod, false); len(errs) > 0 {
-		return errs.ToAggregate()
+		messages := make([]string, len(errs))
+		for i, e := range errs {
+			messages[i] = e.Error()
+		}
+		return errors.New(JoinBounded(messages, ", "))
 	}
 	return fmt.Errorf("the containers' requests of %s add up to more than a pod can ask: %w", name, err)
 }

@@ -160,7 +160,7 @@ func DriverSliceOfCard(node string, gpus int, card Card) *resourceapi.ResourceSl
 // request pins its model: by the productName DriverSliceOfCard publishes.
 func ProductNameSelector(productName string) resourceapi.DeviceSelector {
 	return resourceapi.DeviceSelector{CEL: &resourceapi.CELDeviceSelector{
-		Expression: fmt.Sprintf("device.attributes['%s'].%s == %q", DRADriver, productAttribute, productName)}}
+		Expression: fmt.Sprintf("device.attributes['%s'].%s == %+q", DRADriver, productAttribute, productName)}}
 }
 
 // DRAGPUDevice and DRAVFIODevice name the two devices of a node's i-th GPU
@@ -605,12 +605,12 @@ func DRANodeFindings(node *v1.Node, dra *DRANode, served []DRAExtendedResource) 
 	if len(tainted) > 0 {
 		out = append(out, newFinding(FindingDRADevicesTainted,
 			"remove the taints from the ResourceSlice when the devices are usable again, or tolerate them in the claims that may use them",
-			"GPU devices tainted NoSchedule or NoExecute in their ResourceSlice: %s; the allocator gives them only to claims that tolerate the taint", strings.Join(tainted, ", ")))
+			"GPU devices tainted NoSchedule or NoExecute in their ResourceSlice: %s; the allocator gives them only to claims that tolerate the taint", JoinBounded(tainted, ", ")))
 	}
 	if len(unbound) > 0 {
 		out = append(out, newFinding(FindingDRAVFIONoPCIBusID,
 			"upgrade the DRA driver to a version that publishes resource.kubernetes.io/pciBusID for VFIO devices",
-			"VFIO devices without resource.kubernetes.io/pciBusID: %s; the scheduler cannot tell which GPU they share with a container device, so it cannot keep the two out of two claims", strings.Join(unbound, ", ")))
+			"VFIO devices without resource.kubernetes.io/pciBusID: %s; the scheduler cannot tell which GPU they share with a container device, so it cannot keep the two out of two claims", JoinBounded(unbound, ", ")))
 	}
 	return out
 }

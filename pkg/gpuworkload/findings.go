@@ -29,7 +29,7 @@ func ParseSeverity(s string) (Severity, error) {
 	if sev := Severity(s); sev.Rank() > 0 {
 		return sev, nil
 	}
-	return "", fmt.Errorf("invalid severity %q: valid values are \"info\", \"warning\", \"error\"", s)
+	return "", fmt.Errorf("invalid severity %+q: valid values are \"info\", \"warning\", \"error\"", s)
 }
 
 // FindingCode is a stable identifier of one kind of disagreement.

@@ -39,14 +39,14 @@ func NewGPUInventory(gpus int64, model, vgpuProfile string) (GPUInventory, error
 		p, err := ParseVGPUTypeName(vgpuProfile)
 		if err != nil {
 			if p, err = ParseVGPUConfig(vgpuProfile); err != nil {
-				return inv, fmt.Errorf("vGPU profile %q: want a vgpu.config value such as A10-12Q or a type name such as NVIDIA_A10-12Q", vgpuProfile)
+				return inv, fmt.Errorf("vGPU profile %+q: want a vgpu.config value such as A10-12Q or a type name such as NVIDIA_A10-12Q", vgpuProfile)
 			}
 		}
 		if card.VGPUFamily != "" && p.Family() != card.VGPUFamily {
-			return inv, fmt.Errorf("vGPU profile %q is for vGPU family %s, not %s (model %s)", vgpuProfile, p.Family(), card.VGPUFamily, model)
+			return inv, fmt.Errorf("vGPU profile %+q is for vGPU family %s, not %s (model %s)", vgpuProfile, p.Family(), card.VGPUFamily, model)
 		}
 		if _, ok := p.MaxPerGPU(); !ok {
-			return inv, fmt.Errorf("vGPU profile %q: the profile table does not know how many fit one GPU; use one of its profiles (docs/domain.md)", vgpuProfile)
+			return inv, fmt.Errorf("vGPU profile %+q: the profile table does not know how many fit one GPU; use one of its profiles (docs/domain.md)", vgpuProfile)
 		}
 		inv.VGPU = p
 		if card.VGPUFamily == "" {
@@ -78,7 +78,7 @@ func (inv GPUInventory) Advertisement(mode Mode) (v1.ResourceName, int64, error)
 		}
 		return v1.ResourceName(ResourceDomain + inv.VGPU.TypeName()), inv.GPUs * int64(perGPU), nil
 	}
-	return "", 0, fmt.Errorf("invalid GPU workload mode %q: valid values are %s", mode, validModes())
+	return "", 0, fmt.Errorf("invalid GPU workload mode %+q: valid values are %s", mode, validModes())
 }
 
 // Serving is the mode in which the node's GPUs would advertise r, and the

@@ -57,7 +57,7 @@ func CheckPermittedHostDevices(p *PermittedHostDevices, policy SandboxPolicy, ad
 				example = "pciVendorSelector: 10DE:" + strings.ToUpper(devices[0].ID)
 			}
 		case ClassVGPUProfile:
-			list, example = "mediatedDevices", fmt.Sprintf("mdevNameSelector: %q", mdevName(name))
+			list, example = "mediatedDevices", fmt.Sprintf("mdevNameSelector: %+q", mdevName(name))
 		default:
 			continue
 		}
@@ -74,7 +74,7 @@ func CheckPermittedHostDevices(p *PermittedHostDevices, policy SandboxPolicy, ad
 		if name, ok := sandboxPluginName(d); ok && name != d.ResourceName {
 			out = append(out, newFinding(FindingPermittedNameMismatch,
 				fmt.Sprintf("set resourceName: %s on that entry of %s", name, p.Source),
-				"the entry selecting %q permits %s, but the sandbox device plugin advertises that device as %s: a VMI asking for either is never scheduled", d.Selector, d.ResourceName, name))
+				"the entry selecting %+q permits %s, but the sandbox device plugin advertises that device as %s: a VMI asking for either is never scheduled", d.Selector, d.ResourceName, name))
 			continue
 		}
 		if _, ok := advertised[d.ResourceName]; ok || !policy.Enabled {
@@ -135,7 +135,7 @@ func PolicyFindings(policy SandboxPolicy, p *PermittedHostDevices, advertised Ad
 	}
 	return []Finding{newFinding(FindingPermittedNeedsSandbox, EnableSandboxFix(policy),
 		"sandboxWorkloads is disabled, so the GPU Operator prepares every GPU node for containers and no node advertises the %d VM GPU resource(s) %s permits: %s",
-		len(missing), p.Source, strings.Join(missing, ", "))}
+		len(missing), p.Source, JoinBounded(missing, ", "))}
 }
 
 // mdevName guesses the mdev type name behind a vGPU resource (NVIDIA_A10-12Q -> "NVIDIA A10-12Q").

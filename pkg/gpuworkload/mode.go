@@ -63,13 +63,13 @@ func ParseMode(value string) (Mode, error) {
 			return m, nil
 		}
 	}
-	return "", fmt.Errorf("invalid GPU workload mode %q: valid values are %s", value, validModes())
+	return "", fmt.Errorf("invalid GPU workload mode %+q: valid values are %s", value, validModes())
 }
 
 func validModes() string {
 	quoted := make([]string, len(Modes))
 	for i, m := range Modes {
-		quoted[i] = fmt.Sprintf("%q", m)
+		quoted[i] = fmt.Sprintf("%+q", m)
 	}
 	return strings.Join(quoted, ", ")
 }

@@ -166,7 +166,7 @@ func nodeFindings(node *v1.Node, s *NodeState, policy SandboxPolicy) []Finding {
 	}
 	if s.Mode.Reason == ReasonLabelInvalid {
 		out = append(out, newFinding(FindingInvalidModeLabel, relabel(mode),
-			"label %s=%q is not one of %s; the GPU Operator applies the default %s",
+			"label %s=%+q is not one of %s; the GPU Operator applies the default %s",
 			LabelWorkloadConfig, s.Mode.Label, validModes(), mode))
 	}
 
@@ -188,7 +188,7 @@ func nodeFindings(node *v1.Node, s *NodeState, policy SandboxPolicy) []Finding {
 			fix = enableSandboxOrUnlabel(policy)
 		}
 		out = append(out, newFinding(FindingForeignResource, fix,
-			"mode %s (%s) but the node advertises %s", mode, s.Mode.Explain(policy), strings.Join(foreign, ", ")))
+			"mode %s (%s) but the node advertises %s", mode, s.Mode.Explain(policy), JoinBounded(foreign, ", ")))
 	}
 	if len(classes) > 1 {
 		names := make([]string, 0, len(classes))
@@ -199,7 +199,7 @@ func nodeFindings(node *v1.Node, s *NodeState, policy SandboxPolicy) []Finding {
 		}
 		out = append(out, newFinding(FindingMixedResourceClasses,
 			"a node runs one GPU workload mode; remove the operands of the other mode (the operator does so once the label and policy agree) and restart the kubelet's stale device plugin if it persists",
-			"the node advertises resources of several classes: %s", strings.Join(names, ", ")))
+			"the node advertises resources of several classes: %s", JoinBounded(names, ", ")))
 	}
 	if !classes[ownClass] && !s.OperandsDisabled {
 		out = append(out, newFinding(FindingNothingAdvertised,
@@ -225,7 +225,7 @@ func nodeFindings(node *v1.Node, s *NodeState, policy SandboxPolicy) []Finding {
 	if len(s.UncountableResources) > 0 {
 		out = append(out, newFinding(FindingUncountableResource,
 			"a device plugin advertises whole devices: find what wrote these quantities to the node's status and restart the node's device plugin ("+checkOperands+")",
-			"GPU quantities that no device plugin advertises, left out of the node's GPUs: %s", strings.Join(s.UncountableResources, "; ")))
+			"GPU quantities that no device plugin advertises, left out of the node's GPUs: %s", JoinBounded(s.UncountableResources, "; ")))
 	}
 	for _, r := range s.Resources {
 		if r.Allocatable < r.Capacity {
@@ -250,7 +250,7 @@ func gpuCountOf(labels map[string]string) (count int64, present bool, err error)
 	}
 	count, err = strconv.ParseInt(value, 10, 64)
 	if err != nil || count < 1 || count > MaxUnits {
-		return 0, true, fmt.Errorf("%s=%q is not a whole number of GPUs from 1 to %d", LabelGPUCount, value, MaxUnits)
+		return 0, true, fmt.Errorf("%s=%+q is not a whole number of GPUs from 1 to %d", LabelGPUCount, value, MaxUnits)
 	}
 	return count, true, nil
 }
@@ -364,7 +364,7 @@ func vgpuFindings(node *v1.Node, s *NodeState, policy SandboxPolicy) []Finding {
 	case len(validation.IsValidLabelValue(configValue)) > 0:
 		out = append(out, newFinding(FindingInvalidVGPUConfig,
 			fmt.Sprintf("name a vGPU profile or a section of the vGPU device manager's ConfigMap: kubectl label node %s %s=%s --overwrite", s.Name, LabelVGPUConfig, orPlaceholder(defaultProfileName(identity), "<profile>")),
-			"%s=%q is not a valid label value: the API server rejects it and no vGPU device manager configuration has that name", LabelVGPUConfig, configValue))
+			"%s=%+q is not a valid label value: the API server rejects it and no vGPU device manager configuration has that name", LabelVGPUConfig, configValue))
 	}
 	if wantKnown {
 		for _, p := range advertised {
@@ -439,10 +439,10 @@ func deployLabelFindings(node *v1.Node, s *NodeState, policy SandboxPolicy) []Fi
 	if len(missing) > 0 || len(foreign) > 0 {
 		var parts []string
 		if len(missing) > 0 {
-			parts = append(parts, "missing "+strings.Join(missing, ", "))
+			parts = append(parts, "missing "+JoinBounded(missing, ", "))
 		}
 		if len(foreign) > 0 {
-			parts = append(parts, "labels of other modes "+strings.Join(foreign, ", "))
+			parts = append(parts, "labels of other modes "+JoinBounded(foreign, ", "))
 		}
 		out = append(out, newFinding(FindingDeployLabelsMismatch,
 			"the GPU Operator rewrites these labels when it reconciles the node; if they persist, check the operator's logs for this node",
@@ -451,7 +451,7 @@ func deployLabelFindings(node *v1.Node, s *NodeState, policy SandboxPolicy) []Fi
 	if len(s.PausedOperands) > 0 {
 		out = append(out, newFinding(FindingOperandsPaused,
 			"wait for the operation that paused them (a vGPU profile change) to finish; the labels return to true",
-			"operands paused: %s", strings.Join(s.PausedOperands, ", ")))
+			"operands paused: %s", JoinBounded(s.PausedOperands, ", ")))
 	}
 	return out
 }

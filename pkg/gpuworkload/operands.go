@@ -66,7 +66,7 @@ func parseOperandTable(data []byte) (*OperandTable, error) {
 				return nil, fmt.Errorf("modes.%s[%d]: deployLabel, daemonSet and purpose are required", mode, i)
 			}
 			if o.Runtime != "" && o.Runtime != RuntimeKubeVirt && o.Runtime != RuntimeKata {
-				return nil, fmt.Errorf("modes.%s[%d].runtime: %q is not %q or %q", mode, i, o.Runtime, RuntimeKubeVirt, RuntimeKata)
+				return nil, fmt.Errorf("modes.%s[%d].runtime: %+q is not %+q or %+q", mode, i, o.Runtime, RuntimeKubeVirt, RuntimeKata)
 			}
 		}
 	}

@@ -2,7 +2,6 @@ package gpuworkload
 
 import (
 	"fmt"
-	"strings"
 
 	v1 "k8s.io/api/core/v1"
 )
@@ -31,7 +30,7 @@ func OverCommitFindings(state *NodeState, pods []*v1.Pod, classifier *Classifier
 		if requested > r.Allocatable {
 			out = append(out, newFinding(FindingOverCommitted,
 				"delete pods until the rest fit; the kubelet fails those it cannot serve with OutOf"+string(r.Name),
-				"%d units of %s are bound to the node, which has %d allocatable: %s", requested, r.Name, r.Allocatable, strings.Join(holders, ", ")))
+				"%d units of %s are bound to the node, which has %d allocatable: %s", requested, r.Name, r.Allocatable, JoinBounded(holders, ", ")))
 		}
 	}
 	return out

@@ -113,18 +113,18 @@ func PolicyFromClusterPolicy(obj *unstructured.Unstructured) (SandboxPolicy, err
 	}
 
 	if raw, found, err := unstructured.NestedString(obj.Object, "spec", "sandboxWorkloads", "mode"); err != nil {
-		return policy, fmt.Errorf("%s: spec.sandboxWorkloads.mode: %w; fix: set it to %q or %q", object, err, RuntimeKubeVirt, RuntimeKata)
+		return policy, fmt.Errorf("%s: spec.sandboxWorkloads.mode: %w; fix: set it to %+q or %+q", object, err, RuntimeKubeVirt, RuntimeKata)
 	} else if found && raw != "" {
 		switch SandboxRuntime(raw) {
 		case RuntimeKubeVirt, RuntimeKata:
 			policy.Runtime = SandboxRuntime(raw)
 		default:
-			return policy, fmt.Errorf("%s: spec.sandboxWorkloads.mode is %q; fix: set it to %q or %q", object, raw, RuntimeKubeVirt, RuntimeKata)
+			return policy, fmt.Errorf("%s: spec.sandboxWorkloads.mode is %+q; fix: set it to %+q or %+q", object, raw, RuntimeKubeVirt, RuntimeKata)
 		}
 	}
 
 	if policy.VGPUConfigDefault, _, err = unstructured.NestedString(obj.Object, "spec", "vgpuDeviceManager", "config", "default"); err != nil {
-		return policy, fmt.Errorf("%s: spec.vgpuDeviceManager.config.default: %w; fix: name a section of the vGPU device manager's ConfigMap, e.g. %q", object, err, VGPUConfigDefault)
+		return policy, fmt.Errorf("%s: spec.vgpuDeviceManager.config.default: %w; fix: name a section of the vGPU device manager's ConfigMap, e.g. %+q", object, err, VGPUConfigDefault)
 	}
 	switch plugin, found, err := unstructured.NestedFieldNoCopy(obj.Object, "spec", "sandboxDevicePlugin", "enabled"); {
 	case err != nil:
@@ -144,7 +144,7 @@ func PolicyFromClusterPolicy(obj *unstructured.Unstructured) (SandboxPolicy, err
 	if found && raw != "" {
 		mode, err := ParseMode(raw)
 		if err != nil {
-			return policy, fmt.Errorf("%s: spec.sandboxWorkloads.defaultWorkload: %w; the GPU Operator uses %q instead; fix: set it to one of the valid values", object, err, ModeContainer)
+			return policy, fmt.Errorf("%s: spec.sandboxWorkloads.defaultWorkload: %w; the GPU Operator uses %+q instead; fix: set it to one of the valid values", object, err, ModeContainer)
 		}
 		policy.DefaultWorkload = mode
 	}
@@ -221,7 +221,7 @@ func (d ModeDecision) Explain(p SandboxPolicy) string {
 	case ReasonLabelMissing:
 		return fmt.Sprintf("no %s label: defaultWorkload %s from %s", LabelWorkloadConfig, d.Mode, p.Source)
 	case ReasonLabelInvalid:
-		return fmt.Sprintf("invalid %s=%q: defaultWorkload %s from %s", LabelWorkloadConfig, d.Label, d.Mode, p.Source)
+		return fmt.Sprintf("invalid %s=%+q: defaultWorkload %s from %s", LabelWorkloadConfig, d.Label, d.Mode, p.Source)
 	}
 	return string(d.Reason)
 }

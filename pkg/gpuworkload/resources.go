@@ -63,7 +63,7 @@ func ParseResourceClass(s string) (ResourceClass, error) {
 			return ResourceClass(i), nil
 		}
 	}
-	return ClassNotGPU, fmt.Errorf("invalid resource class %q: valid values are %q", s, classNames[:])
+	return ClassNotGPU, fmt.Errorf("invalid resource class %+q: valid values are %+q", s, classNames[:])
 }
 
 // IsGPU reports whether the class is GPU inventory.

@@ -46,11 +46,11 @@ var vgpuPrefixes = []string{"NVIDIA", "GRID"}
 func ParseVGPUTypeName(name string) (VGPUProfile, error) {
 	prefix, rest, ok := cutVGPUPrefix(strings.TrimPrefix(name, ResourceDomain))
 	if !ok {
-		return VGPUProfile{}, fmt.Errorf("vGPU type %q: want NVIDIA_<card>-<profile> or GRID_<card>-<profile>, e.g. NVIDIA_A10-12Q", name)
+		return VGPUProfile{}, fmt.Errorf("vGPU type %+q: want NVIDIA_<card>-<profile> or GRID_<card>-<profile>, e.g. NVIDIA_A10-12Q", name)
 	}
 	p, err := parseProfile(rest)
 	if err != nil {
-		return VGPUProfile{}, fmt.Errorf("vGPU type %q: %w", name, err)
+		return VGPUProfile{}, fmt.Errorf("vGPU type %+q: %w", name, err)
 	}
 	p.Prefix = prefix
 	return p, nil
@@ -71,7 +71,7 @@ func cutVGPUPrefix(bare string) (prefix, rest string, ok bool) {
 func ParseVGPUConfig(value string) (VGPUProfile, error) {
 	p, err := parseProfile(value)
 	if err != nil {
-		return VGPUProfile{}, fmt.Errorf("vgpu.config %q: %w", value, err)
+		return VGPUProfile{}, fmt.Errorf("vgpu.config %+q: %w", value, err)
 	}
 	return p, nil
 }
@@ -92,18 +92,18 @@ func parseProfile(s string) (VGPUProfile, error) {
 		}
 	}
 	if len(size) < 2 {
-		return VGPUProfile{}, fmt.Errorf("profile %q: want <framebuffer GB><series>, e.g. 12Q", size)
+		return VGPUProfile{}, fmt.Errorf("profile %+q: want <framebuffer GB><series>, e.g. 12Q", size)
 	}
 	series := size[len(size)-1]
 	if !strings.ContainsRune("ABCQ", rune(series)) {
-		return VGPUProfile{}, fmt.Errorf("profile %q: series %q is not one of A, B, C, Q", size, series)
+		return VGPUProfile{}, fmt.Errorf("profile %+q: series %+q is not one of A, B, C, Q", size, series)
 	}
 	fb, ok := parseCount(size[:len(size)-1])
 	if size[:len(size)-1] == "0" {
 		fb, ok = 0, true
 	}
 	if !ok {
-		return VGPUProfile{}, fmt.Errorf("profile %q: framebuffer %q is not a number of GB", size, size[:len(size)-1])
+		return VGPUProfile{}, fmt.Errorf("profile %+q: framebuffer %+q is not a number of GB", size, size[:len(size)-1])
 	}
 	p := VGPUProfile{FramebufferGB: fb, Series: series, Suffix: suffix}
 	if i := strings.LastIndexByte(card, '-'); i > 0 {
@@ -113,7 +113,7 @@ func parseProfile(s string) (VGPUProfile, error) {
 		}
 	}
 	if !validCard(card) || !validCard(card[strings.LastIndexByte(card, '_')+1:]) {
-		return VGPUProfile{}, fmt.Errorf("card %q: want letters, digits, '_' or '-', each '_'-separated word starting with a letter or digit", card)
+		return VGPUProfile{}, fmt.Errorf("card %+q: want letters, digits, '_' or '-', each '_'-separated word starting with a letter or digit", card)
 	}
 	p.Card = card
 	return p, nil

@@ -95,11 +95,11 @@ func formatVGPUTable(table vgpuCardTable) []byte {
 	b.WriteString("cards:\n")
 	for _, name := range slices.Sorted(maps.Keys(table.Cards)) {
 		c := table.Cards[name]
-		fmt.Fprintf(&b, "  %q:\n    memoryGB: %d\n", name, c.MemoryGB)
+		fmt.Fprintf(&b, "  %+q:\n    memoryGB: %d\n", name, c.MemoryGB)
 		if len(c.DefaultProfiles) > 0 {
 			var ids []string
 			for _, id := range slices.Sorted(maps.Keys(c.DefaultProfiles)) {
-				ids = append(ids, fmt.Sprintf("%q: %s", id, c.DefaultProfiles[id]))
+				ids = append(ids, fmt.Sprintf("%+q: %s", id, c.DefaultProfiles[id]))
 			}
 			fmt.Fprintf(&b, "    defaultProfiles: {%s}\n", strings.Join(ids, ", "))
 		}

@@ -26,7 +26,7 @@ const Flag = "--max-input-size"
 func Parse(value string) (int64, error) {
 	q, err := resource.ParseQuantity(value)
 	if err != nil || q.Sign() <= 0 {
-		return 0, fmt.Errorf("%s %q: want a positive size such as 128Mi or 1Gi", Flag, value)
+		return 0, fmt.Errorf("%s %+q: want a positive size such as 128Mi or 1Gi", Flag, value)
 	}
 	return q.Value(), nil
 }

@@ -525,15 +525,15 @@ func (l *lab) compare(s *Scenario) []string {
 			case !ok:
 				diffs = append(diffs, fmt.Sprintf("%s: expected, but the scenario has no such %s", what, expected.kind))
 			case want.FailedCreate != "" && (!got.failedCreate || !strings.Contains(got.message, want.FailedCreate)):
-				diffs = append(diffs, fmt.Sprintf("%s: launcher pod %q on %q (message: %s), want FailedCreate containing %q", what, got.pod, got.node, got.message, want.FailedCreate))
+				diffs = append(diffs, fmt.Sprintf("%s: launcher pod %+q on %+q (message: %s), want FailedCreate containing %+q", what, got.pod, got.node, got.message, want.FailedCreate))
 			case want.Node != "" && got.node != want.Node:
-				diffs = append(diffs, fmt.Sprintf("%s: on %q, want node %s (message: %s)", what, got.node, want.Node, got.message))
+				diffs = append(diffs, fmt.Sprintf("%s: on %+q, want node %s (message: %s)", what, got.node, want.Node, got.message))
 			case want.Phase != "" && got.phase != want.Phase:
 				diffs = append(diffs, fmt.Sprintf("%s: %s on %s, want %s", what, got.phase, got.node, want.Phase))
 			case want.Pending != "" && got.node != "":
-				diffs = append(diffs, fmt.Sprintf("%s: bound to %s, want Pending with %q", what, got.node, want.Pending))
+				diffs = append(diffs, fmt.Sprintf("%s: bound to %s, want Pending with %+q", what, got.node, want.Pending))
 			case want.Pending != "" && !strings.Contains(got.message, want.Pending):
-				diffs = append(diffs, fmt.Sprintf("%s: Pending with %q, want a reason containing %q", what, got.message, want.Pending))
+				diffs = append(diffs, fmt.Sprintf("%s: Pending with %+q, want a reason containing %+q", what, got.message, want.Pending))
 			}
 		}
 	}
@@ -559,7 +559,7 @@ func (l *lab) compareNodes(want map[string]NodeExpectation) []string {
 		}
 		for _, key := range slices.Sorted(maps.Keys(want[name].Labels)) {
 			if got, value := node.Labels[key], want[name].Labels[key]; got != value {
-				diffs = append(diffs, fmt.Sprintf("node %s: label %s=%q, want %q", name, key, got, value))
+				diffs = append(diffs, fmt.Sprintf("node %s: label %s=%+q, want %+q", name, key, got, value))
 			}
 		}
 		if wantTaints, _ := want[name].taints(); wantTaints != nil {
@@ -569,7 +569,7 @@ func (l *lab) compareNodes(want map[string]NodeExpectation) []string {
 			}
 			slices.Sort(got)
 			if !slices.Equal(got, wantTaints) {
-				diffs = append(diffs, fmt.Sprintf("node %s: taints %q, want %q", name, got, wantTaints))
+				diffs = append(diffs, fmt.Sprintf("node %s: taints %+q, want %+q", name, got, wantTaints))
 			}
 		}
 		for _, e := range want[name].Events {
@@ -577,7 +577,7 @@ func (l *lab) compareNodes(want map[string]NodeExpectation) []string {
 			if !slices.ContainsFunc(events.Items, func(got v1.Event) bool {
 				return got.InvolvedObject.Name == name && got.Reason == reason && strings.Contains(got.Message, text)
 			}) {
-				diffs = append(diffs, fmt.Sprintf("node %s: no %s event containing %q", name, reason, text))
+				diffs = append(diffs, fmt.Sprintf("node %s: no %s event containing %+q", name, reason, text))
 			}
 		}
 	}

@@ -140,11 +140,11 @@ func LoadScenario(dir string) (*Scenario, error) {
 			}
 			for i, arg := range s.Controller.Args {
 				if !strings.HasPrefix(arg, "--") {
-					return nil, fmt.Errorf("%s: args[%d]: %q is not a flag; write it --name=value", path, i, arg)
+					return nil, fmt.Errorf("%s: args[%d]: %+q is not a flag; write it --name=value", path, i, arg)
 				}
 			}
 			if !slices.Contains(modecontroller.Operations, s.Controller.Operation) {
-				return nil, fmt.Errorf("%s: operation: %q is not one of %v", path, s.Controller.Operation, modecontroller.Operations)
+				return nil, fmt.Errorf("%s: operation: %+q is not one of %v", path, s.Controller.Operation, modecontroller.Operations)
 			}
 			continue
 		}
@@ -161,13 +161,13 @@ func LoadScenario(dir string) (*Scenario, error) {
 					return nil, fmt.Errorf("%s: pods.%s.phase: a phase needs the node the pod is bound to; set node too", path, pod)
 				}
 				if want.Fix != "" && (want.Fix != FixFails || want.Pending == "") {
-					return nil, fmt.Errorf("%s: pods.%s.fix: %q; the only value is %q, with pending, for a fix that must leave the pod Pending", path, pod, want.Fix, FixFails)
+					return nil, fmt.Errorf("%s: pods.%s.fix: %+q; the only value is %+q, with pending, for a fix that must leave the pod Pending", path, pod, want.Fix, FixFails)
 				}
 			}
 			for node, want := range s.Expect.Nodes {
 				for i, e := range want.Events {
 					if reason, text, ok := strings.Cut(e, ": "); !ok || reason == "" || text == "" {
-						return nil, fmt.Errorf("%s: nodes.%s.events[%d]: %q is not \"<Reason>: <text in the message>\", e.g. \"NotDrained: has no controller\"", path, node, i, e)
+						return nil, fmt.Errorf("%s: nodes.%s.events[%d]: %+q is not \"<Reason>: <text in the message>\", e.g. \"NotDrained: has no controller\"", path, node, i, e)
 					}
 				}
 				if _, err := want.taints(); err != nil {

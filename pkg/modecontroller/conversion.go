@@ -67,7 +67,7 @@ func recordOf(node *v1.Node) (*record, error) {
 	}
 	var rec record
 	if err := json.Unmarshal([]byte(raw), &rec); err != nil || rec.Phase != phaseTainted && rec.Phase != phaseRelabelled || rec.To == "" {
-		return nil, fmt.Errorf("node %s: annotation %s=%q is not a conversion record", node.Name, annotationConversion, raw)
+		return nil, fmt.Errorf("node %s: annotation %s=%+q is not a conversion record", node.Name, annotationConversion, raw)
 	}
 	return &rec, nil
 }

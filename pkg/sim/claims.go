@@ -106,7 +106,7 @@ func (c *claimEngine) await(key, version string) error {
 		select {
 		case <-changed:
 		case <-limit:
-			return fmt.Errorf("the scheduler's DRA manager did not see %s at version %q within %s", key, version, claimWaitLimit)
+			return fmt.Errorf("the scheduler's DRA manager did not see %s at version %+q within %s", key, version, claimWaitLimit)
 		}
 	}
 }

@@ -58,7 +58,7 @@ func ParseDRAShares(list string) ([]float64, error) {
 	for _, field := range strings.Split(list, ",") {
 		percent, err := strconv.Atoi(strings.TrimSpace(field))
 		if err != nil || percent < 0 || percent > 100 {
-			return nil, fmt.Errorf("-dra-shares: %q is not a whole percentage from 0 to 100; give e.g. 0,25,50,100", field)
+			return nil, fmt.Errorf("-dra-shares: %+q is not a whole percentage from 0 to 100; give e.g. 0,25,50,100", field)
 		}
 		shares = append(shares, float64(percent)/100)
 	}

@@ -130,6 +130,14 @@ func readRecords(path, key string, columns []string, limit int64) ([]record, err
 	return nil, fmt.Errorf("%s: unknown format: name the file .csv, .yaml or .json", path)
 }
 
+// maxField is the longest field a node or pod description holds: names
+// and quantities are far shorter, and an error never quotes more.
+const maxField = 1024
+
+func fieldTooLong(where string, length int) error {
+	return fmt.Errorf("%s is %s bytes long; no field of a description is longer than %d", where, gpuworkload.GroupDigits(length), maxField)
+}
+
 func csvRecords(path string, data []byte, columns []string) ([]record, error) {
 	r := csv.NewReader(strings.NewReader(string(data)))
 	r.Comment = '#'
@@ -139,9 +147,12 @@ func csvRecords(path string, data []byte, columns []string) ([]record, error) {
 		return nil, fmt.Errorf("%s: want a header row naming columns from %s: %w", path, strings.Join(columns, ","), err)
 	}
 	for i, h := range header {
+		if len(h) > maxField {
+			return nil, fieldTooLong(fmt.Sprintf("%s: header column %d", path, i+1), len(h))
+		}
 		header[i] = strings.ToLower(strings.TrimSpace(h))
 		if !slices.Contains(columns, header[i]) {
-			return nil, fmt.Errorf("%s: header column %d %q is unknown; valid columns are %s", path, i+1, h, strings.Join(columns, ","))
+			return nil, fmt.Errorf("%s: header column %d %+q is unknown; valid columns are %s", path, i+1, h, strings.Join(columns, ","))
 		}
 	}
 	r.FieldsPerRecord = len(header)
@@ -157,6 +168,9 @@ func csvRecords(path string, data []byte, columns []string) ([]record, error) {
 		line, _ := r.FieldPos(0)
 		rec := record{where: fmt.Sprintf("%s:%d", path, line), fields: map[string]string{}}
 		for i, v := range row {
+			if len(v) > maxField {
+				return nil, fieldTooLong(fmt.Sprintf("%s: %s", rec.where, header[i]), len(v))
+			}
 			if v = strings.TrimSpace(v); v != "" {
 				rec.fields[header[i]] = v
 			}
@@ -168,11 +182,11 @@ func csvRecords(path string, data []byte, columns []string) ([]record, error) {
 func yamlRecords(path string, data []byte, key string, columns []string) ([]record, error) {
 	var doc map[string][]map[string]any
 	if err := yaml.UnmarshalStrict(data, &doc); err != nil {
-		return nil, fmt.Errorf("%s: want a YAML map with a list under %q: %w", path, key, err)
+		return nil, fmt.Errorf("%s: want a YAML map with a list under %+q: %w", path, key, err)
 	}
 	for k := range doc {
 		if k != key {
-			return nil, fmt.Errorf("%s: key %q is unknown; want the list under %q", path, k, key)
+			return nil, fmt.Errorf("%s: key %+q is unknown; want the list under %+q", path, k, key)
 		}
 	}
 	out := make([]record, 0, len(doc[key]))
@@ -180,7 +194,7 @@ func yamlRecords(path string, data []byte, key string, columns []string) ([]reco
 		rec := record{where: fmt.Sprintf("%s: %s[%d]", path, key, i), fields: map[string]string{}}
 		for k, v := range entry {
 			if !slices.Contains(columns, k) {
-				return nil, fmt.Errorf("%s: field %q is unknown; valid fields are %s", rec.where, k, strings.Join(columns, ", "))
+				return nil, fmt.Errorf("%s: field %+q is unknown; valid fields are %s", rec.where, k, strings.Join(columns, ", "))
 			}
 			switch v := v.(type) {
 			case nil:
@@ -189,6 +203,9 @@ func yamlRecords(path string, data []byte, key string, columns []string) ([]reco
 				rec.fields[k] = strconv.FormatFloat(v, 'f', -1, 64)
 			default:
 				rec.fields[k] = fmt.Sprint(v)
+			}
+			if len(rec.fields[k]) > maxField {
+				return nil, fieldTooLong(fmt.Sprintf("%s: %s", rec.where, k), len(rec.fields[k]))
 			}
 		}
 		out = append(out, rec)
@@ -217,7 +234,7 @@ func load[T any](path string, size int64, key, kind string, limit int, columns [
 		}
 		for _, spec := range specs {
 			if first, dup := seen[name(spec)]; dup {
-				return nil, rec.errorf("name", "%s %q is already described at %s; names must be unique", kind, name(spec), first)
+				return nil, rec.errorf("name", "%s %+q is already described at %s; names must be unique", kind, name(spec), first)
 			}
 			seen[name(spec)] = rec.where
 		}
@@ -278,7 +295,7 @@ func nodeSpecs(rec record) ([]NodeSpec, error) {
 	dra := v == draMode
 	if ok && !dra {
 		if mode, err = gpuworkload.ParseMode(v); err != nil {
-			return nil, rec.errorf("mode", "%v, or %q for a node whose GPUs the DRA driver publishes", err, draMode)
+			return nil, rec.errorf("mode", "%v, or %+q for a node whose GPUs the DRA driver publishes", err, draMode)
 		}
 	}
 	inv, err := gpuworkload.NewGPUInventory(gpus, rec.fields["model"], rec.fields["profile"])
@@ -306,7 +323,7 @@ func draInventory(inv gpuworkload.GPUInventory, profile string) error {
 	case inv.GPUs == 0:
 		return fmt.Errorf("a %s node publishes its GPUs through the DRA driver: give gpus", draMode)
 	case profile != "":
-		return fmt.Errorf("the DRA driver offers no vGPU: remove profile %q, or make the node vm-vgpu", profile)
+		return fmt.Errorf("the DRA driver offers no vGPU: remove profile %+q, or make the node vm-vgpu", profile)
 	}
 	if _, _, err := inv.Advertisement(gpuworkload.ModePassthrough); err != nil {
 		return fmt.Errorf("a %s node serves passthrough VMs through a vfio DeviceClass, and %v", draMode, err)
@@ -386,7 +403,7 @@ func gpuRequest(rec record, p *PodSpec) error {
 	}
 	if byName {
 		if !strings.HasPrefix(name, gpuworkload.ResourceDomain) || name == gpuworkload.ResourceDomain {
-			return rec.errorf("gpu", "%q is not an NVIDIA resource; want e.g. nvidia.com/gpu or nvidia.com/GA102GL_A10", name)
+			return rec.errorf("gpu", "%+q is not an NVIDIA resource; want e.g. nvidia.com/gpu or nvidia.com/GA102GL_A10", name)
 		}
 		if profile, err := gpuworkload.ParseVGPUTypeName(name); err == nil {
 			if _, known := profile.MaxPerGPU(); !known {
@@ -445,7 +462,7 @@ func acceptedModels(rec record) ([]string, error) {
 	for _, model := range strings.Split(value, "|") {
 		model = strings.TrimSpace(model)
 		if _, err := gpuworkload.CardOfModel(model); err != nil || model == "" {
-			return nil, rec.errorf("models", "%q: want cards separated by |, each a vGPU family (A10), a passthrough device name (GA102GL_A10) or a GPU product (NVIDIA-A10)", value)
+			return nil, rec.errorf("models", "%+q: want cards separated by |, each a vGPU family (A10), a passthrough device name (GA102GL_A10) or a GPU product (NVIDIA-A10)", value)
 		}
 		if !slices.Contains(models, model) {
 			models = append(models, model)
@@ -526,7 +543,7 @@ func boundedInt(rec record, field string, fallback, lowest, highest int64) (int6
 	}
 	n, err := strconv.ParseInt(v, 10, 64)
 	if err != nil || n < lowest || n > highest {
-		return 0, rec.errorf(field, "%q is not a whole number from %d to %d", v, lowest, highest)
+		return 0, rec.errorf(field, "%+q is not a whole number from %d to %d", v, lowest, highest)
 	}
 	return n, nil
 }
@@ -539,10 +556,10 @@ func quantity(rec record, field, fallback, limit string) (resource.Quantity, err
 	}
 	q, err := resource.ParseQuantity(v)
 	if err != nil || q.Sign() < 0 {
-		return q, rec.errorf(field, "%q is not a non-negative Kubernetes quantity, e.g. %s", v, map[string]string{"cpu": "500m or 4", "memory": "16Gi"}[field])
+		return q, rec.errorf(field, "%+q is not a non-negative Kubernetes quantity, e.g. %s", v, map[string]string{"cpu": "500m or 4", "memory": "16Gi"}[field])
 	}
 	if q.Cmp(resource.MustParse(limit)) > 0 {
-		return q, rec.errorf(field, "%q is more than the limit of %s", v, limit)
+		return q, rec.errorf(field, "%+q is more than the limit of %s", v, limit)
 	}
 	return q, nil
 }
@@ -553,7 +570,7 @@ func seconds(rec record, field string, fallback time.Duration) (time.Duration, e
 	if !ok {
 		return fallback, nil
 	}
-	tooLate := rec.errorf(field, "%q is later than %s after the start, the limit", v, maxTimeText)
+	tooLate := rec.errorf(field, "%+q is later than %s after the start, the limit", v, maxTimeText)
 	if f, err := strconv.ParseFloat(v, 64); err == nil && f >= 0 && !math.IsInf(f, 0) {
 		if f > MaxTime.Seconds() {
 			return 0, tooLate
@@ -562,7 +579,7 @@ func seconds(rec record, field string, fallback time.Duration) (time.Duration, e
 	}
 	d, err := time.ParseDuration(v)
 	if err != nil || d < 0 {
-		return 0, rec.errorf(field, "%q is not seconds from the start; want e.g. 90 or 1h30m", v)
+		return 0, rec.errorf(field, "%+q is not seconds from the start; want e.g. 90 or 1h30m", v)
 	}
 	if d > MaxTime {
 		return 0, tooLate

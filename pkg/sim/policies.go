@@ -86,7 +86,7 @@ func ScoringPoliciesByName(list string) ([]ScoringPolicy, error) {
 	for _, name := range strings.Split(list, ",") {
 		i := slices.IndexFunc(known, func(p ScoringPolicy) bool { return p.Name == strings.TrimSpace(name) })
 		if i < 0 {
-			return nil, fmt.Errorf("--policies: unknown policy %q; valid policies are %s", name, policyNames())
+			return nil, fmt.Errorf("--policies: unknown policy %+q; valid policies are %s", name, policyNames())
 		}
 		out = append(out, known[i])
 	}

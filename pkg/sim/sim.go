@@ -150,7 +150,7 @@ func (n *simNode) cannotHold(p PodSpec) string {
 	case p.GPU != "" && n.dra != nil && !n.serves(p.GPU):
 		return fmt.Sprintf("publishes its GPUs through DRA, and no DeviceClass serves %s", p.GPU)
 	case p.GPU != "" && !n.serves(p.GPU):
-		return fmt.Sprintf("advertises %q in mode %s, the pod requests %s", n.resource, n.mode, p.GPU)
+		return fmt.Sprintf("advertises %+q in mode %s, the pod requests %s", n.resource, n.mode, p.GPU)
 	default:
 		return fmt.Sprintf("has %d x %s free, the pod requests %d", n.free(), p.GPU, p.GPUCount)
 	}
@@ -300,7 +300,7 @@ func Run(ctx context.Context, scenario *Scenario, policy ScoringPolicy, opts Opt
 	r.metrics = newMetricsRecorder(dra)
 	for _, spec := range scenario.Pods {
 		if spec.Node != "" && r.byName[spec.Node] == nil {
-			return nil, fmt.Errorf("pod %s: node %q is not in the cluster description", spec.Name, spec.Node)
+			return nil, fmt.Errorf("pod %s: node %+q is not in the cluster description", spec.Name, spec.Node)
 		}
 		if spec.Node != "" && spec.ClaimProducts != nil {
 			return nil, fmt.Errorf("pod %s: a VM with a claim is placed by the scheduler, which allocates the claim: leave node empty", spec.Name)

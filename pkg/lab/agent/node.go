@@ -44,12 +44,12 @@ func (a *agent) syncNode(ctx context.Context, name string) error {
 	}
 	gpus, model, err := parseHardware(hardware)
 	if err != nil {
-		a.warn(node, "LabHardwareInvalid", "annotation %s=%q: %v", AnnotationHardware, hardware, err)
+		a.warn(node, "LabHardwareInvalid", "annotation %s=%+q: %v", AnnotationHardware, hardware, err)
 		return nil
 	}
 	delay, err := a.conversionDelay(node)
 	if err != nil {
-		a.warn(node, "LabConversionDelayInvalid", "annotation %s=%q: %v", AnnotationConversionDelay, node.Annotations[AnnotationConversionDelay], err)
+		a.warn(node, "LabConversionDelayInvalid", "annotation %s=%+q: %v", AnnotationConversionDelay, node.Annotations[AnnotationConversionDelay], err)
 		return nil
 	}
 	policy, err := a.policy()

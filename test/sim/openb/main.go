@@ -84,7 +84,7 @@ func selected(only, list string) ([]mapping, error) {
 	for _, name := range strings.Split(only, ",") {
 		i := slices.IndexFunc(mappings, func(m mapping) bool { return m.name(list) == name })
 		if i < 0 {
-			return nil, fmt.Errorf("-scenarios: %q is unknown; valid scenarios for the task list %s are %s", name, list, scenarioNames(list))
+			return nil, fmt.Errorf("-scenarios: %+q is unknown; valid scenarios for the task list %s are %s", name, list, scenarioNames(list))
 		}
 		out = append(out, mappings[i])
 	}

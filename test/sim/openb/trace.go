@@ -116,7 +116,7 @@ func readCSV[T any](path string, columns []string, parse func(row map[string]str
 func wholeNumber(fields map[string]string, column, where string, lowest int64) (int64, error) {
 	n, err := strconv.ParseInt(fields[column], 10, 64)
 	if err != nil || n < lowest {
-		return 0, fmt.Errorf("%s: %s %q is not a whole number of at least %d", where, column, fields[column], lowest)
+		return 0, fmt.Errorf("%s: %s %+q is not a whole number of at least %d", where, column, fields[column], lowest)
 	}
 	return n, nil
 }
@@ -135,7 +135,7 @@ func readNodes(path string) ([]traceNode, error) {
 			return n, err
 		}
 		if _, ok := traceCards[n.model]; !ok {
-			return n, fmt.Errorf("%s: model %q is not one of the trace's cards %s; add it to traceCards in test/sim/openb with its GPU product", where, n.model, strings.Join(cardNames(), ", "))
+			return n, fmt.Errorf("%s: model %+q is not one of the trace's cards %s; add it to traceCards in test/sim/openb with its GPU product", where, n.model, strings.Join(cardNames(), ", "))
 		}
 		return n, nil
 	})
@@ -183,11 +183,11 @@ func (t *traceTask) readModels(spec, where string) error {
 		return nil
 	}
 	if t.gpus == 0 {
-		return fmt.Errorf("%s: gpu_spec %q on a task without GPUs (num_gpu 0): remove it, or give the task GPUs", where, spec)
+		return fmt.Errorf("%s: gpu_spec %+q on a task without GPUs (num_gpu 0): remove it, or give the task GPUs", where, spec)
 	}
 	for _, model := range strings.Split(spec, "|") {
 		if _, ok := traceCards[model]; !ok {
-			return fmt.Errorf("%s: gpu_spec %q names %q, which is not one of the trace's cards %s; add it to traceCards in test/sim/openb", where, spec, model, strings.Join(cardNames(), ", "))
+			return fmt.Errorf("%s: gpu_spec %+q names %+q, which is not one of the trace's cards %s; add it to traceCards in test/sim/openb", where, spec, model, strings.Join(cardNames(), ", "))
 		}
 		if !slices.Contains(t.models, model) {
 			t.models = append(t.models, model)

@@ -193,7 +193,7 @@ func selectedScenarios(list string) ([]scenariogen.Spec, error) {
 	for _, name := range strings.Split(list, ",") {
 		i := slices.Index(names, name)
 		if i < 0 {
-			return nil, fmt.Errorf("-scenarios: %q is not a shipped scenario; valid ones are %s", name, strings.Join(names, ","))
+			return nil, fmt.Errorf("-scenarios: %+q is not a shipped scenario; valid ones are %s", name, strings.Join(names, ","))
 		}
 		out = append(out, shipped[i])
 	}
@@ -211,7 +211,7 @@ func parseSeeds(list string) ([]uint64, error) {
 			to, err = strconv.ParseUint(last, 10, 64)
 		}
 		if err != nil || to < from {
-			return nil, fmt.Errorf("-seeds: %q is neither a whole number nor a range like 11-50", field)
+			return nil, fmt.Errorf("-seeds: %+q is neither a whole number nor a range like 11-50", field)
 		}
 		for seed := from; seed <= to; seed++ {
 			seeds = append(seeds, seed)
