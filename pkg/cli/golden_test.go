@@ -96,15 +96,21 @@ func TestCheckReadsStandardInputAndYAML(t *testing.T) {
 	}
 }
 
-func TestBadInput(t *testing.T) {
+// fileWriter writes files into a directory of the test's own, returning
+// their paths.
+func fileWriter(t *testing.T) func(name, content string) string {
 	dir := t.TempDir()
-	write := func(name, content string) string {
+	return func(name, content string) string {
 		path := filepath.Join(dir, name)
 		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return path
 	}
+}
+
+func TestBadInput(t *testing.T) {
+	write := fileWriter(t)
 	malformed := write("broken.json", `{"kind": "NodeList", "items": [`)
 	pods := write("pods.yaml", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n")
 	duplicates := write("duplicates.yaml", "kind: Node\nmetadata: {name: gpu-1}\n---\nkind: Node\nmetadata: {name: gpu-1}\n")
@@ -132,7 +138,7 @@ func TestBadInput(t *testing.T) {
 		{"standard input twice", []string{"check", "-f", "-", "--cluster-policy", "-"}, "error: --cluster-policy, -f all read standard input, which can be read once"},
 		{"KubeVirt as the ClusterPolicy", []string{"check", "-f", checkData("healthy.json"), "--cluster-policy", checkData("kubevirt.yaml")}, "'kubectl get clusterpolicies -o json'"},
 		{"wrong kind", []string{"check", "-f", pods}, "error: " + pods + `: object 0 is a "Pod", not a Node; want the output of 'kubectl get nodes -o json'`},
-		{"missing file", []string{"check", "-f", filepath.Join(dir, "absent.json")}, "error: open " + filepath.Join(dir, "absent.json") + ": no such file or directory"},
+		{"missing file", []string{"check", "-f", filepath.Join(filepath.Dir(malformed), "absent.json")}, "error: open " + filepath.Join(filepath.Dir(malformed), "absent.json") + ": no such file or directory"},
 		{"ClusterPolicy of the wrong kind", []string{"check", "-f", checkData("healthy.json"), "--cluster-policy", checkData("kubevirt.yaml")}, `: object 0 is a "KubeVirt", not a ClusterPolicy`},
 		{"unknown flag", []string{"check", "--nodes", "x"}, "error: unknown flag: --nodes"},
 		{"bad --fail-on", []string{"check", "-f", checkData("healthy.json"), "--fail-on", "fatal"}, `error: --fail-on: invalid severity "fatal"`},

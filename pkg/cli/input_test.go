@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -57,10 +56,7 @@ func (z *zeros) Read(p []byte) (int, error) {
 // Crafted inputs are errors naming them, before memory grows: 100 MB of NUL
 // bytes on standard input, -f /dev/zero, a dump over --max-input-size.
 func TestInputsAreBounded(t *testing.T) {
-	dump := filepath.Join(t.TempDir(), "nodes.json")
-	if err := os.WriteFile(dump, []byte(`{"kind": "List", "items": []}`+strings.Repeat(" ", 1<<20)), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	dump := fileWriter(t)("nodes.json", `{"kind": "List", "items": []}`+strings.Repeat(" ", 1<<20))
 	for _, tc := range []struct {
 		name  string
 		args  []string
@@ -94,14 +90,7 @@ func TestInputsAreBounded(t *testing.T) {
 // sandboxWorkloads.enabled twice, a node dump whose node has a label twice,
 // a dump with its items twice.
 func TestDuplicateKeysAreErrors(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, content string) string {
-		path := filepath.Join(dir, name)
-		if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		return path
-	}
+	write := fileWriter(t)
 	nodes := write("nodes.json", `{"kind": "List", "items": [{"kind": "Node", "metadata": {"name": "a"}}]}`)
 	policy := write("policy.yaml", "apiVersion: nvidia.com/v1\nkind: ClusterPolicy\nmetadata: {name: cluster-policy}\nspec:\n  sandboxWorkloads:\n    enabled: false\n    enabled: true\n")
 	labels := write("labels.json", `{"kind": "List", "items": [{"kind": "Node", "metadata": {"name": "a", "labels": {"nvidia.com/gpu.workload.config": "container", "nvidia.com/gpu.workload.config": "vm-passthrough"}}}]}`)
@@ -138,10 +127,7 @@ func TestExplainOfManyRequestsIsBounded(t *testing.T) {
 	for i := range 4_000 {
 		fmt.Fprintf(&b, "          nvidia.com/NVIDIA_A10-%dQ: 1\n", i)
 	}
-	pod := filepath.Join(t.TempDir(), "pod.yaml")
-	if err := os.WriteFile(pod, []byte(b.String()), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	pod := fileWriter(t)("pod.yaml", b.String())
 	var out bytes.Buffer
 	Run(context.Background(), []string{"explain", "-f", pod, "--nodes", filepath.Join(testdata, "explain", "dra-nodes.json"), "-o", "json"}, nil, &out, io.Discard)
 	if out.Len() > 8<<10 || !strings.Contains(out.String(), " and 3,991 more)") {

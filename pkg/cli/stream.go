@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"os"
 	"runtime"
 	"slices"
 	"strconv"
@@ -278,15 +277,11 @@ func openInput(path string, in inputSource) (io.Reader, func(), error) {
 	if path == "-" {
 		return inputlimit.Reader(displayName(path), in.stdin, in.limit), func() {}, nil
 	}
-	f, err := os.Open(path)
+	f, err := inputlimit.Open(path, in.limit)
 	if err != nil {
 		return nil, nil, usageErrorf("%v", err)
 	}
-	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() && info.Size() > in.limit {
-		f.Close()
-		return nil, nil, usageErrorf("%v", &inputlimit.TooLargeError{Name: path, Limit: in.limit})
-	}
-	return inputlimit.Reader(path, f, in.limit), func() { f.Close() }, nil
+	return f, func() { f.Close() }, nil
 }
 
 // unmarshalStrict decodes JSON as the API server does, case-sensitively,

@@ -74,15 +74,29 @@ func ReadAll(name string, r io.Reader, limit int64) ([]byte, error) {
 // ReadFile reads a file whole; a regular file over the limit is refused by
 // its size, before it is read.
 func ReadFile(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := Open(path, limit)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	return ReadAll(path, f, limit)
+}
+
+// Open opens a file to be read up to the limit (Reader); a regular file
+// over it is refused by its size, before it is read.
+func Open(path string, limit int64) (io.ReadCloser, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
 	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() && info.Size() > limit {
+		f.Close()
 		return nil, &TooLargeError{Name: path, Limit: limit}
 	}
-	return ReadAll(path, f, limit)
+	return struct {
+		io.Reader
+		io.Closer
+	}{Reader(path, f, limit), f}, nil
 }
 
 // nulError names where a NUL byte is.
@@ -93,30 +107,29 @@ func nulError(name string, offset int64) error {
 // Reader is r, named name in errors, failing once more than limit bytes
 // were read or when a NUL byte comes: for decoders that stream.
 func Reader(name string, r io.Reader, limit int64) io.Reader {
-	return &limitedReader{name: name, r: r, left: limit, limit: limit}
+	return &limitedReader{name: name, r: r, limit: limit}
 }
 
 type limitedReader struct {
 	name        string
 	r           io.Reader
-	read        int64
-	left, limit int64
+	read, limit int64
 }
 
 func (l *limitedReader) Read(p []byte) (int, error) {
-	if l.left < 0 {
+	if l.read > l.limit {
 		return 0, &TooLargeError{Name: l.name, Limit: l.limit}
 	}
-	if int64(len(p)) > l.left+1 {
-		p = p[:l.left+1]
+	// One byte past the limit tells an input over it from one that ends there.
+	if left := l.limit - l.read + 1; int64(len(p)) > left {
+		p = p[:left]
 	}
 	n, err := l.r.Read(p)
 	if i := bytes.IndexByte(p[:n], 0); i >= 0 {
 		return 0, nulError(l.name, l.read+int64(i))
 	}
 	l.read += int64(n)
-	l.left -= int64(n)
-	if l.left < 0 {
+	if l.read > l.limit {
 		return 0, &TooLargeError{Name: l.name, Limit: l.limit}
 	}
 	return n, err

@@ -52,8 +52,12 @@ func NewOfflineAllocator(ctx context.Context, driver string, slices []*resourcea
 			pools[s.Pool] = append(pools[s.Pool], s)
 		}
 	}
+	nodes := make(map[string]*gpuworkload.DRANode, len(pools))
 	addSiblings(state.AllocatedDevices, draapi.MakeUniqueString(driver), func(pool string) *gpuworkload.DRANode {
-		return gpuworkload.NewDRANode(gpuworkload.DRAUsableDevices(pools[pool]))
+		if _, ok := nodes[pool]; !ok {
+			nodes[pool] = gpuworkload.NewDRANode(gpuworkload.DRAUsableDevices(pools[pool]))
+		}
+		return nodes[pool]
 	})
 	celCache := cel.NewCache(10, cel.Features{EnableConsumableCapacity: fts.EnableDRAConsumableCapacity, EnableListTypeAttributes: fts.EnableDRAListTypeAttributes})
 	return structured.NewAllocator(ctx, features, state, deviceClassList(classes), slices, celCache)
