@@ -7,7 +7,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"net/http"
 	"os"
 	"os/signal"
 	"strconv"
@@ -15,8 +14,10 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/spf13/pflag"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/uuid"
+	"k8s.io/apiserver/pkg/server/healthz"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/scheme"
@@ -25,7 +26,6 @@ import (
 	"k8s.io/client-go/tools/events"
 	"k8s.io/client-go/tools/leaderelection"
 	"k8s.io/client-go/tools/leaderelection/resourcelock"
-	"k8s.io/component-base/metrics/legacyregistry"
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
 
@@ -61,10 +61,13 @@ func main() {
 	fs.IntVar(&opts.OkTotalUnreadyCount, "ok-total-unready-count", opts.OkTotalUnreadyCount, "nodes that may be not Ready whatever the percentage (cluster-autoscaler's flag)")
 	leaderElect := fs.Bool("leader-elect", true, "run only while holding the lease, so that of several replicas one acts")
 	fs.StringVar(&opts.Namespace, "lease-namespace", opts.Namespace, "namespace of the leader election Lease "+modecontroller.Name+" and of the history ConfigMap "+modecontroller.HistoryConfigMap)
-	metricsAddress := fs.String("metrics-bind-address", ":10361", "address of /metrics and /healthz; empty: none")
 	printVersion := fs.Bool("version", false, "print the version and exit")
 	klog.InitFlags(fs)
-	_ = fs.Parse(os.Args[1:])
+	serving := newServingOptions()
+	flags := pflag.NewFlagSet(modecontroller.Name, pflag.ExitOnError)
+	flags.AddGoFlagSet(fs)
+	serving.addFlags(flags)
+	_ = flags.Parse(os.Args[1:])
 	if *printVersion {
 		fmt.Println(version.String(modecontroller.Name))
 		return
@@ -77,7 +80,7 @@ func main() {
 	selector, err := modecontroller.ParseNamespaceSelector(*namespaceSelector)
 	if err == nil {
 		opts.NamespaceSelector = selector
-		err = opts.Validate()
+		err = errors.Join(append([]error{opts.Validate()}, serving.validate()...)...)
 	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "%s: %v\n", modecontroller.Name, err)
@@ -85,7 +88,7 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, *kubeconfig, opts, *leaderElect, *metricsAddress); err != nil {
+	if err := run(ctx, *kubeconfig, opts, *leaderElect, serving); err != nil {
 		klog.ErrorS(err, "Controller failed")
 		os.Exit(1)
 	}
@@ -99,7 +102,7 @@ func operationNames() []string {
 	return out
 }
 
-func run(ctx context.Context, kubeconfig string, opts modecontroller.Options, leaderElect bool, metricsAddress string) error {
+func run(ctx context.Context, kubeconfig string, opts modecontroller.Options, leaderElect bool, serving servingOptions) error {
 	logger := klog.FromContext(ctx)
 	config, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
 	if err != nil {
@@ -129,17 +132,18 @@ func run(ctx context.Context, kubeconfig string, opts modecontroller.Options, le
 		return err
 	}
 	modecontroller.RegisterMetrics()
-	if metricsAddress != "" {
-		mux := http.NewServeMux()
-		mux.Handle("/metrics", legacyregistry.Handler())
-		mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("ok")) })
-		server := &http.Server{Addr: metricsAddress, Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-		go func() {
-			if err := server.ListenAndServe(); err != nil && !errors.Is(err, http.ErrServerClosed) {
-				logger.Error(err, "Metrics server stopped", "address", metricsAddress)
-			}
-		}()
-		defer server.Close()
+	// The lease's watchdog fails liveness when this replica leads but has
+	// not renewed the lease for 20 s past its deadline, as kube-scheduler's.
+	watchdog := leaderelection.NewLeaderHealthzAdaptor(20 * time.Second)
+	if serving.enabled() {
+		health := endpoints{ready: []healthz.HealthChecker{apiServerReachable(client)}}
+		if leaderElect {
+			health.live = append(health.live, watchdog)
+			health.ready = append(health.ready, watchdog)
+		}
+		if err := serving.serve(ctx, health); err != nil {
+			return fmt.Errorf("secure port: %w", err)
+		}
 	}
 	logger.Info("Starting", "version", version.String(modecontroller.Name), "options", opts)
 	if !leaderElect {
@@ -156,7 +160,7 @@ func run(ctx context.Context, kubeconfig string, opts modecontroller.Options, le
 		LockConfig: resourcelock.ResourceLockConfig{Identity: host + "_" + string(uuid.NewUUID())},
 	}
 	leaderelection.RunOrDie(ctx, leaderelection.LeaderElectionConfig{
-		Lock: lock, Name: modecontroller.Name, ReleaseOnCancel: true,
+		Lock: lock, Name: modecontroller.Name, ReleaseOnCancel: true, WatchDog: watchdog,
 		LeaseDuration: 15 * time.Second, RenewDeadline: 10 * time.Second, RetryPeriod: 2 * time.Second,
 		Callbacks: leaderelection.LeaderCallbacks{
 			OnStartedLeading: controller.Run,

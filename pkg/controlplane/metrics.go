@@ -11,30 +11,40 @@ import (
 	"time"
 )
 
-// ScrapeGPUWorkloadMetrics reads the scheduler's /metrics as a bearer
-// token's holder and returns the gpu_workload_ series by their text, as
-// the exposition format gives them (labels sorted by name).
-func ScrapeGPUWorkloadMetrics(ctx context.Context, url, token string) (map[string]float64, error) {
+// GetSecure reads path from a component's secure port (https://host:port,
+// self-signed) as a bearer token's holder, or anonymously when token is
+// empty, and returns the status code and body.
+func GetSecure(ctx context.Context, url, path, token string) (int, []byte, error) {
 	client := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{
-		// The scheduler's serving certificate is self-signed.
+		// The components' serving certificates are self-signed.
 		TLSClientConfig: &tls.Config{InsecureSkipVerify: true},
 	}}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url+"/metrics", nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url+path, nil)
 	if err != nil {
-		return nil, err
+		return 0, nil, err
 	}
-	req.Header.Set("Authorization", "Bearer "+token)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
 	resp, err := client.Do(req)
 	if err != nil {
-		return nil, err
+		return 0, nil, err
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, body, err
+}
+
+// ScrapeGPUWorkloadMetrics reads a component's /metrics as a bearer
+// token's holder and returns the gpu_workload_ series by their text, as
+// the exposition format gives them (labels sorted by name).
+func ScrapeGPUWorkloadMetrics(ctx context.Context, url, token string) (map[string]float64, error) {
+	status, body, err := GetSecure(ctx, url, "/metrics", token)
 	if err != nil {
 		return nil, err
 	}
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("GET /metrics: %s: %s", resp.Status, body)
+	if status != http.StatusOK {
+		return nil, fmt.Errorf("GET /metrics: %d %s: %s", status, http.StatusText(status), body)
 	}
 	series := map[string]float64{}
 	for line := range strings.Lines(string(body)) {

@@ -365,7 +365,7 @@ const agentTimeout = 30 * time.Second
 // first pass.
 func (l *lab) startController(cp *controlplane.ControlPlane, settings ControllerSettings) error {
 	args := append([]string{"--kubeconfig", l.kubeconfig(),
-		"--operation=" + string(settings.Operation), "--interval=2s", "--demand-wait=0", "--idle-for=0", "--leader-elect=false", "--metrics-bind-address=", "--v=2"}, settings.Args...)
+		"--operation=" + string(settings.Operation), "--interval=2s", "--demand-wait=0", "--idle-for=0", "--leader-elect=false", "--secure-port=0", "--v=2"}, settings.Args...)
 	p, err := cp.StartProcess("controller", filepath.Join(l.Bin, "gpu-workload-controller"), args...)
 	if err != nil {
 		return err

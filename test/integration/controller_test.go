@@ -3,6 +3,7 @@ package integration
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -48,7 +49,7 @@ func (e *env) startController(t *testing.T, name string, args ...string) *contro
 	if err != nil {
 		t.Fatalf("gpu-workload-controller is not on PATH (fix: make build, then put bin/ on PATH): %v", err)
 	}
-	base := []string{"--kubeconfig", filepath.Join(e.cp.Dir, controllerKubeconfig), "--interval=1s", "--demand-wait=0", "--idle-for=0", "--metrics-bind-address=", "--v=2"}
+	base := []string{"--kubeconfig", filepath.Join(e.cp.Dir, controllerKubeconfig), "--interval=1s", "--demand-wait=0", "--idle-for=0", "--secure-port=0", "--v=2"}
 	p, err := e.cp.StartProcess(name, binary, append(base, args...)...)
 	if err != nil {
 		t.Fatal(err)
@@ -616,5 +617,51 @@ func TestControllerNodeWritesAdmission(t *testing.T) {
 	node := e.node(t, "gpu-1")
 	if node.Labels[gpuworkload.LabelWorkloadConfig] != "vm-vgpu" || node.Spec.Unschedulable || len(node.Spec.Taints) != 0 || node.Annotations["owner"] != "" {
 		t.Errorf("node after the writes: labels %v, annotations %v, unschedulable %v, taints %v; want only the controller's own changes", node.Labels, node.Annotations, node.Spec.Unschedulable, node.Spec.Taints)
+	}
+}
+
+// The controller's secure port delegates authentication and authorization
+// to the API server, as kube-scheduler's does: the health paths answer
+// anyone, /metrics only a subject the API server allows to get it
+// (Prometheus's ServiceAccount under the monitoring component's RBAC).
+func TestControllerSecurePort(t *testing.T) {
+	e := newEnv(t)
+	e.useControllerRBAC(t)
+	e.applyRBAC(t, "manifests/examples/monitoring", func(name string) bool { return name == "gpu-workload-scheduler-metrics-reader" })
+	prometheus, other := e.newServiceAccountToken(t, "monitoring", "prometheus-k8s"), e.newServiceAccountToken(t, "default", "curious")
+	ports, err := controlplane.FreePorts(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kubeconfig := filepath.Join(e.cp.Dir, controllerKubeconfig)
+	e.startController(t, "controller", "--lease-namespace="+schedulerName,
+		"--bind-address=127.0.0.1", fmt.Sprintf("--secure-port=%d", ports[0]), "--cert-dir="+filepath.Join(e.cp.Dir, "controller-certs"),
+		"--authentication-kubeconfig="+kubeconfig, "--authorization-kubeconfig="+kubeconfig,
+		// The control plane has no client CA for delegated authentication to look up.
+		"--authentication-skip-lookup=true")
+	url := fmt.Sprintf("https://127.0.0.1:%d", ports[0])
+	e.poll(t, "the controller's /readyz to answer 200 to anyone", func(ctx context.Context) (bool, error) {
+		status, _, err := controlplane.GetSecure(ctx, url, "/readyz", "")
+		return err == nil && status == http.StatusOK, nil
+	})
+	for _, path := range []string{"/healthz", "/livez"} {
+		if status, body, err := controlplane.GetSecure(e.ctx, url, path, ""); err != nil || status != http.StatusOK {
+			t.Errorf("anonymous GET %s: %d %s, %v; want 200", path, status, body, err)
+		}
+	}
+	if status, body, err := controlplane.GetSecure(e.ctx, url, "/healthz?verbose", ""); err != nil || !strings.Contains(string(body), "[+]leaderElection ok") {
+		t.Errorf("GET /healthz?verbose: %d %s, %v; want the lease's check", status, body, err)
+	}
+	for _, who := range []struct{ name, token string }{{"anonymous", ""}, {"a ServiceAccount without the binding", other}} {
+		if status, body, err := controlplane.GetSecure(e.ctx, url, "/metrics", who.token); err != nil || status != http.StatusForbidden {
+			t.Errorf("%s GET /metrics: %d %s, %v; want 403", who.name, status, body, err)
+		}
+	}
+	series, err := controlplane.ScrapeGPUWorkloadMetrics(e.ctx, url, prometheus)
+	if err != nil {
+		t.Fatalf("Prometheus's ServiceAccount GET /metrics: %v", err)
+	}
+	if _, ok := series["gpu_workload_conversions_in_progress"]; !ok {
+		t.Errorf("no gpu_workload_conversions_in_progress among %d series", len(series))
 	}
 }

@@ -179,21 +179,7 @@ func TestMetricsUnderMonitoringRBAC(t *testing.T) {
 
 	// The monitoring component's RBAC only: the installation's is in place.
 	e.applyRBAC(t, "manifests/examples/monitoring", func(name string) bool { return name == "gpu-workload-scheduler-metrics-reader" })
-	token := func(namespace, name string) string {
-		t.Helper()
-		if namespace != "default" {
-			e.createNamespace(t, namespace)
-		}
-		if _, err := e.client.CoreV1().ServiceAccounts(namespace).Create(e.ctx, &v1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: name}}, metav1.CreateOptions{}); err != nil {
-			t.Fatal(err)
-		}
-		tr, err := e.client.CoreV1().ServiceAccounts(namespace).CreateToken(e.ctx, name, &authenticationv1.TokenRequest{}, metav1.CreateOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return tr.Status.Token
-	}
-	prometheus, other := token("monitoring", "prometheus-k8s"), token("default", "curious")
+	prometheus, other := e.newServiceAccountToken(t, "monitoring", "prometheus-k8s"), e.newServiceAccountToken(t, "default", "curious")
 
 	series := `gpu_workload_pending_pods{mode="vm-passthrough",reason="NotAdvertised",resource="nvidia.com/AD102GL_L40S"}`
 	e.poll(t, "Prometheus's ServiceAccount to read "+series+" 1", func(ctx context.Context) (bool, error) {
@@ -204,6 +190,23 @@ func TestMetricsUnderMonitoringRBAC(t *testing.T) {
 		t.Fatalf("a ServiceAccount without the binding read /metrics: %v, want 403 Forbidden", err)
 	}
 	wantNothingForbidden(t, s.LogPath)
+}
+
+// newServiceAccountToken creates a ServiceAccount (and its namespace, other
+// than default) and returns a token of it.
+func (e *env) newServiceAccountToken(t *testing.T, namespace, name string) string {
+	t.Helper()
+	if namespace != "default" {
+		e.createNamespace(t, namespace)
+	}
+	if _, err := e.client.CoreV1().ServiceAccounts(namespace).Create(e.ctx, &v1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: name}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := e.client.CoreV1().ServiceAccounts(namespace).CreateToken(e.ctx, name, &authenticationv1.TokenRequest{}, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr.Status.Token
 }
 
 // A node whose bound pods hold more GPUs than it has (two VMs bound by hand

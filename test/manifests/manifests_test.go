@@ -164,26 +164,32 @@ func TestShippedArgsStopStartupWhenInvalid(t *testing.T) {
 	}
 }
 
+// Both Deployments run hardened, with HTTPS probes on their secure ports.
 func TestDeploymentIsHardened(t *testing.T) {
-	d := decode[appsv1.Deployment](t, build(t), "Deployment/gpu-workload-scheduler")
-	if d.Spec.Replicas == nil || *d.Spec.Replicas != 2 {
-		t.Errorf("replicas %v, want 2", d.Spec.Replicas)
-	}
-	pod := d.Spec.Template.Spec
-	if pod.SecurityContext == nil || pod.SecurityContext.RunAsNonRoot == nil || !*pod.SecurityContext.RunAsNonRoot ||
-		pod.SecurityContext.SeccompProfile == nil || pod.SecurityContext.SeccompProfile.Type != v1.SeccompProfileTypeRuntimeDefault {
-		t.Errorf("pod security context %+v, want non-root with seccomp RuntimeDefault", pod.SecurityContext)
-	}
-	c := pod.Containers[0]
-	sc := c.SecurityContext
-	if sc == nil || sc.ReadOnlyRootFilesystem == nil || !*sc.ReadOnlyRootFilesystem || sc.AllowPrivilegeEscalation == nil || *sc.AllowPrivilegeEscalation {
-		t.Errorf("container security context %+v, want a read-only root and no privilege escalation", sc)
-	}
-	if c.LivenessProbe == nil || c.ReadinessProbe == nil || c.LivenessProbe.HTTPGet == nil || c.LivenessProbe.HTTPGet.Scheme != v1.URISchemeHTTPS {
-		t.Errorf("probes %+v %+v, want HTTPS probes on the secure port", c.LivenessProbe, c.ReadinessProbe)
-	}
-	if c.Resources.Requests.Cpu().IsZero() || c.Resources.Limits.Memory().IsZero() {
-		t.Errorf("resources %+v, want requests and a memory limit", c.Resources)
+	objects := build(t)
+	for _, name := range []string{"gpu-workload-scheduler", "gpu-workload-controller"} {
+		t.Run(name, func(t *testing.T) {
+			d := decode[appsv1.Deployment](t, objects, "Deployment/"+name)
+			if d.Spec.Replicas == nil || *d.Spec.Replicas != 2 {
+				t.Errorf("replicas %v, want 2", d.Spec.Replicas)
+			}
+			pod := d.Spec.Template.Spec
+			if pod.SecurityContext == nil || pod.SecurityContext.RunAsNonRoot == nil || !*pod.SecurityContext.RunAsNonRoot ||
+				pod.SecurityContext.SeccompProfile == nil || pod.SecurityContext.SeccompProfile.Type != v1.SeccompProfileTypeRuntimeDefault {
+				t.Errorf("pod security context %+v, want non-root with seccomp RuntimeDefault", pod.SecurityContext)
+			}
+			c := pod.Containers[0]
+			sc := c.SecurityContext
+			if sc == nil || sc.ReadOnlyRootFilesystem == nil || !*sc.ReadOnlyRootFilesystem || sc.AllowPrivilegeEscalation == nil || *sc.AllowPrivilegeEscalation {
+				t.Errorf("container security context %+v, want a read-only root and no privilege escalation", sc)
+			}
+			if c.LivenessProbe == nil || c.ReadinessProbe == nil || c.LivenessProbe.HTTPGet == nil || c.LivenessProbe.HTTPGet.Scheme != v1.URISchemeHTTPS {
+				t.Errorf("probes %+v %+v, want HTTPS probes on the secure port", c.LivenessProbe, c.ReadinessProbe)
+			}
+			if c.Resources.Requests.Cpu().IsZero() || c.Resources.Limits.Memory().IsZero() {
+				t.Errorf("resources %+v, want requests and a memory limit", c.Resources)
+			}
+		})
 	}
 }
 
@@ -207,7 +213,9 @@ func TestOnlyTheControllerWritesNodes(t *testing.T) {
 	if w := writes("gpu-workload-scheduler"); w["nodes"] != nil {
 		t.Errorf("the scheduler's ClusterRole writes nodes: %v", w["nodes"])
 	}
-	want := map[string][]string{"nodes": {"patch"}, "pods/eviction": {"create"}, "events": {"create", "patch"}, "virtualmachineinstancemigrations": {"create"}}
+	want := map[string][]string{"nodes": {"patch"}, "pods/eviction": {"create"}, "events": {"create", "patch"}, "virtualmachineinstancemigrations": {"create"},
+		// The secure port's reviews, which the API server answers and stores nowhere.
+		"tokenreviews": {"create"}, "subjectaccessreviews": {"create"}}
 	if w := writes("gpu-workload-controller"); !reflect.DeepEqual(w, want) {
 		t.Errorf("the controller's ClusterRole writes %v, want %v", w, want)
 	}
