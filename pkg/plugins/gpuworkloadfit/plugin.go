@@ -19,6 +19,8 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/tools/events"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/util/assumecache"
@@ -68,6 +70,10 @@ type GPUWorkloadFit struct {
 	// explained), for the pending pods metric and to restore lost
 	// conditions; the profiles of a process share it.
 	explained *sync.Map
+	// recorder writes the explanation events through the share's
+	// broadcaster, which notes the writes that fail; nil where the plugin
+	// follows no cluster, which records with the framework's recorder.
+	recorder events.EventRecorderLogger
 }
 
 var (
@@ -114,6 +120,7 @@ func (pl *GPUWorkloadFit) follow(ctx context.Context, args *config.GPUWorkloadFi
 			return err
 		}
 	}
+	pl.recorder = share.explanations.NewRecorder(scheme.Scheme, pl.handle.ProfileName())
 	if dra := pl.handle.SharedDRAManager(); dra != nil {
 		pl.claims = dra.ResourceClaims()
 		pl.deleteEarlierRules = share.deleteEarlierRules(klog.NewContext(ctx, logger), pl.handle.ClientSet())

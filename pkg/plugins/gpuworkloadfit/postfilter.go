@@ -45,7 +45,11 @@ func (pl *GPUWorkloadFit) PostFilter(ctx context.Context, state fwk.CycleState, 
 	if vmi := data.demand.VMI; vmi != nil && vmi.Name != "" {
 		related = &v1.ObjectReference{APIVersion: "kubevirt.io/v1", Kind: "VirtualMachineInstance", Namespace: vmi.Namespace, Name: vmi.Name, UID: vmi.UID}
 	}
-	if recorder, ok := pl.handle.EventRecorder().(events.AnnotatedEventRecorder); ok {
+	recorder := pl.recorder
+	if recorder == nil {
+		recorder = pl.handle.EventRecorder()
+	}
+	if recorder, ok := recorder.(events.AnnotatedEventRecorder); ok {
 		annotations := why.Annotations()
 		if related != nil {
 			recorder.AnnotatedEventf(pod, related, annotations, v1.EventTypeWarning, reasons.EventReasonUnschedulable, "Scheduling", "%s", message)

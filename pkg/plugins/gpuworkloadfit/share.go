@@ -9,13 +9,11 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
-	eventsv1 "k8s.io/api/events/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/informers"
-	eventsinformers "k8s.io/client-go/informers/events/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/events"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 
@@ -33,8 +31,13 @@ type processShare struct {
 	key       shareKey
 	tracker   *clusterstate.Tracker
 	explained *sync.Map
-	mu        sync.Mutex
-	profiles  []*GPUWorkloadFit
+	// explanations records every profile's explanation events, from the
+	// first profile's watch on, and unwritten holds the UIDs of the pods
+	// whose latest one was not written (explanationSink).
+	explanations events.EventBroadcaster
+	unwritten    sync.Map
+	mu           sync.Mutex
+	profiles     []*GPUWorkloadFit
 	// earlierRules deletes an earlier version's DeviceTaintRules once.
 	earlierRules sync.Once
 }
@@ -146,12 +149,11 @@ func (s *processShare) watch(ctx context.Context, handle fwk.Handle, args *confi
 			s.each(func(pl *GPUWorkloadFit) { pl.deviceWaiters.activate(logger, pl.handle) })
 		})
 	}
-	explanations := explanationEvents(handle.ClientSet())
-	go explanations.RunWithContext(ctx)
+	s.explanations = newExplanationBroadcaster(handle.ClientSet(), &s.unwritten)
+	s.explanations.StartRecordingToSink(ctx.Done())
+	context.AfterFunc(ctx, s.explanations.Shutdown)
 	go wait.UntilWithContext(ctx, func(context.Context) {
-		if explanations.HasSynced() {
-			s.each(func(pl *GPUWorkloadFit) { pl.restoreConditions(logger, explanations.GetIndexer()) })
-		}
+		s.each(func(pl *GPUWorkloadFit) { pl.restoreConditions(logger, &s.unwritten) })
 	}, conditionCheckInterval)
 	// Register the pod informer now (informers must exist before the
 	// scheduler starts them), and forget a pod once it is bound or gone.
@@ -183,6 +185,7 @@ func (s *processShare) watch(ctx context.Context, handle fwk.Handle, args *confi
 // the share's lock instead of copying them, as each does.
 func (s *processShare) forget(pod *v1.Pod) {
 	s.explained.Delete(pod.UID)
+	s.unwritten.Delete(pod.UID)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, pl := range s.profiles {
@@ -199,35 +202,22 @@ type explained struct {
 }
 
 // A cycle that finds no node for a pod writes its PodScheduled condition
-// after PostFilter explained it, and the event recorder writes the
+// after PostFilter explained it, and the share's broadcaster writes the
 // explanation event; when the API server (or its etcd) is away either write
-// fails, the recorder gives up on an error the server answers, and the
+// fails, the broadcaster gives up on an error the server answers, and the
 // queue holds the pod until its 5-minute flush. Every
 // conditionCheckInterval the pods explained at least conditionWriteGrace
-// ago that still have no condition or no explanation event are retried.
+// ago that still have no condition, or whose latest explanation event was
+// not written, are retried.
 const (
 	conditionCheckInterval = 10 * time.Second
 	conditionWriteGrace    = 10 * time.Second
 )
 
-// explanationEvents follows the explanation events, indexed by the UID of
-// the pod each regards; the field selector keeps every other event out.
-func explanationEvents(client kubernetes.Interface) cache.SharedIndexInformer {
-	return eventsinformers.NewFilteredEventInformer(client, metav1.NamespaceAll, 0, cache.Indexers{byRegardedUID: func(obj any) ([]string, error) {
-		if ev, ok := obj.(*eventsv1.Event); ok {
-			return []string{string(ev.Regarding.UID)}, nil
-		}
-		return nil, nil
-	}}, func(options *metav1.ListOptions) {
-		options.FieldSelector = "reason=" + reasons.EventReasonUnschedulable
-	})
-}
-
-const byRegardedUID = "regarding.uid"
-
 // restoreConditions retries the profile's explained pods whose condition
-// or explanation event was lost; events holds the explanation events.
-func (pl *GPUWorkloadFit) restoreConditions(logger klog.Logger, events cache.Indexer) {
+// or explanation event was lost; unwritten holds the UIDs of the pods whose
+// latest explanation event was not written.
+func (pl *GPUWorkloadFit) restoreConditions(logger klog.Logger, unwritten *sync.Map) {
 	pods := pl.handle.SharedInformerFactory().Core().V1().Pods().Lister()
 	lost := map[string]*v1.Pod{}
 	pl.explained.Range(func(_, value any) bool {
@@ -239,7 +229,7 @@ func (pl *GPUWorkloadFit) restoreConditions(logger klog.Logger, events cache.Ind
 		if err != nil || pod.Spec.NodeName != "" || pod.Spec.SchedulerName != pl.handle.ProfileName() {
 			return true
 		}
-		if explanations, err := events.ByIndex(byRegardedUID, string(pod.UID)); hasUnschedulableCondition(pod) && (err != nil || len(explanations) > 0) {
+		if _, eventLost := unwritten.Load(pod.UID); hasUnschedulableCondition(pod) && !eventLost {
 			return true
 		}
 		lost[e.namespace+"/"+e.name] = pod

@@ -2,8 +2,10 @@ package gpuworkloadfit
 
 import (
 	"context"
+	"errors"
 	"maps"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -89,7 +91,7 @@ func (h *activatingHandle) Activate(_ klog.Logger, pods map[string]*v1.Pod) {
 }
 
 // A pod explained a while ago that still has no PodScheduled condition, or
-// no explanation event, lost that write: it is retried. Pods with both,
+// whose explanation event was not written, lost that write: it is retried. Pods with both,
 // pods of other profiles, bound pods and pods explained a moment ago are not.
 func TestRestoreConditionsRetriesPodsWithoutOne(t *testing.T) {
 	factory := informers.NewSharedInformerFactory(fake.NewClientset(), 0)
@@ -97,7 +99,7 @@ func TestRestoreConditionsRetriesPodsWithoutOne(t *testing.T) {
 	pl := NewOffline(&config.GPUWorkloadFitArgs{})
 	handle := &activatingHandle{informersHandle: informersHandle{factory: factory}, activated: map[string]*v1.Pod{}}
 	pl.handle = handle
-	events := explanationEvents(fake.NewClientset()).GetIndexer()
+	var unwritten sync.Map
 	long := time.Now().Add(-2 * conditionWriteGrace)
 	for _, p := range []struct {
 		name, scheduler, node string
@@ -118,15 +120,12 @@ func TestRestoreConditionsRetriesPodsWithoutOne(t *testing.T) {
 		if err := pods.Add(pod); err != nil {
 			t.Fatal(err)
 		}
-		if p.event {
-			if err := events.Add(&eventsv1.Event{ObjectMeta: metav1.ObjectMeta{Namespace: "vms", Name: p.name + ".1"}, Reason: reasons.EventReasonUnschedulable,
-				Regarding: v1.ObjectReference{Kind: "Pod", Namespace: "vms", Name: p.name, UID: pod.UID}}); err != nil {
-				t.Fatal(err)
-			}
+		if !p.event {
+			unwritten.Store(pod.UID, struct{}{})
 		}
 		pl.explained.Store(pod.UID, explained{code: "Insufficient", namespace: "vms", name: p.name, at: p.explainedAt})
 	}
-	pl.restoreConditions(klog.Background(), events)
+	pl.restoreConditions(klog.Background(), &unwritten)
 	if got, want := slices.Sorted(maps.Keys(handle.activated)), []string{"vms/event-lost", "vms/lost"}; !slices.Equal(got, want) {
 		t.Fatalf("retried %v, want %v", got, want)
 	}
@@ -202,4 +201,50 @@ func TestShareForgetsPodsThatLeft(t *testing.T) {
 			}
 		}
 	}
+}
+
+// The explanation sink notes, per pod, whether the latest write of an
+// explanation event failed; a later write that succeeds clears it, and
+// other events count for nothing.
+func TestExplanationSinkNotesUnwrittenEvents(t *testing.T) {
+	var unwritten sync.Map
+	inner := &failingSink{}
+	sink := explanationSink{EventSink: inner, unwritten: &unwritten}
+	explanation := func(uid types.UID) *eventsv1.Event {
+		return &eventsv1.Event{Reason: reasons.EventReasonUnschedulable, Regarding: v1.ObjectReference{Kind: "Pod", UID: uid}}
+	}
+	lost := func(uid types.UID) bool { _, ok := unwritten.Load(uid); return ok }
+	inner.err = errors.New("connection refused")
+	if _, err := sink.Create(context.Background(), explanation("a")); err == nil {
+		t.Fatal("the inner sink's error was not returned")
+	}
+	if _, err := sink.Patch(context.Background(), explanation("b"), nil); err == nil {
+		t.Fatal("the inner sink's error was not returned")
+	}
+	if _, err := sink.Create(context.Background(), &eventsv1.Event{Reason: "FailedScheduling", Regarding: v1.ObjectReference{UID: "c"}}); err == nil {
+		t.Fatal("the inner sink's error was not returned")
+	}
+	if !lost("a") || !lost("b") || lost("c") {
+		t.Fatalf("unwritten a %v, b %v, c %v; want a and b, the explanations", lost("a"), lost("b"), lost("c"))
+	}
+	inner.err = nil
+	if _, err := sink.Update(context.Background(), explanation("a")); err != nil {
+		t.Fatal(err)
+	}
+	if lost("a") || !lost("b") {
+		t.Fatalf("unwritten a %v, b %v; want only b after a's write", lost("a"), lost("b"))
+	}
+}
+
+// failingSink answers every write with err.
+type failingSink struct{ err error }
+
+func (s *failingSink) Create(_ context.Context, e *eventsv1.Event) (*eventsv1.Event, error) {
+	return e, s.err
+}
+func (s *failingSink) Update(_ context.Context, e *eventsv1.Event) (*eventsv1.Event, error) {
+	return e, s.err
+}
+func (s *failingSink) Patch(_ context.Context, e *eventsv1.Event, _ []byte) (*eventsv1.Event, error) {
+	return e, s.err
 }
