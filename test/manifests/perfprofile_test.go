@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/kubernetes/pkg/scheduler/apis/config"
 	"k8s.io/kubernetes/pkg/scheduler/apis/config/scheme"
+	"k8s.io/utils/ptr"
 
 	gwsconfig "github.com/gpu-workload-scheduler/scheduler/pkg/apis/config"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpustranding"
@@ -15,7 +16,7 @@ import (
 )
 
 // The scheduler_perf profile is the shipped one: the same plugins in the
-// same order with the same weights, and the same args. It may differ only
+// same order with the same weights, the same args and node sampling. It may differ only
 // where the harness needs it to: its scheduler name (scheduler_perf's pods
 // use default-scheduler), no leader election, and sandbox workloads
 // enabled in the args (the harness has no ClusterPolicy).
@@ -34,6 +35,9 @@ func TestPerfProfileIsTheShippedOne(t *testing.T) {
 		t.Fatalf("test/perf/config/gpuworkload.yaml: %d profiles, leader election %v; want one, off", len(perfConfig.Profiles), perfConfig.LeaderElection.LeaderElect)
 	}
 	perf := perfConfig.Profiles[0]
+	if !reflect.DeepEqual(perf.PercentageOfNodesToScore, shipped.PercentageOfNodesToScore) {
+		t.Errorf("percentageOfNodesToScore %v differs from manifests/install/config.yaml's %v", ptr.Deref(perf.PercentageOfNodesToScore, 0), ptr.Deref(shipped.PercentageOfNodesToScore, 0))
+	}
 	if !reflect.DeepEqual(perf.Plugins, shipped.Plugins) {
 		t.Errorf("plugins differ from manifests/install/config.yaml:\nperf    %+v\nshipped %+v", perf.Plugins, shipped.Plugins)
 	}

@@ -104,38 +104,62 @@ func parse(data []byte) (map[run]*measurement, error) {
 	return runs, nil
 }
 
-// oursOf lists the runs of ours (not the baselines), by mix and workload.
-func oursOf(runs map[run]*measurement) []run {
-	var ours []run
-	for r := range runs {
-		if !strings.HasSuffix(r.mix, baselineSuffix) {
-			ours = append(ours, r)
-		}
-	}
-	slices.SortFunc(ours, func(a, b run) int { return strings.Compare(a.mix+"/"+a.workload, b.mix+"/"+b.workload) })
-	return ours
+// comparison is one of our runs against one baseline run of the same
+// workload. A mix's baseline is <Mix>_Baseline; another,
+// <Mix>_Baseline<Variant> (the default profile configured otherwise), is
+// reported as the mix "<Mix> vs Baseline<Variant>".
+type comparison struct {
+	label      run
+	ours, base run
 }
 
-func baselineOf(r run) run { return run{mix: r.mix + baselineSuffix, workload: r.workload} }
-
-func compare(runs map[run]*measurement, out io.Writer) error {
-	ours := oursOf(runs)
-	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(w, "MIX\tWORKLOAD\tTHROUGHPUT (pods/s) OURS\tBASELINE\tRATIO\tEXTENSION POINT DURATION RATIOS (ours/baseline, average)")
-	for _, r := range ours {
-		base, ok := runs[baselineOf(r)]
-		if !ok {
-			fmt.Fprintf(w, "%s\t%s\t%.1f\t-\t-\tno baseline run\n", r.mix, r.workload, runs[r].throughput)
+// comparisonsOf lists each of our runs against each of its baselines, by
+// label; a run of ours without a baseline has an empty base.
+func comparisonsOf(runs map[run]*measurement) []comparison {
+	var out []comparison
+	for r := range runs {
+		if strings.Contains(r.mix, baselineSuffix) {
 			continue
 		}
-		m := runs[r]
+		found := false
+		for b := range runs {
+			if b.workload != r.workload || !strings.HasPrefix(b.mix, r.mix+baselineSuffix) {
+				continue
+			}
+			label := r
+			if variant := strings.TrimPrefix(b.mix, r.mix+"_"); b.mix != r.mix+baselineSuffix {
+				label.mix = r.mix + " vs " + variant
+			}
+			out = append(out, comparison{label: label, ours: r, base: b})
+			found = true
+		}
+		if !found {
+			out = append(out, comparison{label: r, ours: r})
+		}
+	}
+	slices.SortFunc(out, func(a, b comparison) int {
+		return strings.Compare(a.ours.mix+"/"+a.ours.workload+"/"+a.base.mix, b.ours.mix+"/"+b.ours.workload+"/"+b.base.mix)
+	})
+	return out
+}
+
+func compare(runs map[run]*measurement, out io.Writer) error {
+	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "MIX\tWORKLOAD\tTHROUGHPUT (pods/s) OURS\tBASELINE\tRATIO\tEXTENSION POINT DURATION RATIOS (ours/baseline, average)")
+	for _, c := range comparisonsOf(runs) {
+		m := runs[c.ours]
+		base, ok := runs[c.base]
+		if !ok {
+			fmt.Fprintf(w, "%s\t%s\t%.1f\t-\t-\tno baseline run\n", c.label.mix, c.label.workload, m.throughput)
+			continue
+		}
 		var points []string
 		for _, point := range sortedKeys(m.extension) {
 			if b := base.extension[point]; b > 0 {
 				points = append(points, fmt.Sprintf("%s %.2f", point, m.extension[point]/b))
 			}
 		}
-		fmt.Fprintf(w, "%s\t%s\t%.1f\t%.1f\t%s\t%s\n", r.mix, r.workload, m.throughput, base.throughput, ratio(m.throughput, base.throughput), strings.Join(points, ", "))
+		fmt.Fprintf(w, "%s\t%s\t%.1f\t%.1f\t%s\t%s\n", c.label.mix, c.label.workload, m.throughput, base.throughput, ratio(m.throughput, base.throughput), strings.Join(points, ", "))
 	}
 	return w.Flush()
 }
@@ -147,16 +171,17 @@ func summarize(pairs []map[run]*measurement, out io.Writer) error {
 	ratios, differences := map[run][]float64{}, map[run][]float64{}
 	var mixes []run
 	for _, runs := range pairs {
-		for _, r := range oursOf(runs) {
-			base, ok := runs[baselineOf(r)]
+		for _, c := range comparisonsOf(runs) {
+			base, ok := runs[c.base]
 			if !ok || base.throughput <= 0 {
 				continue
 			}
+			r := c.label
 			if _, seen := ratios[r]; !seen {
 				mixes = append(mixes, r)
 			}
-			ratios[r] = append(ratios[r], runs[r].throughput/base.throughput)
-			differences[r] = append(differences[r], runs[r].throughput-base.throughput)
+			ratios[r] = append(ratios[r], runs[c.ours].throughput/base.throughput)
+			differences[r] = append(differences[r], runs[c.ours].throughput-base.throughput)
 		}
 	}
 	if len(mixes) == 0 {

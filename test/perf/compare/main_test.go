@@ -60,3 +60,32 @@ func TestSummarize(t *testing.T) {
 		t.Error("pairs without a baseline summarized without error")
 	}
 }
+
+// A second baseline of a mix, <Mix>_Baseline<Variant>, is a row of its own
+// against the same run of ours, in each file and in the summary.
+func TestBaselineVariants(t *testing.T) {
+	var pairs []map[run]*measurement
+	for _, ours := range []float64{110, 120} {
+		pairs = append(pairs, map[run]*measurement{
+			{mix: "DRA_Baseline", workload: "5000Nodes"}:                 {throughput: 100},
+			{mix: "DRA_BaselineAtOursPercentage", workload: "5000Nodes"}: {throughput: 200},
+			{mix: "DRA", workload: "5000Nodes"}:                          {throughput: ours},
+		})
+	}
+	var out bytes.Buffer
+	if err := compare(pairs[0], &out); err != nil {
+		t.Fatal(err)
+	}
+	rows := strings.Split(strings.TrimSpace(out.String()), "\n")[1:]
+	want := []string{"DRA 5000Nodes 110.0 100.0 1.10", "DRA vs BaselineAtOursPercentage 5000Nodes 110.0 200.0 0.55"}
+	if len(rows) != 2 || strings.Join(strings.Fields(rows[0]), " ") != want[0] || strings.Join(strings.Fields(rows[1]), " ") != want[1] {
+		t.Fatalf("rows:\n%s\nwant\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"))
+	}
+	out.Reset()
+	if err := summarize(pairs, &out); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(strings.Fields(out.String()), " "); !strings.Contains(got, "DRA vs BaselineAtOursPercentage 5000Nodes 2 0.57 ± 0.02 0.55-0.60") {
+		t.Errorf("summary:\n%s\nwant the variant's row over both pairs", got)
+	}
+}

@@ -15,7 +15,7 @@
 // such a list the three-mode mapping keeps each node's card, so that the
 // pins mean something.
 //
-//	go run ./test/sim/openb [-data ../shared/data/openb] [-pods FILE] [-nodes FILE] [-draws 10] [-out docs/simulation] [-scenarios openb-three-mode -dra-shares 0,25,50,100]
+//	go run ./test/sim/openb [-data ../shared/data/openb] [-pods FILE] [-nodes FILE] [-draws 10] [-out docs/simulation] [-scenarios openb-three-mode -dra-shares 0,25,50,100] [-percentage-of-nodes-to-score 5]
 package main
 
 import (
@@ -31,6 +31,7 @@ import (
 
 	"github.com/go-logr/logr"
 	"k8s.io/klog/v2"
+	"k8s.io/utils/ptr"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/modecontroller"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/sim"
@@ -47,8 +48,13 @@ func main() {
 	policies := flag.String("policies", "", "comma-separated subset of the simulator's policies (default: all)")
 	controller := flag.Bool("controller", false, "with the advisor's mappings, run each policy also with the mode controller's shipped policy in idleOnly (gpu-workload-controller's defaults) and report both, paired")
 	draShares := flag.String("dra-shares", "", "percentages of the nodes the DRA driver can serve to publish through DRA, e.g. 0,25,50,100: measure the DRA share instead of comparing the policies: the table on standard output, the plots in -out as <scenario>-dra-share.svg")
+	percentage := flag.Int("percentage-of-nodes-to-score", -1, "kube-scheduler's percentageOfNodesToScore in place of the shipped configuration's: 1 to 100, or 0 for kube-scheduler's adaptive default (default: the shipped configuration's)")
 	flag.Parse()
-	if err := run(os.Stdout, options{data: *data, pods: *pods, nodes: *nodes, draws: *draws, inflation: *inflation, out: *out, only: *only, policies: *policies, draShares: *draShares, controller: *controller}); err != nil {
+	o := options{data: *data, pods: *pods, nodes: *nodes, draws: *draws, inflation: *inflation, out: *out, only: *only, policies: *policies, draShares: *draShares, controller: *controller}
+	if *percentage != -1 {
+		o.percentage = ptr.To(int32(*percentage))
+	}
+	if err := run(os.Stdout, o); err != nil {
 		fmt.Fprintln(os.Stderr, "openb:", err)
 		os.Exit(1)
 	}
@@ -66,6 +72,9 @@ type options struct {
 	draShares   string
 	// controller adds the mode controller's runs to the advisor's.
 	controller bool
+	// percentage, when set, replaces the shipped percentageOfNodesToScore;
+	// 0 is kube-scheduler's adaptive default.
+	percentage *int32
 }
 
 func scenarioNames(list string) string {
@@ -106,6 +115,9 @@ func run(stdout io.Writer, o options) error {
 	if o.inflation <= 0 || o.inflation > 10 {
 		return fmt.Errorf("-inflation %v: want more than 0 and at most 10, e.g. 1.3", o.inflation)
 	}
+	if p := o.percentage; p != nil && (*p < 0 || *p > 100) {
+		return fmt.Errorf("-percentage-of-nodes-to-score %d: want a whole percentage from 1 to 100, 0 for kube-scheduler's adaptive default, or -1 for the shipped configuration's", *p)
+	}
 	podsPath, nodesPath := or(o.pods, o.data, taskFile), or(o.nodes, o.data, nodeFile)
 	list := taskListName(podsPath)
 	chosen, err := selected(o.only, list)
@@ -131,6 +143,9 @@ func run(stdout io.Writer, o options) error {
 	shipped, err := sim.ShippedOptions()
 	if err != nil {
 		return err
+	}
+	if o.percentage != nil {
+		shipped.Percentage = o.percentage
 	}
 	ctx := klog.NewContext(context.Background(), logr.Discard())
 	var report strings.Builder
@@ -168,7 +183,13 @@ func run(stdout io.Writer, o options) error {
 					return err
 				}
 				draRuns = append(draRuns, r)
-				fmt.Fprintf(os.Stderr, "%s: draw %d of %d done\n", name, seed, o.draws)
+				var figures []string
+				for i, share := range shares {
+					for _, res := range r[i] {
+						figures = append(figures, fmt.Sprintf("%s at %.0f%% stranded %.2f", res.Policy, 100*share, res.Summary.StrandedAverageTotal))
+					}
+				}
+				fmt.Fprintf(os.Stderr, "%s: draw %d of %d done: %s\n", name, seed, o.draws, strings.Join(figures, ", "))
 				continue
 			}
 			results, err := sim.Compare(ctx, scenario, policies, opts)
@@ -186,7 +207,11 @@ func run(stdout io.Writer, o options) error {
 				relabels[r.Policy] += len(r.Relabels)
 			}
 			runs = append(runs, measure(results, d, gpus, o.inflation))
-			fmt.Fprintf(os.Stderr, "%s: draw %d of %d done\n", name, seed, o.draws)
+			figures := make([]string, len(results))
+			for i, res := range results {
+				figures[i] = fmt.Sprintf("%s stranded %.2f allocated %.0f", res.Policy, res.Summary.StrandedAverageTotal, runs[len(runs)-1].allocated[i])
+			}
+			fmt.Fprintf(os.Stderr, "%s: draw %d of %d done: %s\n", name, seed, o.draws, strings.Join(figures, ", "))
 		}
 		if shares != nil {
 			if err := sim.ReportDRAShares(w, o.out, &sim.Scenario{Name: name, Nodes: specs}, shares, draRuns); err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/go-logr/logr"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/klog/v2"
+	"k8s.io/utils/ptr"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/sim"
@@ -266,6 +267,9 @@ func TestRunMeasuresTheDRAShare(t *testing.T) {
 	}
 	if err := run(&stdout, options{data: "testdata", draws: 2, inflation: 1.3, draShares: "0,150"}); err == nil || !strings.Contains(err.Error(), `-dra-shares: "150" is not a whole percentage from 0 to 100`) {
 		t.Errorf("error %v, want the bad share named", err)
+	}
+	if err := run(&stdout, options{data: "testdata", draws: 2, inflation: 1.3, percentage: ptr.To[int32](101)}); err == nil || !strings.Contains(err.Error(), "-percentage-of-nodes-to-score 101: want a whole percentage from 1 to 100, 0 for kube-scheduler's adaptive default") {
+		t.Errorf("error %v, want the bad percentage named", err)
 	}
 }
 
