@@ -25,9 +25,9 @@ import (
 	"github.com/gpu-workload-scheduler/scheduler/pkg/modecontroller"
 )
 
-// DefaultSecurePort is where the controller serves /metrics, /healthz,
+// defaultSecurePort is where the controller serves /metrics, /healthz,
 // /livez and /readyz.
-const DefaultSecurePort = 10361
+const defaultSecurePort = 10361
 
 // servingOptions are the secure port's options, as kube-scheduler and
 // kube-controller-manager have them: TLS, and authentication and
@@ -52,7 +52,7 @@ func newServingOptions() servingOptions {
 	// and kept in memory.
 	o.secure.ServerCert.CertDirectory = ""
 	o.secure.ServerCert.PairName = modecontroller.Name
-	o.secure.BindPort = DefaultSecurePort
+	o.secure.BindPort = defaultSecurePort
 	// --secure-port=0 serves nothing: the lab and tests run several
 	// controllers on one host.
 	o.secure.Required = false
