@@ -158,7 +158,7 @@ func (inv GPUInventory) ConversionTo(current Mode, r v1.ResourceName) (c Convers
 	if !ok {
 		return c, false
 	}
-	c = Conversion{Mode: mode, Served: served, ProfileChange: mode == ModeVGPU && !served.VGPU.SameProfile(inv.VGPU)}
+	c = Conversion{Mode: mode, Served: served, ProfileChange: mode == ModeVGPU && !inv.VGPU.Creates(served.VGPU)}
 	return c, mode != current || c.ProfileChange
 }
 

@@ -368,7 +368,7 @@ func vgpuFindings(node *v1.Node, s *NodeState, policy SandboxPolicy) []Finding {
 	}
 	if wantKnown {
 		for _, p := range advertised {
-			if !p.SameProfile(want) {
+			if !want.Creates(p) {
 				out = append(out, newFinding(FindingVGPUProfileMismatch,
 					fmt.Sprintf("wait for %s=%s, then check the vGPU device manager's logs; no vGPU VM may run on the node while the profile changes", LabelVGPUConfigState, VGPUConfigStateSuccess),
 					"%s=%s selects %s but the node advertises %s", LabelVGPUConfig, configValue, want.Name(), p.TypeName()))

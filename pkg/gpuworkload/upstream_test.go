@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"sigs.k8s.io/yaml"
@@ -29,7 +30,11 @@ func TestVGPUTableIsGenerated(t *testing.T) {
 // Every profile of the operator's configuration, on a one-GPU node labelled
 // with it and advertising what the device manager creates, gives no
 // finding; so does RTX PRO 6000 Blackwell, whose label is the last word of
-// its advertised type.
+// its advertised type. The device manager creates a configured type as
+// named when the driver has it, and otherwise without its MIG attribute
+// suffix (vgpu-device-manager pkg/vgpu/config.go, stripVGPUConfigSuffix):
+// the driver has the ME types of A30, A100 and Hopper, but no GFX type of
+// RTX PRO 6000 Blackwell, so DC-1-24QGFX is advertised as DC-1-24Q.
 func TestEveryUpstreamVGPUProfileOnALabelledNode(t *testing.T) {
 	var cm struct {
 		Data map[string]string `json:"data"`
@@ -45,7 +50,7 @@ func TestEveryUpstreamVGPUProfileOnALabelledNode(t *testing.T) {
 	nodes := []labelled{{"DC-48Q", "NVIDIA_RTX_Pro_6000_Blackwell_DC-48Q"}}
 	for name := range config.VGPUConfigs {
 		if name != VGPUConfigDefault {
-			nodes = append(nodes, labelled{name, "NVIDIA_" + name})
+			nodes = append(nodes, labelled{name, "NVIDIA_" + strings.TrimSuffix(name, "GFX")})
 		}
 	}
 	if len(nodes) < 700 {

@@ -182,6 +182,18 @@ func (p VGPUProfile) SameProfile(q VGPUProfile) bool {
 	return p.Family() == q.Family() && p.Size() == q.Size()
 }
 
+// Creates reports whether nvidia.com/vgpu.config naming p makes the vGPU
+// device manager create the advertised type. The device manager creates a
+// configured type as named when the driver has it, and otherwise without
+// its MIG attribute suffix (vgpu-device-manager pkg/vgpu/config.go,
+// stripVGPUConfigSuffix): RTX PRO 6000 Blackwell's DC-1-24QGFX creates
+// DC-1-24Q.
+func (p VGPUProfile) Creates(advertised VGPUProfile) bool {
+	withoutSuffix := p
+	withoutSuffix.Suffix = ""
+	return p.SameProfile(advertised) || p.Suffix != "" && withoutSuffix.SameProfile(advertised)
+}
+
 // MaxPerGPU is the number of instances of the profile one physical GPU holds
 // in equal-size mode. ok is false for cards and profiles the table does not
 // know: the caller must say "unknown" rather than guess.

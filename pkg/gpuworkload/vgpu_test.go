@@ -79,6 +79,35 @@ func TestParseVGPUConfig(t *testing.T) {
 	}
 }
 
+func TestVGPUConfigCreates(t *testing.T) {
+	for _, tc := range []struct {
+		config, advertised string
+		want               bool
+	}{
+		{"A10-12Q", "NVIDIA_A10-12Q", true},
+		{"A10-4Q", "NVIDIA_A10-12Q", false},
+		{"DC-1-24QGFX", "NVIDIA_RTX_Pro_6000_Blackwell_DC-1-24QGFX", true},
+		{"DC-1-24QGFX", "NVIDIA_RTX_Pro_6000_Blackwell_DC-1-24Q", true},
+		{"A100-1-5CMEALL", "NVIDIA_A100-1-5C", true},
+		{"A100-1-5CME", "NVIDIA_A100-1-5CME", true},
+		{"DC-1-24Q", "NVIDIA_RTX_Pro_6000_Blackwell_DC-1-24QGFX", false},
+		{"A100-1-5CME", "NVIDIA_A100-1-5CNOME", false},
+		{"DC-1-24QGFX", "NVIDIA_RTX_Pro_6000_Blackwell_DC-1-12Q", false},
+	} {
+		config, err := ParseVGPUConfig(tc.config)
+		if err != nil {
+			t.Fatal(err)
+		}
+		advertised, err := ParseVGPUTypeName(tc.advertised)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := config.Creates(advertised); got != tc.want {
+			t.Errorf("vgpu.config=%s creates %s: %v, want %v", tc.config, tc.advertised, got, tc.want)
+		}
+	}
+}
+
 func TestDefaultVGPUProfile(t *testing.T) {
 	for card, want := range map[string]string{"A10": "A10-12Q", "A16": "A16-8Q", "T4": "T4-8Q", "A40": "A40-24Q", "L40S": "L40S-24Q"} {
 		p, ok := DefaultVGPUProfile(card)
