@@ -135,11 +135,12 @@ func buildCheckReport(ctx context.Context, c *cluster, stale staleAfter) *CheckR
 	}
 	report.Findings = append(report.Findings, draFindings(c)...)
 	advertised := gpuworkload.AdvertisementOf(states)
+	gpus := gpuworkload.GPUsOf(c.nodes, states)
 	add(policyObject(c.policy), gpuworkload.PolicyFindings(c.policy, c.permitted, advertised))
-	add(c.kubeVirt, gpuworkload.CheckPermittedHostDevices(c.permitted, c.policy, advertised))
+	add(c.kubeVirt, gpuworkload.CheckPermittedHostDevices(c.permitted, c.policy, advertised, gpus))
 	for _, vmi := range c.vmis {
 		names, fromClaims, malformed := vmiDeviceNames(vmi, classifier)
-		findings := gpuworkload.CheckVMIDevices(names, c.permitted, advertised)
+		findings := gpuworkload.CheckVMIDevices(names, c.permitted, advertised, gpus)
 		if c.kubeVirtGates != nil {
 			findings = append(findings, gpuworkload.CheckVMIClaims(slices.Contains(fromClaims, "gpus"), slices.Contains(fromClaims, "hostDevices"), *c.kubeVirtGates, c.kubeVirt)...)
 		}

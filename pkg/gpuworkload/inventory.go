@@ -178,6 +178,41 @@ func (c Conversion) Units() int64 {
 	return units
 }
 
+// NodeGPUs is a GPU node's hardware and the mode it is in: what it could
+// advertise after a conversion.
+type NodeGPUs struct {
+	Node      string
+	Mode      Mode
+	Inventory GPUInventory
+}
+
+// GPUsOf reads the GPU nodes' hardware; states are the nodes' states, in
+// any order.
+func GPUsOf(nodes []*v1.Node, states []*NodeState) []NodeGPUs {
+	byName := make(map[string]*v1.Node, len(nodes))
+	for _, n := range nodes {
+		byName[n.Name] = n
+	}
+	var out []NodeGPUs
+	for _, s := range states {
+		if node := byName[s.Name]; node != nil && s.GPUNode {
+			out = append(out, NodeGPUs{Node: s.Name, Mode: s.Mode.Mode, Inventory: InventoryOf(node, s)})
+		}
+	}
+	return out
+}
+
+// ConvertibleTo finds the first node whose GPUs would advertise r after
+// a conversion, and that conversion.
+func ConvertibleTo(nodes []NodeGPUs, r v1.ResourceName) (NodeGPUs, Conversion, bool) {
+	for _, n := range nodes {
+		if c, ok := n.Inventory.ConversionTo(n.Mode, r); ok {
+			return n, c, true
+		}
+	}
+	return NodeGPUs{}, Conversion{}, false
+}
+
 // InventoryOf reads a node's GPUs from its labels and advertisement: the
 // card as IdentifyCard reads it, the GPU count gpu-feature-discovery labels
 // in container mode or the count advertised, and the vGPU profile the

@@ -38,7 +38,10 @@ func AdvertisementOf(states []*NodeState) Advertisement {
 // be advertised somewhere (a typo otherwise strands every VMI that uses it).
 // While the policy disables sandbox workloads no node advertises VM GPUs:
 // those names are not KubeVirt's fault, and PolicyFindings reports them.
-func CheckPermittedHostDevices(p *PermittedHostDevices, policy SandboxPolicy, advertised Advertisement) []Finding {
+// What nodes advertise is evidence before any prediction from pci.ids; a
+// name no node advertises that a node's GPUs would advertise in another
+// mode is not a typo, and the fix is that node's conversion.
+func CheckPermittedHostDevices(p *PermittedHostDevices, policy SandboxPolicy, advertised Advertisement, gpus []NodeGPUs) []Finding {
 	if p == nil {
 		return nil
 	}
@@ -71,19 +74,30 @@ func CheckPermittedHostDevices(p *PermittedHostDevices, policy SandboxPolicy, ad
 		if !strings.HasPrefix(string(d.ResourceName), ResourceDomain) {
 			continue
 		}
-		if name, ok := sandboxPluginName(d); ok && name != d.ResourceName {
+		_, isAdvertised := advertised[d.ResourceName]
+		name, ok := sandboxPluginName(d)
+		idName, byID := deviceIDName(d)
+		if _, seen := advertised[idName]; byID && seen {
+			name = idName
+		}
+		if ok && name != d.ResourceName && !isAdvertised && d.ResourceName != idName {
 			out = append(out, newFinding(FindingPermittedNameMismatch,
 				fmt.Sprintf("set resourceName: %s on that entry of %s", name, p.Source),
 				"the entry selecting %+q permits %s, but the sandbox device plugin advertises that device as %s: a VMI asking for either is never scheduled", d.Selector, d.ResourceName, name))
 			continue
 		}
-		if _, ok := advertised[d.ResourceName]; ok || !policy.Enabled {
+		if isAdvertised || !policy.Enabled {
 			// Without the sandbox device plugin, KubeVirt's own is the provider.
-			if ok && !d.External && !policy.NoSandboxDevicePlugin {
+			if isAdvertised && !d.External && !policy.NoSandboxDevicePlugin {
 				out = append(out, newFinding(FindingPermittedNotExternal,
 					fmt.Sprintf("set externalResourceProvider: true on the %s entry of %s", d.ResourceName, p.Source),
 					"%s is permitted without externalResourceProvider: virt-handler starts its own device plugin for it beside the GPU Operator's sandbox device plugin", d.ResourceName))
 			}
+			continue
+		}
+		if node, conversion, ok := ConvertibleTo(gpus, d.ResourceName); ok {
+			out = append(out, newFinding(FindingPermittedNotAdvertised, "to serve it, convert the node: "+conversion.Command(node.Node),
+				"%s is permitted but not advertised now: node %s has that card in %s mode; VMIs requesting it stay Pending", d.ResourceName, node.Node, node.Mode))
 			continue
 		}
 		fix := fmt.Sprintf("correct the resourceName in %s to one the nodes advertise, or remove the entry", p.Source)
@@ -94,6 +108,17 @@ func CheckPermittedHostDevices(p *PermittedHostDevices, policy SandboxPolicy, ad
 			"%s is permitted but no node advertises it: VMIs requesting it stay Pending", d.ResourceName))
 	}
 	return out
+}
+
+// deviceIDName is the name by device ID of what an entry's NVIDIA
+// pciVendorSelector selects (nvidia.com/26b5 for 10DE:26B5): what a sandbox
+// device plugin whose pci.ids predates the card advertises.
+func deviceIDName(d PermittedDevice) (v1.ResourceName, bool) {
+	vendor, id, isPCI := strings.Cut(strings.ToLower(d.Selector), ":")
+	if !isPCI || vendor != nvidiaVendorID || !isPCIDeviceID(id) {
+		return "", false
+	}
+	return v1.ResourceName(ResourceDomain + id), true
 }
 
 // sandboxPluginName is the resource the sandbox device plugin advertises
@@ -148,7 +173,7 @@ func mdevName(name v1.ResourceName) string {
 
 // CheckVMIDevices reports the devices a VMI requests that KubeVirt does not
 // permit or no node advertises.
-func CheckVMIDevices(deviceNames []v1.ResourceName, p *PermittedHostDevices, advertised Advertisement) []Finding {
+func CheckVMIDevices(deviceNames []v1.ResourceName, p *PermittedHostDevices, advertised Advertisement, gpus []NodeGPUs) []Finding {
 	var out []Finding
 	for _, name := range deviceNames {
 		if !p.Permits(name) {
@@ -157,6 +182,11 @@ func CheckVMIDevices(deviceNames []v1.ResourceName, p *PermittedHostDevices, adv
 				"requests %s, which permittedHostDevices does not list: KubeVirt refuses to create its launcher pod", name))
 		}
 		if _, ok := advertised[name]; !ok {
+			if node, conversion, ok := ConvertibleTo(gpus, name); ok {
+				out = append(out, newFinding(FindingVMIDeviceNotAdvertised, "to serve it, convert the node: "+conversion.Command(node.Node),
+					"requests %s, which no node advertises now: node %s has that card in %s mode; its launcher pod cannot be scheduled", name, node.Node, node.Mode))
+				continue
+			}
 			fix := "request a device the nodes advertise, or prepare a node that has it"
 			names := make([]v1.ResourceName, 0, len(advertised))
 			for n := range advertised {
@@ -174,22 +204,41 @@ func CheckVMIDevices(deviceNames []v1.ResourceName, p *PermittedHostDevices, adv
 }
 
 // didYouMean finds the candidate that differs from name only in case and in
-// '-' versus '_', or else by at most two edits.
+// '-' versus '_', or else by at most two edits, among the names of the
+// hardware name names: GA102GL_A40 is a card, not a typo of GA102GL_A10.
 func didYouMean(name v1.ResourceName, candidates []v1.ResourceName) (v1.ResourceName, bool) {
 	fold := func(s v1.ResourceName) string {
 		return strings.ReplaceAll(strings.ToLower(string(s)), "-", "_")
 	}
+	devices := namedDevices(name)
+	sameHardware := func(c v1.ResourceName) bool {
+		return len(devices) == 0 || slices.ContainsFunc(namedDevices(c), func(d PCIDevice) bool { return slices.Contains(devices, d) })
+	}
 	for _, c := range candidates {
-		if fold(c) == fold(name) {
+		if fold(c) == fold(name) && sameHardware(c) {
 			return c, true
 		}
 	}
 	for _, c := range candidates {
-		if editDistance(string(c), string(name)) <= 2 {
+		if editDistance(string(c), string(name)) <= 2 && sameHardware(c) {
 			return c, true
 		}
 	}
 	return "", false
+}
+
+// namedDevices are the PCI devices a GPU resource name names: a
+// passthrough name or device ID of pci.ids, or a vGPU type of a family the
+// vGPU configuration knows; none for a name that names no known device.
+func namedDevices(name v1.ResourceName) []PCIDevice {
+	bare := strings.TrimPrefix(string(name), ResourceDomain)
+	if p, err := ParseVGPUTypeName(bare); err == nil {
+		return IdentifyCard(CardEvidence{VGPUType: p}).Devices
+	}
+	if _, known := cards.byPassthroughName[bare]; !known {
+		return nil
+	}
+	return IdentifyCard(CardEvidence{PassthroughName: bare}).Devices
 }
 
 func editDistance(a, b string) int {
