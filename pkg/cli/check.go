@@ -129,7 +129,7 @@ func buildCheckReport(ctx context.Context, c *cluster, stale staleAfter) *CheckR
 	for _, s := range states {
 		if s.GPUNode {
 			report.Summary.GPUNodes[string(s.Mode.Mode)]++
-			add("Node/"+s.Name, s.Findings)
+			add("Node/"+s.Name, assumptionNoted(s, c.policy))
 			add("Node/"+s.Name, gpuworkload.OverCommitFindings(s, bound[s.Name], classifier))
 		}
 	}
@@ -169,6 +169,22 @@ func buildCheckReport(ctx context.Context, c *cluster, stale staleAfter) *CheckR
 		}
 	}
 	return report
+}
+
+// assumptionNoted is a node's findings, each saying where the node's mode
+// came from when that is an assumed policy rather than the node's label.
+func assumptionNoted(s *gpuworkload.NodeState, policy gpuworkload.SandboxPolicy) []gpuworkload.Finding {
+	if policy.Source.Kind != gpuworkload.SourceAssumedDefault || s.Mode.Reason == gpuworkload.ReasonLabelHonoured {
+		return s.Findings
+	}
+	source := policy.Source.String()
+	out := slices.Clone(s.Findings)
+	for i := range out {
+		if !strings.Contains(out[i].Message, source) {
+			out[i].Message += fmt.Sprintf(" (mode %s from %s)", s.Mode.Mode, source)
+		}
+	}
+	return out
 }
 
 func describePolicy(p gpuworkload.SandboxPolicy) string {

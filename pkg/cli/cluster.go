@@ -162,7 +162,8 @@ func (d draObjects) draNodes(driver string) map[string]*gpuworkload.DRANode {
 	return out
 }
 
-// loadOffline reads dumps. Without a ClusterPolicy the GPU Operator's defaults apply.
+// loadOffline reads dumps. Without a ClusterPolicy the GPU Operator's
+// defaults are assumed, and every message that names the policy says so.
 func loadOffline(src sourceFlags, in inputSource) (*cluster, error) {
 	var fromStdin []string
 	for flag, path := range map[string]string{"-f": src.nodes, "--cluster-policy": src.clusterPolicy, "--kubevirt": src.kubeVirt, "--dra": src.dra} {
@@ -186,6 +187,9 @@ func loadOffline(src sourceFlags, in inputSource) (*cluster, error) {
 	}
 	if err := c.readAs(operatorView()); err != nil {
 		return nil, usageErrorf("%s: %v", displayName(src.clusterPolicy), err)
+	}
+	if src.clusterPolicy == "" {
+		c.policy.Source.Kind = gpuworkload.SourceAssumedDefault
 	}
 	if src.dra != "" {
 		if c.dra, err = readDRA(src.dra, in); err != nil {

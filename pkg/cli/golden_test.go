@@ -65,6 +65,9 @@ func TestCheckGolden(t *testing.T) {
 		"--kubevirt", checkData("kubevirt.yaml"))
 	// DRA objects beside the nodes: each DRA check finds something, and a DRA node is not "NothingAdvertised".
 	golden(t, "check-dra", nil, "check", "-f", checkData("dra-nodes.json"), "--cluster-policy", policy, "--dra", checkData("dra.yaml"))
+	// A dump of a cluster that enables sandbox workloads, checked without its
+	// ClusterPolicy: every finding of the assumed defaults says so.
+	golden(t, "check-without-cluster-policy", nil, "check", "-f", checkData("healthy.json"), "--kubevirt", checkData("kubevirt.yaml"))
 	golden(t, "check-kubevirt-typos", nil, "check", "-f", checkData("kubevirt-typos-nodes.json"), "--cluster-policy", policy, "--kubevirt", checkData("kubevirt-typos.yaml"))
 	for _, code := range gpuworkload.FindingCodes {
 		dump := checkData(string(code) + ".json")

@@ -314,6 +314,9 @@ func EnableSandboxFix(policy SandboxPolicy) string {
 	if command, ok := EnableSandboxCommand(policy); ok {
 		return "enable sandbox workloads: " + command
 	}
+	if policy.Source.Kind == SourceAssumedDefault {
+		return "if the cluster has a ClusterPolicy, check the dump with it: kubectl get clusterpolicies.nvidia.com -o yaml > clusterpolicy.yaml, then --cluster-policy clusterpolicy.yaml; otherwise enable sandboxWorkloads in the GPU Operator's ClusterPolicy (spec.sandboxWorkloads.enabled: true)"
+	}
 	return "enable sandboxWorkloads in the GPU Operator's ClusterPolicy (spec.sandboxWorkloads.enabled: true)"
 }
 

@@ -24,6 +24,9 @@ const (
 	SourcePluginArgs PolicySourceKind = "PluginArgs"
 	// SourceOperatorDefault: nothing was configured; the operator's defaults apply.
 	SourceOperatorDefault PolicySourceKind = "OperatorDefault"
+	// SourceAssumedDefault: a dump was read without the cluster's
+	// ClusterPolicy; the operator's defaults are assumed, and may be wrong.
+	SourceAssumedDefault PolicySourceKind = "AssumedDefault"
 )
 
 // PolicySource names the origin of a policy so that messages can point at it.
@@ -39,6 +42,8 @@ func (s PolicySource) String() string {
 		return "ClusterPolicy " + s.Name
 	case SourcePluginArgs:
 		return "the scheduler's plugin args"
+	case SourceAssumedDefault:
+		return "the GPU Operator defaults, assumed without --cluster-policy"
 	}
 	return "the GPU Operator defaults"
 }
