@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 
@@ -270,7 +271,40 @@ func loadLive(ctx context.Context, flags *genericclioptions.ConfigFlags, withVMI
 	if err != nil {
 		return nil, usageErrorf("kubeconfig: %v", err)
 	}
-	return readLive(ctx, config, withVMIs)
+	c, err := readLive(ctx, config, withVMIs)
+	if err != nil {
+		return nil, fmt.Errorf("%w (%s)", err, describeKubeconfig(flags, config))
+	}
+	return c, nil
+}
+
+// describeKubeconfig says which API server a failed call went to and why
+// that one: the context and the kubeconfig files, or that there were none.
+func describeKubeconfig(flags *genericclioptions.ConfigFlags, config *rest.Config) string {
+	loader := flags.ToRawKubeConfigLoader()
+	var found []string
+	for _, path := range loader.ConfigAccess().GetLoadingPrecedence() {
+		if _, err := os.Stat(path); err == nil {
+			found = append(found, path)
+		}
+	}
+	switch {
+	case flags.APIServer != nil && *flags.APIServer != "":
+		return fmt.Sprintf("server %s from --server", config.Host)
+	case len(found) == 0 && os.Getenv("KUBERNETES_SERVICE_HOST") != "":
+		return fmt.Sprintf("server %s from the in-cluster configuration", config.Host)
+	case len(found) == 0:
+		return fmt.Sprintf("server %s: no kubeconfig found in %s; give one with --kubeconfig or KUBECONFIG",
+			config.Host, strings.Join(loader.ConfigAccess().GetLoadingPrecedence(), ", "))
+	}
+	context := ""
+	if raw, err := loader.RawConfig(); err == nil {
+		context = raw.CurrentContext
+	}
+	if flags.Context != nil && *flags.Context != "" {
+		context = *flags.Context
+	}
+	return fmt.Sprintf("server %s of context %q in kubeconfig %s", config.Host, context, strings.Join(found, ", "))
 }
 
 // readLive reads the cluster through config.

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	v1 "k8s.io/api/core/v1"
 	resourceapi "k8s.io/api/resource/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/dynamic-resource-allocation/resourceclaim"
 	"k8s.io/dynamic-resource-allocation/structured"
@@ -126,7 +127,11 @@ func newExplainCommand(o *rootOptions) *cobra.Command {
 				if nsErr != nil {
 					return usageErrorf("kubeconfig: %v", nsErr)
 				}
-				pod, err = c.client.CoreV1().Pods(namespace).Get(ctx, args[1], metav1.GetOptions{})
+				if pod, err = c.client.CoreV1().Pods(namespace).Get(ctx, args[1], metav1.GetOptions{}); apierrors.IsNotFound(err) {
+					return usageErrorf("pod %s/%s not found: list the namespace's pods with kubectl get pods -n %s, or give the namespace with -n", namespace, args[1], namespace)
+				} else if err != nil {
+					return fmt.Errorf("get pod %s/%s: %w", namespace, args[1], err)
+				}
 			default:
 				return usageErrorf("want `explain pod NAME [-n NAMESPACE]` or `explain -f POD --nodes NODES`")
 			}
@@ -149,9 +154,6 @@ func newExplainCommand(o *rootOptions) *cobra.Command {
 				return err
 			}
 			report.SchedulerConfig = argsSource
-			if err != nil {
-				return err
-			}
 			if err := printExplainReport(o.out, o.output, report); err != nil {
 				return err
 			}

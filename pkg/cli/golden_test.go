@@ -251,14 +251,42 @@ func TestVMIDeviceNamesReportsMalformedLists(t *testing.T) {
 }
 
 // An API server that cannot be reached is a failure of the command, not a
-// finding about the cluster.
+// finding about the cluster; the message names the call and where the
+// server came from.
 func TestUnreachableClusterExitsWithFailure(t *testing.T) {
 	for _, args := range [][]string{{"check"}, {"explain", "pod", "p"}, {"advise"}} {
 		args = append(args, "--server", "https://127.0.0.1:1", "--insecure-skip-tls-verify", "--request-timeout", "5s")
 		code, _, stderr := run(t, nil, args...)
-		if code != ExitFailure || !strings.Contains(stderr, "list nodes") {
-			t.Errorf("%v: exit %d, stderr %q; want exit %d naming the call that failed", args, code, stderr, ExitFailure)
+		if code != ExitFailure || !strings.Contains(stderr, "list nodes") || !strings.Contains(stderr, "(server https://127.0.0.1:1 from --server)") {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d naming the call that failed and the server", args, code, stderr, ExitFailure)
 		}
+	}
+	kubeconfig := fileWriter(t)("kubeconfig", `apiVersion: v1
+kind: Config
+clusters: [{name: c, cluster: {server: "https://127.0.0.1:1", insecure-skip-tls-verify: true}}]
+users: [{name: u, user: {}}]
+contexts: [{name: lab, context: {cluster: c, user: u}}]
+current-context: lab
+`)
+	code, _, stderr := run(t, nil, "check", "--kubeconfig", kubeconfig, "--request-timeout", "5s")
+	if want := fmt.Sprintf("(server https://127.0.0.1:1 of context \"lab\" in kubeconfig %s)", kubeconfig); code != ExitFailure || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, stderr %q; want exit %d and %s", code, stderr, ExitFailure, want)
+	}
+	t.Setenv("KUBECONFIG", filepath.Join(t.TempDir(), "absent"))
+	t.Setenv("KUBERNETES_SERVICE_HOST", "")
+	code, _, stderr = run(t, nil, "check", "--request-timeout", "5s")
+	if code != ExitFailure || !strings.Contains(stderr, "no kubeconfig found in") || !strings.Contains(stderr, "give one with --kubeconfig or KUBECONFIG") {
+		t.Errorf("without a kubeconfig: exit %d, stderr %q; want exit %d saying none was found", code, stderr, ExitFailure)
+	}
+}
+
+// -v is klog's verbosity, as kubectl users expect; --version prints the version.
+func TestVerbosityAndVersionFlags(t *testing.T) {
+	if code, stdout, stderr := run(t, nil, "-v", "0", "operands"); code != ExitOK || strings.Contains(stdout, "kubectl-gpu_workload") {
+		t.Errorf("-v 0 operands: exit %d, stdout %q, stderr %q; want the operands", code, stdout, stderr)
+	}
+	if code, stdout, _ := run(t, nil, "--version"); code != ExitOK || !strings.HasPrefix(stdout, "kubectl-gpu_workload") {
+		t.Errorf("--version: exit %d, stdout %q", code, stdout)
 	}
 }
 

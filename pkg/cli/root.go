@@ -4,13 +4,16 @@ package cli
 import (
 	"context"
 	"errors"
+	goflag "flag"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/klog/v2"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/inputlimit"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/version"
@@ -69,6 +72,12 @@ func NewCommand(out io.Writer) *cobra.Command {
 	root.SetOut(out)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	o.config.AddFlags(root.PersistentFlags())
+	// -v is klog's verbosity, as in kubectl; --version has no shorthand.
+	klogFlags := goflag.NewFlagSet("klog", goflag.ContinueOnError)
+	klog.InitFlags(klogFlags)
+	verbosity := pflag.PFlagFromGoFlag(klogFlags.Lookup("v"))
+	verbosity.Shorthand = "v"
+	root.PersistentFlags().AddFlag(verbosity)
 	root.PersistentFlags().StringVarP(&o.output, "output", "o", "table", "output format: table, json or yaml")
 	root.PersistentFlags().StringVar(&o.maxInputSize, strings.TrimPrefix(inputlimit.Flag, "--"), resource.NewQuantity(inputlimit.Default, resource.BinarySI).String(),
 		"the most one input file or standard input may hold, such as 512Mi; a larger one is an error before it is read whole")

@@ -124,6 +124,11 @@ func TestKubectlPluginLive(t *testing.T) {
 	if verdicts["gpu-passthrough"] != "fits " || verdicts["gpu-broken"] != "rejected node is converting its GPU mode or vGPU profile" {
 		t.Errorf("explain verdicts %v", verdicts)
 	}
+	// A pod that is not there is an input error that names its namespace.
+	code, out = e.kubectlPlugin(t, "explain", "pod", "nosuchpod", "-n", "kube-system")
+	if code != cli.ExitUsage || !strings.Contains(out, "pod kube-system/nosuchpod not found") {
+		t.Errorf("explain of a missing pod: exit %d, %q; want exit %d naming kube-system/nosuchpod", code, out, cli.ExitUsage)
+	}
 }
 
 func (e *env) createUnstructured(t *testing.T, gvr schema.GroupVersionResource, namespace string, obj map[string]any) *unstructured.Unstructured {
