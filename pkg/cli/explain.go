@@ -34,6 +34,9 @@ type ExplainReport struct {
 	Policy     string `json:"policy"`
 	// SchedulerConfig is where GPUWorkloadFit's args were read.
 	SchedulerConfig string `json:"schedulerConfig"`
+	// RunsOn is the node a bound pod runs on. Its verdicts are as if it were
+	// pending: its own requests and claim allocations free.
+	RunsOn string `json:"runsOn,omitempty"`
 	// PodReason is set when the pod is rejected before any node is looked at.
 	PodReason string        `json:"podReason,omitempty"`
 	Nodes     []ExplainNode `json:"nodes"`
@@ -138,6 +141,7 @@ func newExplainCommand(o *rootOptions) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			c = c.asIfPending(pod)
 			fitArgs, argsSource, err := deployedArgs(ctx, c.client, schedulerConfig, o.inputs(cmd))
 			if err != nil {
 				return err
@@ -157,7 +161,7 @@ func newExplainCommand(o *rootOptions) *cobra.Command {
 			if err := printExplainReport(o.out, o.output, report); err != nil {
 				return err
 			}
-			if report.Fits == 0 {
+			if report.Fits == 0 && report.RunsOn == "" {
 				return errFindings
 			}
 			return nil
@@ -197,6 +201,45 @@ func offlinePlugin(c *cluster, fitArgs *config.GPUWorkloadFitArgs) (*gpuworkload
 	}
 	pl.ReadClaimsFrom(c.dra)
 	return pl, nil
+}
+
+// asIfPending is the cluster as the scheduler saw it before the pod was
+// bound: without the pod among the bound ones, and with the claims only it
+// uses unallocated. A claim shared with other pods stays allocated, as it
+// would for the pod's next scheduling.
+func (c *cluster) asIfPending(pod *v1.Pod) *cluster {
+	if pod.Spec.NodeName == "" {
+		return c
+	}
+	isPod := func(p *v1.Pod) bool { return p.Namespace == pod.Namespace && p.Name == pod.Name }
+	out := *c
+	out.assigned = slices.DeleteFunc(slices.Clone(c.assigned), isPod)
+	out.dra.claims = slices.Clone(c.dra.claims)
+	for i := range pod.Spec.ResourceClaims {
+		name, _, err := resourceclaim.Name(pod, &pod.Spec.ResourceClaims[i])
+		if err != nil || name == nil {
+			continue
+		}
+		for j, claim := range out.dra.claims {
+			if claim.Namespace != pod.Namespace || claim.Name != *name || !reservedOnlyFor(claim, pod) {
+				continue
+			}
+			unallocated := claim.DeepCopy()
+			unallocated.Status = resourceapi.ResourceClaimStatus{}
+			out.dra.claims[j] = unallocated
+		}
+	}
+	return &out
+}
+
+// reservedOnlyFor reports whether no pod but this one uses the claim.
+func reservedOnlyFor(claim *resourceapi.ResourceClaim, pod *v1.Pod) bool {
+	for _, r := range claim.Status.ReservedFor {
+		if r.Resource != "pods" || r.Name != pod.Name {
+			return false
+		}
+	}
+	return true
 }
 
 // explainPod runs GPUWorkloadFit itself, the scheduler's code with its
@@ -278,6 +321,10 @@ func explainPod(ctx context.Context, c *cluster, pod *v1.Pod, pl *gpuworkloadfit
 	if !preStatus.IsSuccess() && !preStatus.IsSkip() {
 		report.PodReason = preStatus.Message()
 		report.ReasonCode = data.RejectionCode()
+	}
+	if pod.Spec.NodeName != "" {
+		report.RunsOn = pod.Spec.NodeName
+		report.Summary = fmt.Sprintf("pod %s runs on node %s. Were it pending, with its own GPUs free: %s", report.Pod, pod.Spec.NodeName, report.Summary)
 	}
 	return report, nil
 }

@@ -124,6 +124,24 @@ func TestKubectlPluginLive(t *testing.T) {
 	if verdicts["gpu-passthrough"] != "fits " || verdicts["gpu-broken"] != "rejected node is converting its GPU mode or vGPU profile" {
 		t.Errorf("explain verdicts %v", verdicts)
 	}
+	// A running VM's launcher pod: its node is where it runs, not a node
+	// whose units it lacks because it holds them.
+	running := gpuPod("virt-launcher-vm-passthrough-x7k2p", "vm-passthrough", map[string]string{a10: "1"})
+	running.Spec.NodeName = "gpu-passthrough"
+	e.createPod(t, running)
+	code, out = e.kubectlPlugin(t, "explain", "pod", running.Name, "-n", "default", "-o", "json")
+	explain = cli.ExplainReport{}
+	if err := json.Unmarshal([]byte(out), &explain); code != cli.ExitOK || err != nil {
+		t.Fatalf("explain of a running pod: exit %d, %v:\n%s", code, err, out)
+	}
+	verdicts = map[string]string{}
+	for _, n := range explain.Nodes {
+		verdicts[n.Node] = n.Verdict + " " + n.Reason
+	}
+	if explain.RunsOn != "gpu-passthrough" || verdicts["gpu-passthrough"] != "fits " ||
+		!strings.HasPrefix(explain.Summary, "pod default/virt-launcher-vm-passthrough-x7k2p runs on node gpu-passthrough. Were it pending, with its own GPUs free: ") {
+		t.Errorf("explain of a running pod: runsOn %q, verdicts %v, summary %q", explain.RunsOn, verdicts, explain.Summary)
+	}
 	// A pod that is not there is an input error that names its namespace.
 	code, out = e.kubectlPlugin(t, "explain", "pod", "nosuchpod", "-n", "kube-system")
 	if code != cli.ExitUsage || !strings.Contains(out, "pod kube-system/nosuchpod not found") {

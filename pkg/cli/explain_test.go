@@ -1,0 +1,49 @@
+package cli
+
+import (
+	"testing"
+
+	v1 "k8s.io/api/core/v1"
+	resourceapi "k8s.io/api/resource/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+)
+
+// A bound pod is judged as the scheduler judged it while pending: its own
+// requests and the claims only it uses are free; a claim it shares stays
+// allocated; the cluster read is not changed.
+func TestAsIfPending(t *testing.T) {
+	claimRef := func(name string) resourceapi.ResourceClaimConsumerReference {
+		return resourceapi.ResourceClaimConsumerReference{Resource: "pods", Name: name}
+	}
+	allocated := func(name string, users ...string) *resourceapi.ResourceClaim {
+		claim := &resourceapi.ResourceClaim{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default"},
+			Status: resourceapi.ResourceClaimStatus{Allocation: &resourceapi.AllocationResult{}}}
+		for _, u := range users {
+			claim.Status.ReservedFor = append(claim.Status.ReservedFor, claimRef(u))
+		}
+		return claim
+	}
+	pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "vm", Namespace: "default"}, Spec: v1.PodSpec{NodeName: "n1",
+		ResourceClaims: []v1.PodResourceClaim{{Name: "gpu", ResourceClaimName: ptr.To("own")}, {Name: "shared", ResourceClaimName: ptr.To("shared")}}}}
+	other := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "other", Namespace: "default"}, Spec: v1.PodSpec{NodeName: "n1"}}
+	c := &cluster{assigned: []*v1.Pod{pod, other}, dra: draObjects{claims: []*resourceapi.ResourceClaim{
+		allocated("own", "vm"), allocated("shared", "vm", "other"), allocated("unrelated", "other")}}}
+
+	got := c.asIfPending(pod)
+	if len(got.assigned) != 1 || got.assigned[0] != other {
+		t.Errorf("bound pods %v, want only the other pod", got.assigned)
+	}
+	for i, want := range []bool{false, true, true} {
+		if claim := got.dra.claims[i]; (claim.Status.Allocation != nil) != want {
+			t.Errorf("claim %s allocated: %v, want %v", claim.Name, claim.Status.Allocation != nil, want)
+		}
+	}
+	if len(c.assigned) != 2 || c.dra.claims[0].Status.Allocation == nil {
+		t.Error("the cluster read was changed")
+	}
+	pending := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "vm", Namespace: "default"}}
+	if c.asIfPending(pending) != c {
+		t.Error("a pending pod's cluster was copied")
+	}
+}
