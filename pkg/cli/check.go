@@ -139,28 +139,7 @@ func buildCheckReport(ctx context.Context, c *cluster, stale staleAfter) *CheckR
 	add(policyObject(c.policy), gpuworkload.PolicyFindings(c.policy, c.permitted, advertised))
 	add(c.kubeVirt, gpuworkload.CheckPermittedHostDevices(c.permitted, c.policy, advertised, gpus))
 	for _, vmi := range c.vmis {
-		names, fromClaims, malformed := vmiDeviceNames(vmi, classifier)
-		findings := gpuworkload.CheckVMIDevices(names, c.permitted, advertised, gpus)
-		if c.kubeVirtGates != nil {
-			findings = append(findings, gpuworkload.CheckVMIClaims(slices.Contains(fromClaims, "gpus"), slices.Contains(fromClaims, "hostDevices"), *c.kubeVirtGates, c.kubeVirt)...)
-		}
-		if len(findings) > 0 && c.client != nil {
-			failed, err := failedCreateEvents(ctx, c, vmi)
-			if err != nil {
-				failed = fmt.Sprintf("not read (%v)", err)
-			}
-			for i := range findings {
-				if failed != "" {
-					findings[i].Message += "; FailedCreate events: " + failed
-				}
-			}
-		}
-		if len(malformed) > 0 {
-			findings = append(findings, gpuworkload.Finding{Code: gpuworkload.FindingVMIDevicesInvalid, Severity: gpuworkload.FindingVMIDevicesInvalid.Severity(),
-				Message: "its device list cannot be read, so its GPUs are not checked: " + strings.Join(malformed, "; "),
-				Fix:     "correct spec.domain.devices as KubeVirt's API defines it: lists of objects with a string deviceName"})
-		}
-		add(fmt.Sprintf("VirtualMachineInstance/%s/%s", vmi.GetNamespace(), vmi.GetName()), findings)
+		add(vmiObject(vmi), vmiFindings(ctx, c, vmi, classifier, advertised, gpus))
 	}
 	for _, f := range report.Findings {
 		report.Summary.Findings[string(f.Severity)]++
@@ -185,6 +164,38 @@ func assumptionNoted(s *gpuworkload.NodeState, policy gpuworkload.SandboxPolicy)
 		}
 	}
 	return out
+}
+
+func vmiObject(vmi *unstructured.Unstructured) string {
+	return fmt.Sprintf("VirtualMachineInstance/%s/%s", vmi.GetNamespace(), vmi.GetName())
+}
+
+// vmiFindings are what keeps KubeVirt from creating a VMI's launcher pod,
+// or the pod from being scheduled: its devices, its claims' feature gates,
+// with the FailedCreate events KubeVirt recorded.
+func vmiFindings(ctx context.Context, c *cluster, vmi *unstructured.Unstructured, classifier *gpuworkload.Classifier, advertised gpuworkload.Advertisement, gpus []gpuworkload.NodeGPUs) []gpuworkload.Finding {
+	names, fromClaims, malformed := vmiDeviceNames(vmi, classifier)
+	findings := gpuworkload.CheckVMIDevices(names, c.permitted, advertised, gpus)
+	if c.kubeVirtGates != nil {
+		findings = append(findings, gpuworkload.CheckVMIClaims(slices.Contains(fromClaims, "gpus"), slices.Contains(fromClaims, "hostDevices"), *c.kubeVirtGates, c.kubeVirt)...)
+	}
+	if len(findings) > 0 && c.client != nil {
+		failed, err := failedCreateEvents(ctx, c, vmi)
+		if err != nil {
+			failed = fmt.Sprintf("not read (%v)", err)
+		}
+		for i := range findings {
+			if failed != "" {
+				findings[i].Message += "; FailedCreate events: " + failed
+			}
+		}
+	}
+	if len(malformed) > 0 {
+		findings = append(findings, gpuworkload.Finding{Code: gpuworkload.FindingVMIDevicesInvalid, Severity: gpuworkload.FindingVMIDevicesInvalid.Severity(),
+			Message: "its device list cannot be read, so its GPUs are not checked: " + strings.Join(malformed, "; "),
+			Fix:     "correct spec.domain.devices as KubeVirt's API defines it: lists of objects with a string deviceName"})
+	}
+	return findings
 }
 
 func describePolicy(p gpuworkload.SandboxPolicy) string {

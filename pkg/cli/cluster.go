@@ -44,6 +44,7 @@ type cluster struct {
 	vmis     []*unstructured.Unstructured
 	live     bool
 	client   kubernetes.Interface
+	dynamic  dynamic.Interface
 }
 
 // sourceFlags are the offline inputs shared by check and explain.
@@ -321,7 +322,7 @@ func readLive(ctx context.Context, config *rest.Config, withVMIs bool) (*cluster
 	if err != nil {
 		return nil, fmt.Errorf("list nodes: %w", err)
 	}
-	c := &cluster{live: true, client: client}
+	c := &cluster{live: true, client: client, dynamic: dyn}
 	for i := range nodeList.Items {
 		c.nodes = append(c.nodes, &nodeList.Items[i])
 	}

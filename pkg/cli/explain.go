@@ -13,12 +13,15 @@ import (
 	resourceapi "k8s.io/api/resource/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/dynamic-resource-allocation/resourceclaim"
 	"k8s.io/dynamic-resource-allocation/structured"
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/apis/config"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/explanation"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpudynamicresources"
@@ -30,8 +33,13 @@ import (
 type ExplainReport struct {
 	APIVersion string `json:"apiVersion"`
 	Kind       string `json:"kind"`
-	Pod        string `json:"pod"`
-	Policy     string `json:"policy"`
+	// Pod is the pod explained; empty for a VMI without a launcher pod.
+	Pod string `json:"pod,omitempty"`
+	// VirtualMachineInstance is the VMI explained (explain vmi, explain vm).
+	VirtualMachineInstance string `json:"virtualMachineInstance,omitempty"`
+	// Findings are what keeps KubeVirt from creating a VMI's launcher pod.
+	Findings []ReportFinding `json:"findings,omitempty"`
+	Policy   string          `json:"policy"`
 	// SchedulerConfig is where GPUWorkloadFit's args were read.
 	SchedulerConfig string `json:"schedulerConfig"`
 	// RunsOn is the node a bound pod runs on. Its verdicts are as if it were
@@ -100,8 +108,9 @@ func newExplainCommand(o *rootOptions) *cobra.Command {
 	var src sourceFlags
 	var podFile, schedulerConfig string
 	cmd := &cobra.Command{
-		Use:   "explain (pod NAME [-n NAMESPACE] | -f POD --nodes NODES) [--scheduler-config FILE]",
-		Short: "Explain, node by node, whether GPUWorkloadFit lets a pod run there and why; works for pods of any schedulerName",
+		Use: "explain (pod NAME | vmi NAME | vm NAME) [-n NAMESPACE] | explain -f POD --nodes NODES [--scheduler-config FILE]",
+		Short: "Explain, node by node, whether GPUWorkloadFit lets a pod run there and why; works for pods of any schedulerName; " +
+			"a VMI or VirtualMachine is followed to its launcher pod, or, without one, to what keeps KubeVirt from creating it",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkOutputFormat(o.output); err != nil {
 				return err
@@ -109,6 +118,7 @@ func newExplainCommand(o *rootOptions) *cobra.Command {
 			ctx := cmd.Context()
 			var c *cluster
 			var pod *v1.Pod
+			var vmi *unstructured.Unstructured
 			var err error
 			switch {
 			case podFile != "" && len(args) == 0:
@@ -119,7 +129,7 @@ func newExplainCommand(o *rootOptions) *cobra.Command {
 					return err
 				}
 				c, err = loadOffline(src, o.inputs(cmd))
-			case podFile == "" && len(args) == 2 && args[0] == "pod":
+			case podFile == "" && len(args) == 2 && slices.Contains(explainKinds, args[0]):
 				if src.nodes != "" || src.clusterPolicy != "" || src.kubeVirt != "" || src.dra != "" {
 					return usageErrorf("--nodes, --cluster-policy, --kubevirt and --dra go with -f; a live explain reads the cluster")
 				}
@@ -130,13 +140,28 @@ func newExplainCommand(o *rootOptions) *cobra.Command {
 				if nsErr != nil {
 					return usageErrorf("kubeconfig: %v", nsErr)
 				}
-				if pod, err = c.client.CoreV1().Pods(namespace).Get(ctx, args[1], metav1.GetOptions{}); apierrors.IsNotFound(err) {
-					return usageErrorf("pod %s/%s not found: list the namespace's pods with kubectl get pods -n %s, or give the namespace with -n", namespace, args[1], namespace)
-				} else if err != nil {
-					return fmt.Errorf("get pod %s/%s: %w", namespace, args[1], err)
+				if args[0] == "pod" {
+					if pod, err = c.client.CoreV1().Pods(namespace).Get(ctx, args[1], metav1.GetOptions{}); apierrors.IsNotFound(err) {
+						return usageErrorf("pod %s/%s not found: list the namespace's pods with kubectl get pods -n %s, or give the namespace with -n", namespace, args[1], namespace)
+					} else if err != nil {
+						return fmt.Errorf("get pod %s/%s: %w", namespace, args[1], err)
+					}
+					break
+				}
+				if vmi, err = c.vmiNamed(ctx, args[0], namespace, args[1]); err != nil {
+					return err
+				}
+				if pod, err = c.launcherPod(ctx, vmi); err != nil {
+					return err
+				}
+				if pod == nil {
+					if err := printExplainReport(o.out, o.output, vmiWithoutPod(ctx, c, vmi)); err != nil {
+						return err
+					}
+					return errFindings
 				}
 			default:
-				return usageErrorf("want `explain pod NAME [-n NAMESPACE]` or `explain -f POD --nodes NODES`")
+				return usageErrorf("want `explain (pod|vmi|vm) NAME [-n NAMESPACE]` or `explain -f POD --nodes NODES`")
 			}
 			if err != nil {
 				return err
@@ -158,6 +183,9 @@ func newExplainCommand(o *rootOptions) *cobra.Command {
 				return err
 			}
 			report.SchedulerConfig = argsSource
+			if vmi != nil {
+				report.VirtualMachineInstance = vmi.GetNamespace() + "/" + vmi.GetName()
+			}
 			if err := printExplainReport(o.out, o.output, report); err != nil {
 				return err
 			}
@@ -175,6 +203,74 @@ func newExplainCommand(o *rootOptions) *cobra.Command {
 	cmd.Flags().StringVar(&schedulerConfig, "scheduler-config", "", "the scheduler's configuration ("+schedulerConfigWanted+
 		"); default: the installed ConfigMap on a live cluster, the shipped one with -f or when none is installed")
 	return cmd
+}
+
+// explainKinds are the kinds explain reads from the live cluster, as
+// kubectl names them.
+var explainKinds = []string{"pod", "vmi", "virtualmachineinstance", "vm", "virtualmachine"}
+
+var vmGVR = schema.GroupVersionResource{Group: gpuworkload.KubeVirtGroup, Version: gpuworkload.KubeVirtVersion, Resource: gpuworkload.VMResource}
+
+// vmiNamed gets the VirtualMachineInstance of that name, or that of the
+// VirtualMachine of that name, which has its name.
+func (c *cluster) vmiNamed(ctx context.Context, kind, namespace, name string) (*unstructured.Unstructured, error) {
+	if kind == "vm" || kind == "virtualmachine" {
+		if _, err := c.dynamic.Resource(vmGVR).Namespace(namespace).Get(ctx, name, metav1.GetOptions{}); apierrors.IsNotFound(err) {
+			return nil, usageErrorf("virtualmachine %s/%s not found: list the namespace's VMs with kubectl get vm -n %s, or give the namespace with -n", namespace, name, namespace)
+		} else if err != nil {
+			return nil, fmt.Errorf("get virtualmachine %s/%s: %w", namespace, name, err)
+		}
+	}
+	vmi, err := c.dynamic.Resource(clusterstate.VMIGVR).Namespace(namespace).Get(ctx, name, metav1.GetOptions{})
+	switch {
+	case apierrors.IsNotFound(err) && (kind == "vm" || kind == "virtualmachine"):
+		return nil, usageErrorf("virtualmachine %s/%s has no VirtualMachineInstance: it is stopped, so nothing is scheduled; start it with virtctl start %s -n %s", namespace, name, name, namespace)
+	case apierrors.IsNotFound(err):
+		return nil, usageErrorf("virtualmachineinstance %s/%s not found: list the namespace's VMIs with kubectl get vmi -n %s, or give the namespace with -n", namespace, name, namespace)
+	case err != nil:
+		return nil, fmt.Errorf("get virtualmachineinstance %s/%s: %w", namespace, name, err)
+	}
+	return vmi, nil
+}
+
+// launcherPod is the VMI's virt-launcher pod, nil when KubeVirt has created
+// none. While a VMI migrates it has two: the one on the VMI's node is the
+// one that runs it.
+func (c *cluster) launcherPod(ctx context.Context, vmi *unstructured.Unstructured) (*v1.Pod, error) {
+	pods, err := c.client.CoreV1().Pods(vmi.GetNamespace()).List(ctx, metav1.ListOptions{LabelSelector: gpuworkload.LauncherPodSelector(vmi.GetUID())})
+	if err != nil {
+		return nil, fmt.Errorf("list the launcher pods of %s: %w", vmiObject(vmi), err)
+	}
+	node, _, _ := unstructured.NestedString(vmi.Object, "status", "nodeName")
+	var launcher *v1.Pod
+	for i := range pods.Items {
+		p := &pods.Items[i]
+		if p.Status.Phase == v1.PodSucceeded || p.Status.Phase == v1.PodFailed || p.DeletionTimestamp != nil {
+			continue
+		}
+		if launcher == nil || node != "" && p.Spec.NodeName == node {
+			launcher = p
+		}
+	}
+	return launcher, nil
+}
+
+// vmiWithoutPod explains a VMI KubeVirt has created no launcher pod for:
+// what check finds in its devices, with KubeVirt's FailedCreate events.
+func vmiWithoutPod(ctx context.Context, c *cluster, vmi *unstructured.Unstructured) *ExplainReport {
+	states, classifier := c.states()
+	object := vmiObject(vmi)
+	report := &ExplainReport{APIVersion: ReportAPIVersion, Kind: "ExplainReport", VirtualMachineInstance: vmi.GetNamespace() + "/" + vmi.GetName(),
+		Policy: describePolicy(c.policy), Nodes: []ExplainNode{}}
+	for _, f := range vmiFindings(ctx, c, vmi, classifier, gpuworkload.AdvertisementOf(states), gpuworkload.GPUsOf(c.nodes, states)) {
+		report.Findings = append(report.Findings, ReportFinding{Object: object, Code: f.Code, Severity: f.Severity, Message: f.Message, Fix: f.Fix})
+	}
+	if len(report.Findings) > 0 {
+		report.Summary = fmt.Sprintf("%s has no launcher pod. What stands in the way of its GPUs is above; kubectl describe vmi %s -n %s shows KubeVirt's events.", object, vmi.GetName(), vmi.GetNamespace())
+	} else {
+		report.Summary = fmt.Sprintf("%s has no launcher pod yet, and none of its GPUs stands in the way: kubectl describe vmi %s -n %s shows KubeVirt's events.", object, vmi.GetName(), vmi.GetNamespace())
+	}
+	return report
 }
 
 // offlinePlugin is GPUWorkloadFit with the deployed args, its tracker fed
@@ -411,6 +507,18 @@ func explainDevice(d gpuworkload.DRADeviceState, data *gpuworkloadfit.CycleData)
 func printExplainReport(out io.Writer, format string, r *ExplainReport) error {
 	if format != "table" {
 		return printStructured(out, format, r)
+	}
+	if r.Pod == "" {
+		w := newTable(out)
+		w.row("OBJECT", "CODE", "SEVERITY", "MESSAGE", "FIX")
+		for _, f := range r.Findings {
+			w.row(f.Object, string(f.Code), string(f.Severity), f.Message, f.Fix)
+		}
+		if err := w.flush(); err != nil {
+			return err
+		}
+		_, err := fmt.Fprintf(out, "\nPolicy: %s.\n%s\n", r.Policy, r.Summary)
+		return err
 	}
 	w := newTable(out)
 	w.row("NODE", "MODE", "WHY", "GPU RESOURCES (FREE/TOTAL)", "VERDICT", "REASON")

@@ -159,7 +159,7 @@ func TestBadInput(t *testing.T) {
 			"error: " + halfGPU + `: Pod/default/p: spec.containers[0].resources.limits[nvidia.com/gpu]: Invalid value: "500m": 500m is not a whole number of units from 0 to 65536`},
 		{"a GPU request above its limit in a pod dump", []string{"advise", "--nodes", checkData("healthy.json"), "--pods", requestAboveLimit},
 			"error: " + requestAboveLimit + `: Pod/lab/p: spec.containers[0].resources.requests[nvidia.com/gpu]: Invalid value: "2": the API server requires an extended resource's request to equal its limit (1)`},
-		{"explain with nothing", []string{"explain"}, "error: want `explain pod NAME [-n NAMESPACE]` or `explain -f POD --nodes NODES`"},
+		{"explain with nothing", []string{"explain"}, "error: want `explain (pod|vmi|vm) NAME [-n NAMESPACE]` or `explain -f POD --nodes NODES`"},
 		{"invalid mode", []string{"operands", "vgpu"}, `error: invalid GPU workload mode "vgpu": valid values are "container", "vm-passthrough", "vm-vgpu"`},
 		{"too many args", []string{"operands", "container", "vm-vgpu"}, "error: accepts at most 1 arg(s), received 2"},
 		{"unknown command", []string{"status"}, `error: unknown command "status"`},

@@ -17,6 +17,8 @@ const (
 	KubeVirtResource = "kubevirts"
 	// VMIResource is the VirtualMachineInstance resource of the same group and version.
 	VMIResource = "virtualmachineinstances"
+	// VMResource is the VirtualMachine resource, whose VMI has its name.
+	VMResource = "virtualmachines"
 	// VMIMigrationResource and VMIMigrationKind are the live migration of a VMI.
 	VMIMigrationResource = "virtualmachineinstancemigrations"
 	VMIMigrationKind     = "VirtualMachineInstanceMigration"
@@ -27,6 +29,10 @@ const (
 	annotationDomain      = "kubevirt.io/domain"
 	kindVirtualMachineVMI = "VirtualMachineInstance"
 )
+
+// LauncherPodSelector selects a VMI's virt-launcher pods: KubeVirt labels
+// them with the VMI's UID.
+func LauncherPodSelector(vmi types.UID) string { return labelCreatedBy + "=" + string(vmi) }
 
 // PermittedDevice is one entry of permittedHostDevices.pciHostDevices or .mediatedDevices.
 type PermittedDevice struct {

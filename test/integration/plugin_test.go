@@ -126,7 +126,19 @@ func TestKubectlPluginLive(t *testing.T) {
 	}
 	// A running VM's launcher pod: its node is where it runs, not a node
 	// whose units it lacks because it holds them.
+	vmiGVR := schema.GroupVersionResource{Group: "kubevirt.io", Version: "v1", Resource: "virtualmachineinstances"}
+	vmGVR := schema.GroupVersionResource{Group: "kubevirt.io", Version: "v1", Resource: "virtualmachines"}
+	for _, name := range []string{"vm-passthrough", "vm-stopped"} {
+		e.createUnstructured(t, vmGVR, "default", map[string]any{"apiVersion": "kubevirt.io/v1", "kind": "VirtualMachine", "metadata": map[string]any{"name": name},
+			"spec": map[string]any{"runStrategy": "Always"}})
+	}
 	running := gpuPod("virt-launcher-vm-passthrough-x7k2p", "vm-passthrough", map[string]string{a10: "1"})
+	running.Labels["kubevirt.io/created-by"] = string(e.createUnstructured(t, vmiGVR, "default", map[string]any{
+		"apiVersion": "kubevirt.io/v1", "kind": "VirtualMachineInstance", "metadata": map[string]any{"name": "vm-passthrough"},
+		"spec": map[string]any{"schedulerName": schedulerName, "domain": map[string]any{"devices": map[string]any{
+			"hostDevices": []any{map[string]any{"name": "gpu1", "deviceName": a10}},
+		}}},
+	}).GetUID())
 	running.Spec.NodeName = "gpu-passthrough"
 	e.createPod(t, running)
 	code, out = e.kubectlPlugin(t, "explain", "pod", running.Name, "-n", "default", "-o", "json")
@@ -141,6 +153,26 @@ func TestKubectlPluginLive(t *testing.T) {
 	if explain.RunsOn != "gpu-passthrough" || verdicts["gpu-passthrough"] != "fits " ||
 		!strings.HasPrefix(explain.Summary, "pod default/virt-launcher-vm-passthrough-x7k2p runs on node gpu-passthrough. Were it pending, with its own GPUs free: ") {
 		t.Errorf("explain of a running pod: runsOn %q, verdicts %v, summary %q", explain.RunsOn, verdicts, explain.Summary)
+	}
+	// explain vmi and explain vm follow KubeVirt's objects to the launcher pod.
+	for _, kind := range []string{"vmi", "vm"} {
+		code, out = e.kubectlPlugin(t, "explain", kind, "vm-passthrough", "-o", "json")
+		explain = cli.ExplainReport{}
+		if err := json.Unmarshal([]byte(out), &explain); code != cli.ExitOK || err != nil || explain.RunsOn != "gpu-passthrough" ||
+			explain.Pod != "default/virt-launcher-vm-passthrough-x7k2p" || explain.VirtualMachineInstance != "default/vm-passthrough" {
+			t.Errorf("explain %s vm-passthrough: exit %d, %v: %s", kind, code, err, out)
+		}
+	}
+	// A VMI without a launcher pod: what keeps KubeVirt from creating it.
+	code, out = e.kubectlPlugin(t, "explain", "vmi", "vm-a40", "-o", "json")
+	explain = cli.ExplainReport{}
+	if err := json.Unmarshal([]byte(out), &explain); code != cli.ExitFindings || err != nil || explain.Pod != "" || len(explain.Findings) == 0 ||
+		explain.Findings[0].Code != "VMIDeviceNotPermitted" || !strings.Contains(explain.Findings[0].Message, "FailedCreate events: GPU nvidia.com/GA102GL_A40 is not permitted") {
+		t.Errorf("explain vmi vm-a40: exit %d, %v: %s", code, err, out)
+	}
+	code, out = e.kubectlPlugin(t, "explain", "vm", "vm-stopped")
+	if code != cli.ExitUsage || !strings.Contains(out, "virtualmachine default/vm-stopped has no VirtualMachineInstance: it is stopped") {
+		t.Errorf("explain vm of a stopped VM: exit %d, %q", code, out)
 	}
 	// A pod that is not there is an input error that names its namespace.
 	code, out = e.kubectlPlugin(t, "explain", "pod", "nosuchpod", "-n", "kube-system")
