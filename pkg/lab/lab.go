@@ -101,7 +101,7 @@ func Up(ctx context.Context, opts Options) (err error) {
 	l := &lab{Options: opts, ctx: ctx}
 	if running, err := l.running(); err != nil || running {
 		if err == nil {
-			err = fmt.Errorf("a lab is already running in %s (KUBECONFIG=%s); stop it first: make lab-down", l.Dir, l.kubeconfig())
+			err = fmt.Errorf("a lab is already running in %s (KUBECONFIG=%s); stop it first: %s", l.Dir, l.kubeconfig(), l.downCommand())
 		}
 		return err
 	}
@@ -700,15 +700,21 @@ func (l *lab) nextSteps(s *Scenario) {
 	if pending.pod != "" {
 		fmt.Fprintf(l.Out, "  kubectl gpu-workload explain pod %s -n %s\n", pending.pod, pending.namespace)
 		if commands, err := l.fixCommands(pending.namespace, pending.pod, time.Time{}); err == nil && len(commands) > 0 {
-			fmt.Fprintf(l.Out, "  # follow the scheduler's fix for %s, then watch the node convert and the pod land:\n", pending.pod)
+			fmt.Fprintf(l.Out, "  # follow the scheduler's fix for %s, then wait for the node to convert and the pod to land:\n", pending.pod)
 			for _, c := range commands {
 				fmt.Fprintln(l.Out, "  "+c)
 			}
-			fmt.Fprintf(l.Out, "  kubectl get nodes -L %s -L %s -w\n", gpuworkload.LabelWorkloadConfig, gpuworkload.LabelVGPUConfigState)
+			fmt.Fprintf(l.Out, "  kubectl wait --for=condition=PodScheduled pod/%s -n %s --timeout=2m && kubectl get pod %s -n %s -o wide && kubectl get nodes -L %s\n",
+				pending.pod, pending.namespace, pending.pod, pending.namespace, gpuworkload.LabelWorkloadConfig)
 		}
 	}
 	fmt.Fprintf(l.Out, "  curl -sk -H \"Authorization: Bearer $(kubectl config view --raw -o jsonpath='{.users[0].user.token}')\" %s/metrics | grep ^gpu_workload_\n", l.schedulerURL)
 	fmt.Fprintf(l.Out, "  kubectl get events -A --field-selector reportingComponent=%s   # the mode controller (--operation=%s)\n", modecontroller.Name, s.Controller.Operation)
 	fmt.Fprintf(l.Out, "  logs: %s/{etcd,apiserver,scheduler,agent,controller}.log\n", l.Dir)
-	fmt.Fprintln(l.Out, "  make lab-down            # stop it (LAB_CLEAN=1 also removes the lab directory)")
+	fmt.Fprintf(l.Out, "  %s   # stop it (LAB_CLEAN=1 also removes the lab directory)\n", l.downCommand())
+}
+
+// downCommand stops this lab: make lab-down with the lab's directory.
+func (l *lab) downCommand() string {
+	return fmt.Sprintf("make lab-down LAB_DIR=%s", l.Dir)
 }
