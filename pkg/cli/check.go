@@ -115,9 +115,7 @@ func buildCheckReport(ctx context.Context, c *cluster, stale staleAfter) *CheckR
 		Findings: map[string]int{},
 	}}
 	add := func(object string, findings []gpuworkload.Finding) {
-		for _, f := range findings {
-			report.Findings = append(report.Findings, ReportFinding{Object: object, Code: f.Code, Severity: f.Severity, Message: f.Message, Fix: f.Fix})
-		}
+		report.Findings = appendFindings(report.Findings, object, findings)
 	}
 	bound := map[string][]*v1.Pod{}
 	for _, p := range c.assigned {
@@ -166,6 +164,25 @@ func assumptionNoted(s *gpuworkload.NodeState, policy gpuworkload.SandboxPolicy)
 	return out
 }
 
+// appendFindings appends the findings about object as report findings.
+func appendFindings(out []ReportFinding, object string, findings []gpuworkload.Finding) []ReportFinding {
+	for _, f := range findings {
+		out = append(out, ReportFinding{Object: object, Code: f.Code, Severity: f.Severity, Message: f.Message, Fix: f.Fix})
+	}
+	return out
+}
+
+// printFindings is the findings table of check, and of explain for a VMI
+// without a launcher pod.
+func printFindings(out io.Writer, findings []ReportFinding) error {
+	w := newTable(out)
+	w.row("OBJECT", "CODE", "SEVERITY", "MESSAGE", "FIX")
+	for _, f := range findings {
+		w.row(f.Object, string(f.Code), string(f.Severity), f.Message, f.Fix)
+	}
+	return w.flush()
+}
+
 func vmiObject(vmi *unstructured.Unstructured) string {
 	return fmt.Sprintf("VirtualMachineInstance/%s/%s", vmi.GetNamespace(), vmi.GetName())
 }
@@ -184,8 +201,8 @@ func vmiFindings(ctx context.Context, c *cluster, vmi *unstructured.Unstructured
 		if err != nil {
 			failed = fmt.Sprintf("not read (%v)", err)
 		}
-		for i := range findings {
-			if failed != "" {
+		if failed != "" {
+			for i := range findings {
 				findings[i].Message += "; FailedCreate events: " + failed
 			}
 		}
@@ -211,9 +228,7 @@ func describePolicy(p gpuworkload.SandboxPolicy) string {
 func draFindings(c *cluster) []ReportFinding {
 	var out []ReportFinding
 	add := func(object string, findings []gpuworkload.Finding) {
-		for _, f := range findings {
-			out = append(out, ReportFinding{Object: object, Code: f.Code, Severity: f.Severity, Message: f.Message, Fix: f.Fix})
-		}
+		out = appendFindings(out, object, findings)
 	}
 	driver := gpuworkload.DRADriver
 	draNodes := c.dra.draNodes(driver)
@@ -321,15 +336,8 @@ func printCheckReport(out io.Writer, format string, r *CheckReport) error {
 	}
 	if len(r.Findings) == 0 {
 		fmt.Fprintln(out, "No findings: every GPU node's label, advertised resources and operand labels agree.")
-	} else {
-		w := newTable(out)
-		w.row("OBJECT", "CODE", "SEVERITY", "MESSAGE", "FIX")
-		for _, f := range r.Findings {
-			w.row(f.Object, string(f.Code), string(f.Severity), f.Message, f.Fix)
-		}
-		if err := w.flush(); err != nil {
-			return err
-		}
+	} else if err := printFindings(out, r.Findings); err != nil {
+		return err
 	}
 	var modes []string
 	for _, m := range gpuworkload.Modes {

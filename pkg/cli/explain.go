@@ -262,9 +262,7 @@ func vmiWithoutPod(ctx context.Context, c *cluster, vmi *unstructured.Unstructur
 	object := vmiObject(vmi)
 	report := &ExplainReport{APIVersion: ReportAPIVersion, Kind: "ExplainReport", VirtualMachineInstance: vmi.GetNamespace() + "/" + vmi.GetName(),
 		Policy: describePolicy(c.policy), Nodes: []ExplainNode{}}
-	for _, f := range vmiFindings(ctx, c, vmi, classifier, gpuworkload.AdvertisementOf(states), gpuworkload.GPUsOf(c.nodes, states)) {
-		report.Findings = append(report.Findings, ReportFinding{Object: object, Code: f.Code, Severity: f.Severity, Message: f.Message, Fix: f.Fix})
-	}
+	report.Findings = appendFindings(nil, object, vmiFindings(ctx, c, vmi, classifier, gpuworkload.AdvertisementOf(states), gpuworkload.GPUsOf(c.nodes, states)))
 	if len(report.Findings) > 0 {
 		report.Summary = fmt.Sprintf("%s has no launcher pod. What stands in the way of its GPUs is above; kubectl describe vmi %s -n %s shows KubeVirt's events.", object, vmi.GetName(), vmi.GetNamespace())
 	} else {
@@ -509,12 +507,7 @@ func printExplainReport(out io.Writer, format string, r *ExplainReport) error {
 		return printStructured(out, format, r)
 	}
 	if r.Pod == "" {
-		w := newTable(out)
-		w.row("OBJECT", "CODE", "SEVERITY", "MESSAGE", "FIX")
-		for _, f := range r.Findings {
-			w.row(f.Object, string(f.Code), string(f.Severity), f.Message, f.Fix)
-		}
-		if err := w.flush(); err != nil {
+		if err := printFindings(out, r.Findings); err != nil {
 			return err
 		}
 		_, err := fmt.Fprintf(out, "\nPolicy: %s.\n%s\n", r.Policy, r.Summary)
