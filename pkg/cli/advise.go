@@ -172,7 +172,7 @@ func advise(ctx context.Context, c *cluster, pods []*v1.Pod, narrowing advisor.N
 			continue
 		}
 		view := advisor.Node{
-			Name: s.Name, Mode: s.Mode.Mode, Inventory: nodes[i].Inventory, Converting: s.Converting(), Object: node,
+			Name: s.Name, Mode: s.Mode.Mode, Inventory: nodes[i].Inventory, Converting: s.Unsettled(), Object: node,
 			RelabelledFor: v1.ResourceName(node.Annotations[gpuworkload.AnnotationConvertedFor]),
 			Held:          narrowing.Held != nil && narrowing.Held(node),
 		}

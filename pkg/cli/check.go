@@ -52,7 +52,7 @@ type CheckSummary struct {
 func newCheckCommand(o *rootOptions) *cobra.Command {
 	var src sourceFlags
 	var failOn string
-	conversionTimeout := 20 * time.Minute
+	var conversionTimeout time.Duration
 	cmd := &cobra.Command{
 		Use:   "check [-f NODES] [--cluster-policy FILE] [--kubevirt FILE]",
 		Short: "Check that every GPU node's mode label, advertised resources and operand labels agree, and that KubeVirt permits what nodes advertise",
@@ -77,10 +77,19 @@ func newCheckCommand(o *rootOptions) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if conversionTimeout < time.Second {
-				return usageErrorf("--conversion-timeout: %s is under one second; give the mode controller's --conversion-timeout, e.g. 20m", conversionTimeout)
+			if cmd.Flags().Changed("conversion-timeout") {
+				if conversionTimeout < time.Second {
+					return usageErrorf("--conversion-timeout: %s is under one second; give the mode controller's --conversion-timeout, e.g. 20m", conversionTimeout)
+				}
+				c.conversionTimeout = conversionTimeout
+			} else {
+				fitArgs, _, err := deployedArgs(cmd.Context(), c.client, "", o.inputs(cmd))
+				if err != nil {
+					return err
+				}
+				c.conversionTimeout = fitArgs.Timeout()
 			}
-			report := buildCheckReport(cmd.Context(), c, staleAfter{now: time.Now(), timeout: conversionTimeout})
+			report := buildCheckReport(cmd.Context(), c)
 			if err := printCheckReport(o.out, o.output, report); err != nil {
 				return err
 			}
@@ -95,17 +104,12 @@ func newCheckCommand(o *rootOptions) *cobra.Command {
 	cmd.Flags().StringVar(&src.kubeVirt, "kubevirt", "", "KubeVirt CR dump (with -f); without it permittedHostDevices is not checked")
 	cmd.Flags().StringVar(&src.dra, "dra", "", "DRA dump (with -f): "+draWanted+"; without it DRA devices are not checked")
 	cmd.Flags().StringVar(&failOn, "fail-on", string(gpuworkload.SeverityWarning), "exit 1 when a finding is at or above this severity: info, warning or error")
-	cmd.Flags().DurationVar(&conversionTimeout, "conversion-timeout", conversionTimeout, "the mode controller's --conversion-timeout: a conversion taint older than this is reported (StaleConversionTaint)")
+	cmd.Flags().DurationVar(&conversionTimeout, "conversion-timeout", gpuworkload.DefaultConversionTimeout,
+		"how long a conversion takes at most: a node unsettled for longer is Mismatched, a conversion taint older is StaleConversionTaint; default: conversionTimeout of the scheduler's configuration (the installed ConfigMap, else the shipped one), which the mode controller's --conversion-timeout should equal")
 	return cmd
 }
 
-// staleAfter is when a conversion taint is stale: older than the timeout at now.
-type staleAfter struct {
-	now     time.Time
-	timeout time.Duration
-}
-
-func buildCheckReport(ctx context.Context, c *cluster, stale staleAfter) *CheckReport {
+func buildCheckReport(ctx context.Context, c *cluster) *CheckReport {
 	states, classifier := c.states()
 	report := &CheckReport{APIVersion: ReportAPIVersion, Kind: "CheckReport", Findings: []ReportFinding{}, Summary: CheckSummary{
 		Policy:   describePolicy(c.policy),
@@ -122,7 +126,7 @@ func buildCheckReport(ctx context.Context, c *cluster, stale staleAfter) *CheckR
 		bound[p.Spec.NodeName] = append(bound[p.Spec.NodeName], p)
 	}
 	for _, n := range c.nodes {
-		add("Node/"+n.Name, gpuworkload.StaleConversionFindings(n, stale.now, stale.timeout))
+		add("Node/"+n.Name, gpuworkload.StaleConversionFindings(n, c.read, c.conversionTimeout))
 	}
 	for _, s := range states {
 		if s.GPUNode {

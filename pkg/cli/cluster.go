@@ -6,6 +6,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	v1 "k8s.io/api/core/v1"
 	resourceapi "k8s.io/api/resource/v1"
@@ -45,6 +46,10 @@ type cluster struct {
 	live     bool
 	client   kubernetes.Interface
 	dynamic  dynamic.Interface
+	// read is when the cluster was read; a node unsettled for
+	// conversionTimeout by then is mismatched (gpuworkload.NodeState.Settle).
+	read              time.Time
+	conversionTimeout time.Duration
 }
 
 // sourceFlags are the offline inputs shared by check and explain.
@@ -181,7 +186,7 @@ func loadOffline(src sourceFlags, in inputSource) (*cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &cluster{nodes: nodes}
+	c := &cluster{nodes: nodes, read: time.Now(), conversionTimeout: gpuworkload.DefaultConversionTimeout}
 	if src.clusterPolicy != "" {
 		if c.clusterPolicies, err = readObjectsOfKind(src.clusterPolicy, gpuworkload.ClusterPolicyKind, in); err != nil {
 			return nil, err
@@ -218,6 +223,8 @@ type view struct {
 	// clusterPolicyName chooses a ClusterPolicy; "" chooses the oldest.
 	clusterPolicyName string
 	classes           map[v1.ResourceName]gpuworkload.ResourceClass
+	// conversionTimeout is the scheduler's, in its view; 0 keeps the cluster's.
+	conversionTimeout time.Duration
 }
 
 func operatorView() view { return view{fallback: gpuworkload.DefaultPolicy()} }
@@ -226,6 +233,9 @@ func operatorView() view { return view{fallback: gpuworkload.DefaultPolicy()} }
 // error here: the user asked to judge it.
 func (c *cluster) readAs(v view) error {
 	c.policy, c.classes = v.fallback, v.classes
+	if v.conversionTimeout > 0 {
+		c.conversionTimeout = v.conversionTimeout
+	}
 	chosen := clusterstate.ChooseClusterPolicy(clusterstate.OldestFirst(toAny(c.clusterPolicies)), v.clusterPolicyName)
 	if chosen == nil {
 		return nil
@@ -322,7 +332,7 @@ func readLive(ctx context.Context, config *rest.Config, withVMIs bool) (*cluster
 	if err != nil {
 		return nil, fmt.Errorf("list nodes: %w", err)
 	}
-	c := &cluster{live: true, client: client, dynamic: dyn}
+	c := &cluster{live: true, client: client, dynamic: dyn, read: time.Now(), conversionTimeout: gpuworkload.DefaultConversionTimeout}
 	for i := range nodeList.Items {
 		c.nodes = append(c.nodes, &nodeList.Items[i])
 	}
@@ -374,7 +384,9 @@ func listIfServed(ctx context.Context, dyn dynamic.Interface, gvr schema.GroupVe
 	return out, nil
 }
 
-// states computes every node's GPU state with the cluster's policy and classifier.
+// states computes every node's GPU state with the cluster's policy and
+// classifier, each timed from its managed fields (a dump without them
+// leaves every unsettled node converting).
 func (c *cluster) states() ([]*gpuworkload.NodeState, *gpuworkload.Classifier) {
 	classifier := gpuworkload.NewClassifier(gpuworkload.ClassifierConfig{Configured: c.classes, Permitted: c.permitted}, c.policy, c.nodes)
 	draNodes := c.dra.draNodes(gpuworkload.DRADriver)
@@ -384,6 +396,7 @@ func (c *cluster) states() ([]*gpuworkload.NodeState, *gpuworkload.Classifier) {
 		if draNodes[n.Name] != nil {
 			states[i].PublishedByDRA()
 		}
+		states[i].Settle(gpuworkload.UnsettledSince(n, time.Time{}), c.read, c.conversionTimeout)
 	}
 	slices.SortFunc(states, func(a, b *gpuworkload.NodeState) int { return strings.Compare(a.Name, b.Name) })
 	return states, classifier

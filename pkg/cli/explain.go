@@ -375,7 +375,12 @@ func explainPod(ctx context.Context, c *cluster, pod *v1.Pod, pl *gpuworkloadfit
 		}
 		requested := ni.GetRequested().GetScalarResources()
 		for _, r := range entry.State.Resources {
-			row.Resources = append(row.Resources, ExplainResource{Name: r.Name, Free: max(r.Allocatable-requested[r.Name], 0), Total: r.Allocatable})
+			free := max(r.Allocatable-requested[r.Name], 0)
+			if entry.State.Unsettled() {
+				// The scheduler places nothing on a converting or mismatched node.
+				free = 0
+			}
+			row.Resources = append(row.Resources, ExplainResource{Name: r.Name, Free: free, Total: r.Allocatable})
 		}
 		for _, d := range tracker.DRADeviceStates(row.Node) {
 			row.Devices = append(row.Devices, explainDevice(d, data))

@@ -180,6 +180,9 @@ func TestExplainGolden(t *testing.T) {
 	golden(t, "explain-vm-a10", nil, "explain", "-f", pod("vm-a10.yaml"), "--nodes", nodes, "--cluster-policy", enabled)
 	golden(t, "explain-vm-a10-sandbox-disabled", nil, "explain", "-f", pod("vm-a10.yaml"), "--nodes", nodes, "--cluster-policy", disabled)
 	golden(t, "explain-vm-l40s", nil, "explain", "-f", pod("vm-l40s.yaml"), "--nodes", nodes, "--cluster-policy", enabled)
+	// gpu-broken's mode label was written days before the dump was read: it
+	// is mismatched, not converting, and its unit is not free.
+	golden(t, "explain-vm-a10-mismatched-node", nil, "explain", "-f", pod("vm-a10.yaml"), "--nodes", checkData("seed-broken-node-timed.json"), "--cluster-policy", enabled)
 	// The pod's reason and its code, for programs.
 	golden(t, "explain-vm-l40s-json", nil, "explain", "-f", pod("vm-l40s.yaml"), "--nodes", nodes, "--cluster-policy", enabled, "-o", "json")
 	// The deployed args choose another ClusterPolicy than the oldest.

@@ -121,7 +121,11 @@ func printInventory(out io.Writer, format string, r *InventoryReport) error {
 		if res.OverCommitted > 0 {
 			allocated += fmt.Sprintf(" (%d over-committed)", res.OverCommitted)
 		}
-		w.row(string(res.Mode), string(res.Resource), fmt.Sprint(res.Allocatable), allocated, fmt.Sprint(res.Free), strandedColumn)
+		free := fmt.Sprint(res.Free)
+		if res.Unavailable > 0 {
+			free += fmt.Sprintf(" (%d unavailable)", res.Unavailable)
+		}
+		w.row(string(res.Mode), string(res.Resource), fmt.Sprint(res.Allocatable), allocated, free, strandedColumn)
 	}
 	w.row()
 	w.row("MODE", "READY", "CONVERTING", "MISMATCHED", "EMPTY")

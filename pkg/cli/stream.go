@@ -20,6 +20,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	sjson "sigs.k8s.io/json"
 
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/inputlimit"
 )
 
@@ -262,13 +263,17 @@ func notJSON(err error) error {
 	return fmt.Errorf("not valid JSON or YAML (%v)", err)
 }
 
-// trim drops what no command reads and dumps hold most of: managed fields,
+// trim drops what no command reads and dumps hold most of: managed fields
+// (but a node's writes of its conversion labels, which time a conversion),
 // and a node's list of container images.
 func trim(obj metav1.Object) {
-	obj.SetManagedFields(nil)
-	if node, ok := obj.(*v1.Node); ok {
-		node.Status.Images = nil
+	node, ok := obj.(*v1.Node)
+	if !ok {
+		obj.SetManagedFields(nil)
+		return
 	}
+	node.ManagedFields = gpuworkload.ConversionLabelWrites(node.ManagedFields)
+	node.Status.Images = nil
 }
 
 // openInput opens a file, or standard input for "-", to be read up to

@@ -9,10 +9,11 @@ import (
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 )
 
-// ModeCount is how many GPU nodes run one mode, and how many of them are
-// converting their mode or vGPU profile.
+// ModeCount is how many GPU nodes run one mode, how many of them are
+// converting their mode or vGPU profile, and how many are mismatched: stuck
+// unsettled for longer than a conversion takes.
 type ModeCount struct {
-	Nodes, Converting int
+	Nodes, Converting, Mismatched int
 }
 
 // census is kept with the entries: what an explanation of an unschedulable
@@ -58,6 +59,9 @@ func (c *census) add(e *NodeEntry, delta int) {
 		c.modes[i].Nodes += delta
 		if e.Converting {
 			c.modes[i].Converting += delta
+		}
+		if s.Mismatched {
+			c.modes[i].Mismatched += delta
 		}
 	}
 	if s.Mode.LabelIgnored() {
@@ -159,13 +163,13 @@ func (t *Tracker) ModeCounts() (modes [len(gpuworkload.Modes)]ModeCount, ignored
 	return t.census.modes, t.census.ignoredLabels, t.census.draNodes
 }
 
-// EachAdvertiser calls f with every node that advertises r. f runs under
+// EachAdvertiser calls f with every node that advertises r, and its entry. f runs under
 // the tracker's read lock and must not call the tracker.
-func (t *Tracker) EachAdvertiser(r v1.ResourceName, f func(node string)) {
+func (t *Tracker) EachAdvertiser(r v1.ResourceName, f func(node string, e *NodeEntry)) {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
 	for node := range t.census.advertisers[r] {
-		f(node)
+		f(node, t.entries[node])
 	}
 }
 

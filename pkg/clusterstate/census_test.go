@@ -58,7 +58,7 @@ func TestCensusFollowsTheEntries(t *testing.T) {
 		}
 	}
 	var advertisers, withHardware []string
-	tr.EachAdvertiser("nvidia.com/GA102GL_A10", func(node string) { advertisers = append(advertisers, node) })
+	tr.EachAdvertiser("nvidia.com/GA102GL_A10", func(node string, _ *NodeEntry) { advertisers = append(advertisers, node) })
 	tr.EachNodeWithHardwareFor(gpuworkload.ResourceGPU, func(e *NodeEntry) { withHardware = append(withHardware, e.State.Name) })
 	if !slices.Equal(advertisers, []string{"c"}) || !slices.Equal(withHardware, []string{"c"}) {
 		t.Errorf("A10 advertisers %v, nodes with GPUs for nvidia.com/gpu %v; want [c] and [c]", advertisers, withHardware)

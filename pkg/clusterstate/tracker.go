@@ -5,11 +5,14 @@
 package clusterstate
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/utils/clock"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 )
@@ -19,7 +22,9 @@ type NodeEntry struct {
 	ResourceVersion string
 	Epoch           uint64
 	State           *gpuworkload.NodeState
-	// Converting caches State.Converting().
+	// Converting caches State.Converting(): the tracker settles the state
+	// with when it first saw the node unsettled, and computes the entry
+	// again once the conversion timeout has passed since.
 	Converting bool
 	// Inventory is the node's GPUs apart from their mode (gpuworkload.InventoryOf).
 	Inventory gpuworkload.GPUInventory
@@ -59,6 +64,29 @@ type Tracker struct {
 	onAdvertised func()
 
 	dra draState
+
+	conversionTimeout time.Duration
+	clock             clock.WithDelayedExecution
+	// unsettled are, per unsettled node, when its conversion started
+	// (gpuworkload.UnsettledSince) and the timer that computes its entry
+	// again when the conversion timeout passes, nil once it has.
+	unsettled map[string]*unsettledNode
+}
+
+type unsettledNode struct {
+	since time.Time
+	timer clock.Timer
+}
+
+// TrackerOptions are a tracker's settings beyond the policy and classes.
+type TrackerOptions struct {
+	// DRADriver publishes GPUs as devices; default gpuworkload.DRADriver.
+	DRADriver string
+	// ConversionTimeout: a node unsettled for longer is mismatched; default
+	// gpuworkload.DefaultConversionTimeout.
+	ConversionTimeout time.Duration
+	// Clock times conversions; default the real clock.
+	Clock clock.WithDelayedExecution
 }
 
 // ModeMismatchReasons builds the reason a node in one mode gives a pod that
@@ -68,22 +96,28 @@ type ModeMismatchReasons func(node *gpuworkload.NodeState, podMode gpuworkload.M
 // NewTracker starts from the args policy and explicit classes, and reads
 // GPUs from the ResourceSlices of the NVIDIA DRA driver.
 func NewTracker(argsPolicy gpuworkload.SandboxPolicy, configured map[v1.ResourceName]gpuworkload.ResourceClass, reasons ModeMismatchReasons) *Tracker {
-	return NewTrackerWithDRADriver(argsPolicy, configured, reasons, gpuworkload.DRADriver)
+	return NewTrackerWithOptions(argsPolicy, configured, reasons, TrackerOptions{})
 }
 
-// NewTrackerWithDRADriver is NewTracker for GPUs published by another DRA driver name.
-func NewTrackerWithDRADriver(argsPolicy gpuworkload.SandboxPolicy, configured map[v1.ResourceName]gpuworkload.ResourceClass, reasons ModeMismatchReasons,
-	draDriver string) *Tracker {
+// NewTrackerWithOptions is NewTracker with settings other than the defaults.
+func NewTrackerWithOptions(argsPolicy gpuworkload.SandboxPolicy, configured map[v1.ResourceName]gpuworkload.ResourceClass, reasons ModeMismatchReasons,
+	opts TrackerOptions) *Tracker {
 	t := &Tracker{
-		argsPolicy:    argsPolicy,
-		policy:        argsPolicy,
-		policyRead:    true,
-		configured:    configured,
-		reasonBuilder: reasons,
-		nodes:         map[string]*v1.Node{},
-		entries:       map[string]*NodeEntry{},
-		totals:        map[v1.ResourceName]map[int64]int{},
-		dra:           newDRAState(draDriver),
+		argsPolicy:        argsPolicy,
+		policy:            argsPolicy,
+		policyRead:        true,
+		configured:        configured,
+		reasonBuilder:     reasons,
+		nodes:             map[string]*v1.Node{},
+		entries:           map[string]*NodeEntry{},
+		totals:            map[v1.ResourceName]map[int64]int{},
+		dra:               newDRAState(cmp.Or(opts.DRADriver, gpuworkload.DRADriver)),
+		conversionTimeout: cmp.Or(opts.ConversionTimeout, gpuworkload.DefaultConversionTimeout),
+		clock:             opts.Clock,
+		unsettled:         map[string]*unsettledNode{},
+	}
+	if t.clock == nil {
+		t.clock = clock.RealClock{}
 	}
 	t.rebuildLocked()
 	return t
@@ -221,6 +255,7 @@ func (t *Tracker) DeleteNode(name string) {
 	t.countLocked(old, -1)
 	delete(t.nodes, name)
 	t.setEntryLocked(name, nil)
+	t.settledLocked(name)
 	if t.classEvidenceLocked(old) != "" {
 		t.rebuildLocked()
 	}
@@ -269,15 +304,60 @@ func (t *Tracker) countLocked(node *v1.Node, delta int) {
 	}
 }
 
+// computeLocked computes the node's entry, and times the node while it is
+// unsettled: from when it was first seen so, until the entry has been
+// computed again at the conversion timeout.
 func (t *Tracker) computeLocked(node *v1.Node) *NodeEntry {
-	return t.newEntry(node, t.policy, t.classifier, t.epoch, t.dra.nodes[node.Name] != nil)
+	now := t.clock.Now()
+	u := t.unsettled[node.Name]
+	since := gpuworkload.UnsettledSince(node, now)
+	if u != nil {
+		since = u.since
+	}
+	e := t.newEntry(node, t.policy, t.classifier, t.epoch, t.dra.nodes[node.Name] != nil, since, now)
+	switch {
+	case !e.State.Unsettled():
+		t.settledLocked(node.Name)
+	case u == nil:
+		u = &unsettledNode{since: since}
+		t.unsettled[node.Name] = u
+		if !e.State.Mismatched {
+			name := node.Name
+			// In a goroutine of its own, as the real clock runs it: a fake
+			// clock runs it holding its own lock, which timedOut takes.
+			u.timer = t.clock.AfterFunc(u.since.Add(t.conversionTimeout).Sub(now), func() { go t.timedOut(name) })
+		}
+	}
+	return e
 }
 
-func (t *Tracker) newEntry(node *v1.Node, policy gpuworkload.SandboxPolicy, classifier *gpuworkload.Classifier, epoch uint64, publishedByDRA bool) *NodeEntry {
+// timedOut computes the entry of a node whose conversion timeout passed.
+func (t *Tracker) timedOut(name string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	u, node := t.unsettled[name], t.nodes[name]
+	if u == nil || node == nil {
+		return
+	}
+	u.timer = nil
+	t.setEntryLocked(name, t.computeLocked(node))
+}
+
+// settledLocked forgets the node's conversion.
+func (t *Tracker) settledLocked(name string) {
+	if u := t.unsettled[name]; u != nil && u.timer != nil {
+		u.timer.Stop()
+	}
+	delete(t.unsettled, name)
+}
+
+func (t *Tracker) newEntry(node *v1.Node, policy gpuworkload.SandboxPolicy, classifier *gpuworkload.Classifier, epoch uint64, publishedByDRA bool,
+	since, now time.Time) *NodeEntry {
 	state := gpuworkload.NewNodeState(node, policy, classifier)
 	if publishedByDRA {
 		state.PublishedByDRA()
 	}
+	state.Settle(since, now, t.conversionTimeout)
 	e := &NodeEntry{ResourceVersion: node.ResourceVersion, Epoch: epoch, State: state, Converting: state.Converting()}
 	if state.GPUNode {
 		e.Inventory = gpuworkload.InventoryOf(node, state)
@@ -298,8 +378,13 @@ func (t *Tracker) Entry(node *v1.Node) *NodeEntry {
 		return e
 	}
 	epoch, policy, classifier, publishedByDRA := t.epoch, t.policy, t.classifier, t.dra.nodes[node.Name] != nil
+	now := t.clock.Now()
+	since := gpuworkload.UnsettledSince(node, now)
+	if u := t.unsettled[node.Name]; u != nil {
+		since = u.since
+	}
 	t.mu.RUnlock()
-	return t.newEntry(node, policy, classifier, epoch, publishedByDRA)
+	return t.newEntry(node, policy, classifier, epoch, publishedByDRA, since, now)
 }
 
 // Largest is the largest allocatable amount of the resource on one node; 0

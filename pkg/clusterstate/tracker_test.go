@@ -16,10 +16,12 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/wait"
 	fakediscovery "k8s.io/client-go/discovery/fake"
 	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2/ktesting"
+	testingclock "k8s.io/utils/clock/testing"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 )
@@ -291,5 +293,73 @@ func TestFollowWhenServedSettlesOnlyOnAnswers(t *testing.T) {
 			cancel()
 			<-done
 		})
+	}
+}
+
+// A node unsettled for the conversion timeout is mismatched, not
+// converting: the tracker times it from when it first saw it unsettled,
+// computes its entry again when the timeout passes, and forgets the time
+// once the node settles.
+func TestTrackerTimesConversions(t *testing.T) {
+	const timeout = 20 * time.Minute
+	clk := testingclock.NewFakeClock(time.Date(2026, 12, 5, 12, 0, 0, 0, time.UTC))
+	enabled := argsPolicy()
+	enabled.Enabled = true
+	tr := NewTrackerWithOptions(enabled, nil, reasonOf, TrackerOptions{ConversionTimeout: timeout, Clock: clk})
+	broken := node("broken", "1", "vm-passthrough", map[string]string{"nvidia.com/gpu": "1"})
+	tr.UpsertNode(broken)
+	mismatched := func() int { modes, _, _ := tr.ModeCounts(); return modes[1].Mismatched }
+	if e := tr.Entry(broken); !e.Converting || e.State.Mismatched || mismatched() != 0 {
+		t.Fatalf("just seen unsettled: converting %v, mismatched %v (%d counted)", e.Converting, e.State.Mismatched, mismatched())
+	}
+
+	// An update in between keeps the start.
+	clk.Step(timeout / 2)
+	broken = node("broken", "2", "vm-passthrough", map[string]string{"nvidia.com/gpu": "1"})
+	tr.UpsertNode(broken)
+	clk.Step(timeout/2 - time.Second)
+	if e := tr.Entry(broken); !e.Converting {
+		t.Fatal("mismatched before the timeout")
+	}
+	clk.Step(time.Second)
+	if err := wait.PollUntilContextTimeout(context.Background(), time.Millisecond, 10*time.Second, true, func(context.Context) (bool, error) {
+		return mismatched() == 1, nil
+	}); err != nil {
+		t.Fatalf("the census counts %d mismatched after the timeout", mismatched())
+	}
+	if e := tr.Entry(broken); e.Converting || !e.State.Mismatched || !e.State.HasFinding(gpuworkload.FindingMismatchedNode) {
+		t.Fatalf("after the timeout: converting %v, mismatched %v", e.Converting, e.State.Mismatched)
+	}
+
+	// Settled, then unsettled again: a new conversion, timed afresh.
+	tr.UpsertNode(node("broken", "3", "container", map[string]string{"nvidia.com/gpu": "1"}))
+	broken = node("broken", "4", "vm-passthrough", map[string]string{"nvidia.com/gpu": "1"})
+	tr.UpsertNode(broken)
+	if e := tr.Entry(broken); !e.Converting || mismatched() != 0 {
+		t.Fatalf("unsettled again: converting %v, %d mismatched", e.Converting, mismatched())
+	}
+	tr.DeleteNode("broken")
+	if clk.HasWaiters() {
+		t.Fatal("a deleted node's timer is still armed")
+	}
+}
+
+// A node whose mode label was written before the timeout is mismatched at
+// once: its managed fields time the conversion (the kubectl plugin's case).
+func TestTrackerTimesFromTheLabelWrite(t *testing.T) {
+	clk := testingclock.NewFakeClock(time.Date(2026, 12, 5, 12, 0, 0, 0, time.UTC))
+	enabled := argsPolicy()
+	enabled.Enabled = true
+	tr := NewTrackerWithOptions(enabled, nil, reasonOf, TrackerOptions{Clock: clk})
+	broken := node("broken", "1", "vm-passthrough", map[string]string{"nvidia.com/gpu": "1"})
+	written := metav1.NewTime(clk.Now().Add(-gpuworkload.DefaultConversionTimeout))
+	broken.ManagedFields = []metav1.ManagedFieldsEntry{{Manager: "kubectl-label", Operation: metav1.ManagedFieldsOperationUpdate, Time: &written,
+		FieldsType: "FieldsV1", FieldsV1: &metav1.FieldsV1{Raw: []byte(`{"f:metadata":{"f:labels":{"f:nvidia.com/gpu.workload.config":{}}}}`)}}}
+	tr.UpsertNode(broken)
+	if e := tr.Entry(broken); e.Converting || !e.State.Mismatched {
+		t.Fatalf("converting %v, mismatched %v; want mismatched", e.Converting, e.State.Mismatched)
+	}
+	if clk.HasWaiters() {
+		t.Fatal("a timer is armed for a node already mismatched")
 	}
 }

@@ -39,6 +39,32 @@ func SchedulerConfig(configMapPath, kubeconfig string) ([]byte, error) {
 	return yaml.Marshal(config)
 }
 
+// WithFitArg sets one of GPUWorkloadFit's args in a KubeSchedulerConfiguration
+// whose profiles configure it.
+func WithFitArg(config []byte, key string, value any) ([]byte, error) {
+	var c map[string]any
+	if err := yaml.Unmarshal(config, &c); err != nil {
+		return nil, err
+	}
+	set := 0
+	profiles, _ := c["profiles"].([]any)
+	for _, p := range profiles {
+		profile, _ := p.(map[string]any)
+		pluginConfig, _ := profile["pluginConfig"].([]any)
+		for _, pc := range pluginConfig {
+			entry, _ := pc.(map[string]any)
+			if args, ok := entry["args"].(map[string]any); ok && entry["name"] == "GPUWorkloadFit" {
+				args[key] = value
+				set++
+			}
+		}
+	}
+	if set == 0 {
+		return nil, fmt.Errorf("no profile configures GPUWorkloadFit's args: cannot set %s", key)
+	}
+	return yaml.Marshal(c)
+}
+
 // SchedulerOptions configure StartScheduler.
 type SchedulerOptions struct {
 	// Binary is the gpu-workload-scheduler executable.

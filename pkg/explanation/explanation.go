@@ -23,13 +23,16 @@ import (
 
 // modeSummary is what Explain learns about the nodes of one mode.
 type modeSummary struct {
-	nodes, converting int
+	nodes, converting, mismatched int
 }
 
 // resourceSummary is what Explain learns about one requested resource.
 type resourceSummary struct {
 	nodes       int
 	free, total int64
+	// unavailable are the units no pod holds on converting or mismatched
+	// nodes: not free, as the scheduler places nothing there.
+	unavailable int64
 	largest     int64
 	// excludedNodes advertise the resource but the pod's NodeConstraint
 	// excludes them, with excludedFree units free; excludedHardware could
@@ -166,7 +169,7 @@ func Explain(ctx context.Context, pod *v1.Pod, demand *gpuworkload.PodDemand, tr
 	modes, ignoredLabels, draNodes := tracker.ModeCounts()
 	byMode := map[gpuworkload.Mode]*modeSummary{}
 	for i, m := range gpuworkload.Modes {
-		byMode[m] = &modeSummary{nodes: modes[i].Nodes, converting: modes[i].Converting}
+		byMode[m] = &modeSummary{nodes: modes[i].Nodes, converting: modes[i].Converting, mismatched: modes[i].Mismatched}
 	}
 	perResource := make([]resourceSummary, len(demand.Requests))
 	needsDRA := len(demand.Claims) > 0
@@ -236,8 +239,13 @@ func Explain(ctx context.Context, pod *v1.Pod, demand *gpuworkload.PodDemand, tr
 		}
 		m := byMode[mode]
 		fmt.Fprintf(&b, " %s %d", mode, m.nodes)
-		if m.converting > 0 {
+		switch {
+		case m.converting > 0 && m.mismatched > 0:
+			fmt.Fprintf(&b, " (%d converting, %d mismatched)", m.converting, m.mismatched)
+		case m.converting > 0:
 			fmt.Fprintf(&b, " (%d converting)", m.converting)
+		case m.mismatched > 0:
+			fmt.Fprintf(&b, " (%d mismatched)", m.mismatched)
 		}
 	}
 	if draNodes > 0 {
@@ -250,6 +258,9 @@ func Explain(ctx context.Context, pod *v1.Pod, demand *gpuworkload.PodDemand, tr
 		}
 		rs := perResource[i]
 		fmt.Fprintf(&b, " %s: %d free of %d on %d node(s)", r.Name, rs.free, rs.total, rs.nodes)
+		if rs.unavailable > 0 {
+			fmt.Fprintf(&b, " (%d more on converting or mismatched nodes)", rs.unavailable)
+		}
 		if rs.excludedNodes > 0 {
 			fmt.Fprintf(&b, " its %s accepts (%d free on %d node(s) it excludes)", constraint.Description, rs.excludedFree, rs.excludedNodes)
 		}
@@ -298,7 +309,7 @@ func Explain(ctx context.Context, pod *v1.Pod, demand *gpuworkload.PodDemand, tr
 func (rs *resourceSummary) count(r v1.ResourceName, tracker *clusterstate.Tracker, nodes NodeInfos, constraint gpuworkload.NodeConstraint) {
 	// The busy node chosen, whose pods the fix names once the walk is done.
 	var busyInfo fwk.NodeInfo
-	tracker.EachAdvertiser(r, func(node string) {
+	tracker.EachAdvertiser(r, func(node string, e *clusterstate.NodeEntry) {
 		ni, err := nodes.Get(node)
 		if err != nil {
 			return
@@ -310,8 +321,14 @@ func (rs *resourceSummary) count(r v1.ResourceName, tracker *clusterstate.Tracke
 		free := max(total-ni.GetRequested().GetScalarResources()[r], 0)
 		if !constraint.Accepts(ni.Node()) {
 			rs.excludedNodes++
-			rs.excludedFree += free
+			if !e.State.Unsettled() {
+				rs.excludedFree += free
+			}
 			return
+		}
+		if e.State.Unsettled() {
+			rs.unavailable += free
+			free = 0
 		}
 		rs.nodes++
 		rs.total += total
@@ -319,7 +336,7 @@ func (rs *resourceSummary) count(r v1.ResourceName, tracker *clusterstate.Tracke
 		rs.largest = max(rs.largest, total)
 	})
 	tracker.EachNodeWithHardwareFor(r, func(e *clusterstate.NodeEntry) {
-		if e.Converting {
+		if e.State.Unsettled() {
 			return
 		}
 		conversion, ok := e.Inventory.ConversionTo(e.State.Mode.Mode, r)
@@ -582,6 +599,10 @@ func fix(demand *gpuworkload.PodDemand, policy gpuworkload.SandboxPolicy, byMode
 	}
 	if m := byMode[mode]; m.nodes > 0 && m.converting == m.nodes {
 		return remedyText(reasons.Converting.Code, fmt.Sprintf("wait: all %d %s node(s) are converting their mode or vGPU profile.", m.nodes, mode))
+	}
+	if m := byMode[mode]; m.mismatched > 0 && m.converting+m.mismatched == m.nodes {
+		return remedyText(reasons.Mismatched.Code, fmt.Sprintf("%d of the %d %s node(s) are mismatched: their mode and advertised resources have disagreed for longer than a conversion takes, so they take no pods; kubectl gpu-workload check names each and its fix.",
+			m.mismatched, m.nodes, mode))
 	}
 	usedUp := "free units are used up"
 	for _, rs := range perResource {

@@ -1,10 +1,12 @@
 package gpuworkload
 
 import (
+	"encoding/json"
 	"fmt"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // TaintConverting is the mode controller's NoSchedule taint on a node it
@@ -47,4 +49,63 @@ func StaleConversionFindings(node *v1.Node, now time.Time, timeout time.Duration
 func releaseFix(node string) string {
 	return fmt.Sprintf("run the mode controller to resume it, or release the node by hand: restore nvidia.com/gpu.workload.config from the oldMode of kubectl get node %s -o jsonpath='{.metadata.annotations.gpu-workload\\.io/conversion}', then kubectl annotate node %s gpu-workload.io/conversion- && kubectl taint node %s %s:NoSchedule- (docs/controller.md)",
 		node, node, node, TaintConverting)
+}
+
+// DefaultConversionTimeout is how long a conversion takes at most: the
+// mode controller's --conversion-timeout and GPUWorkloadFitArgs
+// conversionTimeout by default. A node unsettled for longer is mismatched.
+const DefaultConversionTimeout = 20 * time.Minute
+
+// conversionLabels are the node labels whose change starts a conversion.
+var conversionLabels = []string{LabelWorkloadConfig, LabelVGPUConfig}
+
+// UnsettledSince is when an unsettled node's conversion started: the last
+// write of its mode or vGPU configuration label in its managed fields, else
+// seen (when the caller first saw it unsettled; zero: not known). The
+// scheduler's informers drop managed fields, so it times a node from when
+// it first saw it unsettled.
+func UnsettledSince(node *v1.Node, seen time.Time) time.Time {
+	var last time.Time
+	for _, e := range node.ManagedFields {
+		if e.Time != nil && e.Time.After(last) && writesConversionLabel(e) {
+			last = e.Time.Time
+		}
+	}
+	if last.IsZero() {
+		return seen
+	}
+	return last
+}
+
+// ConversionLabelWrites keeps the managed-fields entries UnsettledSince
+// reads, so that a dump can drop the rest.
+func ConversionLabelWrites(entries []metav1.ManagedFieldsEntry) []metav1.ManagedFieldsEntry {
+	var out []metav1.ManagedFieldsEntry
+	for _, e := range entries {
+		if e.Time != nil && writesConversionLabel(e) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// writesConversionLabel reports whether the entry owns a conversion label.
+func writesConversionLabel(e metav1.ManagedFieldsEntry) bool {
+	if e.FieldsV1 == nil {
+		return false
+	}
+	var owned struct {
+		Metadata struct {
+			Labels map[string]json.RawMessage `json:"f:labels"`
+		} `json:"f:metadata"`
+	}
+	if json.Unmarshal(e.FieldsV1.Raw, &owned) != nil {
+		return false
+	}
+	for _, label := range conversionLabels {
+		if _, ok := owned.Metadata.Labels["f:"+label]; ok {
+			return true
+		}
+	}
+	return false
 }

@@ -43,6 +43,8 @@ const (
 	FindingForeignResource      FindingCode = "ForeignResource"
 	FindingMixedResourceClasses FindingCode = "MixedResourceClasses"
 	FindingNothingAdvertised    FindingCode = "NothingAdvertised"
+	// FindingMismatchedNode: the node stayed unsettled longer than a conversion takes.
+	FindingMismatchedNode       FindingCode = "MismatchedNode"
 	FindingVGPUProfileMismatch  FindingCode = "VGPUProfileMismatch"
 	FindingVGPUConfigPending    FindingCode = "VGPUConfigPending"
 	FindingVGPUConfigFailed     FindingCode = "VGPUConfigFailed"
@@ -90,6 +92,7 @@ var findingSeverity = map[FindingCode]Severity{
 	FindingForeignResource:      SeverityError,
 	FindingMixedResourceClasses: SeverityError,
 	FindingNothingAdvertised:    SeverityWarning,
+	FindingMismatchedNode:       SeverityError,
 	FindingVGPUProfileMismatch:  SeverityWarning,
 	FindingVGPUConfigPending:    SeverityWarning,
 	FindingVGPUConfigFailed:     SeverityError,
@@ -132,6 +135,7 @@ var FindingCodes = []FindingCode{
 	FindingForeignResource,
 	FindingMixedResourceClasses,
 	FindingNothingAdvertised,
+	FindingMismatchedNode,
 	FindingInvalidVGPUConfig,
 	FindingVGPUProfileNotOnCard,
 	FindingVGPUProfileMismatch,

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -47,6 +48,9 @@ type NodeState struct {
 	Findings       []Finding
 	// DRA is set for a node whose GPUs a DRA driver publishes (docs/dra.md).
 	DRA bool
+	// Mismatched is set by Settle on a node unsettled for longer than a
+	// conversion takes: broken, not converting.
+	Mismatched bool
 }
 
 // PublishedByDRA records that a DRA driver publishes the node's GPUs. Such a
@@ -145,13 +149,35 @@ func (s *NodeState) HasFinding(code FindingCode) bool {
 	return false
 }
 
-// Converting reports whether the node is between modes or profiles: its
-// advertisement disagrees with its mode, its vGPU configuration is not
-// settled, or operands are paused.
-func (s *NodeState) Converting() bool {
+// Unsettled reports whether the node's advertisement disagrees with its
+// mode, its vGPU configuration is not settled, or operands are paused: true
+// while a conversion is under way, and on a node stuck that way.
+func (s *NodeState) Unsettled() bool {
 	return s.HasFinding(FindingForeignResource) || s.HasFinding(FindingNothingAdvertised) ||
 		s.VGPUConfigState == VGPUConfigStatePending || s.VGPUConfigState == VGPUConfigStateFailed ||
 		len(s.PausedOperands) > 0
+}
+
+// Converting reports whether the node is between modes or profiles:
+// unsettled, for less time than a conversion takes as far as Settle knows.
+func (s *NodeState) Converting() bool {
+	return s.Unsettled() && !s.Mismatched
+}
+
+// Settle judges an unsettled node by how long it has been so: from since
+// (zero: not known), at now, a node unsettled for timeout or longer is
+// Mismatched, with that finding, and no longer converting. Every tool calls
+// it with the same timeout (GPUWorkloadFitArgs conversionTimeout, the mode
+// controller's --conversion-timeout), so that all name a node alike.
+func (s *NodeState) Settle(since, now time.Time, timeout time.Duration) {
+	if s.Mismatched || !s.Unsettled() || since.IsZero() || now.Sub(since) < timeout {
+		return
+	}
+	s.Mismatched = true
+	s.Findings = append(slices.Clone(s.Findings), newFinding(FindingMismatchedNode,
+		"waiting will not help: follow the fixes of the node's other findings; if conversions on this cluster take longer, raise conversionTimeout in GPUWorkloadFitArgs and the mode controller's --conversion-timeout together",
+		"the node's other findings have held since %s or earlier, longer than a conversion takes (%s): it is mismatched, not converting, and its GPUs are not free",
+		since.UTC().Format(time.RFC3339), timeout))
 }
 
 func nodeFindings(node *v1.Node, s *NodeState, policy SandboxPolicy) []Finding {

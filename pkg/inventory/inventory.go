@@ -49,6 +49,9 @@ type Resource struct {
 	// tainted, or the other device of a GPU in use (gpuworkload.DRADeviceStates).
 	Tainted      int64 `json:"tainted,omitempty"`
 	SiblingInUse int64 `json:"siblingInUse,omitempty"`
+	// Unavailable are the units of converting or mismatched nodes that no
+	// pod holds: the scheduler places nothing there, so they are not free.
+	Unavailable int64 `json:"unavailable,omitempty"`
 	// Stranded counts free units by kind of stranding
 	// (gpuworkload.StrandedKindNames); nil for DRA devices: a free DRA GPU
 	// is one free device of each type, so it is counted on its GPU's row.
@@ -56,8 +59,11 @@ type Resource struct {
 }
 
 // StateOverCommitted is the metrics' state of the units bound pods hold
-// above their nodes' allocatable.
-const StateOverCommitted = "over-committed"
+// above their nodes' allocatable; StateUnavailable of Resource.Unavailable.
+const (
+	StateOverCommitted = "over-committed"
+	StateUnavailable   = "unavailable"
+)
 
 // DRAResource is the resource name devices of a DRA device type that no
 // DeviceClass selects are reported under: the driver's name and the type,
@@ -283,9 +289,9 @@ func Compute(ctx context.Context, in Input) Report {
 			continue
 		}
 		m := modes[state.Mode.Mode]
-		converting := state.Converting()
+		unsettled := state.Unsettled()
 		switch {
-		case converting:
+		case state.Converting():
 			m.Converting++
 		case hasError(state):
 			m.Mismatched++
@@ -305,16 +311,17 @@ func Compute(ctx context.Context, in Input) Report {
 			free := max(r.Allocatable-allocated, 0)
 			row.Allocatable += r.Allocatable
 			row.Allocated += allocated
-			row.Free += free
 			row.OverCommitted += max(allocated-r.Allocatable, 0)
-			if converting {
+			if unsettled {
+				row.Unavailable += free
 				continue
 			}
+			row.Free += free
 			if kind, ok := waiting.Stranded(gpuworkload.FreeOnNode{Node: node, Resource: r.Name, Units: free, MilliCPU: freeCPU, Memory: freeMemory}); ok {
 				row.Stranded[gpuworkload.StrandedKindNames[kind]] += free
 			}
 		}
-		if allocatedHere == 0 && !converting {
+		if allocatedHere == 0 && !unsettled {
 			m.Empty++
 		}
 	}

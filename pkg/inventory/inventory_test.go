@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"testing"
+	"time"
 
 	v1 "k8s.io/api/core/v1"
 	resourceapi "k8s.io/api/resource/v1"
@@ -123,6 +124,41 @@ func TestComputeOverCommitted(t *testing.T) {
 		return
 	}
 	t.Fatal("no row for nvidia.com/GA102GL_A10")
+}
+
+// A converting or a mismatched node's units no pod holds are unavailable,
+// not free, and not stranded: the scheduler places nothing there.
+func TestComputeUnsettledNodes(t *testing.T) {
+	in := cluster(6)
+	policy := gpuworkload.SandboxPolicy{Enabled: true, DefaultWorkload: gpuworkload.ModeContainer}
+	now := time.Date(2026, 12, 5, 12, 0, 0, 0, time.UTC)
+	states := map[string]*gpuworkload.NodeState{}
+	for i, node := range in.Nodes {
+		if i == 0 || i == 3 {
+			// The container nodes, relabelled: each advertises nvidia.com/gpu
+			// as a vm-passthrough node, node-00000 for longer than a conversion takes.
+			node.Labels[gpuworkload.LabelWorkloadConfig] = string(gpuworkload.ModePassthrough)
+		}
+		states[node.Name] = gpuworkload.NewNodeState(node, policy, nil)
+		if i == 0 {
+			states[node.Name].Settle(now.Add(-time.Hour), now, 20*time.Minute)
+		}
+	}
+	in.State = func(n *v1.Node) *gpuworkload.NodeState { return states[n.Name] }
+	r := Compute(context.Background(), in)
+	for _, res := range r.Resources {
+		if res.Resource != gpuworkload.ResourceGPU {
+			continue
+		}
+		if got := [5]int64{res.Allocatable, res.Allocated, res.Free, res.Unavailable, res.Stranded["mode"]}; got != [5]int64{8, 4, 0, 4, 0} {
+			t.Fatalf("nvidia.com/gpu: allocatable, allocated, free, unavailable, stranded by mode %v, want [8 4 0 4 0]", got)
+		}
+	}
+	for _, m := range r.Modes {
+		if m.Mode == gpuworkload.ModePassthrough && (m.Ready != 2 || m.Converting != 1 || m.Mismatched != 1) {
+			t.Fatalf("vm-passthrough nodes: %+v, want 2 ready, 1 converting, 1 mismatched", m)
+		}
+	}
 }
 
 func draDevice(name, deviceType, busID, deviceState string) gpuworkload.DRADeviceState {

@@ -31,6 +31,7 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/restmapper"
 
+	"github.com/gpu-workload-scheduler/scheduler/manifests/install"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/cli"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/controlplane"
@@ -214,7 +215,10 @@ func Up(ctx context.Context, opts Options) (err error) {
 				verdict += fmt.Sprintf(", all %d node(s)", n)
 			}
 			if n := len(scenario.Expect.Metrics); n > 0 {
-				verdict += fmt.Sprintf(", and all %d metric(s)", n)
+				verdict += fmt.Sprintf(", all %d metric(s)", n)
+			}
+			if n := len(scenario.Expect.Explain); n > 0 {
+				verdict += fmt.Sprintf(", all %d explanation(s)", n)
 			}
 			fmt.Fprintf(l.Out, "\n== Expectations (%s): %s\n", filepath.Join(l.Scenario, ExpectFile), verdict)
 		}
@@ -360,12 +364,18 @@ func (l *lab) waitForAgent() error {
 // agentTimeout bounds the wait for the agent to start and see the nodes.
 const agentTimeout = 30 * time.Second
 
+// labConversionTimeout is how long a conversion takes at most in the lab,
+// whose agent converts a node in seconds: the scheduler's conversionTimeout
+// (and so kubectl gpu-workload's) and the mode controller's.
+const labConversionTimeout = 30 * time.Second
+
 // startController runs the mode controller with the lab's pace: a pass
 // every 2 s, demand and idleness counted at once; it returns after its
 // first pass.
 func (l *lab) startController(cp *controlplane.ControlPlane, settings ControllerSettings) error {
 	args := append([]string{"--kubeconfig", l.kubeconfig(),
-		"--operation=" + string(settings.Operation), "--interval=2s", "--demand-wait=0", "--idle-for=0", "--leader-elect=false", "--secure-port=0", "--v=2"}, settings.Args...)
+		"--operation=" + string(settings.Operation), "--interval=2s", "--demand-wait=0", "--idle-for=0", "--leader-elect=false", "--secure-port=0", "--v=2",
+		"--conversion-timeout=" + labConversionTimeout.String()}, settings.Args...)
 	p, err := cp.StartProcess("controller", filepath.Join(l.Bin, "gpu-workload-controller"), args...)
 	if err != nil {
 		return err
@@ -392,6 +402,19 @@ func (l *lab) startScheduler(cp *controlplane.ControlPlane) error {
 	}
 	config, err := controlplane.SchedulerConfig(filepath.Join(l.Repo, controlplane.InstallConfigMap), l.kubeconfig())
 	if err != nil {
+		return err
+	}
+	if config, err = controlplane.WithFitArg(config, "conversionTimeout", labConversionTimeout.String()); err != nil {
+		return err
+	}
+	// Installed as a Deployment's is, so that kubectl gpu-workload reads
+	// the configuration the scheduler runs.
+	namespace, name, err := install.ConfigMapRef()
+	if err != nil {
+		return err
+	}
+	cm := &v1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name}, Data: map[string]string{"config.yaml": string(config)}}
+	if _, err := l.client.CoreV1().ConfigMaps(namespace).Create(l.ctx, cm, metav1.CreateOptions{}); err != nil {
 		return err
 	}
 	// A Deployment's scheduler is started again when it exits (it does
@@ -538,7 +561,32 @@ func (l *lab) compare(s *Scenario) []string {
 		}
 	}
 	diffs = append(diffs, l.compareNodes(s.Expect.Nodes)...)
-	return append(diffs, l.compareMetrics(s.Expect.Metrics)...)
+	diffs = append(diffs, l.compareMetrics(s.Expect.Metrics)...)
+	if len(diffs) > 0 {
+		// Each explanation is a process reading the cluster: only for a
+		// lab that meets the rest.
+		return diffs
+	}
+	return l.compareExplain(s.Expect.Explain)
+}
+
+// compareExplain runs kubectl gpu-workload explain as a user would.
+func (l *lab) compareExplain(want map[string]string) []string {
+	var diffs []string
+	for _, args := range slices.Sorted(maps.Keys(want)) {
+		var out bytes.Buffer
+		cmd := exec.CommandContext(l.ctx, filepath.Join(l.Bin, "kubectl-gpu_workload"), append(append([]string{"explain"}, strings.Fields(args)...), "--kubeconfig", l.kubeconfig())...)
+		cmd.Stdout, cmd.Stderr = &out, &out
+		var exit *exec.ExitError
+		if err := cmd.Run(); err != nil && !(errors.As(err, &exit) && exit.ExitCode() == cli.ExitFindings) {
+			diffs = append(diffs, fmt.Sprintf("kubectl gpu-workload explain %s: %v: %s", args, err, out.String()))
+			continue
+		}
+		if !strings.Contains(out.String(), want[args]) {
+			diffs = append(diffs, fmt.Sprintf("kubectl gpu-workload explain %s: output lacks %+q:\n%s", args, want[args], out.String()))
+		}
+	}
+	return diffs
 }
 
 // compareNodes reads each expected node and the events about it.

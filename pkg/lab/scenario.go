@@ -54,6 +54,9 @@ type Expectations struct {
 	// Metrics are gpu_workload_ series of the scheduler's /metrics, written
 	// as the exposition format gives them, with their values.
 	Metrics map[string]float64 `json:"metrics"`
+	// Explain are, per argument list of kubectl gpu-workload explain
+	// ("pod NAME", "vm NAME -n NAMESPACE", ...), a text its output contains.
+	Explain map[string]string `json:"explain"`
 }
 
 // PodExpectation is a node, a Pending reason substring, or (VMIs only) a

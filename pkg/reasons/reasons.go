@@ -71,6 +71,9 @@ var (
 	ModeMismatch = define("ModeMismatch", "node's GPU mode is %s (advertises %s), pod needs %s")
 	// Converting: the node is between modes or vGPU profiles.
 	Converting = define("Converting", "node is converting its GPU mode or vGPU profile")
+	// Mismatched: the node's mode, advertisement and vGPU configuration
+	// have disagreed for longer than a conversion takes (conversionTimeout).
+	Mismatched = define("Mismatched", "node's GPU mode and advertised resources have disagreed for longer than a conversion takes")
 	// OtherContainerResource, OtherModel, OtherProfile: same mode, but not
 	// the requested resource.
 	OtherContainerResource = define("OtherContainerResource", "node's container GPUs are another resource")

@@ -88,7 +88,7 @@ func TestLabDefaultScenarioCheck(t *testing.T) {
 		"virt-launcher-vm-l40s-q2w3e: 0/6 nodes are available: VirtualMachineInstance/default/vm-l40s: no node advertises nvidia.com/AD102GL_L40S",
 		"== GPUWorkloadUnschedulable",
 		"Node/gpu-broken",
-		"all 5 pod(s) as expected, and all 14 metric(s)",
+		"all 5 pod(s) as expected, all 16 metric(s), all 2 explanation(s)",
 		"[lab] start gpu-workload-controller (--operation=dryRun)",
 		"Node/gpu-a40 WouldConvert: dry run: would convert from vm-vgpu to vm-passthrough for 1 x nvidia.com/GA102GL_A40",
 		"virt-launcher-vm-a40-m4n5b: ran kubectl label node gpu-a40 nvidia.com/gpu.workload.config=vm-passthrough --overwrite; landed on gpu-a40",

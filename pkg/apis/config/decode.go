@@ -6,8 +6,10 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -136,6 +138,9 @@ func SetDefaultsGPUWorkloadFitArgs(args *GPUWorkloadFitArgs) {
 	if args.DRADriverName == "" {
 		args.DRADriverName = gpuworkload.DRADriver
 	}
+	if args.ConversionTimeout == nil {
+		args.ConversionTimeout = &metav1.Duration{Duration: gpuworkload.DefaultConversionTimeout}
+	}
 }
 
 // Defaults of GPUStrandingArgs.
@@ -177,6 +182,10 @@ func ValidateGPUWorkloadFitArgs(args *GPUWorkloadFitArgs) field.ErrorList {
 		for _, msg := range validation.IsDNS1123Subdomain(args.ClusterPolicyName) {
 			errs = append(errs, field.Invalid(field.NewPath("clusterPolicyName"), args.ClusterPolicyName, msg+"; name a ClusterPolicy as kubectl get clusterpolicies shows it, e.g. cluster-policy, or leave it empty for the oldest"))
 		}
+	}
+	// Under a second is a wrong unit, and would call every conversion mismatched.
+	if d := args.ConversionTimeout; d != nil && d.Duration < time.Second {
+		errs = append(errs, field.Invalid(field.NewPath("conversionTimeout"), d.Duration.String(), "must be at least 1s: the mode controller's --conversion-timeout, e.g. 20m"))
 	}
 	classes := field.NewPath("resourceClasses")
 	for _, name := range slices.Sorted(maps.Keys(args.ResourceClasses)) {
@@ -230,6 +239,14 @@ func (args *GPUWorkloadFitArgs) Policy() gpuworkload.SandboxPolicy {
 		Runtime:         gpuworkload.SandboxRuntime(args.SandboxWorkloads.Mode),
 		Source:          gpuworkload.PolicySource{Kind: gpuworkload.SourcePluginArgs},
 	}
+}
+
+// Timeout is conversionTimeout, its default when unset.
+func (args *GPUWorkloadFitArgs) Timeout() time.Duration {
+	if args.ConversionTimeout == nil {
+		return gpuworkload.DefaultConversionTimeout
+	}
+	return args.ConversionTimeout.Duration
 }
 
 // Classes are the explicit resource classes, already validated.

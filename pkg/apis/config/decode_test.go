@@ -1,6 +1,7 @@
 package config
 
 import (
+	"cmp"
 	"strings"
 	"testing"
 	"time"
@@ -21,6 +22,8 @@ func TestDecodeGPUWorkloadFitArgs(t *testing.T) {
 		args    runtime.Object
 		policy  gpuworkload.SandboxPolicy
 		classes map[v1.ResourceName]gpuworkload.ResourceClass
+		// timeout is conversionTimeout, 0 for its default.
+		timeout time.Duration
 		wantErr string
 	}{
 		{
@@ -83,6 +86,17 @@ resourceClasses: {nvidia.com/hostdev_gpu: passthrough-gpu}
 			wantErr: `GPUWorkloadFitArgs: apiVersion: Invalid value: "v1": must be gpuworkload.scheduling.nvidia.io/v1 or omitted`,
 		},
 		{
+			name:    "a conversion timeout",
+			args:    raw(`{"conversionTimeout": "90s"}`),
+			policy:  gpuworkload.SandboxPolicy{DefaultWorkload: gpuworkload.ModeContainer, Runtime: gpuworkload.RuntimeKubeVirt, Source: gpuworkload.PolicySource{Kind: gpuworkload.SourcePluginArgs}},
+			timeout: 90 * time.Second,
+		},
+		{
+			name:    "a conversion timeout in the wrong unit",
+			args:    raw(`{"conversionTimeout": "20ms"}`),
+			wantErr: `GPUWorkloadFitArgs: conversionTimeout: Invalid value: "20ms": must be at least 1s: the mode controller's --conversion-timeout, e.g. 20m`,
+		},
+		{
 			name:    "already typed args",
 			args:    &v1.Pod{},
 			wantErr: "GPUWorkloadFitArgs: want args as raw YAML or JSON, got *v1.Pod",
@@ -101,6 +115,9 @@ resourceClasses: {nvidia.com/hostdev_gpu: passthrough-gpu}
 			}
 			if got := args.Policy(); got != tc.policy {
 				t.Fatalf("policy %+v, want %+v", got, tc.policy)
+			}
+			if want := cmp.Or(tc.timeout, gpuworkload.DefaultConversionTimeout); args.Timeout() != want || args.ConversionTimeout.Duration != want {
+				t.Fatalf("conversion timeout %v, want %v", args.ConversionTimeout, want)
 			}
 			got := args.Classes()
 			if len(got) != len(tc.classes) {

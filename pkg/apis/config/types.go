@@ -29,6 +29,13 @@ type GPUWorkloadFitArgs struct {
 	// (spec.driver, and the domain of its device attributes). Default:
 	// gpu.nvidia.com, the NVIDIA DRA driver's name.
 	DRADriverName string `json:"draDriverName,omitempty"`
+
+	// ConversionTimeout is how long a conversion takes at most: a node whose
+	// mode, advertisement and vGPU configuration disagree for longer is
+	// mismatched, not converting. Set it to the mode controller's
+	// --conversion-timeout; kubectl gpu-workload reads it from here.
+	// Default 20m.
+	ConversionTimeout *metav1.Duration `json:"conversionTimeout,omitempty"`
 }
 
 // SandboxWorkloadsArgs mirror ClusterPolicy spec.sandboxWorkloads.

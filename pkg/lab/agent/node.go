@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
@@ -66,7 +67,7 @@ func (a *agent) syncNode(ctx context.Context, name string) error {
 	case prepared == "" && converting == "" && node.Labels[gpuworkload.LabelVGPUConfigState] == gpuworkload.VGPUConfigStatePending:
 		return a.patchNode(ctx, node, nil, map[string]any{annotationConverting: target, annotationReadyAt: readyAt(delay)}, nil, delay)
 	case prepared == "" && converting == "":
-		return a.patchNode(ctx, node, nil, map[string]any{annotationPrepared: target}, nil, 0)
+		return a.patchNode(ctx, node, operandLabels(node, policy, mode), map[string]any{annotationPrepared: target}, nil, 0)
 	case converting == target:
 		ready, err := time.Parse(time.RFC3339Nano, node.Annotations[annotationReadyAt])
 		if err == nil && time.Now().Before(ready) {
@@ -78,6 +79,21 @@ func (a *agent) syncNode(ctx context.Context, name string) error {
 		return a.startConversion(ctx, node, policy, mode, target, delay)
 	}
 	return nil
+}
+
+// operandLabels are the deploy labels the GPU Operator gives a node it
+// finds without any: those of the node's mode.
+func operandLabels(node *v1.Node, policy gpuworkload.SandboxPolicy, mode gpuworkload.Mode) map[string]any {
+	for key := range node.Labels {
+		if strings.HasPrefix(key, gpuworkload.DeployLabelPrefix) {
+			return nil
+		}
+	}
+	labels := map[string]any{}
+	for _, key := range gpuworkload.Operands().ExpectedDeployLabels(mode, policy.Runtime) {
+		labels[key] = "true"
+	}
+	return labels
 }
 
 // reportReady is the kubelet's Ready condition, posted once for a node

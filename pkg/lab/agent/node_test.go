@@ -121,3 +121,47 @@ func newTestAgent(t *testing.T, node *v1.Node) (*agent, *fake.Clientset, cache.I
 	}
 	return a, client, nodes
 }
+
+// A node the agent first sees without deploy labels gets its mode's, as the
+// GPU Operator labels a node; one with deploy labels keeps them as they are.
+func TestFirstSightLabelsOperands(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		labels map[string]string
+		want   map[string]string
+	}{
+		{
+			name:   "no deploy labels",
+			labels: map[string]string{gpuworkload.LabelWorkloadConfig: "vm-passthrough"},
+			want:   map[string]string{"nvidia.com/gpu.deploy.vfio-manager": "true", "nvidia.com/gpu.deploy.sandbox-device-plugin": "true", "nvidia.com/gpu.deploy.device-plugin": ""},
+		},
+		{
+			name:   "the scenario's own deploy labels",
+			labels: map[string]string{gpuworkload.LabelWorkloadConfig: "vm-passthrough", "nvidia.com/gpu.deploy.device-plugin": "true"},
+			want:   map[string]string{"nvidia.com/gpu.deploy.device-plugin": "true", "nvidia.com/gpu.deploy.vfio-manager": ""},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			node := &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: "gpu", Labels: tc.labels, Annotations: map[string]string{AnnotationHardware: "1 x A10"}}}
+			a, client, nodes := newTestAgent(t, node)
+			if err := nodes.Add(node); err != nil {
+				t.Fatal(err)
+			}
+			if err := a.syncNode(context.Background(), "gpu"); err != nil {
+				t.Fatal(err)
+			}
+			got, err := client.CoreV1().Nodes().Get(context.Background(), "gpu", metav1.GetOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for key, want := range tc.want {
+				if got.Labels[key] != want {
+					t.Errorf("label %s = %q, want %q (labels %v)", key, got.Labels[key], want, got.Labels)
+				}
+			}
+			if got.Annotations[annotationPrepared] != "vm-passthrough" {
+				t.Errorf("annotations %v, want the node prepared for vm-passthrough", got.Annotations)
+			}
+		})
+	}
+}

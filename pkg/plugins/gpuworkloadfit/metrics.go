@@ -149,6 +149,7 @@ func (pl *GPUWorkloadFit) inventoryMetrics() []metrics.Metric {
 			continue
 		}
 		gauge(unitsDesc, float64(r.OverCommitted), mode, name, inventory.StateOverCommitted)
+		gauge(unitsDesc, float64(r.Unavailable), mode, name, inventory.StateUnavailable)
 		for _, kind := range gpuworkload.StrandedKindNames {
 			gauge(strandedDesc, float64(r.Stranded[kind]), mode, name, kind)
 		}

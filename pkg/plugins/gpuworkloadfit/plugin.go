@@ -175,7 +175,8 @@ func (pl *GPUWorkloadFit) Unreserve(context.Context, fwk.CycleState, *v1.Pod, st
 // NewOffline builds the plugin from decoded args without following a
 // cluster: the kubectl plugin and tests feed its tracker from what they read.
 func NewOffline(args *config.GPUWorkloadFitArgs) *GPUWorkloadFit {
-	return &GPUWorkloadFit{tracker: clusterstate.NewTrackerWithDRADriver(args.Policy(), args.Classes(), reasons.ModeMismatchOf, args.DRADriverName), explained: &sync.Map{}}
+	return &GPUWorkloadFit{tracker: clusterstate.NewTrackerWithOptions(args.Policy(), args.Classes(), reasons.ModeMismatchOf,
+		clusterstate.TrackerOptions{DRADriver: args.DRADriverName, ConversionTimeout: args.Timeout()}), explained: &sync.Map{}}
 }
 
 // ClaimReader reads ResourceClaims: the scheduler's DRA manager, or the
@@ -591,6 +592,9 @@ func filterDevicePlugin(data *CycleData, nodeInfo fwk.NodeInfo) (*fwk.Status, re
 	}
 	if entry.Converting {
 		return reject(fwk.UnschedulableAndUnresolvable, reasons.Converting.Plain())
+	}
+	if entry.State.Mismatched {
+		return reject(fwk.UnschedulableAndUnresolvable, reasons.Mismatched.Plain())
 	}
 	allocatable := nodeInfo.GetAllocatable().GetScalarResources()
 	requested := nodeInfo.GetRequested().GetScalarResources()

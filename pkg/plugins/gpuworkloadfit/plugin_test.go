@@ -251,7 +251,7 @@ func TestPostFilterExplains(t *testing.T) {
 		{
 			name: "the seed's trap", policy: disabled(), pod: launcherPod("vm-a10", map[v1.ResourceName]string{a10: "1"}),
 			event: `Warning GPUWorkloadUnschedulable VirtualMachineInstance/vms/vm-a10 (pod virt-launcher-vm-a10-abcde) needs 1 x nvidia.com/GA102GL_A10 (vm-passthrough mode). ` +
-				`GPU nodes by mode: container 6 (5 converting), vm-passthrough 0, vm-vgpu 0. nvidia.com/GA102GL_A10: 1 free of 1 on 1 node(s). ` +
+				`GPU nodes by mode: container 6 (5 converting), vm-passthrough 0, vm-vgpu 0. nvidia.com/GA102GL_A10: 0 free of 1 on 1 node(s) (1 more on converting or mismatched nodes). ` +
 				`sandboxWorkloads is disabled in ClusterPolicy cluster-policy, so the mode label of 5 node(s) is ignored. ` +
 				`Fix: enable sandbox workloads: kubectl patch clusterpolicies.nvidia.com cluster-policy --type merge -p '{"spec":{"sandboxWorkloads":{"enabled":true}}}'`,
 		},

@@ -150,11 +150,11 @@ func (pl *GPUWorkloadFit) isSchedulableAfterNodeChange(logger klog.Logger, pod *
 	return fwk.QueueSkip, nil
 }
 
-// canServe is Filter without the node's current usage: mode, conversion and
+// canServe is Filter without the node's current usage: mode, a settled node and
 // advertisement of every requested resource in the needed amount.
 func canServe(node *v1.Node, entry *clusterstate.NodeEntry, demand *gpuworkload.PodDemand) bool {
 	mode, _ := demand.Mode()
-	if !entry.State.GPUNode || entry.State.Mode.Mode != mode || entry.Converting {
+	if !entry.State.GPUNode || entry.State.Mode.Mode != mode || entry.State.Unsettled() {
 		return false
 	}
 	for _, r := range demand.Requests {
