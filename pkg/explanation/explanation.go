@@ -297,7 +297,14 @@ func Explain(ctx context.Context, pod *v1.Pod, demand *gpuworkload.PodDemand, tr
 		if pod != nil {
 			priority = corev1helpers.PodPriority(pod)
 		}
-		r = fix(demand, policy, byMode, perResource, tracker.AdvertisedByClass(), constraint, priority)
+		// The free units of another resource, counted only for a fix that
+		// offers it instead.
+		freeUnits := func(name v1.ResourceName) int64 {
+			var rs resourceSummary
+			rs.count(name, tracker, nodes, constraint)
+			return rs.free
+		}
+		r = fix(demand, policy, byMode, perResource, tracker.AdvertisedByClass(), freeUnits, constraint, priority)
 	}
 	b.WriteString(r.text)
 	return Explanation{Message: b.String(), FixCommands: r.commands, ReasonCode: r.code}
@@ -574,7 +581,7 @@ func describeRequests(demand *gpuworkload.PodDemand) string {
 }
 
 func fix(demand *gpuworkload.PodDemand, policy gpuworkload.SandboxPolicy, byMode map[gpuworkload.Mode]*modeSummary, perResource []resourceSummary,
-	advertised map[gpuworkload.ResourceClass][]v1.ResourceName, constraint gpuworkload.NodeConstraint, priority int32) remedy {
+	advertised map[gpuworkload.ResourceClass][]v1.ResourceName, freeUnits func(v1.ResourceName) int64, constraint gpuworkload.NodeConstraint, priority int32) remedy {
 	if demand.Conflict() {
 		return remedyText(reasons.ModeConflict.Code, "request the GPU resources of one mode only; a node runs one mode.")
 	}
@@ -592,7 +599,7 @@ func fix(demand *gpuworkload.PodDemand, policy gpuworkload.SandboxPolicy, byMode
 			return remedyText(reasons.DRATooFewFree.Code, fmt.Sprintf("the DRA nodes have no free device of DeviceClass %s for %d x %s (the FailedScheduling message gives DynamicResources' reasons): "+
 				"let GPU pods finish, or publish more devices of the class.", rs.dra.DeviceClass, r.Count, r.Name))
 		case rs.nodes == 0:
-			return notAdvertisedFix(r, rs, advertised[r.Class], constraint, priority)
+			return notAdvertisedFix(r, rs, advertised[r.Class], freeUnits, constraint, priority)
 		case rs.largest < r.Count:
 			return remedyText(reasons.LargerThanAnyNode.Code, fmt.Sprintf("no node has %d x %s in total; the largest has %d: split the request, or add a node with more of this hardware.", r.Count, r.Name, rs.largest))
 		}
@@ -625,7 +632,8 @@ func fix(demand *gpuworkload.PodDemand, policy gpuworkload.SandboxPolicy, byMode
 
 // notAdvertisedFix names a node with the hardware for r, or says that none
 // has it and what the pod's kind of workload can request instead.
-func notAdvertisedFix(r gpuworkload.ResourceRequest, rs resourceSummary, sameClass []v1.ResourceName, constraint gpuworkload.NodeConstraint, priority int32) remedy {
+func notAdvertisedFix(r gpuworkload.ResourceRequest, rs resourceSummary, sameClass []v1.ResourceName, freeUnits func(v1.ResourceName) int64,
+	constraint gpuworkload.NodeConstraint, priority int32) remedy {
 	noNode := "no node advertises " + string(r.Name)
 	if rs.excludedNodes > 0 || rs.excludedHardware > 0 {
 		noNode = fmt.Sprintf("no node its %s accepts advertises %s", constraint.Description, r.Name)
@@ -644,9 +652,19 @@ func notAdvertisedFix(r gpuworkload.ResourceRequest, rs resourceSummary, sameCla
 	if len(sameClass) == 0 {
 		return remedyText(reasons.NotAdvertised.Code, fmt.Sprintf("no node advertises %s, none has hardware known to, and no node advertises any %s resource: add a node with this hardware.", r.Name, kind))
 	}
-	names := make([]string, len(sameClass))
-	for i, n := range sameClass {
-		names[i] = string(n)
+	// Only a resource with room for the request now is worth rewriting a
+	// manifest for.
+	var offers, names []string
+	for _, name := range sameClass {
+		names = append(names, string(name))
+		if free := freeUnits(name); free >= r.Count {
+			offers = append(offers, fmt.Sprintf("%s, %d free", name, free))
+		}
 	}
-	return remedyText(reasons.NotAdvertised.Code, fmt.Sprintf("no node advertises %s and none has hardware known to; request a %s resource the cluster advertises (%s), or add a node with this hardware.", r.Name, kind, strings.Join(names, ", ")))
+	if len(offers) == 0 {
+		return remedyText(reasons.NotAdvertised.Code, fmt.Sprintf("no node advertises %s, none has hardware known to, and no %s resource the cluster advertises (%s) has %d unit(s) free now: add a node with this hardware.",
+			r.Name, kind, gpuworkload.JoinBounded(names, ", "), r.Count))
+	}
+	return remedyText(reasons.NotAdvertised.Code, fmt.Sprintf("no node advertises %s and none has hardware known to; request a %s resource the cluster has free (%s), or add a node with this hardware.",
+		r.Name, kind, strings.Join(offers, "; ")))
 }

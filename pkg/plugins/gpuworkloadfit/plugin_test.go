@@ -384,7 +384,14 @@ func TestExplainFixNamesNodesWithTheHardware(t *testing.T) {
 		{
 			name: "an A10 VM is not sent to a container node of unknown GPUs", nodes: []*v1.Node{bareContainer, a40Node},
 			pod: launcherPod("vm-a10", map[v1.ResourceName]string{a10: "1"}),
-			fix: "no node advertises nvidia.com/GA102GL_A10 and none has hardware known to; request a passthrough GPU resource the cluster advertises (nvidia.com/GA102GL_A40), or add a node with this hardware.",
+			fix: "no node advertises nvidia.com/GA102GL_A10 and none has hardware known to; request a passthrough GPU resource the cluster has free (nvidia.com/GA102GL_A40, 2 free), or add a node with this hardware.",
+		},
+		{
+			// The lab's L40S VM was told to request GA102GL_A10, whose one unit a VM held.
+			name: "another model whose units are all taken is not offered", nodes: []*v1.Node{bareContainer, a40Node},
+			assigned: []*v1.Pod{withNode(launcherPod("vm-a40-1", map[v1.ResourceName]string{"nvidia.com/GA102GL_A40": "2"}), "pt-a40")},
+			pod:      launcherPod("vm-a10", map[v1.ResourceName]string{a10: "1"}),
+			fix:      "no node advertises nvidia.com/GA102GL_A10, none has hardware known to, and no passthrough GPU resource the cluster advertises (nvidia.com/GA102GL_A40) has 1 unit(s) free now: add a node with this hardware.",
 		},
 		{
 			name: "an idle container node with A10s", nodes: []*v1.Node{bareContainer, a10Container()},
@@ -427,7 +434,7 @@ func TestExplainFixNamesNodesWithTheHardware(t *testing.T) {
 		{
 			name: "a MIG name is not served by a relabel to container", nodes: []*v1.Node{bareContainer, a40Node},
 			pod: podRequesting("mig", map[v1.ResourceName]string{mig: "1"}),
-			fix: "no node advertises nvidia.com/mig-1g.5gb and none has hardware known to; request a container GPU resource the cluster advertises (nvidia.com/gpu), or add a node with this hardware.",
+			fix: "no node advertises nvidia.com/mig-1g.5gb and none has hardware known to; request a container GPU resource the cluster has free (nvidia.com/gpu, 2 free), or add a node with this hardware.",
 		},
 		{
 			name: "a container pod where no node advertises a container GPU or has known GPUs", nodes: []*v1.Node{gpuNode("pt-x", "vm-passthrough", map[v1.ResourceName]string{"nvidia.com/GA100_A100_PCIE_80GB": "0"})},
