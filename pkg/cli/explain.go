@@ -14,7 +14,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/dynamic-resource-allocation/resourceclaim"
 	"k8s.io/dynamic-resource-allocation/structured"
 	fwk "k8s.io/kube-scheduler/framework"
@@ -209,13 +208,12 @@ func newExplainCommand(o *rootOptions) *cobra.Command {
 // kubectl names them.
 var explainKinds = []string{"pod", "vmi", "virtualmachineinstance", "vm", "virtualmachine"}
 
-var vmGVR = schema.GroupVersionResource{Group: gpuworkload.KubeVirtGroup, Version: gpuworkload.KubeVirtVersion, Resource: gpuworkload.VMResource}
 
 // vmiNamed gets the VirtualMachineInstance of that name, or that of the
 // VirtualMachine of that name, which has its name.
 func (c *cluster) vmiNamed(ctx context.Context, kind, namespace, name string) (*unstructured.Unstructured, error) {
 	if kind == "vm" || kind == "virtualmachine" {
-		if _, err := c.dynamic.Resource(vmGVR).Namespace(namespace).Get(ctx, name, metav1.GetOptions{}); apierrors.IsNotFound(err) {
+		if _, err := c.dynamic.Resource(clusterstate.VMGVR).Namespace(namespace).Get(ctx, name, metav1.GetOptions{}); apierrors.IsNotFound(err) {
 			return nil, usageErrorf("virtualmachine %s/%s not found: list the namespace's VMs with kubectl get vm -n %s, or give the namespace with -n", namespace, name, namespace)
 		} else if err != nil {
 			return nil, fmt.Errorf("get virtualmachine %s/%s: %w", namespace, name, err)

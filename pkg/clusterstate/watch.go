@@ -27,6 +27,7 @@ var (
 	ClusterPolicyGVR = schema.GroupVersionResource{Group: gpuworkload.ClusterPolicyGroup, Version: gpuworkload.ClusterPolicyVersion, Resource: gpuworkload.ClusterPolicyResource}
 	KubeVirtGVR      = schema.GroupVersionResource{Group: gpuworkload.KubeVirtGroup, Version: gpuworkload.KubeVirtVersion, Resource: gpuworkload.KubeVirtResource}
 	VMIGVR           = schema.GroupVersionResource{Group: gpuworkload.KubeVirtGroup, Version: gpuworkload.KubeVirtVersion, Resource: gpuworkload.VMIResource}
+	VMGVR            = schema.GroupVersionResource{Group: gpuworkload.KubeVirtGroup, Version: gpuworkload.KubeVirtVersion, Resource: gpuworkload.VMResource}
 	VMIMigrationGVR  = schema.GroupVersionResource{Group: gpuworkload.KubeVirtGroup, Version: gpuworkload.KubeVirtVersion, Resource: gpuworkload.VMIMigrationResource}
 )
 

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
@@ -481,6 +482,10 @@ func podOutcome(pod *v1.Pod) outcome {
 
 func (l *lab) vmiOutcome(ctx context.Context, namespace, name string) (outcome, error) {
 	vmi, err := l.dynamic.Resource(clusterstate.VMIGVR).Namespace(namespace).Get(ctx, name, metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		// A VirtualMachine's, not created yet.
+		return outcome{namespace: namespace, message: "no VirtualMachineInstance yet"}, nil
+	}
 	if err != nil {
 		return outcome{}, err
 	}

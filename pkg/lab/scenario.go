@@ -215,7 +215,7 @@ func decodeDocuments(data []byte, path string) ([]*unstructured.Unstructured, er
 		if u.GetKind() == "" || u.GetAPIVersion() == "" || u.GetName() == "" {
 			return nil, fmt.Errorf("%s: document %d: apiVersion, kind and metadata.name are required", path, i+1)
 		}
-		if (u.GetKind() == "Pod" || u.GetKind() == "VirtualMachineInstance") && u.GetNamespace() == "" {
+		if (u.GetKind() == "Pod" || u.GetKind() == "VirtualMachineInstance" || u.GetKind() == "VirtualMachine") && u.GetNamespace() == "" {
 			u.SetNamespace("default")
 		}
 		if u.GetDeletionTimestamp() != nil && len(u.GetFinalizers()) == 0 {
@@ -232,8 +232,11 @@ func btoi(b bool) int {
 	return 0
 }
 
-// VMIs are the scenario's VirtualMachineInstances.
-func (s *Scenario) VMIs() []*unstructured.Unstructured { return s.ofKind("VirtualMachineInstance") }
+// VMIs are the scenario's VirtualMachineInstances. A VirtualMachine's VMI
+// has its name: the VMs stand for theirs.
+func (s *Scenario) VMIs() []*unstructured.Unstructured {
+	return append(s.ofKind("VirtualMachineInstance"), s.ofKind("VirtualMachine")...)
+}
 
 // Pods are the scenario's pods.
 func (s *Scenario) Pods() []*unstructured.Unstructured { return s.ofKind("Pod") }

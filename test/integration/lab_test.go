@@ -172,7 +172,7 @@ func checkLabScenario(t *testing.T, scenario string, wants ...string) {
 // VMs as VMIs: the agent renders the permitted one's launcher pod, which
 // lands, and refuses the other with KubeVirt's FailedCreate event.
 func TestLabKubeVirtScenarioCheck(t *testing.T) {
-	checkLabScenario(t, "lab-kubevirt", "all 2 pod(s) as expected", "vmi/vm-a40: no launcher pod: failed to render launch manifest")
+	checkLabScenario(t, "lab-kubevirt", "all 3 pod(s) as expected, all 3 explanation(s)", "vmi/vm-a40: no launcher pod: failed to render launch manifest")
 }
 
 // The DRA scenario: DeviceClasses, ResourceSlices and claims applied as the

@@ -3,7 +3,7 @@
 // device manager's state labels), the device plugins' advertisement, the
 // kubelet's device admission, pod readiness, active deadlines, node lease
 // and last step of deleting a pod, and KubeVirt's virt-controller rendering
-// VMIs into launcher pods. The control
+// VMIs into launcher pods and VirtualMachines into VMIs. The control
 // plane, the scheduler and kubectl stay real, as KWOK keeps them real.
 // docs/lab.md says what is emulated and how.
 package agent
@@ -90,6 +90,8 @@ type agent struct {
 	policies cache.GenericLister
 	kubevirt cache.GenericLister
 	vmis     cache.GenericLister
+	vms      cache.GenericLister
+	dynamic  dynamic.Interface
 	recorder events.EventRecorder
 	queue    workqueue.TypedRateLimitingInterface[key]
 	// admitted are the pods the agent admitted whose Running phase the
@@ -99,7 +101,7 @@ type agent struct {
 
 // key is one object to reconcile.
 type key struct {
-	kind            string // "node", "pod" or "vmi"
+	kind            string // "node", "pod", "vmi" or "vm"
 	namespace, name string
 }
 
@@ -126,6 +128,8 @@ func Run(ctx context.Context, config *rest.Config, opts Options) error {
 		policies: dynFactory.ForResource(clusterstate.ClusterPolicyGVR).Lister(),
 		kubevirt: dynFactory.ForResource(clusterstate.KubeVirtGVR).Lister(),
 		vmis:     dynFactory.ForResource(clusterstate.VMIGVR).Lister(),
+		vms:      dynFactory.ForResource(clusterstate.VMGVR).Lister(),
+		dynamic:  dyn,
 		recorder: broadcaster.NewRecorder(scheme(), "gpu-workload-lab-agent"),
 		queue:    workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[key]()),
 		admitted: map[types.UID]bool{},
@@ -155,6 +159,7 @@ func Run(ctx context.Context, config *rest.Config, opts Options) error {
 		{factory.Core().V1().Nodes().Informer(), enqueue("node")},
 		{factory.Core().V1().Pods().Informer(), enqueue("pod")},
 		{dynFactory.ForResource(clusterstate.VMIGVR).Informer(), enqueue("vmi")},
+		{dynFactory.ForResource(clusterstate.VMGVR).Informer(), enqueue("vm")},
 		{dynFactory.ForResource(clusterstate.ClusterPolicyGVR).Informer(), all("node", a.allNodes)},
 		{dynFactory.ForResource(clusterstate.KubeVirtGVR).Informer(), all("vmi", a.allVMIs)},
 	}
@@ -200,6 +205,8 @@ func (a *agent) next(ctx context.Context) bool {
 		err = a.syncPod(ctx, k.namespace, k.name)
 	case "vmi":
 		err = a.syncVMI(ctx, k.namespace, k.name)
+	case "vm":
+		err = a.syncVM(ctx, k.namespace, k.name)
 	}
 	if err != nil {
 		klog.FromContext(ctx).Error(err, "Reconcile failed; retrying", "kind", k.kind, "namespace", k.namespace, "name", k.name)
