@@ -208,7 +208,6 @@ func newExplainCommand(o *rootOptions) *cobra.Command {
 // kubectl names them.
 var explainKinds = []string{"pod", "vmi", "virtualmachineinstance", "vm", "virtualmachine"}
 
-
 // vmiNamed gets the VirtualMachineInstance of that name, or that of the
 // VirtualMachine of that name, which has its name.
 func (c *cluster) vmiNamed(ctx context.Context, kind, namespace, name string) (*unstructured.Unstructured, error) {

@@ -93,10 +93,15 @@ func TestLabDefaultScenarioCheck(t *testing.T) {
 		"Node/gpu-a40 WouldConvert: dry run: would convert from vm-vgpu to vm-passthrough for 1 x nvidia.com/GA102GL_A40",
 		"virt-launcher-vm-a40-m4n5b: ran kubectl label node gpu-a40 nvidia.com/gpu.workload.config=vm-passthrough --overwrite; landed on gpu-a40",
 		"fix-success rate: 1 of 1 Pending pod(s) with fix commands landed (100%)",
+		"Node/gpu-broken             MismatchedNode",
 	} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("lab output lacks %q:\n%s", want, out)
 		}
+	}
+	// The agent labels the operands of the nodes it manages, as the GPU Operator does.
+	if strings.Contains(string(out), string(gpuworkload.FindingOperandLabelsAbsent)) {
+		t.Errorf("lab output reports %s on nodes the agent manages:\n%s", gpuworkload.FindingOperandLabelsAbsent, out)
 	}
 	requireNoLabProcesses(t, dir)
 }

@@ -132,7 +132,7 @@ func (e *env) inventoryAgrees(t *testing.T, got map[string]float64) {
 		if r.DRA {
 			states[gpuworkload.DRADeviceTainted], states[gpuworkload.DRADeviceSiblingInUse] = r.Tainted, r.SiblingInUse
 		} else {
-			states[inventory.StateOverCommitted] = r.OverCommitted
+			states[inventory.StateOverCommitted], states[inventory.StateUnavailable] = r.OverCommitted, r.Unavailable
 		}
 		for state, v := range states {
 			fromInventory[fmt.Sprintf(`gpu_workload_units{%s,state=%q}`, labels, state)] = float64(v)

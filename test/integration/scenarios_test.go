@@ -214,7 +214,7 @@ func TestLongExplanationIsTruncated(t *testing.T) {
 	}
 	e.createPod(t, gpuPod("virt-launcher-vm-many-x7k2p", "vm-many", requests))
 	fix := " Fix: no node advertises nvidia.com/GA102GL_MODEL_00_WITH_A_LONG_BOARD_NAME and none has hardware known to; " +
-		"request a passthrough GPU resource the cluster advertises (nvidia.com/GA102GL_A10), or add a node with this hardware."
+		"request a passthrough GPU resource the cluster has free (nvidia.com/GA102GL_A10, 1 free), or add a node with this hardware."
 	e.waitEventMatching(t, "virt-launcher-vm-many-x7k2p", "GPUWorkloadUnschedulable", "at most 1024 bytes, cut in the middle, ending with"+fix, func(message string) bool {
 		return len(message) <= 1024 && strings.HasPrefix(message, "VirtualMachineInstance/default/vm-many (pod virt-launcher-vm-many-x7k2p) needs 1 x ") &&
 			strings.HasSuffix(message, " ..."+fix)
