@@ -45,7 +45,7 @@ func main() {
 	fs.DurationVar(&opts.IdleFor, "idle-for", opts.IdleFor, "how long a node must have run no GPU pod to be converted")
 	fs.IntVar(&opts.MaxConversions, "max-conversions", opts.MaxConversions, "conversions that may start within --window")
 	fs.DurationVar(&opts.Window, "window", opts.Window, "the rate limit's window")
-	fs.DurationVar(&opts.ConversionTimeout, "conversion-timeout", opts.ConversionTimeout, "how long a relabelled node has to advertise its new resource before it is rolled back")
+	fs.DurationVar(&opts.ConversionTimeout, "conversion-timeout", opts.ConversionTimeout, "how long a relabelled node has to advertise its new resource before it is rolled back; give GPUWorkloadFitArgs conversionTimeout the same value")
 	fs.DurationVar(&opts.Backoff, "backoff", opts.Backoff, "how long a rolled-back node is left alone")
 	fs.DurationVar(&opts.NodeCooldown, "node-cooldown", opts.NodeCooldown, "how long after a node's conversion ended no other conversion of that node starts")
 	schedulerNames := fs.String("scheduler-name", strings.Join(opts.SchedulerNames, ","), "comma-separated schedulers whose pending pods may drive conversions")

@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/advisor"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 )
 
 // Operation is how far the controller may go.
@@ -93,7 +94,7 @@ func Defaults() Options {
 		MaxConversions:            2,
 		Window:                    time.Hour,
 		NodeCooldown:              time.Hour,
-		ConversionTimeout:         20 * time.Minute,
+		ConversionTimeout:         gpuworkload.DefaultConversionTimeout,
 		Backoff:                   6 * time.Hour,
 		SchedulerNames:            demand.SchedulerNames,
 		PriorityCutoff:            demand.PriorityCutoff,
