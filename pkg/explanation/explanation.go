@@ -301,7 +301,7 @@ func Explain(ctx context.Context, pod *v1.Pod, demand *gpuworkload.PodDemand, tr
 		// offers it instead.
 		freeUnits := func(name v1.ResourceName) int64 {
 			var rs resourceSummary
-			rs.count(name, tracker, nodes, constraint)
+			rs.countAdvertisers(name, tracker, nodes, constraint)
 			return rs.free
 		}
 		r = fix(demand, policy, byMode, perResource, tracker.AdvertisedByClass(), freeUnits, constraint, priority)
@@ -310,12 +310,9 @@ func Explain(ctx context.Context, pod *v1.Pod, demand *gpuworkload.PodDemand, tr
 	return Explanation{Message: b.String(), FixCommands: r.commands, ReasonCode: r.code}
 }
 
-// count visits the nodes that advertise r, for the free and total units,
-// and the nodes with the hardware for it, for the node a fix converts; of
-// both, only those the constraint accepts (once converted, for the latter).
-func (rs *resourceSummary) count(r v1.ResourceName, tracker *clusterstate.Tracker, nodes NodeInfos, constraint gpuworkload.NodeConstraint) {
-	// The busy node chosen, whose pods the fix names once the walk is done.
-	var busyInfo fwk.NodeInfo
+// countAdvertisers visits the nodes that advertise r, for the free and
+// total units on those the constraint accepts.
+func (rs *resourceSummary) countAdvertisers(r v1.ResourceName, tracker *clusterstate.Tracker, nodes NodeInfos, constraint gpuworkload.NodeConstraint) {
 	tracker.EachAdvertiser(r, func(node string, e *clusterstate.NodeEntry) {
 		ni, err := nodes.Get(node)
 		if err != nil {
@@ -342,6 +339,15 @@ func (rs *resourceSummary) count(r v1.ResourceName, tracker *clusterstate.Tracke
 		rs.free += free
 		rs.largest = max(rs.largest, total)
 	})
+}
+
+// count visits the nodes that advertise r, for the free and total units,
+// and the nodes with the hardware for it, for the node a fix converts; of
+// both, only those the constraint accepts (once converted, for the latter).
+func (rs *resourceSummary) count(r v1.ResourceName, tracker *clusterstate.Tracker, nodes NodeInfos, constraint gpuworkload.NodeConstraint) {
+	rs.countAdvertisers(r, tracker, nodes, constraint)
+	// The busy node chosen, whose pods the fix names once the walk is done.
+	var busyInfo fwk.NodeInfo
 	tracker.EachNodeWithHardwareFor(r, func(e *clusterstate.NodeEntry) {
 		if e.State.Unsettled() {
 			return
