@@ -9,25 +9,27 @@ import (
 
 	"github.com/spf13/cobra"
 	"k8s.io/component-base/cli"
+	"k8s.io/component-base/metrics/legacyregistry"
 	"k8s.io/klog/v2"
 	"k8s.io/kubernetes/cmd/kube-scheduler/app"
 	"k8s.io/kubernetes/cmd/kube-scheduler/app/options"
 
-	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpudynamicresources"
-	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpustranding"
-	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpuworkloadfit"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/inventory"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/profiles"
-	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/verifyingbinder"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/schedulerstate"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/version"
 )
 
 func main() {
-	cmd := app.NewSchedulerCommand(
-		app.WithPlugin(gpuworkloadfit.Name, gpuworkloadfit.New),
-		app.WithPlugin(gpustranding.Name, gpustranding.New),
-		app.WithPlugin(verifyingbinder.Name, verifyingbinder.New),
-		app.WithPlugin(gpudynamicresources.Name, gpudynamicresources.New),
-	)
+	// The process's GPU metrics and cluster state, built once for every
+	// profile, as kube-scheduler builds its SharedDRAManager.
+	metrics := inventory.NewMetrics()
+	metrics.Register(legacyregistry.MustRegister, legacyregistry.CustomMustRegister)
+	var plugins []app.Option
+	for name, factory := range profiles.Registry(schedulerstate.New(metrics)) {
+		plugins = append(plugins, app.WithPlugin(name, factory))
+	}
+	cmd := app.NewSchedulerCommand(plugins...)
 	cmd.Use = "gpu-workload-scheduler"
 	runScheduler := cmd.RunE
 	// kube-scheduler's own --version would print the Kubernetes version only.

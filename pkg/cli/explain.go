@@ -3,6 +3,7 @@ package cli
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -14,6 +15,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/dynamic-resource-allocation/resourceclaim"
 	"k8s.io/dynamic-resource-allocation/structured"
 	fwk "k8s.io/kube-scheduler/framework"
@@ -26,6 +28,7 @@ import (
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpudynamicresources"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpuworkloadfit"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/reasons"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/schedulerstate"
 )
 
 // ExplainReport is the output of explain.
@@ -173,11 +176,11 @@ func newExplainCommand(o *rootOptions) *cobra.Command {
 			if err := c.readAs(schedulerView(fitArgs)); err != nil {
 				return err
 			}
-			pl, err := offlinePlugin(c, fitArgs)
+			pl, state, err := offlinePlugin(ctx, c, fitArgs)
 			if err != nil {
 				return err
 			}
-			report, err := explainPod(ctx, c, pod, pl)
+			report, err := explainPod(ctx, c, pod, pl, state)
 			if err != nil {
 				return err
 			}
@@ -268,17 +271,26 @@ func vmiWithoutPod(ctx context.Context, c *cluster, vmi *unstructured.Unstructur
 	return report
 }
 
-// offlinePlugin is GPUWorkloadFit with the deployed args, its tracker fed
-// with what was read of the cluster, as the scheduler's informers feed it.
-// A DeviceClass whose selectors do not compile is an error.
-func offlinePlugin(c *cluster, fitArgs *config.GPUWorkloadFitArgs) (*gpuworkloadfit.GPUWorkloadFit, error) {
-	pl := gpuworkloadfit.NewOffline(fitArgs)
-	tracker := pl.Tracker()
+// offlinePlugin is GPUWorkloadFit with the deployed args and its own GPU
+// cluster state, the tracker fed with what was read of the cluster, as the
+// scheduler's informers feed it. A DeviceClass whose selectors do not
+// compile is an error.
+func offlinePlugin(ctx context.Context, c *cluster, fitArgs *config.GPUWorkloadFitArgs) (*gpuworkloadfit.GPUWorkloadFit, *schedulerstate.Service, error) {
+	encoded, err := json.Marshal(fitArgs)
+	if err != nil {
+		return nil, nil, err
+	}
+	state := schedulerstate.NewOffline()
+	pl, err := gpuworkloadfit.New(ctx, &runtime.Unknown{Raw: encoded}, nil, state)
+	if err != nil {
+		return nil, nil, err
+	}
+	tracker := state.Tracker()
 	tracker.SetPolicy(&c.policy)
 	tracker.SetPermitted(c.permitted)
 	for _, class := range c.dra.classes {
 		if err := tracker.UpsertDeviceClass(class); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	for _, slice := range c.dra.slices {
@@ -290,8 +302,8 @@ func offlinePlugin(c *cluster, fitArgs *config.GPUWorkloadFitArgs) (*gpuworkload
 	for _, n := range c.nodes {
 		tracker.UpsertNode(n)
 	}
-	pl.ReadClaimsFrom(c.dra)
-	return pl, nil
+	state.ReadClaimsFrom(c.dra)
+	return pl.(*gpuworkloadfit.GPUWorkloadFit), state, nil
 }
 
 // asIfPending is the cluster as the scheduler saw it before the pod was
@@ -335,8 +347,8 @@ func reservedOnlyFor(claim *resourceapi.ResourceClaim, pod *v1.Pod) bool {
 
 // explainPod runs GPUWorkloadFit itself, the scheduler's code with its
 // deployed args, over the cluster.
-func explainPod(ctx context.Context, c *cluster, pod *v1.Pod, pl *gpuworkloadfit.GPUWorkloadFit) (*ExplainReport, error) {
-	tracker := pl.Tracker()
+func explainPod(ctx context.Context, c *cluster, pod *v1.Pod, pl *gpuworkloadfit.GPUWorkloadFit, state *schedulerstate.Service) (*ExplainReport, error) {
+	tracker := state.Tracker()
 	byNode := map[string][]*v1.Pod{}
 	for _, p := range c.assigned {
 		byNode[p.Spec.NodeName] = append(byNode[p.Spec.NodeName], p)
@@ -347,9 +359,13 @@ func explainPod(ctx context.Context, c *cluster, pod *v1.Pod, pl *gpuworkloadfit
 		ni.SetNode(n)
 		infos[i] = ni
 	}
-	state := framework.NewCycleState()
-	_, preStatus := pl.PreFilter(ctx, state, pod, infos)
-	data, err := gpuworkloadfit.ReadCycleData(state)
+	cycle := framework.NewCycleState()
+	_, preStatus := pl.PreFilter(ctx, cycle, pod, infos)
+	data, err := gpuworkloadfit.ReadCycleData(cycle)
+	if err != nil {
+		return nil, err
+	}
+	demand, err := state.Demand(cycle, pod)
 	if err != nil {
 		return nil, err
 	}
@@ -380,7 +396,7 @@ func explainPod(ctx context.Context, c *cluster, pod *v1.Pod, pl *gpuworkloadfit
 			row.Resources = append(row.Resources, ExplainResource{Name: r.Name, Free: free, Total: r.Allocatable})
 		}
 		for _, d := range tracker.DRADeviceStates(row.Node) {
-			row.Devices = append(row.Devices, explainDevice(d, data))
+			row.Devices = append(row.Devices, explainDevice(d, demand))
 		}
 		switch {
 		case preStatus.IsSkip():
@@ -390,11 +406,11 @@ func explainPod(ctx context.Context, c *cluster, pod *v1.Pod, pl *gpuworkloadfit
 		case !preStatus.IsSuccess():
 			// The pod-level reason decides; the node's own verdict says what else stands in the way.
 			row.Verdict, row.Reason = VerdictRejected, "the pod, for every node (below)"
-			if status, code := gpuworkloadfit.FilterWithCode(ctx, state, ni); !status.IsSuccess() {
+			if status, code := gpuworkloadfit.FilterWithCode(ctx, cycle, ni); !status.IsSuccess() {
 				row.Reason, row.Code = status.Message(), code
 			}
 		default:
-			if status, code := gpuworkloadfit.FilterWithCode(ctx, state, ni); status.IsSuccess() {
+			if status, code := gpuworkloadfit.FilterWithCode(ctx, cycle, ni); status.IsSuccess() {
 				row.Verdict, row.Reason, row.Code = allocation.verdict(ni.Node())
 			} else {
 				row.Verdict, row.Reason, row.Code = VerdictRejected, status.Message(), code
@@ -487,10 +503,10 @@ func (a *allocatorCheck) verdict(node *v1.Node) (verdict, reason string, code re
 }
 
 // explainDevice says whether the pod could get the device.
-func explainDevice(d gpuworkload.DRADeviceState, data *gpuworkloadfit.CycleData) ExplainDevice {
+func explainDevice(d gpuworkload.DRADeviceState, demand *schedulerstate.PodCycle) ExplainDevice {
 	e := ExplainDevice{Device: d.Pool + "/" + d.Name, Type: d.Type, State: d.State}
 	switch {
-	case data.DRANeed(d.Class) == 0:
+	case demand.DRADevices(d.Class) == 0:
 		e.Verdict, e.Reason = VerdictNotNeeded, "the pod needs no "+d.Class.Describe()+" device"
 	case d.State == gpuworkload.DRADeviceAllocated:
 		e.Verdict, e.Reason = VerdictTaken, "allocated to claim "+d.Claim

@@ -57,12 +57,12 @@ func newInventoryCommand(o *rootOptions) *cobra.Command {
 			if err := c.readAs(schedulerView(fitArgs)); err != nil {
 				return err
 			}
-			pl, err := offlinePlugin(c, fitArgs)
+			_, state, err := offlinePlugin(cmd.Context(), c, fitArgs)
 			if err != nil {
 				return err
 			}
 			report := &InventoryReport{APIVersion: ReportAPIVersion, Kind: "InventoryReport", Policy: describePolicy(c.policy),
-				Report: pl.InventoryOf(cmd.Context(), c.nodes, pods, func(p *v1.Pod) string { return codes[p.UID] })}
+				Report: state.InventoryOf(cmd.Context(), c.nodes, pods, func(p *v1.Pod) string { return codes[p.UID] })}
 			return printInventory(o.out, o.output, report)
 		},
 	}

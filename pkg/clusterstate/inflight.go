@@ -7,7 +7,6 @@ import (
 
 	resourceapi "k8s.io/api/resource/v1"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/informers"
 )
 
 // ClaimsInFlight relays, within one scheduler process, the allocations its
@@ -27,23 +26,10 @@ type inFlightFollower struct {
 	freed   func()
 }
 
-var (
-	inFlightMu        sync.Mutex
-	inFlightByProcess = map[informers.SharedInformerFactory]*ClaimsInFlight{}
-)
-
-// ClaimsInFlightOf is the relay of the scheduler process whose informers
-// these are: the allocator plugin and every tracker of that process find
-// the same one.
-func ClaimsInFlightOf(f informers.SharedInformerFactory) *ClaimsInFlight {
-	inFlightMu.Lock()
-	defer inFlightMu.Unlock()
-	c := inFlightByProcess[f]
-	if c == nil {
-		c = &ClaimsInFlight{claims: map[types.UID]*resourceapi.ResourceClaim{}}
-		inFlightByProcess[f] = c
-	}
-	return c
+// NewClaimsInFlight is the relay of one scheduler process: its state
+// (schedulerstate.Service) builds it and hands it to the allocator plugin.
+func NewClaimsInFlight() *ClaimsInFlight {
+	return &ClaimsInFlight{claims: map[types.UID]*resourceapi.ResourceClaim{}}
 }
 
 // Held records the allocation the allocator holds for the claim.

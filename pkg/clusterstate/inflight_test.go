@@ -8,8 +8,6 @@ import (
 	resourceapi "k8s.io/api/resource/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/wait"
-	"k8s.io/client-go/informers"
-	"k8s.io/client-go/kubernetes/fake"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dratest"
@@ -21,7 +19,7 @@ import (
 // device stays held, with no moment free; released unwritten, it is free
 // and the tracker says so. A tracker that follows later gets what is held.
 func TestClaimsInFlight(t *testing.T) {
-	relay := ClaimsInFlightOf(informers.NewSharedInformerFactory(fake.NewClientset(), 0))
+	relay := NewClaimsInFlight()
 	tr := NewTracker(argsPolicy(), nil, reasonOf)
 	tr.UpsertResourceSlice(gpuworkload.DriverSlice("n1", 2))
 	ctx, cancel := context.WithCancel(context.Background())

@@ -87,6 +87,10 @@ type TrackerOptions struct {
 	ConversionTimeout time.Duration
 	// Clock times conversions; default the real clock.
 	Clock clock.WithDelayedExecution
+	// OnAdvertised runs after the tracker saw a node start to advertise a
+	// GPU resource: scheduling cycles narrowed to the advertisers before
+	// (Advertisers) did not look at it.
+	OnAdvertised func()
 }
 
 // ModeMismatchReasons builds the reason a node in one mode gives a pod that
@@ -115,6 +119,7 @@ func NewTrackerWithOptions(argsPolicy gpuworkload.SandboxPolicy, configured map[
 		conversionTimeout: cmp.Or(opts.ConversionTimeout, gpuworkload.DefaultConversionTimeout),
 		clock:             opts.Clock,
 		unsettled:         map[string]*unsettledNode{},
+		onAdvertised:      opts.OnAdvertised,
 	}
 	if t.clock == nil {
 		t.clock = clock.RealClock{}

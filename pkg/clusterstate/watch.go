@@ -47,10 +47,6 @@ type WatchOptions struct {
 	// more pods: a claim that released devices, a slice or a class added
 	// or updated.
 	OnDRAFreed func()
-	// OnAdvertised runs after the tracker saw a node start to advertise a
-	// GPU resource: scheduling cycles narrowed to the advertisers before
-	// (Advertisers) did not look at it.
-	OnAdvertised func()
 	// ResourceSliceInformer and DeviceClassInformer follow what the DRA
 	// driver publishes, ResourceClaimInformer which devices claims hold; nil
 	// when the scheduler runs without DRA.
@@ -63,9 +59,6 @@ type WatchOptions struct {
 // applies. It returns at once; the watches stop with ctx.
 func (t *Tracker) Watch(ctx context.Context, opts WatchOptions) error {
 	logger := klog.FromContext(ctx).WithName("clusterstate")
-	t.mu.Lock()
-	t.onAdvertised = opts.OnAdvertised
-	t.mu.Unlock()
 	if _, err := opts.NodeInformer.AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc:    func(obj any) { t.upsertFromInformer(obj) },
 		UpdateFunc: func(_, obj any) { t.upsertFromInformer(obj) },

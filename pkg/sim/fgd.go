@@ -14,7 +14,7 @@ import (
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpustranding"
-	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpuworkloadfit"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/schedulerstate"
 )
 
 // FragmentationGradientName is the simulator-only baseline plugin in the
@@ -93,6 +93,8 @@ func (pl *fragmentationGradient) constraintNumber(c gpuworkload.NodeConstraint) 
 // leaves all free units fragmented; a task that fits leaves none, because
 // units are whole.
 type fragmentationGradient struct {
+	// state keeps the pod's GPU demand of the cycle and the cluster state.
+	state   *schedulerstate.Service
 	classes []taskClass
 	// learned, when set, replaces the advance knowledge: the classes are
 	// learned from the pods scheduling attempts carry, as GPUStranding
@@ -119,28 +121,30 @@ var (
 	_ fwk.ScoreExtensions = &fragmentationGradient{}
 )
 
-func newFragmentationGradient(target *fragmentationGradient) frameworkruntime.PluginFactory {
+func newFragmentationGradient(target *fragmentationGradient, state *schedulerstate.Service) frameworkruntime.PluginFactory {
 	return func(context.Context, runtime.Object, fwk.Handle) (fwk.Plugin, error) {
-		return &fragmentationGradient{classes: target.classes, constraints: target.constraints}, nil
+		return &fragmentationGradient{state: state, classes: target.classes, constraints: target.constraints}, nil
 	}
 }
 
 // newOnlineFragmentationGradient learns the classes instead of being given them.
-func newOnlineFragmentationGradient(context.Context, runtime.Object, fwk.Handle) (fwk.Plugin, error) {
-	return &fragmentationGradient{learned: &learnedClasses{index: map[taskKey]int{}}}, nil
+func newOnlineFragmentationGradient(state *schedulerstate.Service) frameworkruntime.PluginFactory {
+	return func(context.Context, runtime.Object, fwk.Handle) (fwk.Plugin, error) {
+		return &fragmentationGradient{state: state, learned: &learnedClasses{index: map[taskKey]int{}}}, nil
+	}
 }
 
 // PreFilter learns the pod's class; it runs in the online variant only.
 // The simulator schedules one pod at a time, so the classes need no lock.
 func (pl *fragmentationGradient) PreFilter(_ context.Context, state fwk.CycleState, pod *v1.Pod, _ []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
-	gpu, err := gpuworkloadfit.ReadCycleData(state)
+	gpu, err := pl.state.Demand(state, pod)
 	if err != nil {
 		return nil, fwk.AsStatus(err)
 	}
 	constraint := gpuworkload.NodeConstraintOf(pod)
 	c := taskClass{taskKey: taskKey{constraint: constraint.Key}}
-	c.milliCPU, c.memory = gpu.Demand().CPUAndMemory(pod)
-	for _, r := range gpu.Demand().Requests {
+	c.milliCPU, c.memory = gpu.Demand.CPUAndMemory(pod)
+	for _, r := range gpu.Demand.Requests {
 		c.gpu, c.count = r.Name, r.Count
 	}
 	l := pl.learned
@@ -173,19 +177,19 @@ func (pl *fragmentationGradient) Name() string { return FragmentationGradientNam
 const fgdStateKey fwk.StateKey = FragmentationGradientName
 
 type fgdState struct {
-	gpu              *gpuworkloadfit.CycleData
+	gpu              *schedulerstate.PodCycle
 	milliCPU, memory int64
 }
 
 func (s *fgdState) Clone() fwk.StateData { return s }
 
 func (pl *fragmentationGradient) PreScore(_ context.Context, state fwk.CycleState, pod *v1.Pod, _ []fwk.NodeInfo) *fwk.Status {
-	gpu, err := gpuworkloadfit.ReadCycleData(state)
+	gpu, err := pl.state.Demand(state, pod)
 	if err != nil {
 		return fwk.AsStatus(err)
 	}
 	s := &fgdState{gpu: gpu}
-	s.milliCPU, s.memory = gpu.Demand().CPUAndMemory(pod)
+	s.milliCPU, s.memory = gpu.Demand.CPUAndMemory(pod)
 	state.Write(fgdStateKey, s)
 	return nil
 }
@@ -208,14 +212,14 @@ func (pl *fragmentationGradient) Score(_ context.Context, state fwk.CycleState, 
 		milliCPU: allocatable.GetMilliCPU() - requested.GetMilliCPU(),
 		memory:   allocatable.GetMemory() - requested.GetMemory(),
 	}
-	for _, r := range s.gpu.Tracker().Entry(nodeInfo.Node()).State.Resources {
+	for _, r := range s.gpu.Tracker.Entry(nodeInfo.Node()).State.Resources {
 		node.gpu = r.Name
 		node.units = allocatable.GetScalarResources()[r.Name] - requested.GetScalarResources()[r.Name]
 	}
 	after := node
 	after.milliCPU -= s.milliCPU
 	after.memory -= s.memory
-	for _, r := range s.gpu.Demand().Requests {
+	for _, r := range s.gpu.Demand.Requests {
 		if r.Name == node.gpu {
 			after.units -= r.Count
 		}

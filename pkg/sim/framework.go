@@ -33,10 +33,9 @@ import (
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpudynamicresources"
-	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpustranding"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpuworkloadfit"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/profiles"
-	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/verifyingbinder"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/schedulerstate"
 )
 
 // ProfileName is the profile of the shipped configuration the simulator runs.
@@ -167,7 +166,7 @@ func withoutIdlePlugins(profile *schedconfig.KubeSchedulerProfile, claims bool) 
 // client and informers hold no objects but what a claimEngine writes:
 // plugins that list volumes or namespaces find none, which is what the
 // simulated pods use.
-func newEngine(ctx context.Context, profile *schedconfig.KubeSchedulerProfile, percentage *int32, extra frameworkruntime.Registry, policy gpuworkload.SandboxPolicy) (*engine, error) {
+func newEngine(ctx context.Context, profile *schedconfig.KubeSchedulerProfile, percentage *int32, extra frameworkruntime.Registry, state *schedulerstate.Service, policy gpuworkload.SandboxPolicy) (*engine, error) {
 	initSchedulerMetrics()
 	e := &engine{
 		cache:      internalcache.New(ctx, nil, false, false),
@@ -175,25 +174,14 @@ func newEngine(ctx context.Context, profile *schedconfig.KubeSchedulerProfile, p
 		percentage: percentage,
 	}
 	registry := plugins.NewInTreeRegistry()
-	var fit *gpuworkloadfit.GPUWorkloadFit
-	ours := frameworkruntime.Registry{
-		gpuworkloadfit.Name: func(ctx context.Context, args runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
-			pl, err := gpuworkloadfit.New(ctx, args, h)
-			if err == nil {
-				fit = pl.(*gpuworkloadfit.GPUWorkloadFit)
-				e.tracker = fit.Tracker()
-			}
-			return pl, err
-		},
-		gpustranding.Name:    gpustranding.New,
-		verifyingbinder.Name: verifyingbinder.New,
-		gpudynamicresources.Name: func(ctx context.Context, args runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
-			pl, err := gpudynamicresources.New(ctx, args, h)
-			if err == nil {
-				e.dynamicResources = pl.(*gpudynamicresources.GPUDynamicResources).DynamicResources
-			}
-			return pl, err
-		},
+	ours := profiles.Registry(state)
+	newGPUDynamicResources := ours[gpudynamicresources.Name]
+	ours[gpudynamicresources.Name] = func(ctx context.Context, args runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
+		pl, err := newGPUDynamicResources(ctx, args, h)
+		if err == nil {
+			e.dynamicResources = pl.(*gpudynamicresources.GPUDynamicResources).DynamicResources
+		}
+		return pl, err
 	}
 	for _, r := range []frameworkruntime.Registry{ours, extra} {
 		if err := registry.Merge(r); err != nil {
@@ -230,11 +218,8 @@ func newEngine(ctx context.Context, profile *schedconfig.KubeSchedulerProfile, p
 	}
 	informerFactory.Start(ctx.Done())
 	informerFactory.WaitForCacheSync(ctx.Done())
-	if e.tracker == nil {
+	if e.tracker = state.Tracker(); e.tracker == nil {
 		return nil, fmt.Errorf("profile %s does not enable %s", profile.SchedulerName, gpuworkloadfit.Name)
-	}
-	if draManager != nil {
-		fit.ReadClaimsFrom(draManager.ResourceClaims())
 	}
 	e.tracker.SetPolicy(&policy)
 	e.framework = f

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpustranding"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/schedulerstate"
 )
 
 // ScoringPolicy is a scoring configuration derived from the shipped profile. Every
@@ -20,7 +21,7 @@ import (
 type ScoringPolicy struct {
 	Name        string
 	Description string
-	profile     func(base *schedconfig.KubeSchedulerProfile, scenario *Scenario) (*schedconfig.KubeSchedulerProfile, frameworkruntime.Registry, error)
+	profile     func(base *schedconfig.KubeSchedulerProfile, scenario *Scenario, state *schedulerstate.Service) (*schedconfig.KubeSchedulerProfile, frameworkruntime.Registry, error)
 }
 
 // ScoringPolicies are the policies a comparison runs, in report order.
@@ -28,7 +29,7 @@ var ScoringPolicies = []ScoringPolicy{
 	{
 		Name:        "default",
 		Description: "kube-scheduler's default scoring: NodeResourcesFit LeastAllocated on cpu and memory, no GPUStranding",
-		profile: func(base *schedconfig.KubeSchedulerProfile, _ *Scenario) (*schedconfig.KubeSchedulerProfile, frameworkruntime.Registry, error) {
+		profile: func(base *schedconfig.KubeSchedulerProfile, _ *Scenario, _ *schedulerstate.Service) (*schedconfig.KubeSchedulerProfile, frameworkruntime.Registry, error) {
 			return withoutStranding(base), nil, nil
 		},
 	},
@@ -45,7 +46,7 @@ var ScoringPolicies = []ScoringPolicy{
 	{
 		Name:        GPUStrandingPolicy,
 		Description: "the shipped profile: GPUStranding",
-		profile: func(base *schedconfig.KubeSchedulerProfile, _ *Scenario) (*schedconfig.KubeSchedulerProfile, frameworkruntime.Registry, error) {
+		profile: func(base *schedconfig.KubeSchedulerProfile, _ *Scenario, _ *schedulerstate.Service) (*schedconfig.KubeSchedulerProfile, frameworkruntime.Registry, error) {
 			return base.DeepCopy(), nil, nil
 		},
 	},
@@ -57,10 +58,10 @@ var analysisPolicies = []ScoringPolicy{
 	{
 		Name:        "fgd-online",
 		Description: "fgd without the advance knowledge: its task classes and their shares learned from scheduling attempts with GPUStranding's decay",
-		profile: func(base *schedconfig.KubeSchedulerProfile, _ *Scenario) (*schedconfig.KubeSchedulerProfile, frameworkruntime.Registry, error) {
+		profile: func(base *schedconfig.KubeSchedulerProfile, _ *Scenario, state *schedulerstate.Service) (*schedconfig.KubeSchedulerProfile, frameworkruntime.Registry, error) {
 			p := withFragmentationGradient(base)
 			p.Plugins.PreFilter.Enabled = append(p.Plugins.PreFilter.Enabled, schedconfig.Plugin{Name: FragmentationGradientName})
-			return p, frameworkruntime.Registry{FragmentationGradientName: newOnlineFragmentationGradient}, nil
+			return p, frameworkruntime.Registry{FragmentationGradientName: newOnlineFragmentationGradient(state)}, nil
 		},
 	},
 }
@@ -128,7 +129,7 @@ func withoutStranding(base *schedconfig.KubeSchedulerProfile) *schedconfig.KubeS
 	return p
 }
 
-func mostAllocatedProfile(base *schedconfig.KubeSchedulerProfile, scenario *Scenario) (*schedconfig.KubeSchedulerProfile, frameworkruntime.Registry, error) {
+func mostAllocatedProfile(base *schedconfig.KubeSchedulerProfile, scenario *Scenario, _ *schedulerstate.Service) (*schedconfig.KubeSchedulerProfile, frameworkruntime.Registry, error) {
 	p := withoutStranding(base)
 	var resources []schedconfig.ResourceSpec
 	for _, name := range scenarioGPUResources(scenario) {
@@ -151,12 +152,12 @@ func mostAllocatedProfile(base *schedconfig.KubeSchedulerProfile, scenario *Scen
 	return p, nil, nil
 }
 
-func fgdProfile(base *schedconfig.KubeSchedulerProfile, scenario *Scenario) (*schedconfig.KubeSchedulerProfile, frameworkruntime.Registry, error) {
+func fgdProfile(base *schedconfig.KubeSchedulerProfile, scenario *Scenario, state *schedulerstate.Service) (*schedconfig.KubeSchedulerProfile, frameworkruntime.Registry, error) {
 	target, err := targetWorkload(scenario.Pods, scenario.Nodes)
 	if err != nil {
 		return nil, nil, err
 	}
-	registry := frameworkruntime.Registry{FragmentationGradientName: newFragmentationGradient(target)}
+	registry := frameworkruntime.Registry{FragmentationGradientName: newFragmentationGradient(target, state)}
 	return withFragmentationGradient(base), registry, nil
 }
 

@@ -20,6 +20,7 @@ import (
 	"github.com/gpu-workload-scheduler/scheduler/pkg/advisor"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/modecontroller"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/schedulerstate"
 )
 
 // Scenario is a cluster and a timed workload.
@@ -259,7 +260,9 @@ func Run(ctx context.Context, scenario *Scenario, policy ScoringPolicy, opts Opt
 	// The engine's cache, informers and trackers run until this returns.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	profile, registry, err := policy.profile(opts.Profile, scenario)
+	// The simulated scheduler's GPU cluster state, which the engine feeds.
+	state := schedulerstate.NewOffline()
+	profile, registry, err := policy.profile(opts.Profile, scenario, state)
 	if err != nil {
 		return nil, err
 	}
@@ -267,7 +270,7 @@ func Run(ctx context.Context, scenario *Scenario, policy ScoringPolicy, opts Opt
 	if !opts.keepIdlePlugins {
 		profile = withoutIdlePlugins(profile, withClaims)
 	}
-	e, err := newEngine(ctx, profile, opts.Percentage, registry, scenario.Policy)
+	e, err := newEngine(ctx, profile, opts.Percentage, registry, state, scenario.Policy)
 	if err != nil {
 		return nil, fmt.Errorf("policy %s: %w", policy.Name, err)
 	}

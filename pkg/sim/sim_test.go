@@ -28,6 +28,7 @@ import (
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/inputlimit"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/modecontroller"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/schedulerstate"
 )
 
 func shippedOptions(t *testing.T) Options {
@@ -733,7 +734,7 @@ func TestIdlePluginsAreLeftOut(t *testing.T) {
 		profile *schedconfig.KubeSchedulerProfile
 		runs    bool
 	}{{opts.Profile, true}, {withoutIdlePlugins(opts.Profile, false), false}} {
-		e, err := newEngine(quietContext(t), tc.profile, opts.Percentage, nil, enabled())
+		e, err := newEngine(quietContext(t), tc.profile, opts.Percentage, nil, schedulerstate.NewOffline(), enabled())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -826,7 +827,7 @@ func TestServingNodesKeepTheSample(t *testing.T) {
 func TestRememberedVerdictFollowsTheNode(t *testing.T) {
 	ctx := quietContext(t)
 	opts := shippedOptions(t)
-	e, err := newEngine(ctx, withoutIdlePlugins(opts.Profile, false), opts.Percentage, nil, enabled())
+	e, err := newEngine(ctx, withoutIdlePlugins(opts.Profile, false), opts.Percentage, nil, schedulerstate.NewOffline(), enabled())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,9 +23,11 @@ import (
 	"sigs.k8s.io/yaml"
 
 	gwsconfig "github.com/gpu-workload-scheduler/scheduler/pkg/apis/config"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/inventory"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/modecontroller"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpustranding"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpuworkloadfit"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/schedulerstate"
 )
 
 // build runs kustomize over manifests/install and returns its objects by kind/name.
@@ -158,7 +160,7 @@ func TestSchedulerConfiguration(t *testing.T) {
 
 func TestShippedArgsStopStartupWhenInvalid(t *testing.T) {
 	args := &runtime.Unknown{Raw: []byte(`{"sandboxWorkloads":{"defaultWorkload":"vm"}}`), ContentType: runtime.ContentTypeJSON}
-	_, err := gpuworkloadfit.New(context.Background(), args, nil)
+	_, err := gpuworkloadfit.New(context.Background(), args, nil, schedulerstate.NewOffline())
 	if err == nil || !strings.Contains(err.Error(), "sandboxWorkloads.defaultWorkload") {
 		t.Fatalf("New with invalid args: %v, want an error naming sandboxWorkloads.defaultWorkload", err)
 	}
@@ -275,7 +277,7 @@ func TestMonitoringComponent(t *testing.T) {
 		t.Fatalf("dashboard JSON: %v", err)
 	}
 	served := map[string]bool{}
-	for _, name := range append(slices.Clone(gpuworkloadfit.MetricNames), modecontroller.MetricNames...) {
+	for _, name := range append(slices.Clone(inventory.MetricNames), modecontroller.MetricNames...) {
 		served[name] = true
 	}
 	used := map[string]bool{}

@@ -5,6 +5,7 @@
 package perf
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"os"
@@ -12,15 +13,17 @@ import (
 	"testing"
 	"time"
 
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/informers"
 	_ "k8s.io/component-base/logs/json/register"
 	"k8s.io/component-base/metrics/legacyregistry"
+	fwk "k8s.io/kube-scheduler/framework"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 	perf "k8s.io/kubernetes/test/integration/scheduler_perf"
 
-	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpudynamicresources"
-	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpustranding"
-	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpuworkloadfit"
-	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/verifyingbinder"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/inventory"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/profiles"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/schedulerstate"
 )
 
 // certFixtures is where the in-process kube-apiserver of scheduler_perf keeps
@@ -37,6 +40,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintf(os.Stderr, "%v\n", err)
 		os.Exit(1)
 	}
+	metrics.Register(legacyregistry.MustRegister, legacyregistry.CustomMustRegister)
 	m.Run()
 }
 
@@ -50,13 +54,32 @@ func BenchmarkPerfScheduling(b *testing.B) {
 	if *scrapeInterval > 0 {
 		defer scrapeEvery(*scrapeInterval)()
 	}
-	registry := frameworkruntime.Registry{
-		gpuworkloadfit.Name:      gpuworkloadfit.New,
-		gpustranding.Name:        gpustranding.New,
-		verifyingbinder.Name:     verifyingbinder.New,
-		gpudynamicresources.Name: gpudynamicresources.New,
+	perf.RunBenchmarkPerfScheduling(b, "config/performance-config.yaml", "gpuworkload", registryPerScheduler())
+}
+
+// metrics are the process's, served by each workload's scheduler in turn.
+var metrics = inventory.NewMetrics()
+
+// registryPerScheduler is profiles.Registry with a GPU cluster state per
+// scheduler: scheduler_perf starts one scheduler, with its own informers,
+// per workload in this process, where the binary runs one.
+func registryPerScheduler() frameworkruntime.Registry {
+	var mu sync.Mutex
+	states := map[informers.SharedInformerFactory]*schedulerstate.Service{}
+	registry := frameworkruntime.Registry{}
+	for name := range profiles.Registry(nil) {
+		registry[name] = func(ctx context.Context, args runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
+			mu.Lock()
+			state, ok := states[h.SharedInformerFactory()]
+			if !ok {
+				state = schedulerstate.New(metrics)
+				states[h.SharedInformerFactory()] = state
+			}
+			mu.Unlock()
+			return profiles.Registry(state)[name](ctx, args, h)
+		}
 	}
-	perf.RunBenchmarkPerfScheduling(b, "config/performance-config.yaml", "gpuworkload", registry)
+	return registry
 }
 
 // scrapeEvery gathers the registry kube-scheduler serves every interval

@@ -2,7 +2,7 @@
 // kube-scheduler's own DynamicResources plugin, run with a DRA manager that
 // counts, as allocated, the sibling of every device of the GPU driver that
 // a claim holds or that is in flight, and that tells the process's trackers
-// of the allocations in flight (clusterstate.ClaimsInFlight). The NVIDIA DRA driver publishes a GPU
+// of the allocations in flight (the process state's ClaimsInFlight). The NVIDIA DRA driver publishes a GPU
 // as a gpu and a vfio device with one PCI bus ID and no shared counters
 // (gpuworkload.ExclusiveDRADevices): the allocator alone would hand the two
 // to two claims, and the second would fail on the node. Here the allocator
@@ -23,8 +23,8 @@ import (
 	plfeature "k8s.io/kubernetes/pkg/scheduler/framework/plugins/feature"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/apis/config"
-	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/reasons"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/schedulerstate"
 )
 
 // Name is the plugin's name in a scheduler profile; the profile disables
@@ -96,8 +96,8 @@ func (pl *GPUDynamicResources) deadlinePassed() *fwk.Status {
 
 // New builds DynamicResources with the scheduler's feature gates (an empty
 // feature set would silently turn DRA features off) and a handle whose DRA
-// manager adds the siblings.
-func New(ctx context.Context, obj runtime.Object, fh fwk.Handle) (fwk.Plugin, error) {
+// manager adds the siblings and tells the state of the allocations in flight.
+func New(ctx context.Context, obj runtime.Object, fh fwk.Handle, state *schedulerstate.Service) (fwk.Plugin, error) {
 	args, inTreeArgs, err := config.DecodeGPUDynamicResourcesArgs(obj)
 	if err != nil {
 		return nil, err
@@ -109,7 +109,7 @@ func New(ctx context.Context, obj runtime.Object, fh fwk.Handle) (fwk.Plugin, er
 			return nil, fmt.Errorf("%s: %w", Name, err)
 		}
 		handle = &siblingHandle{Handle: fh, dra: &siblingDRAManager{SharedDRAManager: dra, claims: &siblingClaims{
-			ResourceClaimTracker: dra.ResourceClaims(), siblings: siblings, inFlight: clusterstate.ClaimsInFlightOf(fh.SharedInformerFactory())}}}
+			ResourceClaimTracker: dra.ResourceClaims(), siblings: siblings, inFlight: state.ClaimsInFlight()}}}
 	}
 	fts := plfeature.NewSchedulerFeaturesFromGates(utilfeature.DefaultFeatureGate)
 	pl, err := dynamicresources.New(ctx, inTreeArgs, handle, fts)

@@ -160,15 +160,15 @@ func (c *pendingClaims) Get(namespace, name string) (*resourceapi.ResourceClaim,
 // holds in flight and of its end: a tracker counts the device as allocated
 // from Reserve on, and frees it when the allocation is given up.
 func TestSiblingClaimsRelayAllocationsInFlight(t *testing.T) {
-	factory := informers.NewSharedInformerFactory(fake.NewClientset(), 0)
+	relay := clusterstate.NewClaimsInFlight()
 	tracker := clusterstate.NewTracker(gpuworkload.SandboxPolicy{DefaultWorkload: gpuworkload.ModeContainer}, nil,
 		func(*gpuworkload.NodeState, gpuworkload.Mode) string { return "" })
 	tracker.UpsertResourceSlice(gpuworkload.DriverSlice("node-a", 1))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	clusterstate.ClaimsInFlightOf(factory).Follow(ctx, tracker, nil)
+	relay.Follow(ctx, tracker, nil)
 	claims := &pendingClaims{pending: map[types.UID]*resourceapi.ResourceClaim{}, written: map[string]*resourceapi.ResourceClaim{}}
-	wrapped := &siblingClaims{ResourceClaimTracker: claims, inFlight: clusterstate.ClaimsInFlightOf(factory)}
+	wrapped := &siblingClaims{ResourceClaimTracker: claims, inFlight: relay}
 
 	claim := dratest.AllocatedClaim("ns", "vm", "node-a", "gpu-vfio-0")
 	claim.UID = "uid-vm"

@@ -10,6 +10,7 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpuworkloadfit"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/schedulerstate"
 )
 
 // BenchmarkScore reports ns and allocations per node over 1,000 and 5,000
@@ -41,12 +42,13 @@ func benchmarkScore(b *testing.B, size int) {
 			infos[i] = nodeInfo(node(fmt.Sprintf("cpu-%d", i), "", nil))
 		}
 	}
-	fitPlugin, _ := gpuworkloadfit.New(ctx, nil, nil)
+	state := schedulerstate.NewOffline()
+	fitPlugin, _ := gpuworkloadfit.New(ctx, nil, nil, state)
 	fit := fitPlugin.(*gpuworkloadfit.GPUWorkloadFit)
 	for _, ni := range infos {
-		fit.Tracker().UpsertNode(ni.Node())
+		state.Tracker().UpsertNode(ni.Node())
 	}
-	plugin, _ := New(ctx, nil, nil)
+	plugin, _ := New(ctx, nil, nil, state)
 	pl := plugin.(*GPUStranding)
 	for _, bc := range []struct {
 		name string

@@ -15,7 +15,7 @@ import (
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/apis/config"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
-	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpuworkloadfit"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/schedulerstate"
 )
 
 // Name is the plugin's name in the scheduler configuration.
@@ -25,6 +25,8 @@ const cycleStateKey fwk.StateKey = Name
 
 // GPUStranding scores nodes to keep GPU inventory usable.
 type GPUStranding struct {
+	// state keeps the pod's GPU demand of the cycle and the cluster state.
+	state            *schedulerstate.Service
 	emptyNodePenalty int64
 	nonGPUPodPenalty int64
 	demand           *DemandModel
@@ -38,13 +40,15 @@ var (
 	_ fwk.SignPlugin      = &GPUStranding{}
 )
 
-// New builds the plugin from its args.
-func New(_ context.Context, obj runtime.Object, _ fwk.Handle) (fwk.Plugin, error) {
+// New builds the plugin from its args; it scores with the pod's GPU demand
+// the process's state keeps for the cycle.
+func New(_ context.Context, obj runtime.Object, _ fwk.Handle, state *schedulerstate.Service) (fwk.Plugin, error) {
 	args, err := config.DecodeGPUStrandingArgs(obj)
 	if err != nil {
 		return nil, err
 	}
 	return &GPUStranding{
+		state:            state,
 		emptyNodePenalty: *args.EmptyNodePenalty,
 		nonGPUPodPenalty: *args.NonGPUPodPenalty,
 		demand:           NewDemandModel(),
@@ -55,7 +59,7 @@ func New(_ context.Context, obj runtime.Object, _ fwk.Handle) (fwk.Plugin, error
 func (pl *GPUStranding) Name() string { return Name }
 
 type cycleState struct {
-	gpu *gpuworkloadfit.CycleData
+	pod *schedulerstate.PodCycle
 	// demand, milliCPU and memory are set by PreScore: the learned demand
 	// and the pod's effective requests, read once for all nodes.
 	demand           Demand
@@ -78,11 +82,11 @@ func (s *cycleState) Clone() fwk.StateData { return s }
 // which runs before it. It runs at every attempt, before Filter, so that
 // demand that waits weighs more than demand that is served.
 func (pl *GPUStranding) PreFilter(_ context.Context, state fwk.CycleState, pod *v1.Pod, _ []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
-	gpu, err := gpuworkloadfit.ReadCycleData(state)
+	pc, err := pl.state.Demand(state, pod)
 	if err != nil {
-		return nil, fwk.AsStatus(fmt.Errorf("%s needs %s before it at preFilter in the same profile: %w", Name, gpuworkloadfit.Name, err))
+		return nil, fwk.AsStatus(fmt.Errorf("%s: %w", Name, err))
 	}
-	demand := gpu.Demand()
+	demand := &pc.Demand
 	if len(demand.Requests) > 0 {
 		constraint := gpuworkload.NodeConstraintOf(pod)
 		for _, r := range demand.Requests {
@@ -90,7 +94,7 @@ func (pl *GPUStranding) PreFilter(_ context.Context, state fwk.CycleState, pod *
 		}
 	}
 
-	state.Write(cycleStateKey, &cycleState{gpu: gpu})
+	state.Write(cycleStateKey, &cycleState{pod: pc})
 	return nil, nil
 }
 
@@ -106,13 +110,13 @@ func (pl *GPUStranding) PreScore(_ context.Context, state fwk.CycleState, pod *v
 	}
 	// A fresh state: PreFilter's is shared with the clones the framework
 	// makes, and a pod scored again must not add to its own last score.
-	s := &cycleState{gpu: prefiltered.gpu}
+	s := &cycleState{pod: prefiltered.pod}
 	state.Write(cycleStateKey, s)
 	s.demand = pl.demand.Current()
-	s.milliCPU, s.memory = s.gpu.Demand().CPUAndMemory(pod)
-	s.draDevices = s.gpu.DRANeed(gpuworkload.ClassContainerGPU) + s.gpu.DRANeed(gpuworkload.ClassPassthroughGPU)
-	tracker := s.gpu.Tracker()
-	for _, r := range s.gpu.Demand().Requests {
+	s.milliCPU, s.memory = s.pod.Demand.CPUAndMemory(pod)
+	s.draDevices = s.pod.DRADevices(gpuworkload.ClassContainerGPU) + s.pod.DRADevices(gpuworkload.ClassPassthroughGPU)
+	tracker := s.pod.Tracker
+	for _, r := range s.pod.Demand.Requests {
 		if _, ok := tracker.DRAServed(r.Name); ok {
 			s.flexibleCost += float64(r.Count*tracker.Largest(r.Name)) * (1 + float64(pl.emptyNodePenalty)/100)
 		}
@@ -130,7 +134,7 @@ func (pl *GPUStranding) PreScore(_ context.Context, state fwk.CycleState, pod *v
 func readCycleState(state fwk.CycleState) (*cycleState, error) {
 	data, err := state.Read(cycleStateKey)
 	if err != nil {
-		return nil, fmt.Errorf("%s did not run PreFilter in this cycle (enable it at preFilter, after %s): %w", Name, gpuworkloadfit.Name, err)
+		return nil, fmt.Errorf("%s did not run PreFilter in this cycle (enable it at preFilter): %w", Name, err)
 	}
 	s, ok := data.(*cycleState)
 	if !ok {
@@ -150,11 +154,11 @@ func (pl *GPUStranding) Score(_ context.Context, state fwk.CycleState, _ *v1.Pod
 		return 0, fwk.AsStatus(err)
 	}
 	if s.draDevices > 0 {
-		if available := s.gpu.Tracker().DRAAvailability(nodeInfo.Node().Name); available != nil && !advertisesRequests(s, nodeInfo) {
+		if available := s.pod.Tracker.DRAAvailability(nodeInfo.Node().Name); available != nil && !advertisesRequests(s, nodeInfo) {
 			return pl.scoreDRAPod(s, available, nodeInfo), nil
 		}
 	}
-	if s.gpu.Demand().IsGPU() {
+	if s.pod.Demand.IsGPU() {
 		return pl.scoreGPUPod(s, nodeInfo), nil
 	}
 	return pl.scoreNonGPUPod(s, nodeInfo), nil
@@ -167,7 +171,7 @@ func (pl *GPUStranding) scoreGPUPod(s *cycleState, nodeInfo fwk.NodeInfo) int64 
 	allocatable, requested := nodeInfo.GetAllocatable(), nodeInfo.GetRequested()
 	freeCPU, freeMemory := freeCPUAndMemory(nodeInfo)
 	var cost, fill float64
-	for _, r := range s.gpu.Demand().Requests {
+	for _, r := range s.pod.Demand.Requests {
 		total := allocatable.GetScalarResources()[r.Name]
 		used := requested.GetScalarResources()[r.Name]
 		if total <= 0 {
@@ -180,7 +184,7 @@ func (pl *GPUStranding) scoreGPUPod(s *cycleState, nodeInfo fwk.NodeInfo) int64 
 		cost += packWeight(demand, free, freeCPU, freeMemory) * float64(pl.emptyNodePenalty*total) / 100 / float64(1+podsHolding(nodeInfo, r.Name, used))
 		fill += packWeight(demand, after, freeCPU-s.milliCPU, freeMemory-s.memory) * float64(used+r.Count) / float64(total)
 	}
-	return int64(math.Round((fill/float64(len(s.gpu.Demand().Requests)) - cost) * costScale))
+	return int64(math.Round((fill/float64(len(s.pod.Demand.Requests)) - cost) * costScale))
 }
 
 // scoreDRAPod: on a DRA node each free GPU can serve a container or a VM
@@ -221,7 +225,7 @@ func draFreeGPUs(available *gpuworkload.DRAAvailability) int64 {
 // DRA devices.
 func advertisesRequests(s *cycleState, nodeInfo fwk.NodeInfo) bool {
 	allocatable := nodeInfo.GetAllocatable().GetScalarResources()
-	for _, r := range s.gpu.Demand().Requests {
+	for _, r := range s.pod.Demand.Requests {
 		if allocatable[r.Name] > 0 {
 			return true
 		}
@@ -280,7 +284,7 @@ func (pl *GPUStranding) scoreNonGPUPod(s *cycleState, nodeInfo fwk.NodeInfo) int
 	allocatable := nodeInfo.GetAllocatable()
 	var available *gpuworkload.DRAAvailability
 	if s.hasDRA {
-		available = s.gpu.Tracker().DRAAvailability(nodeInfo.Node().Name)
+		available = s.pod.Tracker.DRAAvailability(nodeInfo.Node().Name)
 	}
 	if available == nil && len(allocatable.GetScalarResources()) == 0 {
 		// Without extended resources there are no free units to strand: skip the tracker's lookup.
@@ -291,7 +295,7 @@ func (pl *GPUStranding) scoreNonGPUPod(s *cycleState, nodeInfo fwk.NodeInfo) int
 	if available != nil {
 		return int64(math.Round(-pl.nonGPUCost(s, s.draDemand.Classes, nodeInfo.Node(), draFreeGPUs(available), freeCPU, freeMemory, taken) * costScale))
 	}
-	entry := s.gpu.Tracker().Entry(nodeInfo.Node())
+	entry := s.pod.Tracker.Entry(nodeInfo.Node())
 	if !entry.State.GPUNode {
 		return 0
 	}

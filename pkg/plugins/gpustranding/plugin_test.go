@@ -19,6 +19,7 @@ import (
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dratest"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpuworkloadfit"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/schedulerstate"
 )
 
 const (
@@ -97,11 +98,12 @@ func scoresWithDRA(t *testing.T, args runtime.Object, dra func(*clusterstate.Tra
 func prefiltered(t *testing.T, args runtime.Object, dra func(*clusterstate.Tracker), p *v1.Pod, infos []fwk.NodeInfo, history ...observed) (*GPUStranding, fwk.CycleState) {
 	t.Helper()
 	ctx := context.Background()
-	fit, err := gpuworkloadfit.New(ctx, nil, nil)
+	state := schedulerstate.NewOffline()
+	fit, err := gpuworkloadfit.New(ctx, nil, nil, state)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tracker := fit.(*gpuworkloadfit.GPUWorkloadFit).Tracker()
+	tracker := state.Tracker()
 	tracker.SetPolicy(&gpuworkload.SandboxPolicy{Enabled: true, DefaultWorkload: gpuworkload.ModeContainer})
 	for _, ni := range infos {
 		tracker.UpsertNode(ni.Node())
@@ -109,7 +111,7 @@ func prefiltered(t *testing.T, args runtime.Object, dra func(*clusterstate.Track
 	if dra != nil {
 		dra(tracker)
 	}
-	plugin, err := New(ctx, args, nil)
+	plugin, err := New(ctx, args, nil, state)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,12 +121,12 @@ func prefiltered(t *testing.T, args runtime.Object, dra func(*clusterstate.Track
 			pl.demand.Observe(h.name, h.units, h.milliCPU, 0, gpuworkload.NodeConstraintOf(&v1.Pod{Spec: v1.PodSpec{NodeSelector: h.nodeSelector}}))
 		}
 	}
-	state := framework.NewCycleState()
-	fit.(fwk.PreFilterPlugin).PreFilter(ctx, state, p, infos)
-	if _, status := pl.PreFilter(ctx, state, p, infos); !status.IsSuccess() {
+	cycle := framework.NewCycleState()
+	fit.(fwk.PreFilterPlugin).PreFilter(ctx, cycle, p, infos)
+	if _, status := pl.PreFilter(ctx, cycle, p, infos); !status.IsSuccess() {
 		t.Fatalf("PreFilter: %v", status)
 	}
-	return pl, state
+	return pl, cycle
 }
 
 func a10Node(name string, cpu string, pods ...*v1.Pod) fwk.NodeInfo {
@@ -256,11 +258,12 @@ func TestScoreNonGPUPods(t *testing.T) {
 	}
 }
 
-// A profile that leaves out GPUWorkloadFit, or GPUStranding's own
-// PreFilter, fails every cycle with the fix rather than scoring on no demand.
+// A scheduler without GPUWorkloadFit, or a profile without GPUStranding's
+// own PreFilter, fails every cycle with the fix rather than scoring on no
+// demand.
 func TestMisconfiguredProfileFailsWithTheFix(t *testing.T) {
 	ctx := context.Background()
-	plugin, err := New(ctx, nil, nil)
+	plugin, err := New(ctx, nil, nil, schedulerstate.NewOffline())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -273,10 +276,10 @@ func TestMisconfiguredProfileFailsWithTheFix(t *testing.T) {
 		{"PreFilter without GPUWorkloadFit", func(s fwk.CycleState) *fwk.Status {
 			_, status := pl.PreFilter(ctx, s, pod("p", nil), nil)
 			return status
-		}, "GPUStranding needs GPUWorkloadFit before it at preFilter"},
+		}, "GPUStranding: no profile of the scheduler enables GPUWorkloadFit, which builds the GPU cluster state: enable it"},
 		{"PreScore without PreFilter", func(s fwk.CycleState) *fwk.Status {
 			return pl.PreScore(ctx, s, pod("p", nil), nil)
-		}, "GPUStranding did not run PreFilter in this cycle (enable it at preFilter, after GPUWorkloadFit)"},
+		}, "GPUStranding did not run PreFilter in this cycle (enable it at preFilter)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			status := tc.run(framework.NewCycleState())
@@ -288,7 +291,7 @@ func TestMisconfiguredProfileFailsWithTheFix(t *testing.T) {
 }
 
 func TestNewRejectsInvalidArgs(t *testing.T) {
-	if _, err := New(context.Background(), runtimeArgs(`{"emptyNodePenalty":150}`), nil); err == nil {
+	if _, err := New(context.Background(), runtimeArgs(`{"emptyNodePenalty":150}`), nil, schedulerstate.NewOffline()); err == nil {
 		t.Fatal("New accepted emptyNodePenalty 150")
 	}
 }

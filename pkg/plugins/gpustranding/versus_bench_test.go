@@ -14,6 +14,7 @@ import (
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpuworkloadfit"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/schedulerstate"
 )
 
 // BenchmarkFilterScoreVersusNodeResourcesFit compares, per node, our Filter +
@@ -30,14 +31,15 @@ func BenchmarkFilterScoreVersusNodeResourcesFit(b *testing.B) {
 		}
 		vm := pod("vm", map[v1.ResourceName]string{a10: "1", v1.ResourceCPU: "2", v1.ResourceMemory: "4Gi"})
 
-		fitPlugin, _ := gpuworkloadfit.New(ctx, nil, nil)
+		gpuState := schedulerstate.NewOffline()
+		fitPlugin, _ := gpuworkloadfit.New(ctx, nil, nil, gpuState)
 		fit := fitPlugin.(*gpuworkloadfit.GPUWorkloadFit)
 		enabled := gpuworkload.SandboxPolicy{Enabled: true, DefaultWorkload: gpuworkload.ModeContainer, Runtime: gpuworkload.RuntimeKubeVirt}
-		fit.Tracker().SetPolicy(&enabled)
+		gpuState.Tracker().SetPolicy(&enabled)
 		for _, ni := range infos {
-			fit.Tracker().UpsertNode(ni.Node())
+			gpuState.Tracker().UpsertNode(ni.Node())
 		}
-		strandingPlugin, _ := New(ctx, nil, nil)
+		strandingPlugin, _ := New(ctx, nil, nil, gpuState)
 		stranding := strandingPlugin.(*GPUStranding)
 		b.Run(fmt.Sprintf("ours/%d-nodes", size), func(b *testing.B) {
 			state := framework.NewCycleState()

@@ -34,10 +34,10 @@ func TestFilterDoesNotAllocateOnANodeThatFits(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			pl := newPlugin(t, enabled(), nodes)
-			pl.claims = claimGetter{claims: []*resourceapi.ResourceClaim{claim("vm-gpu", "vfio.gpu.nvidia.com", "")}}
-			mustUpsertClass(t, pl.tracker, gpuDeviceClass())
-			mustUpsertClass(t, pl.tracker, vfioDeviceClass())
-			pl.tracker.UpsertResourceSlice(gpuworkload.DriverSlice("dra", 2))
+			pl.state.ReadClaimsFrom(claimGetter{claims: []*resourceapi.ResourceClaim{claim("vm-gpu", "vfio.gpu.nvidia.com", "")}})
+			mustUpsertClass(t, pl.profile.Tracker(), gpuDeviceClass())
+			mustUpsertClass(t, pl.profile.Tracker(), vfioDeviceClass())
+			pl.profile.Tracker().UpsertResourceSlice(gpuworkload.DriverSlice("dra", 2))
 			ctx := context.Background()
 			state := framework.NewCycleState()
 			if _, status := pl.PreFilter(ctx, state, tc.pod, nil); !status.IsSuccess() {

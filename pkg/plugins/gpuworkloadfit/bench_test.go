@@ -127,7 +127,7 @@ func BenchmarkExplain(b *testing.B) {
 			launcherPod("missing-model", map[v1.ResourceName]string{"nvidia.com/AD102GL_L40S": "1"}),
 			podRequesting("two-modes", map[v1.ResourceName]string{gpu: "1", a10: "1"}),
 		} {
-			demand := gpuworkload.NewPodDemand(pod, pl.tracker.Classifier())
+			demand := gpuworkload.NewPodDemand(pod, pl.profile.Tracker().Classifier())
 			for _, bc := range []struct {
 				name  string
 				nodes []fwk.NodeInfo
@@ -136,7 +136,7 @@ func BenchmarkExplain(b *testing.B) {
 				b.Run(fmt.Sprintf("%s/%s/%d-nodes", pod.Name, bc.name, size), func(b *testing.B) {
 					b.ReportAllocs()
 					for b.Loop() {
-						_ = explanation.Explain(context.Background(), pod, &demand, pl.tracker, nodes)
+						_ = explanation.Explain(context.Background(), pod, &demand, pl.profile.Tracker(), nodes)
 					}
 				})
 			}
@@ -157,7 +157,7 @@ func BenchmarkNodeChangeHint(b *testing.B) {
 	newNode := oldNode.DeepCopy()
 	newNode.Labels[labelKey] = "vm-passthrough"
 	newNode.ResourceVersion = "2"
-	pl.tracker.UpsertNode(newNode)
+	pl.profile.Tracker().UpsertNode(newNode)
 	logger := klog.Background()
 	b.ReportAllocs()
 	for b.Loop() {

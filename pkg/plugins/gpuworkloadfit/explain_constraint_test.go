@@ -85,7 +85,7 @@ func TestExplainCountsOnlyNodesThePodAccepts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			explanation := explanation.Explain(context.Background(), tc.pod, &data.demand, pl.tracker, explanation.NewNodeInfoIndex(infos))
+			explanation := explanation.Explain(context.Background(), tc.pod, data.demand, pl.profile.Tracker(), explanation.NewNodeInfoIndex(infos))
 			message, fix, _ := strings.Cut(explanation.Message, " Fix: ")
 			if !strings.HasSuffix(message, " "+tc.counts) || fix != tc.fix {
 				t.Fatalf("explanation\n%s\nwant it to end with\n%s Fix: %s", explanation.Message, tc.counts, tc.fix)
@@ -126,7 +126,7 @@ func TestExplainCountsAgreeWithNodeAffinity(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		message := explanation.Explain(context.Background(), pod, &data.demand, pl.tracker, explanation.NewNodeInfoIndex(infos)).Message
+		message := explanation.Explain(context.Background(), pod, data.demand, pl.profile.Tracker(), explanation.NewNodeInfoIndex(infos)).Message
 		if counted, want := strings.Contains(message, "0 free of 1 on 1 node(s)"), verdict(pod, node); counted != want {
 			t.Fatalf("case %d: the node counted: %v, NodeAffinity says the pod may run there: %v\n%s\nnode labels %v\nnodeSelector %v affinity %+v",
 				i, counted, want, message, node.Labels, pod.Spec.NodeSelector, pod.Spec.Affinity)

@@ -49,7 +49,8 @@ func TestNarrowingKeepsEveryNodeThatFits(t *testing.T) {
 		pl := newPlugin(t, enabled(), nodes)
 		snapshot := cache.NewSnapshot(assigned, nodes)
 		handle := &fakeHandle{snapshot: snapshot, recorder: events.NewFakeRecorder(10)}
-		pl.handle, pl.narrows = handle, true
+		useHandle(t, pl, handle)
+		pl.narrows = true
 		fit, err := noderesources.NewFit(ctx, &config.NodeResourcesFitArgs{ScoringStrategy: &config.ScoringStrategy{
 			Type: config.LeastAllocated, Resources: []config.ResourceSpec{{Name: "cpu", Weight: 1}}}}, handle, feature.Features{})
 		if err != nil {

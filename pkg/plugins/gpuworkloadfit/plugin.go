@@ -6,32 +6,23 @@ package gpuworkloadfit
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
 	resourceapi "k8s.io/api/resource/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/sets"
-	"k8s.io/client-go/kubernetes/scheme"
-	"k8s.io/client-go/tools/events"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
-	"k8s.io/kubernetes/pkg/scheduler/util/assumecache"
-
-	"k8s.io/dynamic-resource-allocation/resourceclaim"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/apis/config"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
-	"github.com/gpu-workload-scheduler/scheduler/pkg/inventory"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/reasons"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/schedulerstate"
 )
 
 // Name is the plugin's name in the scheduler configuration.
@@ -41,39 +32,16 @@ const cycleStateKey fwk.StateKey = Name
 
 // GPUWorkloadFit filters nodes for GPU pods by workload mode.
 type GPUWorkloadFit struct {
-	handle  fwk.Handle
-	tracker *clusterstate.Tracker
+	handle fwk.Handle
+	// profile is the profile's part of the process's GPU cluster state.
+	profile *schedulerstate.Profile
+	state   *schedulerstate.Service
 	hints   hintCache
-	// boundPods keeps what bound pods use between /metrics scrapes; nil
-	// where the plugin serves no metrics.
-	boundPods *inventory.BoundPods
-	// claims reads the pods' ResourceClaims; nil without DRA.
-	claims ClaimReader
-	// deleteEarlierRules deletes, once per process, the DeviceTaintRules an
-	// earlier version of the scheduler wrote; nil without DRA.
-	deleteEarlierRules func()
-	// deviceWaiters are the pods Filter found too few DRA devices for: they
-	// are retried once the tracker sees devices freed or published, which
-	// may be after the queue retried them for the same change.
-	deviceWaiters waitingPods
-	// narrowedWaiters are the pods found unschedulable after PreFilter
-	// narrowed them to the nodes the tracker knew to advertise their
-	// resource: they are retried when it learns of another, which the
-	// scheduler's cache may have shown a cycle earlier.
-	narrowedWaiters waitingPods
 	// narrows says PreFilter may narrow GPU pods to the advertisers: in a
 	// scheduler that follows a cluster. The simulator's cycle skips nodes
 	// without the pod's units before Filter already, and there the
 	// framework's copy of the set each cycle would be all narrowing adds.
 	narrows bool
-	// explained holds each waiting pod's latest explanation (types.UID to
-	// explained), for the pending pods metric and to restore lost
-	// conditions; the profiles of a process share it.
-	explained *sync.Map
-	// recorder writes the explanation events through the share's
-	// broadcaster, which notes the writes that fail; nil where the plugin
-	// follows no cluster, which records with the framework's recorder.
-	recorder events.EventRecorderLogger
 }
 
 var (
@@ -85,86 +53,24 @@ var (
 	_ fwk.ReservePlugin     = &GPUWorkloadFit{}
 )
 
-// New builds the plugin from its args, then starts following the cluster
-// through the handle. A handle without a cluster (the simulator's) leaves
-// the tracker to be fed by its caller.
-func New(ctx context.Context, obj runtime.Object, handle fwk.Handle) (fwk.Plugin, error) {
+// New builds the plugin from its args and joins the profile to the
+// process's GPU cluster state, which its args configure; it starts
+// nothing. handle may be nil where no framework runs.
+func New(ctx context.Context, obj runtime.Object, handle fwk.Handle, state *schedulerstate.Service) (fwk.Plugin, error) {
 	args, err := config.DecodeGPUWorkloadFitArgs(obj)
 	if err != nil {
 		return nil, err
 	}
-	pl := NewOffline(args)
-	pl.handle = handle
-	if handle == nil || handle.KubeConfig() == nil || handle.SharedInformerFactory() == nil {
-		return pl, nil
-	}
-	if err := pl.follow(ctx, args); err != nil {
-		return nil, err
-	}
-	pl.narrows = true
-	pl.serveMetrics(ctx)
-	return pl, nil
-}
-
-// follow joins the process's share of the cluster state, which the first
-// profile starts: the watches of nodes, the ClusterPolicy, the KubeVirt CR,
-// DRA objects and pods.
-func (pl *GPUWorkloadFit) follow(ctx context.Context, args *config.GPUWorkloadFitArgs) error {
-	logger := klog.FromContext(ctx).WithValues("plugin", Name)
-	share, first, err := pl.joinShare(ctx, args)
+	profile, err := state.Join(ctx, args, handle)
 	if err != nil {
-		return fmt.Errorf("%s: share cluster state: %w", Name, err)
+		return nil, fmt.Errorf("%s: %w", Name, err)
 	}
-	if first {
-		if err := share.watch(klog.NewContext(ctx, logger), pl.handle, args); err != nil {
-			return err
-		}
-	}
-	pl.recorder = share.explanations.NewRecorder(scheme.Scheme, pl.handle.ProfileName())
-	if dra := pl.handle.SharedDRAManager(); dra != nil {
-		pl.claims = dra.ResourceClaims()
-		pl.deleteEarlierRules = share.deleteEarlierRules(klog.NewContext(ctx, logger), pl.handle.ClientSet())
-	}
-	return nil
-}
-
-// waitingPods are pods to retry when something they wait for happens.
-type waitingPods struct {
-	mu   sync.Mutex
-	pods map[string]*v1.Pod
-}
-
-func (w *waitingPods) add(pod *v1.Pod) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.pods == nil {
-		w.pods = map[string]*v1.Pod{}
-	}
-	w.pods[pod.Namespace+"/"+pod.Name] = pod
-}
-
-// forget drops a pod that no longer waits.
-func (w *waitingPods) forget(pod *v1.Pod) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	delete(w.pods, pod.Namespace+"/"+pod.Name)
-}
-
-// activate retries the pods and forgets them; a pod still in its cycle is
-// activated when it returns.
-func (w *waitingPods) activate(logger klog.Logger, handle fwk.Handle) {
-	w.mu.Lock()
-	pods := w.pods
-	w.pods = nil
-	w.mu.Unlock()
-	if len(pods) > 0 {
-		handle.Activate(logger, pods)
-	}
+	return &GPUWorkloadFit{handle: handle, profile: profile, state: state, narrows: profile.FollowsCluster()}, nil
 }
 
 // Reserve forgets the pod's explanation: it no longer waits.
 func (pl *GPUWorkloadFit) Reserve(_ context.Context, _ fwk.CycleState, pod *v1.Pod, _ string) *fwk.Status {
-	pl.explained.Delete(pod.UID)
+	pl.profile.Placed(pod)
 	return nil
 }
 
@@ -172,34 +78,13 @@ func (pl *GPUWorkloadFit) Reserve(_ context.Context, _ fwk.CycleState, pod *v1.P
 // explained again at its next attempt.
 func (pl *GPUWorkloadFit) Unreserve(context.Context, fwk.CycleState, *v1.Pod, string) {}
 
-// NewOffline builds the plugin from decoded args without following a
-// cluster: the kubectl plugin and tests feed its tracker from what they read.
-func NewOffline(args *config.GPUWorkloadFitArgs) *GPUWorkloadFit {
-	return &GPUWorkloadFit{tracker: clusterstate.NewTrackerWithOptions(args.Policy(), args.Classes(), reasons.ModeMismatchOf,
-		clusterstate.TrackerOptions{DRADriver: args.DRADriverName, ConversionTimeout: args.Timeout()}), explained: &sync.Map{}}
-}
-
-// ClaimReader reads ResourceClaims: the scheduler's DRA manager, or the
-// claims the kubectl plugin read. A claim that does not exist is an error
-// for which apierrors.IsNotFound or errors.Is(err, assumecache.ErrNotFound)
-// holds.
-type ClaimReader interface {
-	Get(namespace, name string) (*resourceapi.ResourceClaim, error)
-}
-
-// ReadClaimsFrom lets a plugin built by NewOffline see the pods' claims.
-func (pl *GPUWorkloadFit) ReadClaimsFrom(claims ClaimReader) { pl.claims = claims }
-
 // Name returns the plugin name.
 func (pl *GPUWorkloadFit) Name() string { return Name }
-
-// Tracker exposes the cluster state for tests and for the kubectl plugin's explain.
-func (pl *GPUWorkloadFit) Tracker() *clusterstate.Tracker { return pl.tracker }
 
 // CycleData is what PreFilter learns about the pod, for Filter, PostFilter
 // and Reserve; other plugins read it through its getters.
 type CycleData struct {
-	demand  gpuworkload.PodDemand
+	demand  *gpuworkload.PodDemand
 	tracker *clusterstate.Tracker
 	// start is when PreFilter began: the explanation ends within
 	// explanation.SelectorTimeout of it, the cycle's allocation attempts too.
@@ -268,29 +153,7 @@ func (d *CycleData) usesDRADevices() bool { return d.draNeeds != nil || d.draCho
 func (d *CycleData) Clone() fwk.StateData { return d }
 
 // Demand is the pod's GPU demand; callers must not modify it.
-func (d *CycleData) Demand() *gpuworkload.PodDemand { return &d.demand }
-
-// Tracker is the cluster state the cycle was judged against.
-func (d *CycleData) Tracker() *clusterstate.Tracker { return d.tracker }
-
-// DRANeed is how many DRA devices of the class the pod needs on a node that
-// does not advertise its DRA-served resources: for those resources and for
-// its pending claims.
-func (d *CycleData) DRANeed(class gpuworkload.ResourceClass) int64 {
-	var n int64
-	for i := range d.draNeeds {
-		if d.draNeeds[i].class == class {
-			n += d.draNeeds[i].count
-		}
-	}
-	for i := range d.draChoices {
-		// The allocator tries the first alternative first.
-		if first := &d.draChoices[i].alternatives[0]; first.class == class {
-			n += first.count
-		}
-	}
-	return n
-}
+func (d *CycleData) Demand() *gpuworkload.PodDemand { return d.demand }
 
 // ReadCycleData returns what GPUWorkloadFit's PreFilter wrote in this cycle.
 func ReadCycleData(state fwk.CycleState) (*CycleData, error) {
@@ -308,20 +171,17 @@ func ReadCycleData(state fwk.CycleState) (*CycleData, error) {
 // PreFilter computes the pod's GPU demand. Pods without GPU requests are
 // skipped; requests no node can ever serve are rejected for all nodes at once.
 func (pl *GPUWorkloadFit) PreFilter(ctx context.Context, state fwk.CycleState, pod *v1.Pod, nodes []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
-	if pl.deleteEarlierRules != nil {
-		// Only the leader schedules: an earlier version's leader is gone.
-		pl.deleteEarlierRules()
+	// Only the leader schedules: an earlier version's leader is gone.
+	pl.profile.DeleteEarlierRules(ctx)
+	start := time.Now()
+	cycle, err := pl.state.Demand(state, pod)
+	if err != nil {
+		return nil, fwk.AsStatus(err)
 	}
-	data := &CycleData{demand: gpuworkload.NewPodDemand(pod, pl.tracker.Classifier()), tracker: pl.tracker, start: time.Now()}
+	data := &CycleData{demand: &cycle.Demand, tracker: cycle.Tracker, claimAllocated: cycle.ClaimAllocated, start: start}
 	state.Write(cycleStateKey, data)
-	demand := &data.demand
-	if len(pod.Spec.ResourceClaims) > 0 && pl.claims != nil {
-		allocated, err := pl.addClaims(pod, demand)
-		if err != nil {
-			return nil, fwk.AsStatus(err)
-		}
-		data.claimAllocated = allocated
-	}
+	demand := data.demand
+	tracker := data.tracker
 	logger := klog.FromContext(ctx)
 	if demand.Invalid != nil {
 		logger.V(4).Info("Pod's GPU resources cannot be served", "pod", klog.KObj(pod), "err", demand.Invalid)
@@ -336,15 +196,15 @@ func (pl *GPUWorkloadFit) PreFilter(ctx context.Context, state fwk.CycleState, p
 	}
 	mode, _ := demand.Mode()
 	data.prepareNodeReasons(mode)
-	if policy := pl.tracker.Policy(); mode.IsSandbox() && !policy.Enabled && !pl.tracker.PolicyRead() {
+	if policy := tracker.Policy(); mode.IsSandbox() && !policy.Enabled && !tracker.PolicyRead() {
 		logger.V(4).Info("Pod needs a sandbox mode and the ClusterPolicy is not read yet", "pod", klog.KObj(pod), "mode", mode)
 		return nil, data.reject(reasons.PolicyNotRead.About(demand, mode))
 	} else if mode.IsSandbox() && !policy.Enabled {
 		logger.V(4).Info("Pod needs a sandbox mode but sandbox workloads are disabled", "pod", klog.KObj(pod), "mode", mode, "policy", policy.Source)
-		return nil, data.reject(reasons.SandboxDisabledFor(demand, mode, policy, pl.tracker.LabelledNodes(mode)))
+		return nil, data.reject(reasons.SandboxDisabledFor(demand, mode, policy, tracker.LabelledNodes(mode)))
 	}
 	for _, c := range demand.Claims {
-		if !slices.ContainsFunc(c.Alternatives(), func(a gpuworkload.DRAClaimRequest) bool { return pl.tracker.DRAClassDevices(a.DeviceClass) > 0 }) {
+		if !slices.ContainsFunc(c.Alternatives(), func(a gpuworkload.DRAClaimRequest) bool { return tracker.DRAClassDevices(a.DeviceClass) > 0 }) {
 			logger.V(4).Info("No node publishes DRA devices of the class a claim asks for", "pod", klog.KObj(pod), "claim", c.Claim, "request", c.Request)
 			return nil, data.reject(reasons.DRANoNodeHasDevices.About(demand, deviceClasses(c)))
 		}
@@ -352,17 +212,17 @@ func (pl *GPUWorkloadFit) PreFilter(ctx context.Context, state fwk.CycleState, p
 	for i, r := range demand.Requests {
 		// The tracker's totals are the fast path; the cycle's snapshot decides,
 		// because the tracker may not have seen the node update that requeued this pod.
-		if pl.tracker.Largest(r.Name) >= r.Count {
+		if tracker.Largest(r.Name) >= r.Count {
 			continue
 		}
 		// DynamicResources counts the devices a DeviceClass serves node by node.
-		if served, ok := data.servedByDRA(i); ok && pl.tracker.DRAClassDevices(served.DeviceClass) > 0 {
+		if served, ok := data.servedByDRA(i); ok && tracker.DRAClassDevices(served.DeviceClass) > 0 {
 			continue
 		}
 		switch largest := largestInSnapshot(nodes, r.Name); {
 		case largest == 0:
 			logger.V(4).Info("No node advertises the requested GPU resource", "pod", klog.KObj(pod), "resource", r.Name)
-			return nil, data.reject(reasons.NotAdvertisedFor(demand, r.Name, pl.tracker.AdvertisedByClass()))
+			return nil, data.reject(reasons.NotAdvertisedFor(demand, r.Name, tracker.AdvertisedByClass()))
 		case largest < r.Count:
 			logger.V(4).Info("The GPU request exceeds every node's total", "pod", klog.KObj(pod), "resource", r.Name, "count", r.Count, "largest", largest)
 			return nil, data.reject(reasons.LargerThanAnyNode.About(demand, r.Count, r.Name, largest))
@@ -393,7 +253,7 @@ func (pl *GPUWorkloadFit) advertisersWithRoom(data *CycleData) sets.Set[string] 
 		return nil
 	}
 	r := requests[0]
-	advertisers := pl.tracker.Advertisers(r.Name)
+	advertisers := pl.profile.Tracker().Advertisers(r.Name)
 	snapshot := pl.handle.SnapshotSharedLister().NodeInfos()
 	for node := range advertisers {
 		ni, err := snapshot.Get(node)
@@ -466,37 +326,6 @@ func (d *CycleData) addDRANeed(r gpuworkload.DRAClaimRequest, claimed bool) {
 		tainted:   reasons.DRATainted.With(r.DeviceClass),
 		tooFew:    reasons.DRATooFewFree.With(r.DeviceClass),
 	})
-}
-
-// addClaims adds the GPU requests of the pod's claims that are not
-// allocated yet, and reports whether one is: DynamicResources then holds the
-// pod to its node, and the devices the tracker counts as allocated include
-// the pod's own. A claim not created yet is DynamicResources' to report.
-func (pl *GPUWorkloadFit) addClaims(pod *v1.Pod, demand *gpuworkload.PodDemand) (allocated bool, err error) {
-	allocated = pod.Status.ExtendedResourceClaimStatus != nil
-	for i := range pod.Spec.ResourceClaims {
-		name, _, err := resourceclaim.Name(pod, &pod.Spec.ResourceClaims[i])
-		if err != nil || name == nil {
-			continue
-		}
-		claim, err := pl.claims.Get(pod.Namespace, *name)
-		if apierrors.IsNotFound(err) || errors.Is(err, assumecache.ErrNotFound) {
-			continue
-		}
-		if err != nil {
-			return false, fmt.Errorf("read ResourceClaim %s/%s of pod %s/%s: %w", pod.Namespace, *name, pod.Namespace, pod.Name, err)
-		}
-		if claim.Status.Allocation != nil {
-			allocated = true
-			continue
-		}
-		requests, err := gpuworkload.DRAClaimRequestsOf(claim, pl.tracker.DRAGPUClass)
-		if err != nil {
-			return false, fmt.Errorf("pod %s/%s: %w", pod.Namespace, pod.Name, err)
-		}
-		demand.Claims = append(demand.Claims, requests...)
-	}
-	return allocated, nil
 }
 
 // servedByDRA is the DeviceClass that serves request i through DRA, if any.
@@ -688,40 +517,9 @@ func (need *draNeed) shortage(selected gpuworkload.DRAClassAvailability) reasons
 // SignPod lets the scheduler batch pods with the same GPU demand: the filter
 // depends on nothing else of the pod.
 func (pl *GPUWorkloadFit) SignPod(_ context.Context, pod *v1.Pod) ([]fwk.SignFragment, *fwk.Status) {
-	demand := gpuworkload.NewPodDemand(pod, pl.tracker.Classifier())
+	demand := gpuworkload.NewPodDemand(pod, pl.profile.Tracker().Classifier())
 	return []fwk.SignFragment{{Key: SignerName, Value: demand.Requests}}, nil
 }
 
 // SignerName keys the GPU demand fragment of a pod signature.
 const SignerName = "v1.Pod.Spec.GPUWorkloadDemand()"
-
-// activatePendingGPUPods retries this profile's pending GPU pods after a
-// ClusterPolicy or KubeVirt change, which no queueing hint can observe
-// because those CRDs may be installed after the scheduler starts.
-func (pl *GPUWorkloadFit) activatePendingGPUPods(logger klog.Logger) {
-	pods, err := pl.handle.SharedInformerFactory().Core().V1().Pods().Lister().List(labels.Everything())
-	if err != nil {
-		logger.Error(err, "Cannot list pods to retry after a policy change")
-		return
-	}
-	pl.activate(logger, pods)
-}
-
-// activate moves the pending GPU pods of this profile among pods to the active queue.
-func (pl *GPUWorkloadFit) activate(logger klog.Logger, pods []*v1.Pod) {
-	classifier := pl.tracker.Classifier()
-	pending := map[string]*v1.Pod{}
-	for _, pod := range pods {
-		if pod.Spec.NodeName != "" || pod.Spec.SchedulerName != pl.handle.ProfileName() {
-			continue
-		}
-		if d := gpuworkload.NewPodDemand(pod, classifier); d.IsGPU() {
-			pending[pod.Namespace+"/"+pod.Name] = pod
-		}
-	}
-	if len(pending) == 0 {
-		return
-	}
-	logger.V(2).Info("Retrying pending GPU pods after a policy change", "pods", len(pending))
-	pl.handle.Activate(logger, pending)
-}

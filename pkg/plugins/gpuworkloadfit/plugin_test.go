@@ -6,15 +6,12 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	v1 "k8s.io/api/core/v1"
 	resourceapi "k8s.io/api/resource/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/sets"
-	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/tools/events"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
@@ -24,10 +21,12 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/util/assumecache"
 	"k8s.io/utils/ptr"
 
+	"github.com/gpu-workload-scheduler/scheduler/pkg/apis/config"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/explanation"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/reasons"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/schedulerstate"
 )
 
 const (
@@ -83,13 +82,34 @@ func testNodes() []*v1.Node {
 	}
 }
 
+// newPlugin is the plugin with the default args and its own offline state,
+// whose tracker knows the policy and the nodes.
 func newPlugin(t testing.TB, policy gpuworkload.SandboxPolicy, nodes []*v1.Node) *GPUWorkloadFit {
 	t.Helper()
-	tracker := clusterstate.NewTracker(policy, nil, reasons.ModeMismatchOf)
+	p, err := New(context.Background(), nil, nil, schedulerstate.NewOffline())
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl := p.(*GPUWorkloadFit)
+	tracker := pl.profile.Tracker()
+	tracker.SetPolicy(&policy)
 	for _, n := range nodes {
 		tracker.UpsertNode(n)
 	}
-	return &GPUWorkloadFit{tracker: tracker, explained: &sync.Map{}}
+	return pl
+}
+
+// useHandle runs the plugin in a profile of handle, with the same state.
+func useHandle(t testing.TB, pl *GPUWorkloadFit, handle fwk.Handle) {
+	t.Helper()
+	args, err := config.DecodeGPUWorkloadFitArgs(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pl.profile, err = pl.state.Join(context.Background(), args, handle); err != nil {
+		t.Fatal(err)
+	}
+	pl.handle = handle
 }
 
 func nodeInfo(node *v1.Node, pods ...*v1.Pod) fwk.NodeInfo {
@@ -281,7 +301,7 @@ func TestPostFilterExplains(t *testing.T) {
 			nodes := testNodes()
 			pl := newPlugin(t, tc.policy, nodes)
 			h := &fakeHandle{snapshot: cache.NewSnapshot(tc.assigned, nodes), recorder: events.NewFakeRecorder(10)}
-			pl.handle = h
+			useHandle(t, pl, h)
 			state := framework.NewCycleState()
 			pl.PreFilter(context.Background(), state, tc.pod, nil)
 			_, status := pl.PostFilter(context.Background(), state, tc.pod, nil)
@@ -306,7 +326,7 @@ func TestPostFilterEventCarriesFixCommands(t *testing.T) {
 	pl := newPlugin(t, enabled(), nodes)
 	h := &fakeHandle{snapshot: cache.NewSnapshot(nil, nodes), recorder: events.NewFakeRecorder(10)}
 	h.recorder.Verbose = true
-	pl.handle = h
+	useHandle(t, pl, h)
 	state := framework.NewCycleState()
 	pod := launcherPod("vm-8q", map[v1.ResourceName]string{"nvidia.com/NVIDIA_A10-8Q": "1"})
 	pl.PreFilter(context.Background(), state, pod, nil)
@@ -325,7 +345,7 @@ func TestPostFilterEventCarriesFixCommands(t *testing.T) {
 func TestPostFilterIgnoresNonGPUPods(t *testing.T) {
 	pl := newPlugin(t, enabled(), testNodes())
 	h := &fakeHandle{snapshot: cache.NewSnapshot(nil, testNodes()), recorder: events.NewFakeRecorder(10)}
-	pl.handle = h
+	useHandle(t, pl, h)
 	state := framework.NewCycleState()
 	pod := podRequesting("web", map[v1.ResourceName]string{v1.ResourceCPU: "1"})
 	pl.PreFilter(context.Background(), state, pod, nil)
@@ -472,7 +492,7 @@ func TestExplainFixNamesNodesWithTheHardware(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			explanation := explanation.Explain(context.Background(), tc.pod, &data.demand, pl.tracker, explanation.NewNodeInfoIndex(infos))
+			explanation := explanation.Explain(context.Background(), tc.pod, data.demand, pl.profile.Tracker(), explanation.NewNodeInfoIndex(infos))
 			_, got, ok := strings.Cut(explanation.Message, " Fix: ")
 			if !ok || got != tc.fix {
 				t.Fatalf("fix\n%s\nwant\n%s\n(explanation: %s)", got, tc.fix, explanation.Message)
@@ -516,7 +536,7 @@ func TestPreFilterRejectsRequestsLargerThanAnyNode(t *testing.T) {
 // VM pods wait with a reason that says so instead of being told to patch it.
 func TestPreFilterWaitsForTheClusterPolicy(t *testing.T) {
 	pl := newPlugin(t, disabled(), testNodes())
-	pl.tracker.AwaitPolicy()
+	pl.profile.Tracker().AwaitPolicy()
 	pod := launcherPod("vm-a10", map[v1.ResourceName]string{a10: "1"})
 	_, status := pl.PreFilter(context.Background(), framework.NewCycleState(), pod, nil)
 	wantStatus(t, status, fwk.UnschedulableAndUnresolvable,
@@ -563,9 +583,9 @@ func TestFilterDRAServedExtendedResource(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			pl := newPlugin(t, enabled(), nodes)
-			mustUpsertClass(t, pl.tracker, gpuDeviceClass())
-			pl.tracker.UpsertResourceSlice(draSlice("dra-gpu", "gpu", "gpu"))
-			pl.tracker.UpsertResourceSlice(draSlice("dra-vfio", "vfio", "vfio"))
+			mustUpsertClass(t, pl.profile.Tracker(), gpuDeviceClass())
+			pl.profile.Tracker().UpsertResourceSlice(draSlice("dra-gpu", "gpu", "gpu"))
+			pl.profile.Tracker().UpsertResourceSlice(draSlice("dra-vfio", "vfio", "vfio"))
 			state := framework.NewCycleState()
 			if _, status := pl.PreFilter(context.Background(), state, pod, nil); !status.IsSuccess() {
 				t.Fatalf("PreFilter: %v", status)
@@ -584,12 +604,12 @@ func TestPreFilterCountsDRADevices(t *testing.T) {
 	if _, status := pl.PreFilter(context.Background(), framework.NewCycleState(), pod, nil); status.IsSuccess() {
 		t.Fatal("without DRA devices no node serves nvidia.com/gpu")
 	}
-	mustUpsertClass(t, pl.tracker, gpuDeviceClass())
-	pl.tracker.UpsertResourceSlice(draSlice("dra-gpu", "gpu"))
+	mustUpsertClass(t, pl.profile.Tracker(), gpuDeviceClass())
+	pl.profile.Tracker().UpsertResourceSlice(draSlice("dra-gpu", "gpu"))
 	if _, status := pl.PreFilter(context.Background(), framework.NewCycleState(), pod, nil); !status.IsSuccess() {
 		t.Fatalf("PreFilter with a gpu device published: %v", status)
 	}
-	pl.tracker.DeleteResourceSlice("dra-gpu-slice")
+	pl.profile.Tracker().DeleteResourceSlice("dra-gpu-slice")
 	if _, status := pl.PreFilter(context.Background(), framework.NewCycleState(), pod, nil); status.IsSuccess() {
 		t.Fatal("the slice is gone, and with it the device")
 	}
@@ -601,8 +621,8 @@ func TestFilterDRANodeForADevicePluginRequest(t *testing.T) {
 	draNode := gpuNode("dra-gpu", "", nil)
 	draNode.Labels = map[string]string{"nvidia.com/gpu.present": "true"}
 	pl := newPlugin(t, enabled(), append(testNodes(), draNode))
-	pl.tracker.UpsertResourceSlice(draSlice("dra-gpu", "gpu", "vfio"))
-	if e := pl.tracker.Entry(draNode); !e.State.DRA || e.Converting {
+	pl.profile.Tracker().UpsertResourceSlice(draSlice("dra-gpu", "gpu", "vfio"))
+	if e := pl.profile.Tracker().Entry(draNode); !e.State.DRA || e.Converting {
 		t.Fatalf("DRA node state: DRA %v, converting %v; want a DRA node that is not converting", e.State.DRA, e.Converting)
 	}
 	pod := launcherPod("vm-a10", map[v1.ResourceName]string{a10: "1"})
@@ -620,8 +640,8 @@ func TestExplainDRANodes(t *testing.T) {
 	draNode := gpuNode("dra-gpu", "", nil)
 	nodes := []*v1.Node{gpuNode("container", "container", map[v1.ResourceName]string{gpu: "1"}), draNode}
 	pl := newPlugin(t, enabled(), nodes)
-	mustUpsertClass(t, pl.tracker, gpuDeviceClass())
-	pl.tracker.UpsertResourceSlice(draSlice("dra-gpu", "gpu", "gpu"))
+	mustUpsertClass(t, pl.profile.Tracker(), gpuDeviceClass())
+	pl.profile.Tracker().UpsertResourceSlice(draSlice("dra-gpu", "gpu", "gpu"))
 	pod := podRequesting("cuda", map[v1.ResourceName]string{gpu: "2"})
 	state := framework.NewCycleState()
 	pl.PreFilter(context.Background(), state, pod, nil)
@@ -635,7 +655,7 @@ func TestExplainDRANodes(t *testing.T) {
 		"nvidia.com/gpu: 1 free of 1 on 1 node(s), and served through DRA by DeviceClass gpu.nvidia.com on 1 node(s). " +
 		"Fix: the DRA nodes have no free device of DeviceClass gpu.nvidia.com for 2 x nvidia.com/gpu (the FailedScheduling message gives DynamicResources' reasons): " +
 		"let GPU pods finish, or publish more devices of the class."
-	if got := explanation.Explain(context.Background(), pod, &data.demand, pl.tracker, explanation.NewNodeInfoIndex(infos)); got.Message != want || len(got.FixCommands) != 0 {
+	if got := explanation.Explain(context.Background(), pod, data.demand, pl.profile.Tracker(), explanation.NewNodeInfoIndex(infos)); got.Message != want || len(got.FixCommands) != 0 {
 		t.Fatalf("explanation\n%s\nwant\n%s", got, want)
 	}
 }
@@ -684,14 +704,14 @@ func (g claimGetter) Get(namespace, name string) (*resourceapi.ResourceClaim, er
 // left out of the pod's demand.
 func TestPreFilterClaimReadErrors(t *testing.T) {
 	pl := newPlugin(t, enabled(), []*v1.Node{gpuNode("dra", "", nil)})
-	mustUpsertClass(t, pl.tracker, vfioDeviceClass())
-	pl.tracker.UpsertResourceSlice(gpuworkload.DriverSlice("dra", 1))
+	mustUpsertClass(t, pl.profile.Tracker(), vfioDeviceClass())
+	pl.profile.Tracker().UpsertResourceSlice(gpuworkload.DriverSlice("dra", 1))
 	pod := vmWithClaim("vm", "vm-gpu")
-	pl.claims = claimGetter{}
+	pl.state.ReadClaimsFrom(claimGetter{})
 	if _, status := pl.PreFilter(context.Background(), framework.NewCycleState(), pod, nil); status.Code() == fwk.Error {
 		t.Fatalf("a claim not created yet: %v", status)
 	}
-	pl.claims = claimGetter{err: errors.New("cache broken")}
+	pl.state.ReadClaimsFrom(claimGetter{err: errors.New("cache broken")})
 	_, status := pl.PreFilter(context.Background(), framework.NewCycleState(), pod, nil)
 	wantStatus(t, status, fwk.Error, "read ResourceClaim vms/vm-gpu of pod vms/virt-launcher-vm-abcde: cache broken")
 }
@@ -754,12 +774,12 @@ func TestFilterDRADeviceAvailability(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			pl := newPlugin(t, enabled(), []*v1.Node{draNode, container, passthrough})
-			pl.claims = claimGetter{claims: tc.claims}
-			mustUpsertClass(t, pl.tracker, gpuDeviceClass())
-			mustUpsertClass(t, pl.tracker, vfioDeviceClass())
-			pl.tracker.UpsertResourceSlice(gpuworkload.DriverSlice("dra", 2, tc.taints...))
+			pl.state.ReadClaimsFrom(claimGetter{claims: tc.claims})
+			mustUpsertClass(t, pl.profile.Tracker(), gpuDeviceClass())
+			mustUpsertClass(t, pl.profile.Tracker(), vfioDeviceClass())
+			pl.profile.Tracker().UpsertResourceSlice(gpuworkload.DriverSlice("dra", 2, tc.taints...))
 			for _, c := range tc.claims {
-				pl.tracker.UpsertResourceClaim(c)
+				pl.profile.Tracker().UpsertResourceClaim(c)
 			}
 			state := framework.NewCycleState()
 			_, status := pl.PreFilter(context.Background(), state, tc.pod, nil)
@@ -783,15 +803,15 @@ func migBesideFullGPU(t *testing.T, fullGPUs int, pending ...*resourceapi.Resour
 	t.Helper()
 	full, mig = gpuNode("full", "", nil), gpuNode("mig", "", nil)
 	pl = newPlugin(t, enabled(), []*v1.Node{full, mig})
-	mustUpsertClass(t, pl.tracker, gpuDeviceClass())
-	mustUpsertClass(t, pl.tracker, gpuworkload.DriverDeviceClass("mig.nvidia.com", gpuworkload.DRATypeMIG, ""))
-	pl.tracker.UpsertResourceSlice(gpuworkload.DriverSlice("full", fullGPUs))
-	pl.tracker.UpsertResourceSlice(draSlice("mig", "mig", "mig"))
+	mustUpsertClass(t, pl.profile.Tracker(), gpuDeviceClass())
+	mustUpsertClass(t, pl.profile.Tracker(), gpuworkload.DriverDeviceClass("mig.nvidia.com", gpuworkload.DRATypeMIG, ""))
+	pl.profile.Tracker().UpsertResourceSlice(gpuworkload.DriverSlice("full", fullGPUs))
+	pl.profile.Tracker().UpsertResourceSlice(draSlice("mig", "mig", "mig"))
 	held := []*resourceapi.ResourceClaim{claim("a", "mig.nvidia.com", "mig", "mig-0"), claim("b", "mig.nvidia.com", "mig", "mig-1")}
 	for _, c := range held {
-		pl.tracker.UpsertResourceClaim(c)
+		pl.profile.Tracker().UpsertResourceClaim(c)
 	}
-	pl.claims = claimGetter{claims: append(held, pending...)}
+	pl.state.ReadClaimsFrom(claimGetter{claims: append(held, pending...)})
 	return pl, full, mig
 }
 
@@ -833,7 +853,7 @@ func TestFilterDRAFirstAvailable(t *testing.T) {
 	wantStatus(t, pl.Filter(context.Background(), state, pod, nodeInfo(full)), fwk.Success, "")
 	wantStatus(t, pl.Filter(context.Background(), state, pod, nodeInfo(mig)), fwk.Unschedulable, "too few free devices of DeviceClass mig.nvidia.com or gpu.nvidia.com on the node")
 
-	pl.tracker.UpsertResourceClaim(claim("c", gpuworkload.DRAClassGPU, "full", "gpu-0"))
+	pl.profile.Tracker().UpsertResourceClaim(claim("c", gpuworkload.DRAClassGPU, "full", "gpu-0"))
 	state, data := prefilter()
 	wantStatus(t, pl.Filter(context.Background(), state, pod, nodeInfo(full)), fwk.Unschedulable, "too few free devices of DeviceClass mig.nvidia.com or gpu.nvidia.com on the node")
 	want := "VirtualMachineInstance/vms/vm (pod virt-launcher-vm-abcde) needs 1 x mig.nvidia.com or 1 x gpu.nvidia.com device (claim vms/either). GPU nodes by mode: container 0, vm-passthrough 0, vm-vgpu 0; DRA 2. " +
@@ -841,7 +861,7 @@ func TestFilterDRAFirstAvailable(t *testing.T) {
 		"Alternative 2 of request gpu: DeviceClass gpu.nvidia.com: 0 device(s) free of 1 on 1 DRA node(s); 1 allocated, 0 blocked by a sibling in use, 0 tainted. " +
 		"Fix: no alternative of request gpu of claim vms/either can be served: 1. all 2 devices of DeviceClass mig.nvidia.com are allocated: let GPU pods finish, or publish more devices of the class. " +
 		"2. all 1 devices of DeviceClass gpu.nvidia.com are allocated: let GPU pods finish, or publish more devices of the class."
-	if got := explanation.Explain(context.Background(), pod, &data.demand, pl.tracker, explanation.NewNodeInfoIndex([]fwk.NodeInfo{nodeInfo(full), nodeInfo(mig)})); got.Message != want {
+	if got := explanation.Explain(context.Background(), pod, data.demand, pl.profile.Tracker(), explanation.NewNodeInfoIndex([]fwk.NodeInfo{nodeInfo(full), nodeInfo(mig)})); got.Message != want {
 		t.Fatalf("explanation\n%s\nwant\n%s", got.Message, want)
 	}
 }
@@ -853,21 +873,21 @@ func TestFilterDRAFirstAvailable(t *testing.T) {
 func TestFilterLeavesClaimSelectorsToTheAllocator(t *testing.T) {
 	node := gpuNode("dra", "", nil)
 	pl := newPlugin(t, enabled(), []*v1.Node{node})
-	mustUpsertClass(t, pl.tracker, gpuDeviceClass())
+	mustUpsertClass(t, pl.profile.Tracker(), gpuDeviceClass())
 	slice := gpuworkload.DriverSlice("dra", 2)
 	for i := range slice.Spec.Devices {
 		slice.Spec.Devices[i].Attributes["productName"] = resourceapi.DeviceAttribute{StringValue: ptr.To("NVIDIA A100-SXM4-40GB")}
 	}
-	pl.tracker.UpsertResourceSlice(slice)
+	pl.profile.Tracker().UpsertResourceSlice(slice)
 	held := claim("train", gpuworkload.DRAClassGPU, "dra", "gpu-0")
-	pl.tracker.UpsertResourceClaim(held)
+	pl.profile.Tracker().UpsertResourceClaim(held)
 	selecting := func(name, product string) *resourceapi.ResourceClaim {
 		c := claim(name, gpuworkload.DRAClassGPU, "")
 		c.Spec.Devices.Requests[0].Exactly.Selectors = []resourceapi.DeviceSelector{{CEL: &resourceapi.CELDeviceSelector{
 			Expression: "device.attributes['gpu.nvidia.com'].productName.contains('" + product + "')"}}}
 		return c
 	}
-	pl.claims = claimGetter{claims: []*resourceapi.ResourceClaim{held, selecting("h100", "H100"), selecting("a100", "A100")}}
+	pl.state.ReadClaimsFrom(claimGetter{claims: []*resourceapi.ResourceClaim{held, selecting("h100", "H100"), selecting("a100", "A100")}})
 	for _, name := range []string{"h100", "a100"} {
 		pod := vmWithClaim("vm-"+name, name)
 		state := framework.NewCycleState()
@@ -887,14 +907,14 @@ func TestFilterLeavesClaimSelectorsToTheAllocator(t *testing.T) {
 	}
 	want := "Fix: no device of DeviceClass gpu.nvidia.com that a node publishes matches the selectors of request gpu of claim vms/h100: " +
 		"change the selectors to match a published device (kubectl get resourceslices shows their attributes), or ask for a class the nodes publish."
-	if got := explanation.Explain(context.Background(), pod, &data.demand, pl.tracker, explanation.NewNodeInfoIndex([]fwk.NodeInfo{nodeInfo(node)})); !strings.HasSuffix(got.Message, want) {
+	if got := explanation.Explain(context.Background(), pod, data.demand, pl.profile.Tracker(), explanation.NewNodeInfoIndex([]fwk.NodeInfo{nodeInfo(node)})); !strings.HasSuffix(got.Message, want) {
 		t.Errorf("explanation\n%s\nwant it to end\n%s", got.Message, want)
 	}
 	// Past the deadline, a node whose selectors were not evaluated is not
 	// counted as having no matching device.
 	expired, cancel := context.WithCancel(context.Background())
 	cancel()
-	got := explanation.Explain(expired, pod, &data.demand, pl.tracker, explanation.NewNodeInfoIndex([]fwk.NodeInfo{nodeInfo(node)}))
+	got := explanation.Explain(expired, pod, data.demand, pl.profile.Tracker(), explanation.NewNodeInfoIndex([]fwk.NodeInfo{nodeInfo(node)}))
 	want = "DeviceClass gpu.nvidia.com matching the selectors of request gpu of claim vms/h100: 0 device(s) free of 0 on 0 DRA node(s); 0 allocated, 0 blocked by a sibling in use, 0 tainted. " +
 		"The claims' devices are counted on 0 of 1 DRA node(s): evaluating their selectors on the others did not finish within 10s. " +
 		"Fix: evaluating the selectors of claim vms/h100 on the DRA nodes' devices took longer than 10s, so not every node's devices are counted; the allocator gives one node as long: select with fewer or cheaper expressions."
@@ -907,10 +927,10 @@ func TestFilterLeavesClaimSelectorsToTheAllocator(t *testing.T) {
 // at once.
 func TestPreFilterRejectsClaimsNoNodeCanServe(t *testing.T) {
 	pl := newPlugin(t, enabled(), []*v1.Node{gpuNode("dra", "", nil)})
-	mustUpsertClass(t, pl.tracker, vfioDeviceClass())
-	pl.tracker.UpsertResourceSlice(draSlice("dra", "gpu"))
+	mustUpsertClass(t, pl.profile.Tracker(), vfioDeviceClass())
+	pl.profile.Tracker().UpsertResourceSlice(draSlice("dra", "gpu"))
 	pod := vmWithClaim("vm", "vm-gpu")
-	pl.claims = claimGetter{claims: []*resourceapi.ResourceClaim{claim("vm-gpu", "vfio.gpu.nvidia.com", "")}}
+	pl.state.ReadClaimsFrom(claimGetter{claims: []*resourceapi.ResourceClaim{claim("vm-gpu", "vfio.gpu.nvidia.com", "")}})
 	_, status := pl.PreFilter(context.Background(), framework.NewCycleState(), pod, nil)
 	wantStatus(t, status, fwk.UnschedulableAndUnresolvable, "VirtualMachineInstance/vms/vm: no node's DRA driver publishes a device of DeviceClass vfio.gpu.nvidia.com")
 }
@@ -921,11 +941,11 @@ func TestExplainDRAClaim(t *testing.T) {
 	draNode := gpuNode("dra", "", nil)
 	pl := newPlugin(t, enabled(), []*v1.Node{draNode})
 	claims := []*resourceapi.ResourceClaim{claim("vm-gpu", "vfio.gpu.nvidia.com", ""), claim("train", "gpu.nvidia.com", "dra", "gpu-0"), claim("vm-other", "vfio.gpu.nvidia.com", "dra", "gpu-vfio-1")}
-	pl.claims = claimGetter{claims: claims}
-	mustUpsertClass(t, pl.tracker, vfioDeviceClass())
-	pl.tracker.UpsertResourceSlice(gpuworkload.DriverSlice("dra", 2))
+	pl.state.ReadClaimsFrom(claimGetter{claims: claims})
+	mustUpsertClass(t, pl.profile.Tracker(), vfioDeviceClass())
+	pl.profile.Tracker().UpsertResourceSlice(gpuworkload.DriverSlice("dra", 2))
 	for _, c := range claims {
-		pl.tracker.UpsertResourceClaim(c)
+		pl.profile.Tracker().UpsertResourceClaim(c)
 	}
 	pod := vmWithClaim("vm", "vm-gpu")
 	state := framework.NewCycleState()
@@ -939,25 +959,8 @@ func TestExplainDRAClaim(t *testing.T) {
 	want := "VirtualMachineInstance/vms/vm (pod virt-launcher-vm-abcde) needs 1 x vfio.gpu.nvidia.com device (claim vms/vm-gpu). GPU nodes by mode: container 0, vm-passthrough 0, vm-vgpu 0; DRA 1. " +
 		"DeviceClass vfio.gpu.nvidia.com: 0 device(s) free of 2 on 1 DRA node(s); 1 allocated, 1 blocked by a sibling in use, 0 tainted. " +
 		"Fix: the free devices of DeviceClass vfio.gpu.nvidia.com are GPUs in use through their other device, e.g. claim vms/train holds gpu-0 on node dra: let that pod finish, or free a whole GPU."
-	if got := explanation.Explain(context.Background(), pod, &data.demand, pl.tracker, explanation.NewNodeInfoIndex([]fwk.NodeInfo{nodeInfo(draNode)})); got.Message != want || len(got.FixCommands) != 0 {
+	if got := explanation.Explain(context.Background(), pod, data.demand, pl.profile.Tracker(), explanation.NewNodeInfoIndex([]fwk.NodeInfo{nodeInfo(draNode)})); got.Message != want || len(got.FixCommands) != 0 {
 		t.Fatalf("explanation\n%s\nwant\n%s", got, want)
-	}
-}
-
-// The metrics count the plugin of the running scheduler: once its context
-// ends, a stopped scheduler's caches are no longer served as the inventory.
-func TestMetricsForgetAStoppedPlugin(t *testing.T) {
-	pl := newPlugin(t, enabled(), nil)
-	ctx, cancel := context.WithCancel(context.Background())
-	pl.serveMetrics(ctx)
-	if collector.plugin.Load() != pl {
-		t.Fatal("the metrics do not count the plugin that serves them")
-	}
-	cancel()
-	if err := wait.PollUntilContextTimeout(context.Background(), time.Millisecond, 5*time.Second, true, func(context.Context) (bool, error) {
-		return collector.plugin.Load() == nil, nil
-	}); err != nil {
-		t.Fatal("the metrics still count the stopped plugin")
 	}
 }
 
@@ -988,7 +991,8 @@ func TestPreFilterNarrowsToTheAdvertisers(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			nodes := testNodes()
 			pl := newPlugin(t, enabled(), nodes)
-			pl.handle, pl.narrows = &fakeHandle{snapshot: cache.NewSnapshot([]*v1.Pod{busy}, nodes), recorder: events.NewFakeRecorder(10)}, true
+			useHandle(t, pl, &fakeHandle{snapshot: cache.NewSnapshot([]*v1.Pod{busy}, nodes), recorder: events.NewFakeRecorder(10)})
+			pl.narrows = true
 			result, status := pl.PreFilter(context.Background(), framework.NewCycleState(), tc.pod, nil)
 			if !status.IsSuccess() {
 				t.Fatalf("PreFilter: %v", status)
@@ -1008,20 +1012,20 @@ func TestPreFilterNarrowsToTheAdvertisers(t *testing.T) {
 	nodes := testNodes()
 	pl := newPlugin(t, enabled(), nodes)
 	h := &fakeHandle{snapshot: cache.NewSnapshot(nil, nodes), recorder: events.NewFakeRecorder(10)}
-	pl.handle, pl.narrows = h, true
+	useHandle(t, pl, h)
+	pl.narrows = true
 	pod := podRequesting("cuda", map[v1.ResourceName]string{gpu: "1"})
 	state := framework.NewCycleState()
 	result, _ := pl.PreFilter(context.Background(), state, pod, nil)
 	// Say CPU rejected the container node: the pod waits for another advertiser.
 	pl.PostFilter(context.Background(), state, pod, nil)
-	pl.tracker.UpsertNode(gpuNode("container-2", "container", map[v1.ResourceName]string{gpu: "4"}))
+	pl.profile.Tracker().UpsertNode(gpuNode("container-2", "container", map[v1.ResourceName]string{gpu: "4"}))
 	if !slices.Equal(sets.List(result.NodeNames), []string{"container"}) {
 		t.Errorf("the earlier cycle's set changed to %v", sets.List(result.NodeNames))
 	}
-	if got := sets.List(pl.tracker.Advertisers(gpu)); !slices.Equal(got, []string{"container", "container-2"}) {
+	if got := sets.List(pl.profile.Tracker().Advertisers(gpu)); !slices.Equal(got, []string{"container", "container-2"}) {
 		t.Errorf("advertisers now %v, want both container nodes", got)
 	}
-	pl.narrowedWaiters.activate(klog.Background(), h)
 	if _, ok := h.activated["ns/cuda"]; !ok {
 		t.Errorf("activated %v, want the narrowed pod", h.activated)
 	}

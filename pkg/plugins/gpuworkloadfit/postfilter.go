@@ -2,7 +2,6 @@ package gpuworkloadfit
 
 import (
 	"context"
-	"time"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/tools/events"
@@ -27,29 +26,22 @@ func (pl *GPUWorkloadFit) PostFilter(ctx context.Context, state fwk.CycleState, 
 		return nil, fwk.NewStatus(fwk.Unschedulable)
 	}
 	if data.usesDRADevices() && !data.claimAllocated {
-		pl.deviceWaiters.add(pod)
+		pl.profile.WaitForDevices(pod)
 	}
 	if data.narrowed {
-		pl.narrowedWaiters.add(pod)
+		pl.profile.WaitForAdvertiser(pod)
 	}
 	// The cycle's allocation attempts and the explanation share one deadline.
 	explainCtx, cancel := context.WithDeadline(ctx, data.start.Add(explanation.SelectorTimeout))
 	defer cancel()
-	why := explanation.Explain(explainCtx, pod, &data.demand, data.tracker, pl.handle.SnapshotSharedLister().NodeInfos())
-	pl.explained.Store(pod.UID, explained{code: why.ReasonCode, namespace: pod.Namespace, name: pod.Name, at: time.Now()})
-	if why.ReasonCode != "" {
-		rejections.WithLabelValues(string(why.ReasonCode)).Inc()
-	}
+	why := explanation.Explain(explainCtx, pod, data.demand, data.tracker, pl.handle.SnapshotSharedLister().NodeInfos())
+	pl.profile.Explained(pod, why.ReasonCode)
 	message := explanation.TruncateNote(why.Message)
 	var related *v1.ObjectReference
 	if vmi := data.demand.VMI; vmi != nil && vmi.Name != "" {
 		related = &v1.ObjectReference{APIVersion: "kubevirt.io/v1", Kind: "VirtualMachineInstance", Namespace: vmi.Namespace, Name: vmi.Name, UID: vmi.UID}
 	}
-	recorder := pl.recorder
-	if recorder == nil {
-		recorder = pl.handle.EventRecorder()
-	}
-	if recorder, ok := recorder.(events.AnnotatedEventRecorder); ok {
+	if recorder, ok := pl.profile.Recorder().(events.AnnotatedEventRecorder); ok {
 		annotations := why.Annotations()
 		if related != nil {
 			recorder.AnnotatedEventf(pod, related, annotations, v1.EventTypeWarning, reasons.EventReasonUnschedulable, "Scheduling", "%s", message)

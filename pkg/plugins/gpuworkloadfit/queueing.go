@@ -38,7 +38,7 @@ func (pl *GPUWorkloadFit) mayUseDRAGPUs(_ klog.Logger, pod *v1.Pod, _, _ any) (f
 	if len(pod.Spec.ResourceClaims) > 0 {
 		return fwk.Queue, nil
 	}
-	if demand := pl.hints.demand(pod, pl.tracker.Classifier()); demand.IsGPU() && !demand.Conflict() {
+	if demand := pl.hints.demand(pod, pl.profile.Tracker().Classifier()); demand.IsGPU() && !demand.Conflict() {
 		return fwk.Queue, nil
 	}
 	return fwk.QueueSkip, nil
@@ -51,7 +51,7 @@ func (pl *GPUWorkloadFit) isSchedulableAfterSliceChange(logger klog.Logger, pod 
 	if err != nil {
 		return fwk.Queue, err
 	}
-	if slice.Spec.Driver != pl.tracker.DRADriver() {
+	if slice.Spec.Driver != pl.profile.Tracker().DRADriver() {
 		logger.V(5).Info("ResourceSlice of another DRA driver", "pod", klog.KObj(pod), "slice", klog.KObj(slice), "driver", slice.Spec.Driver)
 		return fwk.QueueSkip, nil
 	}
@@ -65,7 +65,7 @@ func (pl *GPUWorkloadFit) isSchedulableAfterDeviceClassChange(logger klog.Logger
 	if err != nil {
 		return fwk.Queue, err
 	}
-	if gpuworkload.DRAClassType(class, pl.tracker.DRADriver()) == "" {
+	if gpuworkload.DRAClassType(class, pl.profile.Tracker().DRADriver()) == "" {
 		logger.V(5).Info("DeviceClass selects no GPU device of the driver", "pod", klog.KObj(pod), "deviceClass", klog.KObj(class))
 		return fwk.QueueSkip, nil
 	}
@@ -87,7 +87,7 @@ func (pl *GPUWorkloadFit) isSchedulableAfterClaimChange(logger klog.Logger, pod 
 	if claim == nil {
 		claim = oldClaim
 	}
-	if claim != nil && !ownsClaim(pod, claim) && !holdsDevicesOf(oldClaim, pl.tracker.DRADriver()) && !holdsDevicesOf(newClaim, pl.tracker.DRADriver()) {
+	if claim != nil && !ownsClaim(pod, claim) && !holdsDevicesOf(oldClaim, pl.profile.Tracker().DRADriver()) && !holdsDevicesOf(newClaim, pl.profile.Tracker().DRADriver()) {
 		logger.V(5).Info("ResourceClaim of another pod holds no device of the driver", "pod", klog.KObj(pod), "claim", klog.KObj(claim))
 		return fwk.QueueSkip, nil
 	}
@@ -127,11 +127,11 @@ func (pl *GPUWorkloadFit) isSchedulableAfterNodeChange(logger klog.Logger, pod *
 	if err != nil {
 		return fwk.Queue, err
 	}
-	demand := pl.hints.demand(pod, pl.tracker.Classifier())
+	demand := pl.hints.demand(pod, pl.profile.Tracker().Classifier())
 	if !demand.IsGPU() || demand.Conflict() {
 		return fwk.QueueSkip, nil
 	}
-	oldEntry, newEntry := pl.hints.entries(pl.tracker, oldNode, newNode)
+	oldEntry, newEntry := pl.hints.entries(pl.profile.Tracker(), oldNode, newNode)
 	if !canServe(newNode, newEntry, &demand) {
 		logger.V(5).Info("Node changed but cannot serve the GPU pod", "pod", klog.KObj(pod), "node", klog.KObj(newNode))
 		return fwk.QueueSkip, nil
@@ -172,7 +172,7 @@ func (pl *GPUWorkloadFit) isSchedulableAfterAssignedPodDelete(logger klog.Logger
 	if err != nil {
 		return fwk.Queue, err
 	}
-	classifier := pl.tracker.Classifier()
+	classifier := pl.profile.Tracker().Classifier()
 	demand := pl.hints.demand(pod, classifier)
 	if !demand.IsGPU() || demand.Conflict() {
 		return fwk.QueueSkip, nil

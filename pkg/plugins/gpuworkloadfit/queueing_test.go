@@ -109,28 +109,6 @@ func TestAssignedPodDeleteHint(t *testing.T) {
 	}
 }
 
-func TestPolicyChangeActivatesPendingGPUPods(t *testing.T) {
-	pl := newPlugin(t, enabled(), nil)
-	h := &fakeHandle{}
-	pl.handle = h
-	pending := []*v1.Pod{
-		launcherPod("vm-a10", map[v1.ResourceName]string{a10: "1"}),
-		podRequesting("web", map[v1.ResourceName]string{v1.ResourceCPU: "1"}),
-		st.MakePod().Name("bound").Namespace("ns").Node("n1").Req(map[v1.ResourceName]string{gpu: "1"}).Obj(),
-		st.MakePod().Name("other-scheduler").Namespace("ns").SchedulerName("default-scheduler").Req(map[v1.ResourceName]string{gpu: "1"}).Obj(),
-	}
-	for _, p := range pending {
-		if p.Spec.SchedulerName == "" {
-			p.Spec.SchedulerName = "gpu-workload-scheduler"
-		}
-	}
-	logger, _ := ktesting.NewTestContext(t)
-	pl.activate(logger, pending)
-	if len(h.activated) != 1 || h.activated["vms/virt-launcher-vm-a10-abcde"] == nil {
-		t.Fatalf("activated %v, want only the pending VM", h.activated)
-	}
-}
-
 // DRA events of other drivers, of classes that select no GPU, and of other
 // pods' claims that hold no GPU device do not requeue a GPU pod.
 func TestDRAEventHints(t *testing.T) {
@@ -182,15 +160,15 @@ func claimHint(pl *GPUWorkloadFit) fwk.QueueingHintFn { return pl.isSchedulableA
 func TestClaimHintChangesNoState(t *testing.T) {
 	logger, _ := ktesting.NewTestContext(t)
 	pl := newPlugin(t, enabled(), nil)
-	mustUpsertClass(t, pl.tracker, gpuDeviceClass())
-	pl.tracker.UpsertResourceSlice(gpuworkload.DriverSlice("dra", 1))
+	mustUpsertClass(t, pl.profile.Tracker(), gpuDeviceClass())
+	pl.profile.Tracker().UpsertResourceSlice(gpuworkload.DriverSlice("dra", 1))
 	stale := claim("train", "gpu.nvidia.com", "dra", "gpu-0")
-	pl.tracker.UpsertResourceClaim(stale)
-	pl.tracker.DeleteResourceClaim(stale.Namespace, stale.Name)
+	pl.profile.Tracker().UpsertResourceClaim(stale)
+	pl.profile.Tracker().DeleteResourceClaim(stale.Namespace, stale.Name)
 	if _, err := claimHint(pl)(logger, vmWithClaim("vm", "vm-gpu"), nil, stale); err != nil {
 		t.Fatal(err)
 	}
-	if got := pl.tracker.DRAAvailability("dra").ByDeviceClass[gpuworkload.DRAClassGPU]; got.Free != 1 {
+	if got := pl.profile.Tracker().DRAAvailability("dra").ByDeviceClass[gpuworkload.DRAClassGPU]; got.Free != 1 {
 		t.Fatalf("after a replayed event of a deleted claim, gpu.nvidia.com on the node: %+v, want 1 free", got)
 	}
 }

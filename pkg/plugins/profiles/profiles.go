@@ -1,5 +1,5 @@
-// Package profiles checks a KubeSchedulerConfiguration for what kube-scheduler
-// does not: that our plugins are enabled at every extension point they need,
+// Package profiles is the one registry of our plugins, and checks a
+// KubeSchedulerConfiguration for what kube-scheduler does not: that our plugins are enabled at every extension point they need,
 // in the order they need, and that each pluginConfig names a registered
 // plugin. The scheduler runs it at startup and the simulator when it loads a
 // profile, so that a broken profile stops both with field paths instead of
@@ -7,23 +7,54 @@
 package profiles
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
-	"strings"
 
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/apis/config"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins"
+	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 
+	gwsconfig "github.com/gpu-workload-scheduler/scheduler/pkg/apis/config"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpudynamicresources"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpustranding"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpuworkloadfit"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/verifyingbinder"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/schedulerstate"
 )
+
+// Registry is our plugins, each handed the process's GPU cluster state as
+// kube-scheduler hands its in-tree plugins the SharedDRAManager: the one
+// list the scheduler, the simulator and scheduler_perf register. The plugins'
+// New start nothing; once GPUWorkloadFit joined, the state starts
+// following the cluster (once, and not at all offline).
+func Registry(state *schedulerstate.Service) frameworkruntime.Registry {
+	return frameworkruntime.Registry{
+		gpuworkloadfit.Name: func(ctx context.Context, args runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
+			pl, err := gpuworkloadfit.New(ctx, args, h, state)
+			if err != nil {
+				return nil, err
+			}
+			return pl, state.Start(ctx)
+		},
+		gpustranding.Name: func(ctx context.Context, args runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
+			return gpustranding.New(ctx, args, h, state)
+		},
+		gpudynamicresources.Name: func(ctx context.Context, args runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
+			return gpudynamicresources.New(ctx, args, h, state)
+		},
+		verifyingbinder.Name: verifyingbinder.New,
+	}
+}
 
 // Validate checks every profile of a defaulted configuration.
 func Validate(cfg *config.KubeSchedulerConfiguration) error {
-	registered := []string{gpuworkloadfit.Name, gpustranding.Name, verifyingbinder.Name, gpudynamicresources.Name}
+	registered := slices.Sorted(maps.Keys(Registry(nil)))
 	for name := range plugins.NewInTreeRegistry() {
 		registered = append(registered, name)
 	}
@@ -32,7 +63,45 @@ func Validate(cfg *config.KubeSchedulerConfiguration) error {
 	for i := range cfg.Profiles {
 		errs = append(errs, validateProfile(&cfg.Profiles[i], field.NewPath("profiles").Index(i), registered)...)
 	}
+	errs = append(errs, validateOneState(cfg.Profiles)...)
 	return errs.ToAggregate()
+}
+
+// validateOneState checks that the profiles that enable GPUWorkloadFit give
+// it the same args: they configure the one GPU cluster state of the process
+// (schedulerstate.Service.Join). Args that do not decode are left to the
+// plugin, which stops startup with their own field paths.
+func validateOneState(profiles []config.KubeSchedulerProfile) field.ErrorList {
+	first, firstArgs := -1, ""
+	for i := range profiles {
+		p := &profiles[i]
+		if p.Plugins == nil || !slices.Contains(enabledAt(p.Plugins, p.Plugins.PreFilter), gpuworkloadfit.Name) {
+			continue
+		}
+		var raw runtime.Object
+		path := field.NewPath("profiles").Index(i).Child("pluginConfig")
+		for j, pc := range p.PluginConfig {
+			if pc.Name == gpuworkloadfit.Name {
+				raw, path = pc.Args, path.Index(j).Child("args")
+			}
+		}
+		args, err := gwsconfig.DecodeGPUWorkloadFitArgs(raw)
+		if err != nil {
+			continue
+		}
+		encoded, err := json.Marshal(args)
+		if err != nil {
+			continue
+		}
+		switch {
+		case first < 0:
+			first, firstArgs = i, string(encoded)
+		case string(encoded) != firstArgs:
+			return field.ErrorList{field.Forbidden(path,
+				fmt.Sprintf("differ from the %s args of profiles[%d]: a scheduler follows one GPU cluster state, so give every profile the same", gpuworkloadfit.Name, first))}
+		}
+	}
+	return nil
 }
 
 func validateProfile(p *config.KubeSchedulerProfile, path *field.Path, registered []string) field.ErrorList {
@@ -60,11 +129,11 @@ func validateProfile(p *config.KubeSchedulerProfile, path *field.Path, registere
 	}
 	if stranding < 0 {
 		errs = append(errs, field.Required(pluginsPath.Child("preFilter", "enabled"),
-			fmt.Sprintf("%s learns the pods' requests at preFilter: enable it there, after %s", gpustranding.Name, gpuworkloadfit.Name)))
-	} else if fit < 0 || fit > stranding {
-		ours := slices.DeleteFunc(slices.Clone(preFilter), func(name string) bool { return name != gpuworkloadfit.Name && name != gpustranding.Name })
-		errs = append(errs, field.Invalid(pluginsPath.Child("preFilter", "enabled"), strings.Join(ours, ", "),
-			fmt.Sprintf("%s reads the demand %s's PreFilter computes: enable %s before it at preFilter", gpustranding.Name, gpuworkloadfit.Name, gpuworkloadfit.Name)))
+			fmt.Sprintf("%s learns the pods' requests at preFilter: enable it there", gpustranding.Name)))
+	}
+	if fit < 0 {
+		errs = append(errs, field.Required(pluginsPath.Child("preFilter", "enabled"),
+			fmt.Sprintf("%s scores against the GPU cluster state %s builds: enable %s at preFilter and filter", gpustranding.Name, gpuworkloadfit.Name, gpuworkloadfit.Name)))
 	}
 	if !slices.Contains(enabledAt(p.Plugins, p.Plugins.PreScore), gpustranding.Name) {
 		errs = append(errs, field.Required(pluginsPath.Child("preScore", "enabled"),

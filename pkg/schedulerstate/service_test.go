@@ -1,10 +1,11 @@
-package gpuworkloadfit
+package schedulerstate
 
 import (
 	"context"
 	"errors"
 	"maps"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -14,10 +15,8 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
-	"k8s.io/component-base/metrics"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 
@@ -26,56 +25,40 @@ import (
 	"github.com/gpu-workload-scheduler/scheduler/pkg/reasons"
 )
 
-// informersHandle is a handle with only an informer factory, all joinShare reads.
+// informersHandle is a handle with an informer factory and a profile name.
 type informersHandle struct {
 	fwk.Handle
 	factory informers.SharedInformerFactory
+	profile string
 }
 
 func (h informersHandle) SharedInformerFactory() informers.SharedInformerFactory { return h.factory }
+func (h informersHandle) SharedDRAManager() fwk.SharedDRAManager                 { return nil }
+func (h informersHandle) ProfileName() string                                    { return h.profile }
 
-// Profiles of one process with the same args share one tracker and one set
-// of explanations; other args or another process do not; the share goes
-// with its last profile.
-func TestProfilesShareClusterState(t *testing.T) {
+// The profiles of a process share one tracker; a profile whose args differ
+// is an error that says so, as the process follows one cluster state.
+func TestProfilesShareOneState(t *testing.T) {
+	state := NewOffline()
 	factory := informers.NewSharedInformerFactory(fake.NewClientset(), 0)
-	join := func(ctx context.Context, handle fwk.Handle, args *config.GPUWorkloadFitArgs) (*GPUWorkloadFit, bool) {
-		pl := NewOffline(args)
-		pl.handle = handle
-		_, first, err := pl.joinShare(ctx, args)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return pl, first
-	}
-	ctx, stop := context.WithCancel(context.Background())
 	args := &config.GPUWorkloadFitArgs{DRADriverName: "gpu.nvidia.com"}
-	a, firstA := join(ctx, informersHandle{factory: factory}, args)
-	b, firstB := join(ctx, informersHandle{factory: factory}, args)
-	if !firstA || firstB || a.tracker != b.tracker || a.explained != b.explained {
-		t.Fatalf("two profiles with the same args: first %v, %v, same tracker %v, same explanations %v; want one share", firstA, firstB, a.tracker == b.tracker, a.explained == b.explained)
-	}
-	other, firstOther := join(ctx, informersHandle{factory: factory}, &config.GPUWorkloadFitArgs{DRADriverName: "example.com"})
-	if !firstOther || other.tracker == a.tracker {
-		t.Fatal("a profile with other args joined the share")
-	}
-	if _, first := join(ctx, informersHandle{factory: informers.NewSharedInformerFactory(fake.NewClientset(), 0)}, args); !first {
-		t.Fatal("a second scheduler in the process joined the first one's share")
-	}
-	stop()
-	// context.AfterFunc runs leave in a goroutine of its own.
-	err := wait.PollUntilContextTimeout(context.Background(), time.Millisecond, 10*time.Second, true, func(context.Context) (bool, error) {
-		sharesMu.Lock()
-		defer sharesMu.Unlock()
-		for key := range shares {
-			if key.informers == factory {
-				return false, nil
-			}
-		}
-		return true, nil
-	})
+	a, err := state.Join(t.Context(), args, informersHandle{factory: factory, profile: "a"})
 	if err != nil {
-		t.Fatal("the shares of stopped profiles stay")
+		t.Fatal(err)
+	}
+	b, err := state.Join(t.Context(), args, informersHandle{factory: factory, profile: "b"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Tracker() == nil || a.Tracker() != b.Tracker() || state.Tracker() != a.Tracker() {
+		t.Fatal("two profiles with the same args do not share the tracker")
+	}
+	if got := a.Tracker().DRADriver(); got != "gpu.nvidia.com" {
+		t.Fatalf("tracker's DRA driver %q, want the args' gpu.nvidia.com", got)
+	}
+	_, err = state.Join(t.Context(), &config.GPUWorkloadFitArgs{DRADriverName: "example.com"}, informersHandle{factory: factory, profile: "c"})
+	if want := "the args of GPUWorkloadFit differ between profiles"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("a profile with other args: error %v, want one that says %q", err, want)
 	}
 }
 
@@ -85,7 +68,6 @@ type activatingHandle struct {
 	activated map[string]*v1.Pod
 }
 
-func (h *activatingHandle) ProfileName() string { return "gpu-workload-scheduler" }
 func (h *activatingHandle) Activate(_ klog.Logger, pods map[string]*v1.Pod) {
 	maps.Copy(h.activated, pods)
 }
@@ -96,10 +78,12 @@ func (h *activatingHandle) Activate(_ klog.Logger, pods map[string]*v1.Pod) {
 func TestRestoreConditionsRetriesPodsWithoutOne(t *testing.T) {
 	factory := informers.NewSharedInformerFactory(fake.NewClientset(), 0)
 	pods := factory.Core().V1().Pods().Informer().GetIndexer()
-	pl := NewOffline(&config.GPUWorkloadFitArgs{})
-	handle := &activatingHandle{informersHandle: informersHandle{factory: factory}, activated: map[string]*v1.Pod{}}
-	pl.handle = handle
-	var unwritten sync.Map
+	state := NewOffline()
+	handle := &activatingHandle{informersHandle: informersHandle{factory: factory, profile: "gpu-workload-scheduler"}, activated: map[string]*v1.Pod{}}
+	profile, err := state.Join(t.Context(), &config.GPUWorkloadFitArgs{}, handle)
+	if err != nil {
+		t.Fatal(err)
+	}
 	long := time.Now().Add(-2 * conditionWriteGrace)
 	for _, p := range []struct {
 		name, scheduler, node string
@@ -121,80 +105,47 @@ func TestRestoreConditionsRetriesPodsWithoutOne(t *testing.T) {
 			t.Fatal(err)
 		}
 		if !p.event {
-			unwritten.Store(pod.UID, struct{}{})
+			state.unwritten.Store(pod.UID, struct{}{})
 		}
-		pl.explained.Store(pod.UID, explained{code: "Insufficient", namespace: "vms", name: p.name, at: p.explainedAt})
+		state.explained.Store(pod.UID, explained{code: "Insufficient", namespace: "vms", name: p.name, at: p.explainedAt})
 	}
-	pl.restoreConditions(klog.Background(), &unwritten)
+	profile.restoreConditions(klog.Background())
 	if got, want := slices.Sorted(maps.Keys(handle.activated)), []string{"vms/event-lost", "vms/lost"}; !slices.Equal(got, want) {
 		t.Fatalf("retried %v, want %v", got, want)
 	}
 }
 
-// A scrape within inventoryMaxAge of the last count gets that count; an
-// older one, or one for another plugin, counts again.
-func TestInventoryMetricsAreCountedAtMostOncePerMaxAge(t *testing.T) {
-	factory := informers.NewSharedInformerFactory(fake.NewClientset(), 0)
-	nodes := factory.Core().V1().Nodes().Informer().GetIndexer()
-	pl := NewOffline(&config.GPUWorkloadFitArgs{})
-	pl.handle = informersHandle{factory: factory}
-	c := &inventoryCollector{}
-	c.plugin.Store(pl)
-	scrape := func() int {
-		ch := make(chan metrics.Metric, 100)
-		c.CollectWithStability(ch)
-		close(ch)
-		return len(ch)
-	}
-	empty := scrape()
-	node := &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: "gpu-1", Labels: map[string]string{gpuworkload.LabelWorkloadConfig: "container"}},
-		Status: v1.NodeStatus{Capacity: v1.ResourceList{gpuworkload.ResourceGPU: resource.MustParse("4")}, Allocatable: v1.ResourceList{gpuworkload.ResourceGPU: resource.MustParse("4")}}}
-	if err := nodes.Add(node); err != nil {
-		t.Fatal(err)
-	}
-	pl.tracker.UpsertNode(node)
-	if got := scrape(); got != empty {
-		t.Fatalf("a scrape within the max age counted again: %d series, want the last count's %d", got, empty)
-	}
-	c.last.at = time.Now().Add(-inventoryMaxAge)
-	if got := scrape(); got <= empty {
-		t.Fatalf("a scrape after the max age: %d series, want more than %d with the new node", got, empty)
-	}
-}
-
 // A pod bound or deleted leaves every profile's waiters and its
 // explanation: a later retry of the waiters finds only pods still waiting.
-func TestShareForgetsPodsThatLeft(t *testing.T) {
+func TestStateForgetsPodsThatLeft(t *testing.T) {
 	factory := informers.NewSharedInformerFactory(fake.NewClientset(), 0)
-	ctx := t.Context()
-	args := &config.GPUWorkloadFitArgs{DRADriverName: "gpu.nvidia.com"}
-	var profiles []*GPUWorkloadFit
-	var share *processShare
-	for range 2 {
-		pl := NewOffline(args)
-		pl.handle = informersHandle{factory: factory}
-		s, _, err := pl.joinShare(ctx, args)
+	state := NewOffline()
+	var profiles []*Profile
+	for _, name := range []string{"a", "b"} {
+		p, err := state.Join(t.Context(), &config.GPUWorkloadFitArgs{}, informersHandle{factory: factory, profile: name})
 		if err != nil {
 			t.Fatal(err)
 		}
-		profiles, share = append(profiles, pl), s
+		profiles = append(profiles, p)
 	}
-	left := podRequesting("left", map[v1.ResourceName]string{gpu: "1"})
-	waiting := podRequesting("waiting", map[v1.ResourceName]string{gpu: "1"})
-	for _, pl := range profiles {
-		for _, w := range []*waitingPods{&pl.deviceWaiters, &pl.narrowedWaiters} {
+	pod := func(name string) *v1.Pod {
+		return &v1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: name, UID: types.UID(name)}}
+	}
+	left, waiting := pod("left"), pod("waiting")
+	for _, p := range profiles {
+		for _, w := range []*waitingPods{&p.deviceWaiters, &p.narrowedWaiters} {
 			w.add(left)
 			w.add(waiting)
 		}
 	}
-	share.explained.Store(left.UID, explained{})
-	share.forget(left)
-	if _, ok := share.explained.Load(left.UID); ok {
+	profiles[0].Explained(left, "Insufficient")
+	state.forget(left)
+	if _, ok := state.explained.Load(left.UID); ok {
 		t.Error("the explanation of a pod that left stays")
 	}
-	for i, pl := range profiles {
-		for _, w := range []*waitingPods{&pl.deviceWaiters, &pl.narrowedWaiters} {
-			h := &fakeHandle{}
+	for i, p := range profiles {
+		for _, w := range []*waitingPods{&p.deviceWaiters, &p.narrowedWaiters} {
+			h := &activatingHandle{activated: map[string]*v1.Pod{}}
 			w.activate(klog.Background(), h)
 			if got := slices.Sorted(maps.Keys(h.activated)); !slices.Equal(got, []string{"ns/waiting"}) {
 				t.Errorf("profile %d retried %v, want only the pod still waiting", i, got)
@@ -247,4 +198,36 @@ func (s *failingSink) Update(_ context.Context, e *eventsv1.Event) (*eventsv1.Ev
 }
 func (s *failingSink) Patch(_ context.Context, e *eventsv1.Event, _ []byte) (*eventsv1.Event, error) {
 	return e, s.err
+}
+
+// A ClusterPolicy or KubeVirt change retries the profile's pending GPU pods
+// only: not pods without GPUs, bound pods or other schedulers' pods.
+func TestPolicyChangeActivatesPendingGPUPods(t *testing.T) {
+	factory := informers.NewSharedInformerFactory(fake.NewClientset(), 0)
+	pods := factory.Core().V1().Pods().Informer().GetIndexer()
+	handle := &activatingHandle{informersHandle: informersHandle{factory: factory, profile: "gpu-workload-scheduler"}, activated: map[string]*v1.Pod{}}
+	profile, err := NewOffline().Join(t.Context(), &config.GPUWorkloadFitArgs{}, handle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gpu := v1.ResourceList{gpuworkload.ResourceGPU: resource.MustParse("1")}
+	for _, p := range []struct {
+		name, scheduler, node string
+		requests              v1.ResourceList
+	}{
+		{name: "cuda", scheduler: "gpu-workload-scheduler", requests: gpu},
+		{name: "web", scheduler: "gpu-workload-scheduler", requests: v1.ResourceList{v1.ResourceCPU: resource.MustParse("1")}},
+		{name: "bound", scheduler: "gpu-workload-scheduler", node: "n1", requests: gpu},
+		{name: "other-scheduler", scheduler: "default-scheduler", requests: gpu},
+	} {
+		pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: p.name, UID: types.UID(p.name)},
+			Spec: v1.PodSpec{SchedulerName: p.scheduler, NodeName: p.node, Containers: []v1.Container{{Name: "c", Resources: v1.ResourceRequirements{Requests: p.requests, Limits: p.requests}}}}}
+		if err := pods.Add(pod); err != nil {
+			t.Fatal(err)
+		}
+	}
+	profile.activatePendingGPUPods(klog.Background())
+	if got := slices.Sorted(maps.Keys(handle.activated)); !slices.Equal(got, []string{"ns/cuda"}) {
+		t.Fatalf("activated %v, want only the pending GPU pod", got)
+	}
 }

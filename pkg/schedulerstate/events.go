@@ -1,4 +1,4 @@
-package gpuworkloadfit
+package schedulerstate
 
 import (
 	"context"
