@@ -77,17 +77,16 @@ func newCheckCommand(o *rootOptions) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			fitArgs, _, err := deployedArgs(cmd.Context(), c.client, "", o.inputs(cmd))
+			if err != nil {
+				return err
+			}
+			c.conversionTimeout, c.draDriver = fitArgs.Timeout(), fitArgs.DRADriverName
 			if cmd.Flags().Changed("conversion-timeout") {
 				if conversionTimeout < time.Second {
 					return usageErrorf("--conversion-timeout: %s is under one second; give the mode controller's --conversion-timeout, e.g. 20m", conversionTimeout)
 				}
 				c.conversionTimeout = conversionTimeout
-			} else {
-				fitArgs, _, err := deployedArgs(cmd.Context(), c.client, "", o.inputs(cmd))
-				if err != nil {
-					return err
-				}
-				c.conversionTimeout = fitArgs.Timeout()
 			}
 			report := buildCheckReport(cmd.Context(), c)
 			if err := printCheckReport(o.out, o.output, report); err != nil {
@@ -234,7 +233,7 @@ func draFindings(c *cluster) []ReportFinding {
 	add := func(object string, findings []gpuworkload.Finding) {
 		out = appendFindings(out, object, findings)
 	}
-	driver := gpuworkload.DRADriver
+	driver := c.draDriver
 	draNodes := c.dra.draNodes(driver)
 	var served []gpuworkload.DRAExtendedResource
 	for _, class := range c.dra.classes {

@@ -38,8 +38,10 @@ type cluster struct {
 	// its DRA feature gates, nil without a CR.
 	kubeVirt      string
 	kubeVirtGates *gpuworkload.KubeVirtDRAGates
-	// dra is what the DRA driver publishes and the claims that use it.
-	dra draObjects
+	// dra is what the DRA driver publishes and the claims that use it;
+	// draDriver names the driver, as the current view reads it.
+	dra       draObjects
+	draDriver string
 	// Live only: pods bound to nodes, VMIs and their FailedCreate events.
 	assigned []*v1.Pod
 	vmis     []*unstructured.Unstructured
@@ -225,14 +227,18 @@ type view struct {
 	classes           map[v1.ResourceName]gpuworkload.ResourceClass
 	// conversionTimeout is the scheduler's, in its view; 0 keeps the cluster's.
 	conversionTimeout time.Duration
+	// draDriver names the DRA driver that publishes the GPUs.
+	draDriver string
 }
 
-func operatorView() view { return view{fallback: gpuworkload.DefaultPolicy()} }
+func operatorView() view {
+	return view{fallback: gpuworkload.DefaultPolicy(), draDriver: gpuworkload.DRADriver}
+}
 
 // readAs picks the ClusterPolicy the view follows. An invalid one is an
 // error here: the user asked to judge it.
 func (c *cluster) readAs(v view) error {
-	c.policy, c.classes = v.fallback, v.classes
+	c.policy, c.classes, c.draDriver = v.fallback, v.classes, v.draDriver
 	if v.conversionTimeout > 0 {
 		c.conversionTimeout = v.conversionTimeout
 	}
@@ -389,7 +395,7 @@ func listIfServed(ctx context.Context, dyn dynamic.Interface, gvr schema.GroupVe
 // leaves every unsettled node converting).
 func (c *cluster) states() ([]*gpuworkload.NodeState, *gpuworkload.Classifier) {
 	classifier := gpuworkload.NewClassifier(gpuworkload.ClassifierConfig{Configured: c.classes, Permitted: c.permitted}, c.policy, c.nodes)
-	draNodes := c.dra.draNodes(gpuworkload.DRADriver)
+	draNodes := c.dra.draNodes(c.draDriver)
 	states := make([]*gpuworkload.NodeState, len(c.nodes))
 	for i, n := range c.nodes {
 		states[i] = gpuworkload.NewNodeState(n, c.policy, classifier)

@@ -381,7 +381,7 @@ func explainPod(ctx context.Context, c *cluster, pod *v1.Pod, pl *gpuworkloadfit
 		entry := tracker.Entry(ni.Node())
 		row := ExplainNode{Node: ni.Node().Name, Resources: []ExplainResource{}}
 		switch {
-		case entry.State.DRA && len(entry.State.Resources) == 0:
+		case entry.State.Modeless():
 			row.ModeWhy = "DRA node: no mode, each GPU is a container or a VM device"
 		case entry.State.GPUNode:
 			row.Mode, row.ModeWhy = entry.State.Mode.Mode, entry.State.Mode.Explain(c.policy)

@@ -98,5 +98,6 @@ func argsOf(data []byte, source string) (*config.GPUWorkloadFitArgs, error) {
 
 // schedulerView reads the cluster as the scheduler with these args does.
 func schedulerView(args *config.GPUWorkloadFitArgs) view {
-	return view{fallback: args.Policy(), clusterPolicyName: args.ClusterPolicyName, classes: args.Classes(), conversionTimeout: args.Timeout()}
+	return view{fallback: args.Policy(), clusterPolicyName: args.ClusterPolicyName, classes: args.Classes(), conversionTimeout: args.Timeout(),
+		draDriver: args.DRADriverName}
 }

@@ -149,6 +149,16 @@ func (s *NodeState) HasFinding(code FindingCode) bool {
 	return false
 }
 
+// Modeless reports whether the node runs no mode: a DRA node that
+// advertises no device-plugin GPU resource, whose GPUs the driver serves one
+// by one as container or VM devices.
+func (s *NodeState) Modeless() bool { return s.DRA && len(s.Resources) == 0 }
+
+// ServesMode is the mode rule: a GPU node serves the pods of its own mode
+// only, and a modeless node those of any. The plugins, the explanation and
+// the tools ask it rather than compare modes themselves.
+func (s *NodeState) ServesMode(m Mode) bool { return s.GPUNode && (s.Mode.Mode == m || s.Modeless()) }
+
 // Unsettled reports whether the node's advertisement disagrees with its
 // mode, its vGPU configuration is not settled, or operands are paused: true
 // while a conversion is under way, and on a node stuck that way.

@@ -367,6 +367,41 @@ func TestNodeStateResources(t *testing.T) {
 	}
 }
 
+// The mode rule: a GPU node serves its own mode's pods only; a DRA node
+// that advertises no device-plugin resource has no mode and serves any; a
+// DRA node that also advertises one keeps its mode; a node without GPUs
+// serves none.
+func TestServesMode(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		node   *v1.Node
+		dra    bool
+		serves []Mode
+	}{
+		{name: "container node", node: testNode("c", map[string]string{LabelWorkloadConfig: "container"}, map[string]string{"nvidia.com/gpu": "4"}), serves: []Mode{ModeContainer}},
+		{name: "passthrough node", node: testNode("p", map[string]string{LabelWorkloadConfig: "vm-passthrough"}, map[string]string{"nvidia.com/GA102GL_A10": "2"}), serves: []Mode{ModePassthrough}},
+		{name: "DRA node", node: testNode("d", draDeployLabels(), nil), dra: true, serves: Modes[:]},
+		{name: "DRA node that advertises a device-plugin resource", node: testNode("d", merge(draDeployLabels(), map[string]string{LabelWorkloadConfig: "container"}), map[string]string{"nvidia.com/gpu": "1"}), dra: true, serves: []Mode{ModeContainer}},
+		{name: "no GPUs", node: testNode("cpu", nil, map[string]string{"cpu": "8"})},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := NewNodeState(tc.node, enabledPolicy(ModeContainer), nil)
+			if tc.dra {
+				s.PublishedByDRA()
+			}
+			var serves []Mode
+			for _, m := range Modes {
+				if s.ServesMode(m) {
+					serves = append(serves, m)
+				}
+			}
+			if !slices.Equal(serves, tc.serves) {
+				t.Fatalf("serves %v, want %v", serves, tc.serves)
+			}
+		})
+	}
+}
+
 func withVGPUConfigDefault(p SandboxPolicy, config string) SandboxPolicy {
 	p.VGPUConfigDefault = config
 	return p

@@ -24,31 +24,52 @@ const (
 	MetricDRASiblingConflicts   = "gpu_workload_dra_sibling_conflicts"
 )
 
-// MetricNames lists every metric the scheduler serves, for the dashboard's tests.
-var MetricNames = []string{MetricUnits, MetricStrandedUnits, MetricNodes, MetricEmptyNodes, MetricPendingPods, MetricUnschedulableAttempts,
-	MetricDRASiblingConflicts}
+// gauge describes one of the gauges counted at each scrape.
+type gauge struct {
+	name, help string
+	labels     []string
+}
 
 var (
-	unitsDesc = metrics.NewDesc(MetricUnits,
+	unitsGauge = gauge{MetricUnits,
 		"GPU units of a resource on the nodes of a mode, by state: allocatable, allocated, free, over-committed (allocated above a node's allocatable); for the devices of a DRA driver (resource <driver>/<type>), also tainted and sibling-in-use; the GPUs of DRA nodes under mode dra, resource <driver>.",
-		[]string{"mode", "resource", "state"}, nil, metrics.ALPHA, "")
-	strandedDesc = metrics.NewDesc(MetricStrandedUnits,
+		[]string{"mode", "resource", "state"}}
+	strandedGauge = gauge{MetricStrandedUnits,
 		"Free GPU units of a resource that cannot serve the GPU pods that wait, by kind: mode, cpu-memory, fragmentation; DRA nodes' free GPUs under mode dra, resource <driver>.",
-		[]string{"mode", "resource", "kind"}, nil, metrics.ALPHA, "")
-	nodesDesc = metrics.NewDesc(MetricNodes,
+		[]string{"mode", "resource", "kind"}}
+	nodesGauge = gauge{MetricNodes,
 		"GPU nodes by mode (dra: GPUs published by a DRA driver) and state: ready, converting, mismatched (a check finding of error severity).",
-		[]string{"mode", "state"}, nil, metrics.ALPHA, "")
-	emptyNodesDesc = metrics.NewDesc(MetricEmptyNodes,
+		[]string{"mode", "state"}}
+	emptyNodesGauge = gauge{MetricEmptyNodes,
 		"GPU nodes of a mode with no GPU unit allocated and no conversion under way.",
-		[]string{"mode"}, nil, metrics.ALPHA, "")
-	pendingPodsDesc = metrics.NewDesc(MetricPendingPods,
+		[]string{"mode"}}
+	pendingPodsGauge = gauge{MetricPendingPods,
 		"GPU pods without a node, by the mode and the resource (or DeviceClass) they need and the reason code of the scheduler's latest explanation (Unexplained: none yet).",
-		[]string{"mode", "resource", "reason"}, nil, metrics.ALPHA, "")
-	siblingConflictsDesc = metrics.NewDesc(MetricDRASiblingConflicts,
+		[]string{"mode", "resource", "reason"}}
+	siblingConflictsGauge = gauge{MetricDRASiblingConflicts,
 		"Physical GPUs whose gpu and vfio devices are allocated to two claims (the second fails on the node), by node. Served where the scheduler runs DRA.",
-		[]string{"node"}, nil, metrics.ALPHA, "")
+		[]string{"node"}}
+	gauges = []gauge{unitsGauge, strandedGauge, nodesGauge, emptyNodesGauge, pendingPodsGauge, siblingConflictsGauge}
+
+	descs = func() map[string]*metrics.Desc {
+		out := map[string]*metrics.Desc{}
+		for _, g := range gauges {
+			out[g.name] = metrics.NewDesc(g.name, g.help, g.labels, nil, metrics.ALPHA, "")
+		}
+		return out
+	}()
 	nodeStateLabels = [...]string{NodeReady, NodeConverting, NodeMismatched}
 )
+
+// MetricNames are the names of the metrics Metrics serves, from the
+// collectors' own lists, for the dashboard's checks.
+var MetricNames = func() []string {
+	names := []string{MetricUnschedulableAttempts}
+	for _, g := range gauges {
+		names = append(names, g.name)
+	}
+	return names
+}()
 
 // Source is what the metrics count: a scheduler's GPU cluster state.
 type Source interface {
@@ -116,8 +137,8 @@ const maxAge = 5 * time.Second
 var _ metrics.StableCollector = &collector{}
 
 func (c *collector) DescribeWithStability(ch chan<- *metrics.Desc) {
-	for _, d := range []*metrics.Desc{unitsDesc, strandedDesc, nodesDesc, emptyNodesDesc, pendingPodsDesc, siblingConflictsDesc} {
-		ch <- d
+	for _, g := range gauges {
+		ch <- descs[g.name]
 	}
 }
 
@@ -129,46 +150,46 @@ func (c *collector) CollectWithStability(ch chan<- metrics.Metric) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.last.source != source || time.Since(c.last.at) >= maxAge {
-		c.last.source, c.last.at, c.last.metrics = source, time.Now(), gauges(*source)
+		c.last.source, c.last.at, c.last.metrics = source, time.Now(), countGauges(*source)
 	}
 	for _, m := range c.last.metrics {
 		ch <- m
 	}
 }
 
-// gauges counts the source's inventory; what cannot be counted is logged
-// and left out.
-func gauges(source Source) []metrics.Metric {
+// countGauges counts the source's inventory; what cannot be counted is
+// logged and left out.
+func countGauges(source Source) []metrics.Metric {
 	var out []metrics.Metric
 	report, err := source.Inventory(context.Background())
 	if err != nil {
 		klog.Background().Error(err, "Cannot count the GPU inventory for /metrics: its gpu_workload_ gauges are left out of this scrape")
 		return nil
 	}
-	gauge := func(d *metrics.Desc, value float64, labels ...string) {
-		out = append(out, metrics.NewLazyConstMetric(d, metrics.GaugeValue, value, labels...))
+	emit := func(g gauge, value float64, labels ...string) {
+		out = append(out, metrics.NewLazyConstMetric(descs[g.name], metrics.GaugeValue, value, labels...))
 	}
 	for _, r := range report.Resources {
 		mode, name := string(r.Mode), string(r.Resource)
-		gauge(unitsDesc, float64(r.Allocatable), mode, name, "allocatable")
-		gauge(unitsDesc, float64(r.Allocated), mode, name, "allocated")
-		gauge(unitsDesc, float64(r.Free), mode, name, "free")
+		emit(unitsGauge, float64(r.Allocatable), mode, name, "allocatable")
+		emit(unitsGauge, float64(r.Allocated), mode, name, "allocated")
+		emit(unitsGauge, float64(r.Free), mode, name, "free")
 		if r.DRA {
-			gauge(unitsDesc, float64(r.Tainted), mode, name, gpuworkload.DRADeviceTainted)
-			gauge(unitsDesc, float64(r.SiblingInUse), mode, name, gpuworkload.DRADeviceSiblingInUse)
+			emit(unitsGauge, float64(r.Tainted), mode, name, gpuworkload.DRADeviceTainted)
+			emit(unitsGauge, float64(r.SiblingInUse), mode, name, gpuworkload.DRADeviceSiblingInUse)
 			continue
 		}
-		gauge(unitsDesc, float64(r.OverCommitted), mode, name, StateOverCommitted)
-		gauge(unitsDesc, float64(r.Unavailable), mode, name, StateUnavailable)
+		emit(unitsGauge, float64(r.OverCommitted), mode, name, StateOverCommitted)
+		emit(unitsGauge, float64(r.Unavailable), mode, name, StateUnavailable)
 		for _, kind := range gpuworkload.StrandedKindNames {
-			gauge(strandedDesc, float64(r.Stranded[kind]), mode, name, kind)
+			emit(strandedGauge, float64(r.Stranded[kind]), mode, name, kind)
 		}
 	}
 	for _, m := range report.Modes {
 		for i, count := range [...]int{m.Ready, m.Converting, m.Mismatched} {
-			gauge(nodesDesc, float64(count), string(m.Mode), nodeStateLabels[i])
+			emit(nodesGauge, float64(count), string(m.Mode), nodeStateLabels[i])
 		}
-		gauge(emptyNodesDesc, float64(m.Empty), string(m.Mode))
+		emit(emptyNodesGauge, float64(m.Empty), string(m.Mode))
 	}
 	// Node constraints are the pods' own: a label for them would have no bound.
 	pending := map[[3]string]int{}
@@ -176,7 +197,7 @@ func gauges(source Source) []metrics.Metric {
 		pending[[3]string{string(p.Mode), string(p.Resource), p.Reason}] += p.Pods
 	}
 	for labels, pods := range pending {
-		gauge(pendingPodsDesc, float64(pods), labels[0], labels[1], labels[2])
+		emit(pendingPodsGauge, float64(pods), labels[0], labels[1], labels[2])
 	}
 	conflicts, err := source.SiblingConflicts()
 	if err != nil {
@@ -188,7 +209,7 @@ func gauges(source Source) []metrics.Metric {
 		perNode[c.Node]++
 	}
 	for node, n := range perNode {
-		gauge(siblingConflictsDesc, float64(n), node)
+		emit(siblingConflictsGauge, float64(n), node)
 	}
 	return out
 }

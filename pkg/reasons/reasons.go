@@ -157,8 +157,7 @@ func OtherResource(class gpuworkload.ResourceClass) Reason {
 // needs no reason here: PreFilter rejects every sandbox pod then, naming the
 // policy.
 func ModeMismatchOf(state *gpuworkload.NodeState, podMode gpuworkload.Mode) string {
-	// A DRA node has no mode: each device is a container or a VM GPU.
-	if !state.GPUNode || state.Mode.Mode == podMode || state.DRA && len(state.Resources) == 0 {
+	if !state.GPUNode || state.ServesMode(podMode) {
 		return ""
 	}
 	return ModeMismatch.With(state.Mode.Mode, advertisedList(state), podMode).Message

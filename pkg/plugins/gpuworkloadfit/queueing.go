@@ -154,7 +154,7 @@ func (pl *GPUWorkloadFit) isSchedulableAfterNodeChange(logger klog.Logger, pod *
 // advertisement of every requested resource in the needed amount.
 func canServe(node *v1.Node, entry *clusterstate.NodeEntry, demand *gpuworkload.PodDemand) bool {
 	mode, _ := demand.Mode()
-	if !entry.State.GPUNode || entry.State.Mode.Mode != mode || entry.State.Unsettled() {
+	if !entry.State.ServesMode(mode) || entry.State.Unsettled() {
 		return false
 	}
 	for _, r := range demand.Requests {

@@ -1,0 +1,47 @@
+package cli
+
+import (
+	"testing"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	resourceapi "k8s.io/api/resource/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/apis/config"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+)
+
+// The tools read DRA GPUs from the driver the scheduler's args name, as the
+// scheduler does: a node is a DRA node when that driver publishes its GPUs,
+// and the operator's view (check, advise) reads the driver's default name.
+func TestStatesReadTheSchedulersDRADriver(t *testing.T) {
+	slice := gpuworkload.DriverSlice("dra-1", 1)
+	slice.Spec.Driver = "gpu.example.com"
+	c := &cluster{nodes: []*v1.Node{{ObjectMeta: metav1.ObjectMeta{Name: "dra-1"}}}, dra: draObjects{slices: []*resourceapi.ResourceSlice{slice}},
+		read: time.Now(), conversionTimeout: gpuworkload.DefaultConversionTimeout}
+	scheduler := func(driver string) view {
+		args := &config.GPUWorkloadFitArgs{DRADriverName: driver}
+		config.SetDefaultsGPUWorkloadFitArgs(args)
+		return schedulerView(args)
+	}
+	for _, tc := range []struct {
+		name string
+		view view
+		dra  bool
+	}{
+		{name: "the scheduler's driver", view: scheduler("gpu.example.com"), dra: true},
+		{name: "another driver", view: scheduler(gpuworkload.DRADriver)},
+		{name: "the operator's view", view: operatorView()},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := c.readAs(tc.view); err != nil {
+				t.Fatal(err)
+			}
+			states, _ := c.states()
+			if states[0].DRA != tc.dra {
+				t.Fatalf("node dra-1 a DRA node: %v, want %v", states[0].DRA, tc.dra)
+			}
+		})
+	}
+}
