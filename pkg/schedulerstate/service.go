@@ -47,6 +47,8 @@ type Service struct {
 	tracker atomic.Pointer[clusterstate.Tracker]
 	// inFlight relays the allocations the DRA allocator holds to the tracker.
 	inFlight *clusterstate.ClaimsInFlight
+	// claims reads the pods' claims; unset without DRA.
+	claims atomic.Pointer[ClaimReader]
 
 	mu sync.Mutex
 	// args are the GPUWorkloadFit args the tracker was built from, encoded:
@@ -55,7 +57,6 @@ type Service struct {
 	// handle is the first profile's: its informers, client and DRA manager
 	// are the process's.
 	handle   fwk.Handle
-	claims   ClaimReader
 	profiles []*Profile
 	started  bool
 
@@ -131,7 +132,7 @@ func (s *Service) Join(ctx context.Context, args *config.GPUWorkloadFitArgs, han
 		}))
 		s.handle = handle
 		if handle != nil && handle.SharedDRAManager() != nil {
-			s.claims = handle.SharedDRAManager().ResourceClaims()
+			s.ReadClaimsFrom(handle.SharedDRAManager().ResourceClaims())
 		}
 	} else if s.args != string(encoded) {
 		return nil, fmt.Errorf("the args of GPUWorkloadFit differ between profiles (%s, and %s before): the scheduler follows one cluster state; give every profile the same args", encoded, s.args)
@@ -152,16 +153,14 @@ func (s *Service) ClaimsInFlight() *clusterstate.ClaimsInFlight { return s.inFli
 func (s *Service) Tracker() *clusterstate.Tracker { return s.tracker.Load() }
 
 // ReadClaimsFrom lets an offline state see the pods' claims.
-func (s *Service) ReadClaimsFrom(claims ClaimReader) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.claims = claims
-}
+func (s *Service) ReadClaimsFrom(claims ClaimReader) { s.claims.Store(&claims) }
 
+// claimReader reads the pods' claims; nil without DRA.
 func (s *Service) claimReader() ClaimReader {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.claims
+	if claims := s.claims.Load(); claims != nil {
+		return *claims
+	}
+	return nil
 }
 
 // Start follows the cluster through the first profile's handle: the watches
