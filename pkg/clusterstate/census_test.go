@@ -14,7 +14,7 @@ import (
 // a census counted afresh from them, and the mode counts are what the nodes
 // run.
 func TestCensusFollowsTheEntries(t *testing.T) {
-	tr := NewTracker(argsPolicy(), nil, reasonOf)
+	tr := NewTracker(argsPolicy(), nil, reasonOf, TrackerOptions{})
 	enabled := argsPolicy()
 	enabled.Enabled = true
 	a10 := map[string]string{"nvidia.com/GA102GL_A10": "2"}
@@ -69,7 +69,7 @@ func TestCensusFollowsTheEntries(t *testing.T) {
 // resource, not when a node changes and advertises what it did; the set a
 // reader got stays as it was while later ones follow the change.
 func TestAdvertisersAndTheirListener(t *testing.T) {
-	tr := NewTracker(argsPolicy(), nil, reasonOf)
+	tr := NewTracker(argsPolicy(), nil, reasonOf, TrackerOptions{})
 	heard := 0
 	tr.onAdvertised = func() { heard++ }
 	gpu := map[string]string{"nvidia.com/gpu": "4"}

@@ -205,13 +205,6 @@ func (t *Tracker) DRADeviceStatesAndSelection(node string) ([]gpuworkload.DRADev
 	return n.DeviceStates(t.holderLocked), n.Selected
 }
 
-// DRAHeld reports whether a claim holds the device, or an allocation in flight.
-func (t *Tracker) DRAHeld(pool, device string) bool {
-	t.mu.RLock()
-	defer t.mu.RUnlock()
-	return t.holderLocked(pool, device) != ""
-}
-
 // DRADriver is the name of the DRA driver whose GPUs the tracker reads.
 func (t *Tracker) DRADriver() string { return t.dra.driver }
 

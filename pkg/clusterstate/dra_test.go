@@ -15,7 +15,7 @@ import (
 // when the claim goes.
 func TestTrackerCountsDRADevicesByState(t *testing.T) {
 	container, vfio := gpuworkload.ClassContainerGPU, gpuworkload.ClassPassthroughGPU
-	tr := NewTracker(argsPolicy(), nil, reasonOf)
+	tr := NewTracker(argsPolicy(), nil, reasonOf, TrackerOptions{})
 	tr.UpsertResourceClaim(dratest.AllocatedClaim("ns", "train", "n1", "gpu-0"))
 	otherDriver := dratest.AllocatedClaim("ns", "other-driver", "n1", "gpu-1")
 	otherDriver.Status.Allocation.Devices.Results[0].Driver = "example.com"
@@ -69,7 +69,7 @@ func TestTrackerCountsDRADevicesByState(t *testing.T) {
 // A DeviceClass's mode is that of the devices it selects, or of the device
 // type it names while it selects none; a class of other devices has none.
 func TestDRAGPUClassOfDeviceClasses(t *testing.T) {
-	tr := NewTracker(argsPolicy(), nil, reasonOf)
+	tr := NewTracker(argsPolicy(), nil, reasonOf, TrackerOptions{})
 	tr.UpsertResourceSlice(gpuworkload.DriverSlice("n1", 1))
 	for _, class := range []*resourceapi.DeviceClass{
 		gpuworkload.DriverDeviceClass(gpuworkload.DRAClassVFIO, gpuworkload.DRATypeVFIO, ""),
@@ -100,7 +100,7 @@ func TestDRAGPUClassOfDeviceClasses(t *testing.T) {
 // again releases nothing, deleting the claim releases them, and another
 // driver's slices and allocations are not the tracker's.
 func TestDRAClaimsHoldAndRelease(t *testing.T) {
-	tr := NewTracker(argsPolicy(), nil, reasonOf)
+	tr := NewTracker(argsPolicy(), nil, reasonOf, TrackerOptions{})
 	tr.UpsertResourceSlice(gpuworkload.DriverSlice("n1", 2))
 	other := gpuworkload.DriverSlice("n3", 1)
 	other.Spec.Driver = "example.com"
@@ -112,10 +112,10 @@ func TestDRAClaimsHoldAndRelease(t *testing.T) {
 	if tr.UpsertResourceClaim(claim) || tr.UpsertResourceClaim(claim) {
 		t.Fatal("taking a device, or writing the same allocation again, released one")
 	}
-	if !tr.DRAHeld("n1", "gpu-vfio-0") {
+	if !held(tr, "n1", "gpu-vfio-0") {
 		t.Fatal("the tracker does not hold the claim's device")
 	}
-	if !tr.DeleteResourceClaim("ns", "vm") || tr.DRAHeld("n1", "gpu-vfio-0") {
+	if !tr.DeleteResourceClaim("ns", "vm") || held(tr, "n1", "gpu-vfio-0") {
 		t.Fatal("deleting the claim did not release its device")
 	}
 }

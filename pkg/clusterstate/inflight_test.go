@@ -2,6 +2,7 @@ package clusterstate
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 
@@ -20,7 +21,7 @@ import (
 // and the tracker says so. A tracker that follows later gets what is held.
 func TestClaimsInFlight(t *testing.T) {
 	relay := NewClaimsInFlight()
-	tr := NewTracker(argsPolicy(), nil, reasonOf)
+	tr := NewTracker(argsPolicy(), nil, reasonOf, TrackerOptions{})
 	tr.UpsertResourceSlice(gpuworkload.DriverSlice("n1", 2))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -54,10 +55,10 @@ func TestClaimsInFlight(t *testing.T) {
 	tr.UpsertResourceClaim(unallocated)
 	expect("after an informer event of the unallocated claim", map[string]string{"gpu-vfio-0": "allocated ns/vm"})
 
-	later := NewTracker(argsPolicy(), nil, reasonOf)
+	later := NewTracker(argsPolicy(), nil, reasonOf, TrackerOptions{})
 	later.UpsertResourceSlice(gpuworkload.DriverSlice("n1", 2))
 	relay.Follow(ctx, later, nil)
-	if !later.DRAHeld("n1", "gpu-vfio-0") {
+	if !held(later, "n1", "gpu-vfio-0") {
 		t.Error("a tracker that follows later does not hold the allocation in flight")
 	}
 
@@ -91,7 +92,7 @@ func TestClaimsInFlight(t *testing.T) {
 // that evaluates an expensive claim selector on every device never holds
 // up the informers' updates.
 func TestEachDRANodeDoesNotBlockUpdates(t *testing.T) {
-	tr := NewTracker(argsPolicy(), nil, reasonOf)
+	tr := NewTracker(argsPolicy(), nil, reasonOf, TrackerOptions{})
 	tr.UpsertResourceSlice(gpuworkload.DriverSlice("n1", 1))
 	tr.UpsertNode(node("n1", "1", "", nil))
 	inside, release := make(chan struct{}), make(chan struct{})
@@ -120,4 +121,11 @@ func TestEachDRANodeDoesNotBlockUpdates(t *testing.T) {
 	}
 	close(release)
 	<-done
+}
+
+// held reports whether a claim, or an allocation in flight, holds the
+// node's device, as the tracker's device states show it.
+func held(t *Tracker, node, device string) bool {
+	i := slices.IndexFunc(t.DRADeviceStates(node), func(d gpuworkload.DRADeviceState) bool { return d.Name == device })
+	return i >= 0 && t.DRADeviceStates(node)[i].State == gpuworkload.DRADeviceAllocated
 }

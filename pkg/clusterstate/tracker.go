@@ -98,13 +98,8 @@ type TrackerOptions struct {
 type ModeMismatchReasons func(node *gpuworkload.NodeState, podMode gpuworkload.Mode) string
 
 // NewTracker starts from the args policy and explicit classes, and reads
-// GPUs from the ResourceSlices of the NVIDIA DRA driver.
-func NewTracker(argsPolicy gpuworkload.SandboxPolicy, configured map[v1.ResourceName]gpuworkload.ResourceClass, reasons ModeMismatchReasons) *Tracker {
-	return NewTrackerWithOptions(argsPolicy, configured, reasons, TrackerOptions{})
-}
-
-// NewTrackerWithOptions is NewTracker with settings other than the defaults.
-func NewTrackerWithOptions(argsPolicy gpuworkload.SandboxPolicy, configured map[v1.ResourceName]gpuworkload.ResourceClass, reasons ModeMismatchReasons,
+// GPUs from the ResourceSlices of opts.DRADriver.
+func NewTracker(argsPolicy gpuworkload.SandboxPolicy, configured map[v1.ResourceName]gpuworkload.ResourceClass, reasons ModeMismatchReasons,
 	opts TrackerOptions) *Tracker {
 	t := &Tracker{
 		argsPolicy:        argsPolicy,

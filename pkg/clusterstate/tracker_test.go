@@ -51,7 +51,7 @@ func argsPolicy() gpuworkload.SandboxPolicy {
 }
 
 func TestTrackerFollowsPolicyAndNodes(t *testing.T) {
-	tr := NewTracker(argsPolicy(), nil, reasonOf)
+	tr := NewTracker(argsPolicy(), nil, reasonOf, TrackerOptions{})
 	pt := node("pt", "1", "vm-passthrough", map[string]string{"nvidia.com/GA102GL_A10": "2", "nvidia.com/gpu": "0"})
 	tr.UpsertNode(pt)
 
@@ -92,7 +92,7 @@ func TestTrackerFollowsPolicyAndNodes(t *testing.T) {
 }
 
 func TestTrackerAdvertisedByClass(t *testing.T) {
-	tr := NewTracker(argsPolicy(), nil, reasonOf)
+	tr := NewTracker(argsPolicy(), nil, reasonOf, TrackerOptions{})
 	tr.UpsertNode(node("c1", "1", "container", map[string]string{"nvidia.com/gpu": "4", "cpu": "8"}))
 	tr.UpsertNode(node("pt1", "1", "vm-passthrough", map[string]string{"nvidia.com/GH100_H100_PCIE": "2"}))
 	tr.UpsertNode(node("pt2", "1", "vm-passthrough", map[string]string{"nvidia.com/GA102GL_A10": "2", "nvidia.com/hostdev": "1"}))
@@ -113,7 +113,7 @@ func TestTrackerAdvertisedByClass(t *testing.T) {
 func TestTrackerLearnsUnrecognisedNamesFromNodeModes(t *testing.T) {
 	enabled := argsPolicy()
 	enabled.Enabled = true
-	tr := NewTracker(enabled, nil, reasonOf)
+	tr := NewTracker(enabled, nil, reasonOf, TrackerOptions{})
 	name := v1.ResourceName("nvidia.com/custom_pgpu")
 	if tr.Classifier().Classify(name).IsGPU() {
 		t.Fatal("an unrecognised name is not a GPU before any node advertises it")
@@ -157,7 +157,7 @@ func TestTrackerClassifiesUnrecognisedNamesInAnyOrder(t *testing.T) {
 	}
 	classOf := func(tr *Tracker) gpuworkload.ResourceClass { return tr.Classifier().Classify(name) }
 	for _, order := range permutations([]*v1.Node{pt("pt", "1"), container, cpu}) {
-		tr := NewTracker(enabled, nil, reasonOf)
+		tr := NewTracker(enabled, nil, reasonOf, TrackerOptions{})
 		for _, n := range order {
 			tr.UpsertNode(n)
 		}
@@ -170,7 +170,7 @@ func TestTrackerClassifiesUnrecognisedNamesInAnyOrder(t *testing.T) {
 		}
 	}
 	for _, order := range permutations([]*v1.Node{pt("pt1", "1"), pt("pt2", "1"), cpu}) {
-		tr := NewTracker(enabled, nil, reasonOf)
+		tr := NewTracker(enabled, nil, reasonOf, TrackerOptions{})
 		for _, n := range order {
 			tr.UpsertNode(n)
 		}
@@ -199,7 +199,7 @@ func names(nodes []*v1.Node) string {
 }
 
 func TestTrackerPermittedHostDevices(t *testing.T) {
-	tr := NewTracker(argsPolicy(), map[v1.ResourceName]gpuworkload.ResourceClass{"nvidia.com/hostdev": gpuworkload.ClassNotGPU}, reasonOf)
+	tr := NewTracker(argsPolicy(), map[v1.ResourceName]gpuworkload.ResourceClass{"nvidia.com/hostdev": gpuworkload.ClassNotGPU}, reasonOf, TrackerOptions{})
 	permitted := &gpuworkload.PermittedHostDevices{Source: "KubeVirt/kubevirt/kubevirt",
 		MediatedDevices: []gpuworkload.PermittedDevice{{ResourceName: "nvidia.com/custom_vgpu", External: true}}}
 	if !tr.SetPermitted(permitted) || tr.SetPermitted(permitted) {
@@ -227,7 +227,7 @@ func TestSelectClusterPolicy(t *testing.T) {
 	_ = store.Add(clusterPolicyObject("newer", base.Add(time.Hour), map[string]any{"enabled": false}))
 	_ = store.Add(clusterPolicyObject("older", base, map[string]any{"enabled": true, "defaultWorkload": "vm-vgpu"}))
 
-	tr := NewTracker(argsPolicy(), nil, reasonOf)
+	tr := NewTracker(argsPolicy(), nil, reasonOf, TrackerOptions{})
 	if !tr.selectClusterPolicy(logger, store, "") {
 		t.Fatal("no change reported")
 	}
@@ -266,8 +266,8 @@ func TestFollowWhenServedSettlesOnlyOnAnswers(t *testing.T) {
 			logger, ctx := ktesting.NewTestContext(t)
 			ctx, cancel := context.WithCancel(ctx)
 			defer cancel()
-			defer func(interval time.Duration) { DiscoveryInterval = interval }(DiscoveryInterval)
-			DiscoveryInterval = time.Millisecond
+			defer func(interval time.Duration) { discoveryInterval = interval }(discoveryInterval)
+			discoveryInterval = time.Millisecond
 			disco := &fakediscovery.FakeDiscovery{Fake: &clienttesting.Fake{}}
 			asked := make(chan struct{})
 			disco.AddReactor("get", "resource", func(clienttesting.Action) (bool, runtime.Object, error) {
@@ -277,7 +277,7 @@ func TestFollowWhenServedSettlesOnlyOnAnswers(t *testing.T) {
 				}
 				return true, nil, tc.err
 			})
-			tr := NewTracker(argsPolicy(), nil, reasonOf)
+			tr := NewTracker(argsPolicy(), nil, reasonOf, TrackerOptions{})
 			tr.AwaitPolicy()
 			done := make(chan struct{})
 			go func() {
@@ -305,7 +305,7 @@ func TestTrackerTimesConversions(t *testing.T) {
 	clk := testingclock.NewFakeClock(time.Date(2026, 12, 5, 12, 0, 0, 0, time.UTC))
 	enabled := argsPolicy()
 	enabled.Enabled = true
-	tr := NewTrackerWithOptions(enabled, nil, reasonOf, TrackerOptions{ConversionTimeout: timeout, Clock: clk})
+	tr := NewTracker(enabled, nil, reasonOf, TrackerOptions{ConversionTimeout: timeout, Clock: clk})
 	broken := node("broken", "1", "vm-passthrough", map[string]string{"nvidia.com/gpu": "1"})
 	tr.UpsertNode(broken)
 	mismatched := func() int { modes, _, _ := tr.ModeCounts(); return modes[1].Mismatched }
@@ -350,7 +350,7 @@ func TestTrackerTimesFromTheLabelWrite(t *testing.T) {
 	clk := testingclock.NewFakeClock(time.Date(2026, 12, 5, 12, 0, 0, 0, time.UTC))
 	enabled := argsPolicy()
 	enabled.Enabled = true
-	tr := NewTrackerWithOptions(enabled, nil, reasonOf, TrackerOptions{Clock: clk})
+	tr := NewTracker(enabled, nil, reasonOf, TrackerOptions{Clock: clk})
 	broken := node("broken", "1", "vm-passthrough", map[string]string{"nvidia.com/gpu": "1"})
 	written := metav1.NewTime(clk.Now().Add(-gpuworkload.DefaultConversionTimeout))
 	broken.ManagedFields = []metav1.ManagedFieldsEntry{{Manager: "kubectl-label", Operation: metav1.ManagedFieldsOperationUpdate, Time: &written,

@@ -31,9 +31,9 @@ var (
 	VMIMigrationGVR  = schema.GroupVersionResource{Group: gpuworkload.KubeVirtGroup, Version: gpuworkload.KubeVirtVersion, Resource: gpuworkload.VMIMigrationResource}
 )
 
-// DiscoveryInterval is how often the tracker checks whether a missing CRD
-// has been installed. It is a variable so that tests can shorten it.
-var DiscoveryInterval = 5 * time.Second
+// discoveryInterval is how often the tracker checks whether a missing CRD
+// has been installed. Tests shorten it.
+var discoveryInterval = 5 * time.Second
 
 // WatchOptions configure Watch.
 type WatchOptions struct {
@@ -55,7 +55,7 @@ type WatchOptions struct {
 
 // Watch feeds the tracker from the node informer and from ClusterPolicy and
 // KubeVirt objects. A CRD that is not installed is looked for every
-// DiscoveryInterval and followed once it appears; until then the args policy
+// discoveryInterval and followed once it appears; until then the args policy
 // applies. It returns at once; the watches stop with ctx.
 func (t *Tracker) Watch(ctx context.Context, opts WatchOptions) error {
 	logger := klog.FromContext(ctx).WithName("clusterstate")
@@ -178,7 +178,7 @@ func (t *Tracker) upsertFromInformer(obj any) {
 func (t *Tracker) followWhenServed(ctx context.Context, logger klog.Logger, disco discovery.DiscoveryInterface, client dynamic.Interface,
 	gvr schema.GroupVersionResource, resync func(cache.Store), settled func()) {
 	logger = logger.WithValues("resource", gvr.String())
-	ticker := time.NewTicker(DiscoveryInterval)
+	ticker := time.NewTicker(discoveryInterval)
 	defer ticker.Stop()
 	lastErr := ""
 	for {
@@ -189,10 +189,10 @@ func (t *Tracker) followWhenServed(ctx context.Context, logger klog.Logger, disc
 		switch {
 		case err != nil && err.Error() != lastErr:
 			logger.Error(err, "Cannot tell whether the API serves the resource; until it can, pods that depend on it wait. "+
-				"Check that the scheduler reaches the API server and that its RBAC allows discovery (manifests/install/rbac.yaml)", "interval", DiscoveryInterval)
+				"Check that the scheduler reaches the API server and that its RBAC allows discovery (manifests/install/rbac.yaml)", "interval", discoveryInterval)
 			lastErr = err.Error()
 		case err == nil:
-			logger.V(4).Info("Resource not served yet; looking again later", "interval", DiscoveryInterval)
+			logger.V(4).Info("Resource not served yet; looking again later", "interval", discoveryInterval)
 			settled()
 		}
 		select {

@@ -126,7 +126,7 @@ func (s *Service) Join(ctx context.Context, args *config.GPUWorkloadFitArgs, han
 	if s.tracker.Load() == nil {
 		s.args = string(encoded)
 		logger := klog.FromContext(ctx)
-		s.tracker.Store(clusterstate.NewTrackerWithOptions(args.Policy(), args.Classes(), reasons.ModeMismatchOf, clusterstate.TrackerOptions{
+		s.tracker.Store(clusterstate.NewTracker(args.Policy(), args.Classes(), reasons.ModeMismatchOf, clusterstate.TrackerOptions{
 			DRADriver: args.DRADriverName, ConversionTimeout: args.Timeout(),
 			OnAdvertised: func() { s.each(func(p *Profile) { p.narrowedWaiters.activate(logger, p.handle) }) },
 		}))

@@ -162,7 +162,7 @@ func (c *pendingClaims) Get(namespace, name string) (*resourceapi.ResourceClaim,
 func TestSiblingClaimsRelayAllocationsInFlight(t *testing.T) {
 	relay := clusterstate.NewClaimsInFlight()
 	tracker := clusterstate.NewTracker(gpuworkload.SandboxPolicy{DefaultWorkload: gpuworkload.ModeContainer}, nil,
-		func(*gpuworkload.NodeState, gpuworkload.Mode) string { return "" })
+		func(*gpuworkload.NodeState, gpuworkload.Mode) string { return "" }, clusterstate.TrackerOptions{})
 	tracker.UpsertResourceSlice(gpuworkload.DriverSlice("node-a", 1))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -175,13 +175,20 @@ func TestSiblingClaimsRelayAllocationsInFlight(t *testing.T) {
 	if err := wrapped.SignalClaimPendingAllocation(claim.UID, claim); err != nil {
 		t.Fatal(err)
 	}
-	if !tracker.DRAHeld("node-a", "gpu-vfio-0") {
+	if !held(tracker, "node-a", "gpu-vfio-0") {
 		t.Fatal("the tracker does not hold the device of the allocation in flight")
 	}
 	if !wrapped.MaybeRemoveClaimPendingAllocation(claim.UID, false) {
 		t.Fatal("the allocation in flight was not removed")
 	}
-	if tracker.DRAHeld("node-a", "gpu-vfio-0") {
+	if held(tracker, "node-a", "gpu-vfio-0") {
 		t.Fatal("the tracker still holds the device of an allocation given up")
 	}
+}
+
+// held reports whether a claim, or an allocation in flight, holds the
+// node's device, as the tracker's device states show it.
+func held(t *clusterstate.Tracker, node, device string) bool {
+	i := slices.IndexFunc(t.DRADeviceStates(node), func(d gpuworkload.DRADeviceState) bool { return d.Name == device })
+	return i >= 0 && t.DRADeviceStates(node)[i].State == gpuworkload.DRADeviceAllocated
 }

@@ -40,8 +40,8 @@ type ResourceDemand struct {
 	MilliCPUPerUnit, MemoryPerUnit float64
 }
 
-// NewResourceDemand derives the averages of classes whose shares sum to 1.
-func NewResourceDemand(classes []DemandClass, share float64) ResourceDemand {
+// newResourceDemand derives the averages of classes whose shares sum to 1.
+func newResourceDemand(classes []DemandClass, share float64) ResourceDemand {
 	d := ResourceDemand{Classes: classes, Share: share}
 	for _, c := range classes {
 		d.MilliCPUPerUnit += c.Share * c.MilliCPU / float64(c.Units)
@@ -127,7 +127,7 @@ func (m *DemandModel) publishLocked() {
 		for i := range out {
 			out[i].Share /= total
 		}
-		next[name] = NewResourceDemand(out, m.resources[name]/all)
+		next[name] = newResourceDemand(out, m.resources[name]/all)
 	}
 	m.current.Store(&next)
 }
@@ -171,7 +171,7 @@ func (d Demand) Pooled(serves func(v1.ResourceName) bool) ResourceDemand {
 	slices.SortFunc(classes, func(a, b DemandClass) int {
 		return cmp.Or(cmp.Compare(a.Units, b.Units), cmp.Compare(a.Constraint.Key, b.Constraint.Key))
 	})
-	return NewResourceDemand(classes, share)
+	return newResourceDemand(classes, share)
 }
 
 // Current is the latest demand; callers must not modify it.

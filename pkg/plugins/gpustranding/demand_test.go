@@ -106,9 +106,9 @@ func TestUnusableAgreesWithNodeAffinity(t *testing.T) {
 func TestPooledDemand(t *testing.T) {
 	pinned := gpuworkload.NodeConstraint{Key: "pinned"}
 	demand := Demand{
-		"nvidia.com/gpu":            NewResourceDemand([]DemandClass{{Units: 1, Share: 0.5, MilliCPU: 8000}, {Units: 2, Share: 0.5, MilliCPU: 16000}}, 0.6),
-		"nvidia.com/GA102GL_A10":    NewResourceDemand([]DemandClass{{Units: 1, Share: 0.5, MilliCPU: 4000}, {Units: 1, Share: 0.5, MilliCPU: 2000, Constraint: pinned}}, 0.2),
-		"nvidia.com/NVIDIA_A10-12Q": NewResourceDemand([]DemandClass{{Units: 4, Share: 1, MilliCPU: 2000}}, 0.2),
+		"nvidia.com/gpu":            newResourceDemand([]DemandClass{{Units: 1, Share: 0.5, MilliCPU: 8000}, {Units: 2, Share: 0.5, MilliCPU: 16000}}, 0.6),
+		"nvidia.com/GA102GL_A10":    newResourceDemand([]DemandClass{{Units: 1, Share: 0.5, MilliCPU: 4000}, {Units: 1, Share: 0.5, MilliCPU: 2000, Constraint: pinned}}, 0.2),
+		"nvidia.com/NVIDIA_A10-12Q": newResourceDemand([]DemandClass{{Units: 4, Share: 1, MilliCPU: 2000}}, 0.2),
 	}
 	pooled := demand.Pooled(func(name v1.ResourceName) bool { return name != "nvidia.com/NVIDIA_A10-12Q" })
 	want := []DemandClass{{Units: 1, Share: 0.5, MilliCPU: 7000}, {Units: 1, Share: 0.125, MilliCPU: 2000, Constraint: pinned}, {Units: 2, Share: 0.375, MilliCPU: 16000}}

@@ -322,7 +322,7 @@ func TestPackWeight(t *testing.T) {
 		if tc.name == "nothing learned yet" {
 			learned = nil
 		}
-		demand := NewResourceDemand(learned, 1-tc.elsewhere)
+		demand := newResourceDemand(learned, 1-tc.elsewhere)
 		if got := packWeight(demand, tc.units, tc.milliCPU, tc.memory); math.Abs(got-tc.want) > 1e-9 {
 			t.Errorf("%s: packWeight = %v, want %v", tc.name, got, tc.want)
 		}
