@@ -2,77 +2,93 @@ package gpudynamicresources
 
 import (
 	"context"
+	"fmt"
 
 	resourceapi "k8s.io/api/resource/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/util/sets"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
-	draapi "k8s.io/dynamic-resource-allocation/api"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes/fake"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/dynamic-resource-allocation/cel"
+	resourceslicetracker "k8s.io/dynamic-resource-allocation/resourceslice/tracker"
 	"k8s.io/dynamic-resource-allocation/structured"
+	"k8s.io/klog/v2"
+	"k8s.io/kubernetes/pkg/features"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/dynamicresources"
 	plfeature "k8s.io/kubernetes/pkg/scheduler/framework/plugins/feature"
+	"k8s.io/kubernetes/pkg/scheduler/util/assumecache"
 
-	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
 )
 
 // NewOfflineAllocator is the allocator GPUDynamicResources runs, over
-// objects read from a dump instead of the informers: the scheduler's
-// feature gates, the claims' allocations as allocated, and the siblings of
-// the driver's devices they hold as allocated too, as the plugin's DRA
-// manager counts them. `kubectl gpu-workload explain` asks it for the
-// allocator's verdict on the nodes GPUWorkloadFit lets through.
+// objects read from a dump instead of the API: kube-scheduler's own DRA
+// manager, fed by informers over the objects, with the plugin's sibling
+// rule, gives the allocated state, the DeviceClasses and the slices, and
+// the allocator runs with the scheduler's feature gates. `kubectl
+// gpu-workload explain` asks it for the allocator's verdict on the nodes
+// GPUWorkloadFit lets through. Its informers stop with ctx.
 func NewOfflineAllocator(ctx context.Context, driver string, slices []*resourceapi.ResourceSlice, classes []*resourceapi.DeviceClass, claims []*resourceapi.ResourceClaim) (structured.Allocator, error) {
-	fts := plfeature.NewSchedulerFeaturesFromGates(utilfeature.DefaultFeatureGate)
-	features := dynamicresources.AllocatorFeatures(fts)
-	state := structured.AllocatedState{
-		AllocatedDevices:         sets.New[structured.DeviceID](),
-		AllocatedSharedDeviceIDs: sets.New[structured.SharedDeviceID](),
-		AggregatedCapacity:       structured.NewConsumedCapacityCollection(),
-	}
-	for _, claim := range claims {
-		if claim.Status.Allocation == nil {
-			continue
+	client := fake.NewSimpleClientset()
+	add := func(kind string, obj metav1.Object) error {
+		if err := client.Tracker().Add(obj.(runtime.Object)); err != nil {
+			return fmt.Errorf("%s %s: %w", kind, cache.NewObjectName(obj.GetNamespace(), obj.GetName()), err)
 		}
-		for _, r := range claim.Status.Allocation.Devices.Results {
-			id := structured.MakeDeviceID(r.Driver, r.Pool, r.Device)
-			if r.ShareID == nil || !features.ConsumableCapacity {
-				state.AllocatedDevices.Insert(id)
-				continue
-			}
-			state.AllocatedSharedDeviceIDs.Insert(structured.MakeSharedDeviceID(id, r.ShareID))
-			if r.ConsumedCapacity != nil {
-				state.AggregatedCapacity.Insert(structured.NewDeviceConsumedCapacity(id, r.ConsumedCapacity))
-			}
+		return nil
+	}
+	for _, s := range slices {
+		if err := add("ResourceSlice", s); err != nil {
+			return nil, err
 		}
 	}
-	pools := map[string][]gpuworkload.DRAPoolSlice{}
-	for _, slice := range slices {
-		if _, s, ok := gpuworkload.DRAPoolSliceOf(slice, driver); ok {
-			pools[s.Pool] = append(pools[s.Pool], s)
+	for _, c := range classes {
+		if err := add("DeviceClass", c); err != nil {
+			return nil, err
 		}
 	}
-	nodes := make(map[string]*gpuworkload.DRANode, len(pools))
-	addSiblings(state.AllocatedDevices, draapi.MakeUniqueString(driver), func(pool string) *gpuworkload.DRANode {
-		if _, ok := nodes[pool]; !ok {
-			nodes[pool] = gpuworkload.NewDRANode(gpuworkload.DRAUsableDevices(pools[pool]))
+	for _, c := range claims {
+		if err := add("ResourceClaim", c); err != nil {
+			return nil, err
 		}
-		return nodes[pool]
+	}
+	factory := informers.NewSharedInformerFactory(client, 0)
+	claimsCache := assumecache.NewAssumeCache(klog.FromContext(ctx), factory.Resource().V1().ResourceClaims().Informer(), "ResourceClaim", "", nil)
+	sliceTracker, err := resourceslicetracker.StartTracker(ctx, resourceslicetracker.Options{
+		EnableDeviceTaintRules:   utilfeature.DefaultFeatureGate.Enabled(features.DRADeviceTaintRules),
+		EnableConsumableCapacity: utilfeature.DefaultFeatureGate.Enabled(features.DRAConsumableCapacity),
+		SliceInformer:            factory.Resource().V1().ResourceSlices(),
+		TaintInformer:            factory.Resource().V1().DeviceTaintRules(),
+		KubeClient:               client,
 	})
-	celCache := cel.NewCache(10, cel.Features{EnableConsumableCapacity: fts.EnableDRAConsumableCapacity, EnableListTypeAttributes: fts.EnableDRAListTypeAttributes})
-	return structured.NewAllocator(ctx, features, state, deviceClassList(classes), slices, celCache)
-}
-
-// deviceClassList lists the DeviceClasses given.
-type deviceClassList []*resourceapi.DeviceClass
-
-func (l deviceClassList) List() ([]*resourceapi.DeviceClass, error) { return l, nil }
-
-func (l deviceClassList) Get(name string) (*resourceapi.DeviceClass, error) {
-	for _, class := range l {
-		if class.Name == name {
-			return class, nil
-		}
+	if err != nil {
+		return nil, fmt.Errorf("start the resource slice tracker: %w", err)
 	}
-	return nil, apierrors.NewNotFound(resourceapi.Resource("deviceclasses"), name)
+	siblings, err := newSiblingIndex(factory.Resource().V1().ResourceSlices().Informer(), driver)
+	if err != nil {
+		return nil, err
+	}
+	manager := dynamicresources.NewDRAManager(ctx, claimsCache, sliceTracker, factory)
+	// The assume cache calls its handlers in the order they were added: once
+	// this one has every claim, the manager's allocated devices do too.
+	claimsSeen := claimsCache.AddEventHandler(cache.ResourceEventHandlerFuncs{})
+	factory.Start(ctx.Done())
+	if !cache.WaitForCacheSync(ctx.Done(), factory.Resource().V1().ResourceClaims().Informer().HasSynced,
+		factory.Resource().V1().ResourceSlices().Informer().HasSynced, factory.Resource().V1().DeviceClasses().Informer().HasSynced,
+		claimsSeen.HasSynced, sliceTracker.HasSynced) {
+		return nil, fmt.Errorf("read the DRA objects: %w", context.Cause(ctx))
+	}
+	claimTracker := &siblingClaims{ResourceClaimTracker: manager.ResourceClaims(), siblings: siblings, inFlight: clusterstate.NewClaimsInFlight()}
+	state, err := claimTracker.GatherAllocatedState()
+	if err != nil {
+		return nil, err
+	}
+	allSlices, err := manager.ResourceSlices().ListWithDeviceTaintRules()
+	if err != nil {
+		return nil, err
+	}
+	fts := plfeature.NewSchedulerFeaturesFromGates(utilfeature.DefaultFeatureGate)
+	celCache := cel.NewCache(10, cel.Features{EnableConsumableCapacity: fts.EnableDRAConsumableCapacity, EnableListTypeAttributes: fts.EnableDRAListTypeAttributes})
+	return structured.NewAllocator(ctx, dynamicresources.AllocatorFeatures(fts), *state, manager.DeviceClasses(), allSlices, celCache)
 }

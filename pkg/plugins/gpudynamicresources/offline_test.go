@@ -2,6 +2,7 @@ package gpudynamicresources
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	v1 "k8s.io/api/core/v1"
@@ -48,5 +49,14 @@ func TestOfflineAllocatorKeepsSiblingsOut(t *testing.T) {
 				t.Errorf("allocated %q (%+v), want %q", got, results, tc.want)
 			}
 		})
+	}
+}
+
+// A dump that holds one object twice is an error that names it, not a panic.
+func TestOfflineAllocatorNamesADuplicateObject(t *testing.T) {
+	claim := &resourceapi.ResourceClaim{ObjectMeta: metav1.ObjectMeta{Namespace: "vms", Name: "vm"}}
+	_, err := NewOfflineAllocator(t.Context(), gpuworkload.DRADriver, nil, nil, []*resourceapi.ResourceClaim{claim, claim})
+	if want := "ResourceClaim vms/vm: "; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("error %v, want one that starts with %q", err, want)
 	}
 }

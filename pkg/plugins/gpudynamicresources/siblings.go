@@ -126,19 +126,13 @@ func newSiblingIndex(informer cache.SharedIndexInformer, driver string) (*siblin
 func (x *siblingIndex) addTo(allocated sets.Set[structured.DeviceID]) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	addSiblings(allocated, x.driverID, x.pool)
-}
-
-// addSiblings adds to allocated the siblings of the driver's devices in it;
-// pool returns the devices the allocator takes from a pool of the driver.
-func addSiblings(allocated sets.Set[structured.DeviceID], driver draapi.UniqueString, pool func(name string) *gpuworkload.DRANode) {
 	var siblings []structured.DeviceID
 	for id := range allocated {
-		if id.Driver != driver {
+		if id.Driver != x.driverID {
 			continue
 		}
 		name := id.Pool.String()
-		for _, d := range pool(name).Siblings(name, id.Device.String()) {
+		for _, d := range x.pool(name).Siblings(name, id.Device.String()) {
 			siblings = append(siblings, structured.DeviceID{Driver: id.Driver, Pool: id.Pool, Device: draapi.MakeUniqueString(d.Name)})
 		}
 	}
