@@ -52,8 +52,10 @@ type Service struct {
 
 	mu sync.Mutex
 	// args are the GPUWorkloadFit args the tracker was built from, encoded:
-	// every profile must give the same, as the process follows one cluster.
-	args string
+	// every profile must give the same, as the process follows one cluster;
+	// clusterPolicyName is theirs.
+	args              string
+	clusterPolicyName string
 	// handle is the first profile's: its informers, client and DRA manager
 	// are the process's.
 	handle   fwk.Handle
@@ -124,7 +126,7 @@ func (s *Service) Join(ctx context.Context, args *config.GPUWorkloadFitArgs, han
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.tracker.Load() == nil {
-		s.args = string(encoded)
+		s.args, s.clusterPolicyName = string(encoded), args.ClusterPolicyName
 		logger := klog.FromContext(ctx)
 		s.tracker.Store(clusterstate.NewTracker(args.Policy(), args.Classes(), reasons.ModeMismatchOf, clusterstate.TrackerOptions{
 			DRADriver: args.DRADriverName, ConversionTimeout: args.Timeout(),
@@ -178,14 +180,10 @@ func (s *Service) Start(ctx context.Context) error {
 	logger := klog.FromContext(ctx).WithName("schedulerstate")
 	handle, tracker := s.handle, s.tracker.Load()
 	informers := handle.SharedInformerFactory()
-	var args config.GPUWorkloadFitArgs
-	if err := json.Unmarshal([]byte(s.args), &args); err != nil {
-		return err
-	}
 	err := tracker.Watch(klog.NewContext(ctx, logger), clusterstate.WatchOptions{
 		Config:                handle.KubeConfig(),
 		NodeInformer:          informers.Core().V1().Nodes().Informer(),
-		ClusterPolicyName:     args.ClusterPolicyName,
+		ClusterPolicyName:     s.clusterPolicyName,
 		OnPolicyChange:        func() { s.each(func(p *Profile) { p.activatePendingGPUPods(logger) }) },
 		OnDRAFreed:            func() { s.each(func(p *Profile) { p.deviceWaiters.activate(logger, p.handle) }) },
 		ResourceSliceInformer: informers.Resource().V1().ResourceSlices().Informer(),
