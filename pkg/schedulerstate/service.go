@@ -60,7 +60,9 @@ type Service struct {
 	// are the process's.
 	handle   fwk.Handle
 	profiles []*Profile
-	started  bool
+	// lifetime is the context Start was given: the work the state does in
+	// the background for a scheduling cycle outlives the cycle, not it.
+	lifetime context.Context
 
 	// explained holds each waiting pod's latest explanation (types.UID to
 	// explained), for the pending pods metric and to restore lost conditions.
@@ -173,10 +175,10 @@ func (s *Service) claimReader() ClaimReader {
 func (s *Service) Start(ctx context.Context) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.started || s.metrics == nil || s.handle == nil || s.handle.KubeConfig() == nil || s.handle.SharedInformerFactory() == nil {
+	if s.lifetime != nil || s.metrics == nil || s.handle == nil || s.handle.KubeConfig() == nil || s.handle.SharedInformerFactory() == nil {
 		return nil
 	}
-	s.started = true
+	s.lifetime = ctx
 	logger := klog.FromContext(ctx).WithName("schedulerstate")
 	handle, tracker := s.handle, s.tracker.Load()
 	informers := handle.SharedInformerFactory()
@@ -297,10 +299,13 @@ func (p *Profile) Recorder() events.EventRecorderLogger {
 // DeleteEarlierRules deletes, once for the process and in the background,
 // the DeviceTaintRules an earlier version of the scheduler wrote: the
 // plugin calls it when it first schedules, as the leader. It does nothing
-// where the state follows no cluster with DRA.
-func (p *Profile) DeleteEarlierRules(ctx context.Context) {
+// where the state has not started following a cluster with DRA.
+func (p *Profile) DeleteEarlierRules() {
 	s := p.service
-	if s.metrics == nil {
+	s.mu.Lock()
+	ctx := s.lifetime
+	s.mu.Unlock()
+	if ctx == nil {
 		return
 	}
 	s.earlierRules.Do(func() {

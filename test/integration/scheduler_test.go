@@ -71,9 +71,9 @@ func TestSchedulerVersion(t *testing.T) {
 	}
 }
 
-// A profile our plugins cannot run in, or args under a misspelt plugin name,
-// stops the real binary at startup with the field path, before it connects
-// to any API server.
+// A profile our plugins cannot run in, args under a misspelt plugin name,
+// or profiles that give GPUWorkloadFit different args stop the real binary
+// at startup with the field path, before it connects to any API server.
 func TestSchedulerRejectsBrokenProfile(t *testing.T) {
 	config := filepath.Join(t.TempDir(), "config.yaml")
 	if err := os.WriteFile(config, []byte(`apiVersion: kubescheduler.config.k8s.io/v1
@@ -86,6 +86,17 @@ profiles:
   pluginConfig:
   - name: GPUStrandng
     args: {emptyNodePenalty: 0}
+- schedulerName: gpu-workload-scheduler-a
+  plugins:
+    multiPoint:
+      enabled: [{name: GPUWorkloadFit}]
+- schedulerName: gpu-workload-scheduler-b
+  plugins:
+    multiPoint:
+      enabled: [{name: GPUWorkloadFit}]
+  pluginConfig:
+  - name: GPUWorkloadFit
+    args: {draDriverName: gpu.example.com}
 `), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +106,8 @@ profiles:
 	}
 	for _, want := range []string{
 		`profiles[0].pluginConfig[0].name: Invalid value: "GPUStrandng": no plugin of that name is registered, so its args would be ignored; did you mean GPUStranding?`,
-		`profiles[0].plugins.preFilter.enabled: Invalid value: "GPUStranding": GPUStranding reads the demand GPUWorkloadFit's PreFilter computes: enable GPUWorkloadFit before it at preFilter`,
+		`profiles[0].plugins.preFilter.enabled: Required value: GPUStranding scores against the GPU cluster state GPUWorkloadFit builds: enable GPUWorkloadFit at preFilter and filter`,
+		`profiles[2].pluginConfig[0].args: Forbidden: differ from the GPUWorkloadFit args of profiles[1]: a scheduler follows one GPU cluster state, so give every profile the same`,
 	} {
 		// kube-scheduler's command logs the error as a structured klog value.
 		if logged := strings.ReplaceAll(want, `"`, `\"`); !strings.Contains(string(out), logged) {
