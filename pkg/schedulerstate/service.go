@@ -60,9 +60,10 @@ type Service struct {
 	// are the process's.
 	handle   fwk.Handle
 	profiles []*Profile
-	// lifetime is the context Start was given: the work the state does in
-	// the background for a scheduling cycle outlives the cycle, not it.
-	lifetime context.Context
+	// lifetime is the context Start was given, read without the lock by
+	// every PreFilter: the work the state does in the background for a
+	// scheduling cycle outlives the cycle, not it.
+	lifetime atomic.Pointer[context.Context]
 
 	// explained holds each waiting pod's latest explanation (types.UID to
 	// explained), for the pending pods metric and to restore lost conditions.
@@ -175,10 +176,10 @@ func (s *Service) claimReader() ClaimReader {
 func (s *Service) Start(ctx context.Context) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.lifetime != nil || s.metrics == nil || s.handle == nil || s.handle.KubeConfig() == nil || s.handle.SharedInformerFactory() == nil {
+	if s.lifetime.Load() != nil || s.metrics == nil || s.handle == nil || s.handle.KubeConfig() == nil || s.handle.SharedInformerFactory() == nil {
 		return nil
 	}
-	s.lifetime = ctx
+	s.lifetime.Store(&ctx)
 	logger := klog.FromContext(ctx).WithName("schedulerstate")
 	handle, tracker := s.handle, s.tracker.Load()
 	informers := handle.SharedInformerFactory()
@@ -302,12 +303,11 @@ func (p *Profile) Recorder() events.EventRecorderLogger {
 // where the state has not started following a cluster with DRA.
 func (p *Profile) DeleteEarlierRules() {
 	s := p.service
-	s.mu.Lock()
-	ctx := s.lifetime
-	s.mu.Unlock()
-	if ctx == nil {
+	lifetime := s.lifetime.Load()
+	if lifetime == nil {
 		return
 	}
+	ctx := *lifetime
 	s.earlierRules.Do(func() {
 		if p.Claims() == nil {
 			return

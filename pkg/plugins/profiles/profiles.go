@@ -1,7 +1,8 @@
 // Package profiles is the one registry of our plugins, and checks a
-// KubeSchedulerConfiguration for what kube-scheduler does not: that our plugins are enabled at every extension point they need,
-// in the order they need, and that each pluginConfig names a registered
-// plugin. The scheduler runs it at startup and the simulator when it loads a
+// KubeSchedulerConfiguration for what kube-scheduler does not: that our
+// plugins are enabled at every extension point they need, in the order
+// they need, and that each pluginConfig names a registered plugin. The
+// scheduler runs the checks at startup and the simulator when it loads a
 // profile, so that a broken profile stops both with field paths instead of
 // failing every pod at runtime or losing args to a misspelt name.
 package profiles
@@ -54,7 +55,7 @@ func Registry(state *schedulerstate.Service) frameworkruntime.Registry {
 
 // Validate checks every profile of a defaulted configuration.
 func Validate(cfg *config.KubeSchedulerConfiguration) error {
-	registered := slices.Sorted(maps.Keys(Registry(nil)))
+	registered := slices.Collect(maps.Keys(Registry(nil)))
 	for name := range plugins.NewInTreeRegistry() {
 		registered = append(registered, name)
 	}
