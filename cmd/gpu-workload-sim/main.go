@@ -24,6 +24,7 @@ import (
 
 	"github.com/gpu-workload-scheduler/scheduler/manifests/install"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/inputlimit"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/placement"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/sim"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/version"
 )
@@ -71,6 +72,7 @@ type options struct {
 	output      string
 	jsonFile    string
 	plotDir     string
+	noShortcuts bool
 	// maxInput is the bytes --max-input-size allows one input file.
 	maxInput int64
 }
@@ -87,6 +89,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.DurationVar(&o.conversion, "advisor-conversion", sim.DefaultAdvisorConversion, "how long a relabelled node advertises nothing, unless the scenario says")
 	fs.StringVar(&o.output, "o", "table", "output: table or json")
 	fs.StringVar(&o.jsonFile, "json", "", "also write the JSON report to this file")
+	fs.BoolVar(&o.noShortcuts, "no-shortcuts", false, "run the whole profile on every node for every pod, without the simulator's three shortcuts (docs/simulation.md): several times slower, the same results")
 	fs.StringVar(&o.plotDir, "plot-dir", "", "write <scenario>.svg, stranded units over time per policy, to this directory")
 	maxInputSize := fs.String(strings.TrimPrefix(inputlimit.Flag, "--"), resource.NewQuantity(inputlimit.Default, resource.BinarySI).String(),
 		"the most one input file may hold, such as 512Mi; a larger one is an error before it is read whole")
@@ -130,10 +133,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	profile, percentage, err := sim.LoadProfile(configData, configSource)
+	profile, percentage, err := placement.LoadProfile(configData, configSource)
 	if err != nil {
 		return err
 	}
+	scheduler := placement.Options{Profile: profile, Percentage: percentage,
+		KeepIdlePlugins: o.noShortcuts, FilterEveryNode: o.noShortcuts, FilterEveryTime: o.noShortcuts}
 	logger := logr.Discard()
 	if *verbose {
 		logger = klog.Background()
@@ -171,7 +176,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		started := time.Now()
 		var results []*sim.Result
 		for _, advisorOpts := range advisorRuns(o, advisor) {
-			rs, err := sim.Compare(ctx, scenario, policies, sim.Options{Profile: profile, Percentage: percentage, Advisor: advisorOpts})
+			rs, err := sim.Compare(ctx, scenario, policies, sim.Options{Options: scheduler, Advisor: advisorOpts})
 			if err != nil {
 				return fmt.Errorf("scenario %s: %w", scenario.Name, err)
 			}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/advisor"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/placement"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/sim"
 )
 
@@ -47,8 +48,8 @@ type AdviseReport struct {
 // refitInput is the cluster as the simulator replays it.
 type refitInput struct {
 	policy  gpuworkload.SandboxPolicy
-	nodes   []sim.NodeSpec
-	running []sim.PodSpec
+	nodes   []placement.NodeSpec
+	running []placement.PodSpec
 }
 
 // SimulatedGain compares placing the pending GPU pods on the cluster as it
@@ -157,12 +158,12 @@ func advise(ctx context.Context, c *cluster, pods []*v1.Pod, narrowing advisor.N
 		byName[n.Name] = n
 	}
 	// Every node as the simulator replays it; the GPU nodes also as the advisor sees them.
-	nodes := make([]sim.NodeSpec, len(states))
+	nodes := make([]placement.NodeSpec, len(states))
 	in := advisor.Input{Policy: c.policy}
 	views := map[string]*advisor.Node{}
 	for i, s := range states {
 		node := byName[s.Name]
-		nodes[i] = sim.NodeSpec{
+		nodes[i] = placement.NodeSpec{
 			Name: s.Name, MilliCPU: node.Status.Allocatable.Cpu().MilliValue(), Memory: node.Status.Allocatable.Memory().Value(),
 			Mode: s.Mode.Mode, Inventory: gpuworkload.InventoryOf(node, s), Labels: node.Labels,
 		}
@@ -184,7 +185,7 @@ func advise(ctx context.Context, c *cluster, pods []*v1.Pod, narrowing advisor.N
 	for i := range in.Nodes {
 		views[in.Nodes[i].Name] = &in.Nodes[i]
 	}
-	var running, pending []sim.PodSpec
+	var running, pending []placement.PodSpec
 	var unservable, leftOut []advisor.Unservable
 	for _, p := range pods {
 		if p.Status.Phase == v1.PodSucceeded || p.Status.Phase == v1.PodFailed {
@@ -271,7 +272,7 @@ func (r *AdviseReport) Refit(ctx context.Context, node string, converting []stri
 	for _, n := range converting {
 		away[n] = true
 	}
-	var displaced, elsewhere []sim.PodSpec
+	var displaced, elsewhere []placement.PodSpec
 	for _, p := range r.cluster.running {
 		switch {
 		case p.Node == node && (p.GPU != "" || p.VM):
@@ -285,13 +286,13 @@ func (r *AdviseReport) Refit(ctx context.Context, node string, converting []stri
 	if len(displaced) == 0 {
 		return "", nil
 	}
-	remaining := slices.DeleteFunc(slices.Clone(r.cluster.nodes), func(n sim.NodeSpec) bool { return away[n.Name] })
+	remaining := slices.DeleteFunc(slices.Clone(r.cluster.nodes), func(n placement.NodeSpec) bool { return away[n.Name] })
 	nodes, _ := relevantNodes(remaining, displaced, advisor.Plan{})
 	kept := map[string]bool{}
 	for _, n := range nodes {
 		kept[n.Name] = true
 	}
-	pods := slices.DeleteFunc(elsewhere, func(p sim.PodSpec) bool { return !kept[p.Node] })
+	pods := slices.DeleteFunc(elsewhere, func(p placement.PodSpec) bool { return !kept[p.Node] })
 	shipped, err := sim.ShippedOptions()
 	if err != nil {
 		return "", err
@@ -322,7 +323,7 @@ const slowSimulation, progressEvery = 2_000, 5_000
 // simulateGain places the pending pods with the shipped profile on the
 // cluster as it is and as relabelled; running pods stay where they are.
 // With progress, each run reports its pending pods tried and placed so far.
-func simulateGain(ctx context.Context, policy gpuworkload.SandboxPolicy, nodes []sim.NodeSpec, running, pending []sim.PodSpec, plan advisor.Plan, progress io.Writer) (*SimulatedGain, error) {
+func simulateGain(ctx context.Context, policy gpuworkload.SandboxPolicy, nodes []placement.NodeSpec, running, pending []placement.PodSpec, plan advisor.Plan, progress io.Writer) (*SimulatedGain, error) {
 	shipped, err := sim.ShippedOptions()
 	if err != nil {
 		return nil, err
@@ -337,7 +338,7 @@ func simulateGain(ctx context.Context, policy gpuworkload.SandboxPolicy, nodes [
 		kept[n.Name] = true
 	}
 	// Running pods first: they hold their nodes before any pending pod arrives.
-	var scenarioPods []sim.PodSpec
+	var scenarioPods []placement.PodSpec
 	var runningGPUUnits int64
 	for _, spec := range running {
 		if kept[spec.Node] {
@@ -349,11 +350,11 @@ func simulateGain(ctx context.Context, policy gpuworkload.SandboxPolicy, nodes [
 	ctx = klog.NewContext(ctx, logr.Discard())
 	gain := &SimulatedGain{PendingGPUPods: len(pending)}
 	var progressMu sync.Mutex
-	simulate := func(name string, nodes []sim.NodeSpec, placed *int, units *int64) error {
+	simulate := func(name string, nodes []placement.NodeSpec, placed *int, units *int64) error {
 		opts := shipped
 		if progress != nil {
 			var tried, placedSoFar int
-			opts.Arrived = func(pod sim.PodSpec, placed bool) {
+			opts.Arrived = func(pod placement.PodSpec, placed bool) {
 				if pod.Node != "" {
 					return
 				}
@@ -391,7 +392,7 @@ func simulateGain(ctx context.Context, policy gpuworkload.SandboxPolicy, nodes [
 // resource a pending pod requests: no other node can take the pending pods,
 // and at 20,000 nodes filtering the others is most of a run. It returns
 // the nodes as they are and as relabelled.
-func relevantNodes(nodes []sim.NodeSpec, pending []sim.PodSpec, plan advisor.Plan) (before, after []sim.NodeSpec) {
+func relevantNodes(nodes []placement.NodeSpec, pending []placement.PodSpec, plan advisor.Plan) (before, after []placement.NodeSpec) {
 	wanted := map[v1.ResourceName]bool{}
 	for _, p := range pending {
 		wanted[p.GPU] = true
@@ -400,7 +401,7 @@ func relevantNodes(nodes []sim.NodeSpec, pending []sim.PodSpec, plan advisor.Pla
 	for _, r := range plan.Relabels {
 		relabels[r.Node] = r
 	}
-	serves := func(n sim.NodeSpec) bool {
+	serves := func(n placement.NodeSpec) bool {
 		name, _, err := n.Inventory.Advertisement(n.Mode)
 		return err == nil && wanted[name]
 	}
@@ -418,9 +419,9 @@ func relevantNodes(nodes []sim.NodeSpec, pending []sim.PodSpec, plan advisor.Pla
 
 // podSpecOf is the pod as the simulator replays it: its effective requests,
 // its first GPU request by name, and node when it already runs.
-func podSpecOf(p *v1.Pod, demand gpuworkload.PodDemand, node string) sim.PodSpec {
+func podSpecOf(p *v1.Pod, demand gpuworkload.PodDemand, node string) placement.PodSpec {
 	requests := resourcehelper.PodRequests(p, resourcehelper.PodResourcesOptions{})
-	spec := sim.PodSpec{
+	spec := placement.PodSpec{
 		Name: p.Namespace + "." + p.Name, MilliCPU: requests.Cpu().MilliValue(), Memory: requests.Memory().Value(),
 		VM: demand.VMI != nil, Node: node, NodeSelector: p.Spec.NodeSelector,
 	}

@@ -11,8 +11,8 @@ import (
 
 	"github.com/gpu-workload-scheduler/scheduler/manifests/install"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/apis/config"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/placement"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpuworkloadfit"
-	"github.com/gpu-workload-scheduler/scheduler/pkg/sim"
 )
 
 const schedulerConfigWanted = "a KubeSchedulerConfiguration, or the ConfigMap that holds it under data.config.yaml"
@@ -80,7 +80,7 @@ func shippedArgs() (*config.GPUWorkloadFitArgs, string, error) {
 // argsOf decodes the configuration as kube-scheduler does and returns the
 // args of the gpu-workload-scheduler profile's GPUWorkloadFit, defaulted.
 func argsOf(data []byte, source string) (*config.GPUWorkloadFitArgs, error) {
-	profile, _, err := sim.LoadProfile(data, source)
+	profile, _, err := placement.LoadProfile(data, source)
 	if err != nil {
 		return nil, err
 	}
@@ -88,7 +88,7 @@ func argsOf(data []byte, source string) (*config.GPUWorkloadFitArgs, error) {
 		if pc.Name == gpuworkloadfit.Name {
 			args, err := config.DecodeGPUWorkloadFitArgs(pc.Args)
 			if err != nil {
-				return nil, fmt.Errorf("%s: profiles[%s].pluginConfig[%s]: %w", source, sim.ProfileName, gpuworkloadfit.Name, err)
+				return nil, fmt.Errorf("%s: profiles[%s].pluginConfig[%s]: %w", source, placement.ProfileName, gpuworkloadfit.Name, err)
 			}
 			return args, nil
 		}

@@ -11,13 +11,14 @@ import (
 	"text/tabwriter"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/placement"
 )
 
 // servableByDRA says whether the DRA driver could take over the node's
 // GPUs: container and passthrough nodes of a card with a known passthrough
 // device name. vGPU nodes stay with the device plugins: the driver offers
 // no vGPU.
-func servableByDRA(n NodeSpec) bool {
+func servableByDRA(n placement.NodeSpec) bool {
 	if n.DRA || n.Inventory.GPUs == 0 || n.Mode == gpuworkload.ModeVGPU {
 		return false
 	}
@@ -32,7 +33,7 @@ func servableByDRA(n NodeSpec) bool {
 func (s *Scenario) WithDRANodes(share float64) (moved *Scenario, dra, servable int) {
 	out := *s
 	out.Name = fmt.Sprintf("%s-dra%.0f", s.Name, 100*share)
-	out.Nodes = make([]NodeSpec, len(s.Nodes))
+	out.Nodes = make([]placement.NodeSpec, len(s.Nodes))
 	for i, n := range s.Nodes {
 		if servableByDRA(n) {
 			// Node k of the servable ones moves when it takes the count

@@ -13,6 +13,7 @@ import (
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/placement"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpustranding"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/schedulerstate"
 )
@@ -43,7 +44,7 @@ type taskKey struct {
 // targetWorkload is the workload's request distribution: FGD's "target
 // workload", which it is given in advance, with the cards each class
 // accepts.
-func targetWorkload(pods []PodSpec, nodes []NodeSpec) (*fragmentationGradient, error) {
+func targetWorkload(pods []placement.PodSpec, nodes []placement.NodeSpec) (*fragmentationGradient, error) {
 	products := map[string]string{}
 	for _, n := range nodes {
 		if n.DRA {
@@ -53,7 +54,7 @@ func targetWorkload(pods []PodSpec, nodes []NodeSpec) (*fragmentationGradient, e
 	pl := &fragmentationGradient{}
 	index := map[taskKey]int{}
 	for _, p := range pods {
-		constraint, err := podConstraint(p, podObject(p, ""), func(node string) string { return products[node] })
+		constraint, err := placement.ConstraintOf(p, func(node string) string { return products[node] })
 		if err != nil {
 			return nil, err
 		}

@@ -16,67 +16,13 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	"sigs.k8s.io/yaml"
 
-	"github.com/gpu-workload-scheduler/scheduler/pkg/advisor"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/inputlimit"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/placement"
 )
-
-// NodeSpec is one node of a cluster description.
-type NodeSpec struct {
-	Name      string
-	MilliCPU  int64
-	Memory    int64
-	Mode      gpuworkload.Mode
-	Inventory gpuworkload.GPUInventory
-	// DRA says the NVIDIA DRA driver publishes the node's GPUs, each as a
-	// container GPU and a passthrough device: the node has no mode, the
-	// advisor leaves it alone, and Mode is unused.
-	DRA bool
-	// Labels are the node's own labels (a live node's, for advise), which
-	// pods' node constraints match; the simulator's mode, GPU and product
-	// labels replace theirs, and the operator's operand and vGPU state
-	// labels are left out.
-	Labels map[string]string
-}
 
 // draMode is the node input's mode for a DRA node.
 const draMode = "dra"
-
-// Apply gives the node the mode, and the vGPU profile, that a relabel proposes.
-func (s *NodeSpec) Apply(r advisor.Relabel) {
-	s.Mode = r.To
-	if _, served, ok := s.Inventory.Serving(r.Resource); ok {
-		s.Inventory = served
-	}
-}
-
-// PodSpec is one pod of a workload: when it arrives, how long it runs once
-// placed, and what it requests.
-type PodSpec struct {
-	Name     string
-	Arrival  time.Duration
-	Duration time.Duration // 0: runs until the end
-	MilliCPU int64
-	Memory   int64
-	// GPU is the requested extended resource, empty for a pod without GPUs.
-	GPU      v1.ResourceName
-	GPUCount int64
-	// VM marks a virt-launcher pod: one VM per pod.
-	VM bool
-	// Node, when set, places the pod there on arrival without scheduling it:
-	// a pod already running in a cluster snapshot.
-	Node string
-	// NodeSelector and RequiredNodeAffinity are the pod's node constraint
-	// (a live pod's, for advise), which the scheduler's NodeAffinity
-	// plugin holds it to.
-	NodeSelector         map[string]string
-	RequiredNodeAffinity *v1.NodeSelector
-	// ClaimProducts are, for a VM that accepts several cards, the
-	// productNames its ResourceClaim's alternatives (firstAvailable) select,
-	// in the order given; GPU is then draGPUs, as only DRA devices serve a
-	// claim.
-	ClaimProducts []string
-}
 
 // Bounds of the simulator's input: beyond them a run would not fit in
 // memory or in time, or a quantity would overflow. docs/simulation.md
@@ -214,8 +160,8 @@ func yamlRecords(path string, data []byte, key string, columns []string) ([]reco
 }
 
 // LoadNodes reads a cluster description of up to limit bytes. See docs/simulation.md.
-func LoadNodes(path string, limit int64) ([]NodeSpec, error) {
-	return load(path, limit, "nodes", "node", MaxNodes, nodeColumns, nodeSpecs, func(n NodeSpec) string { return n.Name })
+func LoadNodes(path string, limit int64) ([]placement.NodeSpec, error) {
+	return load(path, limit, "nodes", "node", MaxNodes, nodeColumns, nodeSpecs, func(n placement.NodeSpec) string { return n.Name })
 }
 
 // load reads records from a file of up to size bytes and turns each into
@@ -273,7 +219,7 @@ func nameAndCount(rec record) (string, int64, error) {
 	return name, count, err
 }
 
-func nodeSpecs(rec record) ([]NodeSpec, error) {
+func nodeSpecs(rec record) ([]placement.NodeSpec, error) {
 	name, count, err := nameAndCount(rec)
 	if err != nil {
 		return nil, err
@@ -311,8 +257,8 @@ func nodeSpecs(rec record) ([]NodeSpec, error) {
 			return nil, rec.errorf("model", "%v", err)
 		}
 	}
-	base := NodeSpec{Name: name, MilliCPU: cpu.MilliValue(), Memory: memory.Value(), Mode: mode, Inventory: inv, DRA: dra}
-	return replicate(base, count, name, func(n *NodeSpec, name string) { n.Name = name }), nil
+	base := placement.NodeSpec{Name: name, MilliCPU: cpu.MilliValue(), Memory: memory.Value(), Mode: mode, Inventory: inv, DRA: dra}
+	return replicate(base, count, name, func(n *placement.NodeSpec, name string) { n.Name = name }), nil
 }
 
 // draInventory checks what a DRA node needs: GPUs, and a card whose
@@ -333,16 +279,16 @@ func draInventory(inv gpuworkload.GPUInventory, profile string) error {
 
 // LoadPods reads a timed workload of up to limit bytes, sorted by arrival.
 // See docs/simulation.md.
-func LoadPods(path string, limit int64) ([]PodSpec, error) {
-	pods, err := load(path, limit, "pods", "pod", MaxPods, podColumns, podSpecs, func(p PodSpec) string { return p.Name })
+func LoadPods(path string, limit int64) ([]placement.PodSpec, error) {
+	pods, err := load(path, limit, "pods", "pod", MaxPods, podColumns, podSpecs, func(p placement.PodSpec) string { return p.Name })
 	if err != nil {
 		return nil, err
 	}
-	slices.SortStableFunc(pods, func(a, b PodSpec) int { return int(a.Arrival - b.Arrival) })
+	slices.SortStableFunc(pods, func(a, b placement.PodSpec) int { return int(a.Arrival - b.Arrival) })
 	return pods, nil
 }
 
-func podSpecs(rec record) ([]PodSpec, error) {
+func podSpecs(rec record) ([]placement.PodSpec, error) {
 	name, count, err := nameAndCount(rec)
 	if err != nil {
 		return nil, err
@@ -370,17 +316,17 @@ func podSpecs(rec record) ([]PodSpec, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := PodSpec{Name: name, Arrival: arrival, Duration: duration, MilliCPU: cpu.MilliValue(), Memory: memory.Value(), Node: rec.fields["node"]}
+	p := placement.PodSpec{Name: name, Arrival: arrival, Duration: duration, MilliCPU: cpu.MilliValue(), Memory: memory.Value(), Node: rec.fields["node"]}
 	if err := gpuRequest(rec, &p); err != nil {
 		return nil, err
 	}
-	return replicate(p, count, name, func(p *PodSpec, name string) { p.Name = name }), nil
+	return replicate(p, count, name, func(p *placement.PodSpec, name string) { p.Name = name }), nil
 }
 
 // gpuRequest reads the GPU request: a resource name (gpu) with a count
 // (gpus), or a mode with the model or profile that names the resource, and
 // the models the pod accepts.
-func gpuRequest(rec record, p *PodSpec) error {
+func gpuRequest(rec record, p *placement.PodSpec) error {
 	count, err := boundedInt(rec, "gpus", 0, 0, MaxGPUs)
 	if err != nil {
 		return err
@@ -474,7 +420,7 @@ func acceptedModels(rec record) ([]string, error) {
 // containerModels keeps a container pod to the nodes whose card it accepts,
 // by required node affinity on the product label GPU feature discovery
 // gives each card, as a platform engineer pins a container.
-func containerModels(rec record, p *PodSpec, models []string) error {
+func containerModels(rec record, p *placement.PodSpec, models []string) error {
 	if models == nil {
 		return nil
 	}

@@ -6,7 +6,11 @@ import (
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/advisor"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/placement"
 )
+
+// draGPUs is the resource a DRA node's free GPUs are counted under.
+var draGPUs = gpuworkload.DRAGPUs(gpuworkload.DRADriver)
 
 // Sample is the cluster after the events at Time.
 type Sample struct {
@@ -69,9 +73,9 @@ type Result struct {
 // metricsRecorder follows pending demand and samples the cluster after each event time.
 type metricsRecorder struct {
 	waiting *gpuworkload.WaitingGPUPods
-	// dra says which pods DRA GPUs serve: their free GPUs are stranded
+	// cluster says which pods DRA GPUs serve: their free GPUs are stranded
 	// against those, once per GPU, as the scheduler's metrics count them.
-	dra               draServing
+	cluster           *placement.Cluster
 	pendingPods       int
 	pendingUnits      int64
 	pendingPinned     int64
@@ -79,21 +83,21 @@ type metricsRecorder struct {
 	firstFailureShare *float64
 }
 
-func newMetricsRecorder(dra draServing) *metricsRecorder {
-	return &metricsRecorder{waiting: gpuworkload.NewWaitingGPUPods(), dra: dra}
+func newMetricsRecorder(cluster *placement.Cluster) *metricsRecorder {
+	return &metricsRecorder{waiting: gpuworkload.NewWaitingGPUPods(), cluster: cluster}
 }
 
-func waitingShape(p PodSpec) gpuworkload.WaitingShape {
+func waitingShape(p placement.PodSpec) gpuworkload.WaitingShape {
 	return gpuworkload.WaitingShape{Units: p.GPUCount, MilliCPU: p.MilliCPU, Memory: p.Memory}
 }
 
 func (m *metricsRecorder) addPending(p *simPod) {
 	m.pendingPods++
 	m.countPendingUnits(p, 1)
-	if p.spec.GPU != "" {
-		m.waiting.Add(p.spec.GPU, waitingShape(p.spec), p.constraint)
-		if _, ok := m.dra[p.spec.GPU]; ok {
-			m.waiting.Add(draGPUs, waitingShape(p.spec), p.constraint)
+	if p.Spec.GPU != "" {
+		m.waiting.Add(p.Spec.GPU, waitingShape(p.Spec), p.Constraint)
+		if m.cluster.ServedByDRA(p.Spec.GPU) {
+			m.waiting.Add(draGPUs, waitingShape(p.Spec), p.Constraint)
 		}
 	}
 }
@@ -101,29 +105,29 @@ func (m *metricsRecorder) addPending(p *simPod) {
 func (m *metricsRecorder) removePending(p *simPod) {
 	m.pendingPods--
 	m.countPendingUnits(p, -1)
-	if p.spec.GPU != "" {
-		m.waiting.Remove(p.spec.GPU, waitingShape(p.spec), p.constraint)
-		if _, ok := m.dra[p.spec.GPU]; ok {
-			m.waiting.Remove(draGPUs, waitingShape(p.spec), p.constraint)
+	if p.Spec.GPU != "" {
+		m.waiting.Remove(p.Spec.GPU, waitingShape(p.Spec), p.Constraint)
+		if m.cluster.ServedByDRA(p.Spec.GPU) {
+			m.waiting.Remove(draGPUs, waitingShape(p.Spec), p.Constraint)
 		}
 	}
 }
 
 func (m *metricsRecorder) countPendingUnits(p *simPod, sign int64) {
-	m.pendingUnits += sign * p.spec.GPUCount
-	if p.constraint.Constrains() {
-		m.pendingPinned += sign * p.spec.GPUCount
+	m.pendingUnits += sign * p.Spec.GPUCount
+	if p.Constraint.Constrains() {
+		m.pendingPinned += sign * p.Spec.GPUCount
 	}
 }
 
-func (m *metricsRecorder) firstFailure(nodes []*simNode) {
+func (m *metricsRecorder) firstFailure() {
 	if m.firstFailureShare != nil {
 		return
 	}
 	var used, total int64
-	for _, n := range nodes {
-		used += n.usedUnits
-		total += n.units
+	for _, n := range m.cluster.Nodes() {
+		used += n.UsedUnits
+		total += n.Units
 	}
 	share := 0.0
 	if total > 0 {
@@ -132,19 +136,19 @@ func (m *metricsRecorder) firstFailure(nodes []*simNode) {
 	m.firstFailureShare = &share
 }
 
-func (m *metricsRecorder) sample(now time.Duration, nodes []*simNode) {
+func (m *metricsRecorder) sample(now time.Duration) {
 	s := Sample{Time: now, PendingPods: m.pendingPods, PendingUnits: m.pendingUnits, PendingPinnedUnits: m.pendingPinned}
-	for _, n := range nodes {
-		if n.spec.Inventory.GPUs > 0 && n.usedUnits == 0 && !n.converting {
+	for _, n := range m.cluster.Nodes() {
+		if n.Spec.Inventory.GPUs > 0 && n.UsedUnits == 0 && !n.Converting {
 			s.EmptyGPUNodes++
 		}
-		s.UsedUnits += n.usedUnits
-		if n.units > 0 {
-			s.AllocatedGPUs += float64(n.usedUnits*n.spec.Inventory.GPUs) / float64(n.units)
+		s.UsedUnits += n.UsedUnits
+		if n.Units > 0 {
+			s.AllocatedGPUs += float64(n.UsedUnits*n.Spec.Inventory.GPUs) / float64(n.Units)
 		}
-		free := gpuworkload.FreeOnNode{Node: n.obj, Resource: n.resource, Units: n.free(), MilliCPU: n.spec.MilliCPU - n.usedCPU, Memory: n.spec.Memory - n.usedMemory}
+		free := gpuworkload.FreeOnNode{Node: n.Object, Resource: n.Resource, Units: n.Free(), MilliCPU: n.Spec.MilliCPU - n.UsedCPU, Memory: n.Spec.Memory - n.UsedMemory}
 		if kind, ok := m.waiting.Stranded(free); ok {
-			s.Stranded[kind] += n.free()
+			s.Stranded[kind] += n.Free()
 		}
 	}
 	if last := len(m.samples) - 1; last >= 0 && m.samples[last].Time == now {
@@ -163,25 +167,25 @@ func (m *metricsRecorder) result(pods []*simPod) *Result {
 	sum.SimulatedSeconds = end.Seconds()
 	var waits []float64
 	for _, p := range pods {
-		if p.spec.GPU != "" {
-			sum.GPUUnitsRequested += p.spec.GPUCount
+		if p.Spec.GPU != "" {
+			sum.GPUUnitsRequested += p.Spec.GPUCount
 		}
-		if p.node == nil {
+		if p.Node == nil {
 			sum.UnplacedPods++
-			if p.spec.GPU != "" {
+			if p.Spec.GPU != "" {
 				sum.UnplacedGPUPods++
 			}
 			left := end
 			if p.gaveUp {
 				left = p.departure
 			}
-			waits = append(waits, (left - p.spec.Arrival).Seconds())
+			waits = append(waits, (left - p.Spec.Arrival).Seconds())
 			continue
 		}
-		if p.spec.GPU != "" {
-			sum.GPUUnitsPlaced += p.spec.GPUCount
+		if p.Spec.GPU != "" {
+			sum.GPUUnitsPlaced += p.Spec.GPUCount
 		}
-		waits = append(waits, (p.placedAt - p.spec.Arrival).Seconds())
+		waits = append(waits, (p.placedAt - p.Spec.Arrival).Seconds())
 	}
 	if sum.GPUUnitsRequested > 0 {
 		sum.PlacedShare = float64(sum.GPUUnitsPlaced) / float64(sum.GPUUnitsRequested)

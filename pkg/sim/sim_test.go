@@ -22,13 +22,11 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/klog/v2"
-	schedconfig "k8s.io/kubernetes/pkg/scheduler/apis/config"
-	"k8s.io/kubernetes/pkg/scheduler/framework"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/inputlimit"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/modecontroller"
-	"github.com/gpu-workload-scheduler/scheduler/pkg/schedulerstate"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/placement"
 )
 
 func shippedOptions(t *testing.T) Options {
@@ -44,13 +42,13 @@ func quietContext(t *testing.T) context.Context {
 	return klog.NewContext(t.Context(), logr.Discard())
 }
 
-func a10Node(t *testing.T, name string, mode gpuworkload.Mode, cpu string) NodeSpec {
+func a10Node(t *testing.T, name string, mode gpuworkload.Mode, cpu string) placement.NodeSpec {
 	t.Helper()
 	inv, err := gpuworkload.NewGPUInventory(4, "A10", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := NodeSpec{Name: name, MilliCPU: 64000, Memory: 256 << 30, Mode: mode, Inventory: inv}
+	n := placement.NodeSpec{Name: name, MilliCPU: 64000, Memory: 256 << 30, Mode: mode, Inventory: inv}
 	if cpu != "" {
 		n.MilliCPU = mustMilli(cpu)
 	}
@@ -71,14 +69,14 @@ const (
 )
 
 // draNode is a node whose four A10s the DRA driver publishes.
-func draNode(t *testing.T, name string) NodeSpec {
+func draNode(t *testing.T, name string) placement.NodeSpec {
 	n := a10Node(t, name, "", "")
 	n.DRA = true
 	return n
 }
 
-func gpuPod(name string, arrival, departure time.Duration, gpu string, count, cpu int64) PodSpec {
-	return PodSpec{Name: name, Arrival: arrival, Duration: departure - arrival, GPU: v1.ResourceName(gpu), GPUCount: count, MilliCPU: cpu * 1000, VM: gpu != "nvidia.com/gpu"}
+func gpuPod(name string, arrival, departure time.Duration, gpu string, count, cpu int64) placement.PodSpec {
+	return placement.PodSpec{Name: name, Arrival: arrival, Duration: departure - arrival, GPU: v1.ResourceName(gpu), GPUCount: count, MilliCPU: cpu * 1000, VM: gpu != "nvidia.com/gpu"}
 }
 
 func runOne(t *testing.T, s *Scenario, policy string, opts Options) *Result {
@@ -104,39 +102,39 @@ func TestStrandedKinds(t *testing.T) {
 	opts := shippedOptions(t)
 	for _, tc := range []struct {
 		name  string
-		nodes []NodeSpec
-		pods  []PodSpec
+		nodes []placement.NodeSpec
+		pods  []placement.PodSpec
 		kind  gpuworkload.StrandedKind
 		units int64
 	}{
 		{
 			name:  "mode: container GPUs free while a VM waits",
-			nodes: []NodeSpec{a10Node(t, "pt", gpuworkload.ModePassthrough, ""), a10Node(t, "c", gpuworkload.ModeContainer, "")},
-			pods:  []PodSpec{gpuPod("vm-1", 0, 100*time.Second, a10, 4, 1), gpuPod("vm-2", 10*time.Second, 110*time.Second, a10, 4, 1)},
+			nodes: []placement.NodeSpec{a10Node(t, "pt", gpuworkload.ModePassthrough, ""), a10Node(t, "c", gpuworkload.ModeContainer, "")},
+			pods:  []placement.PodSpec{gpuPod("vm-1", 0, 100*time.Second, a10, 4, 1), gpuPod("vm-2", 10*time.Second, 110*time.Second, a10, 4, 1)},
 			kind:  gpuworkload.StrandedMode, units: 4,
 		},
 		{
 			name:  "fragmentation: one GPU free, two wanted",
-			nodes: []NodeSpec{a10Node(t, "c", gpuworkload.ModeContainer, "")},
-			pods:  []PodSpec{gpuPod("big", 0, 100*time.Second, "nvidia.com/gpu", 3, 1), gpuPod("pair", 10*time.Second, 110*time.Second, "nvidia.com/gpu", 2, 1)},
+			nodes: []placement.NodeSpec{a10Node(t, "c", gpuworkload.ModeContainer, "")},
+			pods:  []placement.PodSpec{gpuPod("big", 0, 100*time.Second, "nvidia.com/gpu", 3, 1), gpuPod("pair", 10*time.Second, 110*time.Second, "nvidia.com/gpu", 2, 1)},
 			kind:  gpuworkload.StrandedFragmentation, units: 1,
 		},
 		{
 			name:  "mode: a DRA node's GPUs free while a vGPU VM waits",
-			nodes: []NodeSpec{a10Node(t, "vgpu", gpuworkload.ModeVGPU, ""), draNode(t, "dra")},
-			pods:  []PodSpec{gpuPod("vgpu-1", 0, 100*time.Second, a10Q12, 8, 1), gpuPod("vgpu-2", 10*time.Second, 110*time.Second, a10Q12, 8, 1)},
+			nodes: []placement.NodeSpec{a10Node(t, "vgpu", gpuworkload.ModeVGPU, ""), draNode(t, "dra")},
+			pods:  []placement.PodSpec{gpuPod("vgpu-1", 0, 100*time.Second, a10Q12, 8, 1), gpuPod("vgpu-2", 10*time.Second, 110*time.Second, a10Q12, 8, 1)},
 			kind:  gpuworkload.StrandedMode, units: 4,
 		},
 		{
 			name:  "fragmentation: a DRA node's one free GPU, two wanted by a VM",
-			nodes: []NodeSpec{draNode(t, "dra")},
-			pods:  []PodSpec{gpuPod("big", 0, 100*time.Second, "nvidia.com/gpu", 3, 1), gpuPod("vm-pair", 10*time.Second, 110*time.Second, a10, 2, 1)},
+			nodes: []placement.NodeSpec{draNode(t, "dra")},
+			pods:  []placement.PodSpec{gpuPod("big", 0, 100*time.Second, "nvidia.com/gpu", 3, 1), gpuPod("vm-pair", 10*time.Second, 110*time.Second, a10, 2, 1)},
 			kind:  gpuworkload.StrandedFragmentation, units: 1,
 		},
 		{
 			name:  "cpu-memory: three GPUs free, no CPU left",
-			nodes: []NodeSpec{a10Node(t, "c", gpuworkload.ModeContainer, "16")},
-			pods:  []PodSpec{gpuPod("hog", 0, 100*time.Second, "nvidia.com/gpu", 1, 16), gpuPod("small", 10*time.Second, 110*time.Second, "nvidia.com/gpu", 1, 1)},
+			nodes: []placement.NodeSpec{a10Node(t, "c", gpuworkload.ModeContainer, "16")},
+			pods:  []placement.PodSpec{gpuPod("hog", 0, 100*time.Second, "nvidia.com/gpu", 1, 16), gpuPod("small", 10*time.Second, 110*time.Second, "nvidia.com/gpu", 1, 1)},
 			kind:  gpuworkload.StrandedCPUMemory, units: 3,
 		},
 	} {
@@ -162,8 +160,8 @@ func TestStrandedKinds(t *testing.T) {
 
 func TestDRANodeServesContainersAndVMs(t *testing.T) {
 	s := &Scenario{Name: "t", Policy: enabled(),
-		Nodes: []NodeSpec{draNode(t, "dra")},
-		Pods: []PodSpec{
+		Nodes: []placement.NodeSpec{draNode(t, "dra")},
+		Pods: []placement.PodSpec{
 			gpuPod("container", 0, 100*time.Second, "nvidia.com/gpu", 2, 1),
 			gpuPod("vm", 10*time.Second, 110*time.Second, a10, 2, 1),
 			gpuPod("late", 20*time.Second, 120*time.Second, "nvidia.com/gpu", 1, 1),
@@ -185,11 +183,11 @@ func TestDRANodesOfSeveralCardsServeVMsByClaim(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	other := NodeSpec{Name: "dra-l40s", MilliCPU: 64000, Memory: 256 << 30, Inventory: l40s, DRA: true}
+	other := placement.NodeSpec{Name: "dra-l40s", MilliCPU: 64000, Memory: 256 << 30, Inventory: l40s, DRA: true}
 	byDevice := gpuPod("by-device", 0, time.Hour, "nvidia.com/AD102GL_L40S", 1, 1)
 	byClaim := gpuPod("by-claim", 0, time.Hour, "gpu.nvidia.com", 1, 1)
 	byClaim.ClaimProducts = []string{"NVIDIA H100", "NVIDIA L40S"}
-	s := &Scenario{Name: "t", Policy: enabled(), Nodes: []NodeSpec{draNode(t, "dra-a10"), other}, Pods: []PodSpec{byDevice, byClaim}}
+	s := &Scenario{Name: "t", Policy: enabled(), Nodes: []placement.NodeSpec{draNode(t, "dra-a10"), other}, Pods: []placement.PodSpec{byDevice, byClaim}}
 	got := runOne(t, s, GPUStrandingPolicy, shippedOptions(t)).Summary
 	if got.GPUUnitsPlaced != 1 || got.UnplacedGPUPods != 1 {
 		t.Fatalf("summary %+v: want the VM by claim placed and the VM by device waiting", got)
@@ -248,7 +246,7 @@ needs-two-t4,10,2,vm-passthrough,T4|L40S
 			t.Errorf("%s: summary %+v: want both VMs placed", r.Policy, got)
 		}
 	}
-	opts.keepIdlePlugins = true
+	opts.KeepIdlePlugins = true
 	requireSameRuns(t, scenario, opts, results, "the whole profile")
 }
 
@@ -268,7 +266,7 @@ func requireSameRuns(t *testing.T, scenario *Scenario, opts Options, want []*Res
 }
 
 func TestWithDRANodesSpreadsTheShare(t *testing.T) {
-	s := &Scenario{Name: "t", Nodes: []NodeSpec{
+	s := &Scenario{Name: "t", Nodes: []placement.NodeSpec{
 		a10Node(t, "c1", gpuworkload.ModeContainer, ""), a10Node(t, "c2", gpuworkload.ModeContainer, ""),
 		a10Node(t, "c3", gpuworkload.ModeContainer, ""), a10Node(t, "c4", gpuworkload.ModeContainer, ""),
 		a10Node(t, "v1", gpuworkload.ModeVGPU, ""),
@@ -300,8 +298,8 @@ func TestWithDRANodesSpreadsTheShare(t *testing.T) {
 
 func TestPendingPodGivesUpAtDeparture(t *testing.T) {
 	s := &Scenario{Name: "t", Policy: enabled(),
-		Nodes: []NodeSpec{a10Node(t, "c", gpuworkload.ModeContainer, "")},
-		Pods:  []PodSpec{gpuPod("long", 0, 1000*time.Second, "nvidia.com/gpu", 4, 1), gpuPod("short", 10*time.Second, 60*time.Second, "nvidia.com/gpu", 1, 1)},
+		Nodes: []placement.NodeSpec{a10Node(t, "c", gpuworkload.ModeContainer, "")},
+		Pods:  []placement.PodSpec{gpuPod("long", 0, 1000*time.Second, "nvidia.com/gpu", 4, 1), gpuPod("short", 10*time.Second, 60*time.Second, "nvidia.com/gpu", 1, 1)},
 	}
 	res := runOne(t, s, "default", shippedOptions(t))
 	if got := res.Summary; got.UnplacedGPUPods != 1 || got.GPUUnitsPlaced != 4 || got.GPUUnitsRequested != 5 || got.WaitMaxSeconds != 50 {
@@ -311,8 +309,8 @@ func TestPendingPodGivesUpAtDeparture(t *testing.T) {
 
 func TestAdvisorRelabelsAnEmptyNodeForWaitingVMs(t *testing.T) {
 	s := &Scenario{Name: "t", Policy: enabled(),
-		Nodes: []NodeSpec{a10Node(t, "pt", gpuworkload.ModePassthrough, ""), a10Node(t, "c", gpuworkload.ModeContainer, "")},
-		Pods:  []PodSpec{gpuPod("vm-1", 0, 10000*time.Second, a10, 4, 1), gpuPod("vm-2", 10*time.Second, 10000*time.Second, a10, 2, 1)},
+		Nodes: []placement.NodeSpec{a10Node(t, "pt", gpuworkload.ModePassthrough, ""), a10Node(t, "c", gpuworkload.ModeContainer, "")},
+		Pods:  []placement.PodSpec{gpuPod("vm-1", 0, 10000*time.Second, a10, 4, 1), gpuPod("vm-2", 10*time.Second, 10000*time.Second, a10, 2, 1)},
 	}
 	opts := shippedOptions(t)
 	opts.Advisor = &AdvisorOptions{Interval: 60 * time.Second, Conversion: 120 * time.Second}
@@ -340,8 +338,8 @@ func TestControllerReplayHoldsItsHysteresisAndRateLimit(t *testing.T) {
 		return &AdvisorOptions{Interval: 60 * time.Second, Conversion: 120 * time.Second, Controller: &c}
 	}
 	s := &Scenario{Name: "t", Policy: enabled(),
-		Nodes: []NodeSpec{a10Node(t, "pt", gpuworkload.ModePassthrough, ""), a10Node(t, "c", gpuworkload.ModeContainer, "")},
-		Pods:  []PodSpec{gpuPod("vm-1", 0, 10000*time.Second, a10, 4, 1), gpuPod("vm-2", 10*time.Second, 10000*time.Second, a10, 2, 1)},
+		Nodes: []placement.NodeSpec{a10Node(t, "pt", gpuworkload.ModePassthrough, ""), a10Node(t, "c", gpuworkload.ModeContainer, "")},
+		Pods:  []placement.PodSpec{gpuPod("vm-1", 0, 10000*time.Second, a10, 4, 1), gpuPod("vm-2", 10*time.Second, 10000*time.Second, a10, 2, 1)},
 	}
 	opts := shippedOptions(t)
 	opts.Advisor = controller(5*time.Minute, 2*time.Minute, 2)
@@ -373,8 +371,8 @@ func TestControllerReplayHoldsItsHysteresisAndRateLimit(t *testing.T) {
 func TestAdvisorChangesTheVGPUProfile(t *testing.T) {
 	const desktop = "nvidia.com/NVIDIA_A10-4Q"
 	s := &Scenario{Name: "t", Policy: enabled(),
-		Nodes: []NodeSpec{a10Node(t, "v12", gpuworkload.ModeVGPU, "")}, // the A10 default profile, A10-12Q
-		Pods:  []PodSpec{gpuPod("vdi", 0, 10000*time.Second, desktop, 1, 1)},
+		Nodes: []placement.NodeSpec{a10Node(t, "v12", gpuworkload.ModeVGPU, "")}, // the A10 default profile, A10-12Q
+		Pods:  []placement.PodSpec{gpuPod("vdi", 0, 10000*time.Second, desktop, 1, 1)},
 	}
 	opts := shippedOptions(t)
 	opts.Advisor = &AdvisorOptions{Interval: 60 * time.Second, Conversion: 120 * time.Second}
@@ -393,8 +391,8 @@ func TestPoliciesPlaceDifferently(t *testing.T) {
 	used := gpuPod("used", 0, 1000*time.Second, "nvidia.com/gpu", 3, 1)
 	used.Node = "busy"
 	s := &Scenario{Name: "t", Policy: enabled(),
-		Nodes: []NodeSpec{a10Node(t, "busy", gpuworkload.ModeContainer, ""), a10Node(t, "idle", gpuworkload.ModeContainer, "")},
-		Pods:  []PodSpec{used, gpuPod("one", 10*time.Second, 1000*time.Second, "nvidia.com/gpu", 1, 1), gpuPod("four", 20*time.Second, 1000*time.Second, "nvidia.com/gpu", 4, 1)},
+		Nodes: []placement.NodeSpec{a10Node(t, "busy", gpuworkload.ModeContainer, ""), a10Node(t, "idle", gpuworkload.ModeContainer, "")},
+		Pods:  []placement.PodSpec{used, gpuPod("one", 10*time.Second, 1000*time.Second, "nvidia.com/gpu", 1, 1), gpuPod("four", 20*time.Second, 1000*time.Second, "nvidia.com/gpu", 4, 1)},
 	}
 	opts := shippedOptions(t)
 	for policy, unplaced := range map[string]int{"default": 1, "most-allocated": 0, "fgd": 0, GPUStrandingPolicy: 0} {
@@ -435,8 +433,8 @@ func TestFragmentationOfClaimTasks(t *testing.T) {
 	}
 	vm := gpuPod("vm", 0, 0, "gpu.nvidia.com", 1, 1)
 	vm.ClaimProducts = []string{"Tesla T4", "NVIDIA A10"}
-	nodes := []NodeSpec{draNode(t, "dra-a10"), {Name: "dra-l40s", Inventory: l40s, DRA: true}}
-	pl, err := targetWorkload([]PodSpec{vm}, nodes)
+	nodes := []placement.NodeSpec{draNode(t, "dra-a10"), {Name: "dra-l40s", Inventory: l40s, DRA: true}}
+	pl, err := targetWorkload([]placement.PodSpec{vm}, nodes)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -451,8 +449,8 @@ func TestFragmentationOfClaimTasks(t *testing.T) {
 // A class pinned to a GPU product cannot use another product's free
 // units: FGD counts them fragmented for it, as its simulator does.
 func TestFragmentationOfPinnedTasks(t *testing.T) {
-	pinned := PodSpec{GPU: "nvidia.com/gpu", GPUCount: 1, NodeSelector: map[string]string{gpuworkload.LabelGPUProduct: "T4"}}
-	pl, err := targetWorkload([]PodSpec{pinned}, nil)
+	pinned := placement.PodSpec{GPU: "nvidia.com/gpu", GPUCount: 1, NodeSelector: map[string]string{gpuworkload.LabelGPUProduct: "T4"}}
+	pl, err := targetWorkload([]placement.PodSpec{pinned}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -466,8 +464,8 @@ func TestFragmentationOfPinnedTasks(t *testing.T) {
 
 func TestReports(t *testing.T) {
 	s := &Scenario{Name: "tiny", Policy: enabled(),
-		Nodes: []NodeSpec{a10Node(t, "pt", gpuworkload.ModePassthrough, ""), a10Node(t, "c", gpuworkload.ModeContainer, "")},
-		Pods:  []PodSpec{gpuPod("vm-1", 0, 100*time.Second, a10, 4, 1), gpuPod("vm-2", 10*time.Second, 110*time.Second, a10, 4, 1)},
+		Nodes: []placement.NodeSpec{a10Node(t, "pt", gpuworkload.ModePassthrough, ""), a10Node(t, "c", gpuworkload.ModeContainer, "")},
+		Pods:  []placement.PodSpec{gpuPod("vm-1", 0, 100*time.Second, a10, 4, 1), gpuPod("vm-2", 10*time.Second, 110*time.Second, a10, 4, 1)},
 	}
 	results, err := Compare(quietContext(t), s, ScoringPolicies, shippedOptions(t))
 	if err != nil {
@@ -597,8 +595,8 @@ func TestOnlineFGDLearnsTheClasses(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := &Scenario{Name: "learned", Policy: enabled(),
-		Nodes: []NodeSpec{a10Node(t, "c1", gpuworkload.ModeContainer, ""), a10Node(t, "c2", gpuworkload.ModeContainer, ""), a10Node(t, "c3", gpuworkload.ModeContainer, "")},
-		Pods: []PodSpec{
+		Nodes: []placement.NodeSpec{a10Node(t, "c1", gpuworkload.ModeContainer, ""), a10Node(t, "c2", gpuworkload.ModeContainer, ""), a10Node(t, "c3", gpuworkload.ModeContainer, "")},
+		Pods: []placement.PodSpec{
 			gpuPod("four-1", 0, 0, "nvidia.com/gpu", 4, 1),
 			gpuPod("two-1", time.Second, time.Second, "nvidia.com/gpu", 2, 1),
 			gpuPod("two-2", 2*time.Second, 2*time.Second, "nvidia.com/gpu", 2, 1),
@@ -614,17 +612,10 @@ func TestOnlineFGDLearnsTheClasses(t *testing.T) {
 	}
 }
 
-func TestLoadProfileNamesTheProblem(t *testing.T) {
-	_, _, err := LoadProfile([]byte("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- schedulerName: other\n"), "my-config.yaml")
-	if err == nil || err.Error() != "my-config.yaml: profiles: no profile has schedulerName gpu-workload-scheduler" {
-		t.Fatalf("error %v", err)
-	}
-}
-
 func TestSandboxDisabledNodesRunContainers(t *testing.T) {
 	s := &Scenario{Name: "t", Policy: gpuworkload.DefaultPolicy(),
-		Nodes: []NodeSpec{a10Node(t, "pt", gpuworkload.ModePassthrough, ""), a10Node(t, "c", gpuworkload.ModeContainer, "")},
-		Pods:  []PodSpec{gpuPod("vm", 0, 100*time.Second, a10, 1, 1), gpuPod("train-1", 0, 100*time.Second, "nvidia.com/gpu", 4, 1), gpuPod("train-2", 0, 100*time.Second, "nvidia.com/gpu", 4, 1)},
+		Nodes: []placement.NodeSpec{a10Node(t, "pt", gpuworkload.ModePassthrough, ""), a10Node(t, "c", gpuworkload.ModeContainer, "")},
+		Pods:  []placement.PodSpec{gpuPod("vm", 0, 100*time.Second, a10, 1, 1), gpuPod("train-1", 0, 100*time.Second, "nvidia.com/gpu", 4, 1), gpuPod("train-2", 0, 100*time.Second, "nvidia.com/gpu", 4, 1)},
 	}
 	opts := shippedOptions(t)
 	opts.Advisor = &AdvisorOptions{Interval: time.Second, Conversion: time.Second}
@@ -645,8 +636,8 @@ func TestRunLeavesNoGoroutines(t *testing.T) {
 	vm.ClaimProducts = []string{"NVIDIA A10"}
 	// The VM's claim starts the claim engine's informers too.
 	s := &Scenario{Name: "t", Policy: enabled(),
-		Nodes: []NodeSpec{a10Node(t, "c", gpuworkload.ModeContainer, ""), draNode(t, "dra")},
-		Pods:  []PodSpec{gpuPod("p", 0, 60*time.Second, "nvidia.com/gpu", 1, 1), vm},
+		Nodes: []placement.NodeSpec{a10Node(t, "c", gpuworkload.ModeContainer, ""), draNode(t, "dra")},
+		Pods:  []placement.PodSpec{gpuPod("p", 0, 60*time.Second, "nvidia.com/gpu", 1, 1), vm},
 	}
 	policies, err := ScoringPoliciesByName("default")
 	if err != nil {
@@ -676,22 +667,22 @@ func TestRunLeavesNoGoroutines(t *testing.T) {
 func TestPinnedPodMustFitItsNode(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		pod  PodSpec
+		pod  placement.PodSpec
 		want string
 		// podsBefore are pinned to the node ahead of pod, requesting nothing.
 		podsBefore int
 	}{
-		{"more GPUs than the node has", PodSpec{Name: "big", GPU: a10, GPUCount: 5, VM: true, Node: "pt"}, "pod big is pinned to node pt, which has 4 x nvidia.com/GA102GL_A10 free, the pod requests 5", 0},
-		{"another mode's resource", PodSpec{Name: "ctr", GPU: "nvidia.com/gpu", GPUCount: 1, Node: "pt"}, `pod ctr is pinned to node pt, which advertises "nvidia.com/GA102GL_A10" in mode vm-passthrough, the pod requests nvidia.com/gpu`, 0},
-		{"more CPU than the node has", PodSpec{Name: "cpu", MilliCPU: 65000, Node: "pt"}, "pod cpu is pinned to node pt, which has 64000m CPU free, the pod requests 65000m", 0},
-		{"more pods than a node takes", PodSpec{Name: "extra", Node: "pt"}, "pod extra is pinned to node pt, which holds 1000 pods, the most a simulated node takes", podsPerNode},
+		{"more GPUs than the node has", placement.PodSpec{Name: "big", GPU: a10, GPUCount: 5, VM: true, Node: "pt"}, "pod big is pinned to node pt, which has 4 x nvidia.com/GA102GL_A10 free, the pod requests 5", 0},
+		{"another mode's resource", placement.PodSpec{Name: "ctr", GPU: "nvidia.com/gpu", GPUCount: 1, Node: "pt"}, `pod ctr is pinned to node pt, which advertises "nvidia.com/GA102GL_A10" in mode vm-passthrough, the pod requests nvidia.com/gpu`, 0},
+		{"more CPU than the node has", placement.PodSpec{Name: "cpu", MilliCPU: 65000, Node: "pt"}, "pod cpu is pinned to node pt, which has 64000m CPU free, the pod requests 65000m", 0},
+		{"more pods than a node takes", placement.PodSpec{Name: "extra", Node: "pt"}, "pod extra is pinned to node pt, which holds 1000 pods, the most a simulated node takes", 1000},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var pods []PodSpec
+			var pods []placement.PodSpec
 			for i := range tc.podsBefore {
-				pods = append(pods, PodSpec{Name: fmt.Sprintf("before-%d", i), Node: "pt"})
+				pods = append(pods, placement.PodSpec{Name: fmt.Sprintf("before-%d", i), Node: "pt"})
 			}
-			s := &Scenario{Name: "t", Policy: enabled(), Nodes: []NodeSpec{a10Node(t, "pt", gpuworkload.ModePassthrough, "")}, Pods: append(pods, tc.pod)}
+			s := &Scenario{Name: "t", Policy: enabled(), Nodes: []placement.NodeSpec{a10Node(t, "pt", gpuworkload.ModePassthrough, "")}, Pods: append(pods, tc.pod)}
 			_, err := Run(quietContext(t), s, ScoringPolicies[0], shippedOptions(t))
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error %v, want it to contain %q", err, tc.want)
@@ -720,36 +711,9 @@ func TestIdlePluginsDecideNothing(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			opts.keepIdlePlugins = true
+			opts.KeepIdlePlugins = true
 			requireSameRuns(t, scenario, opts, trimmed, "the whole profile")
 		})
-	}
-}
-
-// TestIdlePluginsAreLeftOut checks that the shipped profile runs every idle
-// plugin at its extension point and the simulator's framework none.
-func TestIdlePluginsAreLeftOut(t *testing.T) {
-	opts := shippedOptions(t)
-	for _, tc := range []struct {
-		profile *schedconfig.KubeSchedulerProfile
-		runs    bool
-	}{{opts.Profile, true}, {withoutIdlePlugins(opts.Profile, false), false}} {
-		e, err := newEngine(quietContext(t), tc.profile, opts.Percentage, nil, schedulerstate.NewOffline(), enabled())
-		if err != nil {
-			t.Fatal(err)
-		}
-		plugins := e.framework.ListPlugins()
-		for point, idle := range map[string][]string{"filter": idlePlugins.filter, "score": idlePlugins.score} {
-			set := plugins.Filter
-			if point == "score" {
-				set = plugins.Score
-			}
-			for _, name := range idle {
-				if runs := slices.ContainsFunc(set.Enabled, func(p schedconfig.Plugin) bool { return p.Name == name }); runs != tc.runs {
-					t.Errorf("%s %s runs: %v, want %v", point, name, runs, tc.runs)
-				}
-			}
-		}
 	}
 }
 
@@ -806,63 +770,18 @@ func TestServingNodesKeepTheSample(t *testing.T) {
 	// The advisor's relabels change which nodes serve each resource.
 	opts.Advisor = &AdvisorOptions{Interval: 60 * time.Second, Conversion: 120 * time.Second}
 	indexed := runOne(t, s, "gpu-stranding", opts)
-	opts.filterAlways = true
+	opts.FilterEveryTime = true
 	filtered := runOne(t, s, "gpu-stranding", opts)
 	if !equality.Semantic.DeepEqual(indexed, filtered) {
 		t.Fatalf("remembering Filter verdicts changed the run: summary %+v, filtering every time %+v", indexed.Summary, filtered.Summary)
 	}
-	opts.walkEveryNode = true
+	opts.FilterEveryNode = true
 	walked := runOne(t, s, "gpu-stranding", opts)
 	if !equality.Semantic.DeepEqual(indexed, walked) {
 		t.Fatalf("looking only at the serving nodes changed the run: summary %+v, walking every node %+v", indexed.Summary, walked.Summary)
 	}
 	if indexed.Summary.PendingPodsAverage == 0 || len(indexed.Relabels) == 0 {
 		t.Fatalf("no pod ever waited or no node was relabelled (%+v, %d relabels): the run tests less than it should", indexed.Summary, len(indexed.Relabels))
-	}
-}
-
-// A remembered Filter verdict holds only while the node is unchanged: a
-// pod pinned to a rack label fits its node until the node moves to
-// another rack, and Filter runs again for the changed node.
-func TestRememberedVerdictFollowsTheNode(t *testing.T) {
-	ctx := quietContext(t)
-	opts := shippedOptions(t)
-	e, err := newEngine(ctx, withoutIdlePlugins(opts.Profile, false), opts.Percentage, nil, schedulerstate.NewOffline(), enabled())
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec := a10Node(t, "n", gpuworkload.ModeContainer, "")
-	spec.Labels = map[string]string{"rack": "a"}
-	node := nodeObject(spec, spec.Mode, gpuworkload.ResourceGPU, 4, 1)
-	e.addNode(klog.FromContext(ctx), node)
-	pod := podObject(gpuPod("p", 0, 0, "nvidia.com/gpu", 1, 1), ProfileName)
-	pod.Spec.NodeSelector = map[string]string{"rack": "a"}
-	filter := func() bool {
-		t.Helper()
-		if err := e.cache.UpdateSnapshot(klog.FromContext(ctx), e.snapshot); err != nil {
-			t.Fatal(err)
-		}
-		all, err := e.snapshot.NodeInfos().List()
-		if err != nil {
-			t.Fatal(err)
-		}
-		state := framework.NewCycleState()
-		if _, status, _ := e.framework.RunPreFilterPlugins(ctx, state, pod); !status.IsSuccess() {
-			t.Fatal(status.AsError())
-		}
-		feasible, err := e.filter(ctx, state, pod, all[0], 0, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return feasible
-	}
-	if !filter() || !filter() {
-		t.Fatal("the pod pinned to rack a does not fit the node in rack a")
-	}
-	spec.Labels["rack"] = "b"
-	e.updateNode(klog.FromContext(ctx), node, nodeObject(spec, spec.Mode, gpuworkload.ResourceGPU, 4, 2))
-	if filter() {
-		t.Fatal("the pod pinned to rack a fits the node moved to rack b: the verdict of the node in rack a was remembered")
 	}
 }
 
@@ -883,7 +802,7 @@ func TestClaimsInAMixedCluster(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range 30 {
-		s.Nodes = append(s.Nodes, NodeSpec{Name: fmt.Sprintf("t4-%02d", i), MilliCPU: 64000, Memory: 256 << 30, Inventory: t4, DRA: true})
+		s.Nodes = append(s.Nodes, placement.NodeSpec{Name: fmt.Sprintf("t4-%02d", i), MilliCPU: 64000, Memory: 256 << 30, Inventory: t4, DRA: true})
 	}
 	resources := []string{"nvidia.com/gpu", a10, a10Q12, "gpu.nvidia.com"}
 	for i := range 600 {
@@ -899,7 +818,7 @@ func TestClaimsInAMixedCluster(t *testing.T) {
 	opts.Advisor = &AdvisorOptions{Interval: 60 * time.Second, Conversion: 120 * time.Second}
 	var mu sync.Mutex
 	claimsPlaced := 0
-	opts.Arrived = func(p PodSpec, placed bool) {
+	opts.Arrived = func(p placement.PodSpec, placed bool) {
 		mu.Lock()
 		defer mu.Unlock()
 		if placed && p.ClaimProducts != nil {
@@ -910,7 +829,7 @@ func TestClaimsInAMixedCluster(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts.filterAlways = true
+	opts.FilterEveryTime = true
 	requireSameRuns(t, s, opts, remembered, "filtering every node every time")
 	for _, r := range remembered {
 		if r.Summary.GPUUnitsPlaced == 0 || len(r.Relabels) == 0 {

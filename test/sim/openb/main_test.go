@@ -19,6 +19,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/placement"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/sim"
 )
 
@@ -175,7 +176,7 @@ func TestThreeModeMapping(t *testing.T) {
 // percent, not after later events.
 func TestSamplesByArrivedShare(t *testing.T) {
 	d := draw{
-		pods:    []sim.PodSpec{{Arrival: 10 * time.Second}, {Arrival: 20 * time.Second}, {Arrival: 30 * time.Second}},
+		pods:    []placement.PodSpec{{Arrival: 10 * time.Second}, {Arrival: 20 * time.Second}, {Arrival: 30 * time.Second}},
 		arrived: []float64{1, 2, 4},
 	}
 	series := []sim.Sample{

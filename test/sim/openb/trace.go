@@ -16,6 +16,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/placement"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/sim"
 )
 
@@ -248,10 +249,10 @@ type mapping struct {
 	name        func(list string) string
 	description string
 	advisor     bool
-	node        func(index int, n traceNode) (sim.NodeSpec, error)
+	node        func(index int, n traceNode) (placement.NodeSpec, error)
 	// pod maps the task in row index of the task list, and says how many
 	// GPUs it requests: a vGPU instance counts as its share of a GPU.
-	pod func(index int, t traceTask) (sim.PodSpec, float64, error)
+	pod func(index int, t traceTask) (placement.PodSpec, float64, error)
 	// forPinnedTasks, when set, is the mapping that replaces this one for a
 	// task list that pins tasks to cards.
 	forPinnedTasks *mapping
@@ -271,10 +272,10 @@ var mappings = []mapping{
 		name: func(list string) string { return "openb-" + list },
 		description: "FGD's ground: every node in container mode, labelled with its card as nvidia.com/gpu.product; each task a pod of its GPUs, CPU and memory, " +
 			"a fractional-GPU task taking one whole nvidia.com/gpu, a task with a gpu_spec kept to those cards by node affinity on nvidia.com/gpu.product",
-		node: func(_ int, n traceNode) (sim.NodeSpec, error) {
+		node: func(_ int, n traceNode) (placement.NodeSpec, error) {
 			return nodeSpec(n, simulatedCard, gpuworkload.ModeContainer, "", n.model)
 		},
-		pod: func(_ int, t traceTask) (sim.PodSpec, float64, error) {
+		pod: func(_ int, t traceTask) (placement.PodSpec, float64, error) {
 			p := taskPod(t)
 			if t.gpus == 0 {
 				return p, 0, nil
@@ -288,7 +289,7 @@ var mappings = []mapping{
 			"fractional tasks become vGPU VMs of the smallest of those profiles that holds their share, " +
 			"every other 1- or 2-GPU task a passthrough VM, the rest containers",
 		advisor: true,
-		node: func(index int, n traceNode) (sim.NodeSpec, error) {
+		node: func(index int, n traceNode) (placement.NodeSpec, error) {
 			mode, profile := threeModeSplit(index, oneCardProfiles)
 			label := ""
 			if mode == gpuworkload.ModeContainer {
@@ -298,7 +299,7 @@ var mappings = []mapping{
 			}
 			return nodeSpec(n, simulatedCard, mode, profile, label)
 		},
-		pod: func(index int, t traceTask) (sim.PodSpec, float64, error) {
+		pod: func(index int, t traceTask) (placement.PodSpec, float64, error) {
 			p := taskPod(t)
 			switch {
 			case t.pinned():
@@ -325,11 +326,11 @@ var threeModeByCard = mapping{
 		"a VM names its card, so only a task pinned to one known card becomes a VM: a fractional one a vGPU VM of the smallest of its card's profiles that holds its share, " +
 		"a 1- or 2-GPU one in an odd row a passthrough VM; every other task a container kept to its cards by node affinity",
 	advisor: true,
-	node: func(index int, n traceNode) (sim.NodeSpec, error) {
+	node: func(index int, n traceNode) (placement.NodeSpec, error) {
 		card := traceCards[n.model]
 		known, err := gpuworkload.CardOfModel(card)
 		if err != nil {
-			return sim.NodeSpec{}, fmt.Errorf("node %s: %w", n.name, err)
+			return placement.NodeSpec{}, fmt.Errorf("node %s: %w", n.name, err)
 		}
 		mode, profile := threeModeSplit(index, shareProfiles(known.VGPUFamily))
 		if mode == gpuworkload.ModePassthrough && known.PassthroughName == "" {
@@ -337,7 +338,7 @@ var threeModeByCard = mapping{
 		}
 		return nodeSpec(n, card, mode, profile, productLabel(n.model))
 	},
-	pod: func(index int, t traceTask) (sim.PodSpec, float64, error) {
+	pod: func(index int, t traceTask) (placement.PodSpec, float64, error) {
 		p := taskPod(t)
 		if t.gpus == 0 {
 			return p, 0, nil
@@ -397,26 +398,26 @@ func shareProfiles(family string) []string {
 
 // nodeSpec is the node with its GPUs of the card in a mode, labelled with
 // product as nvidia.com/gpu.product unless product is empty.
-func nodeSpec(n traceNode, card string, mode gpuworkload.Mode, profile, product string) (sim.NodeSpec, error) {
+func nodeSpec(n traceNode, card string, mode gpuworkload.Mode, profile, product string) (placement.NodeSpec, error) {
 	inv, err := gpuworkload.NewGPUInventory(n.gpus, card, profile)
 	if err != nil {
-		return sim.NodeSpec{}, fmt.Errorf("node %s: %w", n.name, err)
+		return placement.NodeSpec{}, fmt.Errorf("node %s: %w", n.name, err)
 	}
-	spec := sim.NodeSpec{Name: n.name, MilliCPU: n.milliCPU, Memory: n.memMiB << 20, Mode: mode, Inventory: inv}
+	spec := placement.NodeSpec{Name: n.name, MilliCPU: n.milliCPU, Memory: n.memMiB << 20, Mode: mode, Inventory: inv}
 	if product != "" {
 		spec.Labels = map[string]string{gpuworkload.LabelGPUProduct: product}
 	}
 	return spec, nil
 }
 
-func taskPod(t traceTask) sim.PodSpec {
-	return sim.PodSpec{MilliCPU: t.milliCPU, Memory: t.memMiB << 20}
+func taskPod(t traceTask) placement.PodSpec {
+	return placement.PodSpec{MilliCPU: t.milliCPU, Memory: t.memMiB << 20}
 }
 
 // containerPod asks for the task's GPUs as whole nvidia.com/gpu (a
 // fractional task takes one: sharing a GPU is invisible to the scheduler),
 // kept to its cards as label names them.
-func containerPod(p sim.PodSpec, t traceTask, label func(model string) string) (sim.PodSpec, float64, error) {
+func containerPod(p placement.PodSpec, t traceTask, label func(model string) string) (placement.PodSpec, float64, error) {
 	p.GPU, p.GPUCount = gpuworkload.ResourceGPU, t.gpus
 	p.RequiredNodeAffinity = t.modelConstraint(label)
 	return p, float64(t.gpus), nil
@@ -424,7 +425,7 @@ func containerPod(p sim.PodSpec, t traceTask, label func(model string) string) (
 
 // gpuPod gives p the resource the mode advertises for count GPUs of the
 // card.
-func gpuPod(p sim.PodSpec, count int64, mode gpuworkload.Mode, card, profile string) (sim.PodSpec, float64, error) {
+func gpuPod(p placement.PodSpec, count int64, mode gpuworkload.Mode, card, profile string) (placement.PodSpec, float64, error) {
 	inv, err := gpuworkload.NewGPUInventory(count, card, profile)
 	if err != nil {
 		return p, 0, err
@@ -440,7 +441,7 @@ func gpuPod(p sim.PodSpec, count int64, mode gpuworkload.Mode, card, profile str
 
 // vgpuVM is a VM of one instance of the smallest of the card's profiles
 // (largest first) that holds the task's share of a GPU.
-func vgpuVM(p sim.PodSpec, t traceTask, card string, profiles []string) (sim.PodSpec, float64, error) {
+func vgpuVM(p placement.PodSpec, t traceTask, card string, profiles []string) (placement.PodSpec, float64, error) {
 	profile := profiles[0]
 	for _, candidate := range profiles[1:] {
 		vp, err := gpuworkload.ParseVGPUConfig(candidate)
@@ -465,7 +466,7 @@ const arrivalSpacing = 10 * time.Second
 // departures, until the GPUs requested reach inflation times the cluster's
 // (FGD's method). arrived[i] is the GPUs requested by pods[0..i].
 type draw struct {
-	pods    []sim.PodSpec
+	pods    []placement.PodSpec
 	arrived []float64
 }
 
@@ -489,8 +490,8 @@ func inflate(m mapping, tasks []traceTask, gpus, inflation float64, rng *rand.Ra
 }
 
 // cluster maps the node list; it returns the nodes and their GPUs.
-func cluster(m mapping, nodes []traceNode) ([]sim.NodeSpec, float64, error) {
-	specs := make([]sim.NodeSpec, len(nodes))
+func cluster(m mapping, nodes []traceNode) ([]placement.NodeSpec, float64, error) {
+	specs := make([]placement.NodeSpec, len(nodes))
 	perCard := map[string]int{}
 	gpus := 0.0
 	for i, n := range nodes {

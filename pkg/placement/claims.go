@@ -1,4 +1,4 @@
-package sim
+package placement
 
 import (
 	"context"
@@ -125,8 +125,8 @@ func objectKey(o metav1.Object) string {
 
 // publish writes the node's slice as the allocator may use it: the GPUs no
 // pod holds.
-func (c *claimEngine) publish(n *simNode) error {
-	slice := gpuworkload.DriverSliceOfCard(n.spec.Name, int(n.spec.Inventory.GPUs), n.spec.Inventory.Card)
+func (c *claimEngine) publish(n *Node) error {
+	slice := gpuworkload.DriverSliceOfCard(n.Spec.Name, int(n.Spec.Inventory.GPUs), n.Spec.Inventory.Card)
 	slice.Spec.Devices = slices.DeleteFunc(slice.Spec.Devices, func(d resourceapi.Device) bool {
 		for i, held := range n.draHeld {
 			if held && (d.Name == gpuworkload.DRAGPUDevice(i) || d.Name == gpuworkload.DRAVFIODevice(i)) {
@@ -150,10 +150,10 @@ func (c *claimEngine) publish(n *simNode) error {
 }
 
 // create writes the VM's claim before its first cycle.
-func (c *claimEngine) create(p *simPod) error {
-	claim := vmClaimObject(p.spec)
+func (c *claimEngine) create(p *Pod) error {
+	claim := vmClaimObject(p.Spec)
 	if _, err := c.e.client.ResourceV1().ResourceClaims(Namespace).Create(c.ctx, claim, metav1.CreateOptions{}); err != nil {
-		return fmt.Errorf("create ResourceClaim %s of pod %s: %w", claim.Name, p.spec.Name, err)
+		return fmt.Errorf("create ResourceClaim %s of pod %s: %w", claim.Name, p.Spec.Name, err)
 	}
 	return c.await(objectKey(claim), claim.ResourceVersion)
 }
@@ -161,29 +161,29 @@ func (c *claimEngine) create(p *simPod) error {
 // allocate runs DynamicResources' Reserve and PreBind for the node the
 // cycle chose, which write the allocation, and returns the claim as
 // allocated.
-func (c *claimEngine) allocate(ctx context.Context, state fwk.CycleState, p *simPod, node string) (*resourceapi.ResourceClaim, error) {
+func (c *claimEngine) allocate(ctx context.Context, state fwk.CycleState, p *Pod, node string) (*resourceapi.ResourceClaim, error) {
 	pl := c.e.dynamicResources
 	if status := pl.Reserve(ctx, state, p.obj, node); !status.IsSuccess() {
-		return nil, fmt.Errorf("DynamicResources' Reserve of pod %s on node %s: %w", p.spec.Name, node, status.AsError())
+		return nil, fmt.Errorf("DynamicResources' Reserve of pod %s on node %s: %w", p.Spec.Name, node, status.AsError())
 	}
 	if status := pl.PreBind(ctx, state, p.obj, node); !status.IsSuccess() {
-		return nil, fmt.Errorf("DynamicResources' PreBind of pod %s on node %s: %w", p.spec.Name, node, status.AsError())
+		return nil, fmt.Errorf("DynamicResources' PreBind of pod %s on node %s: %w", p.Spec.Name, node, status.AsError())
 	}
-	claim, err := c.e.draManager.ResourceClaims().Get(Namespace, vmClaimName(p.spec.Name))
+	claim, err := c.e.draManager.ResourceClaims().Get(Namespace, vmClaimName(p.Spec.Name))
 	if err != nil {
 		return nil, err
 	}
 	if claim.Status.Allocation == nil {
-		return nil, fmt.Errorf("pod %s on node %s: DynamicResources bound claim %s without allocating it", p.spec.Name, node, claim.Name)
+		return nil, fmt.Errorf("pod %s on node %s: DynamicResources bound claim %s without allocating it", p.Spec.Name, node, claim.Name)
 	}
 	return claim, nil
 }
 
 // release deletes a departing VM's claim.
-func (c *claimEngine) release(p *simPod) error {
-	name := vmClaimName(p.spec.Name)
+func (c *claimEngine) release(p *Pod) error {
+	name := vmClaimName(p.Spec.Name)
 	if err := c.e.client.ResourceV1().ResourceClaims(Namespace).Delete(c.ctx, name, metav1.DeleteOptions{}); err != nil {
-		return fmt.Errorf("delete ResourceClaim %s of pod %s: %w", name, p.spec.Name, err)
+		return fmt.Errorf("delete ResourceClaim %s of pod %s: %w", name, p.Spec.Name, err)
 	}
 	return c.await(Namespace+"/"+name, "")
 }

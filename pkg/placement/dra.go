@@ -1,4 +1,4 @@
-package sim
+package placement
 
 import (
 	"fmt"
@@ -49,12 +49,12 @@ func draServingOf(nodes []NodeSpec) (draServing, error) {
 
 // publishDRA gives the scheduler what the driver publishes: its
 // DeviceClasses and each DRA node's ResourceSlice.
-func (r *run) publishDRA(nodes []NodeSpec) error {
+func (c *Cluster) publishDRA(nodes []NodeSpec) error {
 	classes := map[string]*resourceapi.DeviceClass{}
-	if r.claims != nil {
+	if c.claims != nil {
 		classes[gpuworkload.DRAClassVFIO] = gpuworkload.DriverDeviceClass(gpuworkload.DRAClassVFIO, gpuworkload.DRATypeVFIO, "")
 	}
-	for served, deviceType := range r.dra {
+	for served, deviceType := range c.dra {
 		class := gpuworkload.DRAClassGPU
 		if deviceType == gpuworkload.DRATypeVFIO {
 			class = gpuworkload.DRAClassVFIO
@@ -62,55 +62,55 @@ func (r *run) publishDRA(nodes []NodeSpec) error {
 		classes[class] = gpuworkload.DriverDeviceClass(class, deviceType, served)
 	}
 	for _, class := range classes {
-		if err := r.engine.tracker.UpsertDeviceClass(class); err != nil {
+		if err := c.engine.tracker.UpsertDeviceClass(class); err != nil {
 			return err
 		}
 	}
 	for _, n := range nodes {
 		if n.DRA {
-			r.engine.tracker.UpsertResourceSlice(gpuworkload.DriverSliceOfCard(n.Name, int(n.Inventory.GPUs), n.Inventory.Card))
+			c.engine.tracker.UpsertResourceSlice(gpuworkload.DriverSliceOfCard(n.Name, int(n.Inventory.GPUs), n.Inventory.Card))
 		}
 	}
 	return nil
 }
 
 // publishForClaims shows the allocator of claims which GPUs of the node are free.
-func (r *run) publishForClaims(n *simNode) error {
-	if r.claims == nil {
+func (c *Cluster) publishForClaims(n *Node) error {
+	if c.claims == nil {
 		return nil
 	}
-	return r.claims.publish(n)
+	return c.claims.publish(n)
 }
 
 // allocateDRA gives a pod placed on a DRA node its devices: a VM with a
 // claim those DynamicResources allocates in the cycle; else, as
 // GPUDynamicResources would, the first GPUs of which no
 // device is allocated, as gpu or vfio devices by the resource.
-func (r *run) allocateDRA(p *simPod, n *simNode, cycle fwk.CycleState) error {
+func (c *Cluster) allocateDRA(p *Pod, n *Node, cycle fwk.CycleState) error {
 	var gpus []int
 	var devices []string
 	var claim *resourceapi.ResourceClaim
-	if p.spec.ClaimProducts != nil {
+	if p.Spec.ClaimProducts != nil {
 		var err error
-		if claim, err = r.claims.allocate(r.ctx, cycle, p, n.spec.Name); err != nil {
+		if claim, err = c.claims.allocate(c.ctx, cycle, p, n.Spec.Name); err != nil {
 			return err
 		}
 		for _, result := range claim.Status.Allocation.Devices.Results {
 			i := -1
 			for j := range n.draHeld {
-				if result.Pool == n.spec.Name && result.Device == gpuworkload.DRAVFIODevice(j) {
+				if result.Pool == n.Spec.Name && result.Device == gpuworkload.DRAVFIODevice(j) {
 					i = j
 				}
 			}
 			if i < 0 || n.draHeld[i] {
-				return fmt.Errorf("pod %s on DRA node %s: DynamicResources allocated device %s/%s, which is not a free vfio device of the node", p.spec.Name, n.spec.Name, result.Pool, result.Device)
+				return fmt.Errorf("pod %s on DRA node %s: DynamicResources allocated device %s/%s, which is not a free vfio device of the node", p.Spec.Name, n.Spec.Name, result.Pool, result.Device)
 			}
 			gpus, devices = append(gpus, i), append(devices, result.Device)
 		}
 	} else {
-		deviceType := n.dra[p.spec.GPU]
+		deviceType := n.dra[p.Spec.GPU]
 		for i, held := range n.draHeld {
-			if int64(len(devices)) == p.spec.GPUCount {
+			if int64(len(devices)) == p.Spec.GPUCount {
 				break
 			}
 			if held {
@@ -123,39 +123,39 @@ func (r *run) allocateDRA(p *simPod, n *simNode, cycle fwk.CycleState) error {
 				devices = append(devices, gpuworkload.DRAGPUDevice(i))
 			}
 		}
-		claim = draClaimObject(p.spec.Name, n.spec.Name, devices)
+		claim = draClaimObject(p.Spec.Name, n.Spec.Name, devices)
 	}
-	if int64(len(devices)) != p.spec.GPUCount {
-		return fmt.Errorf("pod %s on DRA node %s: %d of its GPUs are free, the pod requests %d", p.spec.Name, n.spec.Name, len(devices), p.spec.GPUCount)
+	if int64(len(devices)) != p.Spec.GPUCount {
+		return fmt.Errorf("pod %s on DRA node %s: %d of its GPUs are free, the pod requests %d", p.Spec.Name, n.Spec.Name, len(devices), p.Spec.GPUCount)
 	}
 	// The scheduler's view of the devices must agree, or the run measures
 	// a cluster no allocator would produce.
-	for _, d := range r.engine.tracker.DRADeviceStates(n.spec.Name) {
+	for _, d := range c.engine.tracker.DRADeviceStates(n.Spec.Name) {
 		if slices.Contains(devices, d.Name) && d.State != gpuworkload.DRADeviceFree {
-			return fmt.Errorf("pod %s on DRA node %s: the simulator chose device %s, which the scheduler sees %s", p.spec.Name, n.spec.Name, d.Name, d.State)
+			return fmt.Errorf("pod %s on DRA node %s: the simulator chose device %s, which the scheduler sees %s", p.Spec.Name, n.Spec.Name, d.Name, d.State)
 		}
 	}
 	for _, i := range gpus {
 		n.draHeld[i] = true
 	}
 	p.draGPUs = gpus
-	r.engine.tracker.UpsertResourceClaim(claim)
-	return r.publishForClaims(n)
+	c.engine.tracker.UpsertResourceClaim(claim)
+	return c.publishForClaims(n)
 }
 
 // releaseDRA frees a departing pod's devices, as deleting its claim does.
-func (r *run) releaseDRA(p *simPod, n *simNode) error {
+func (c *Cluster) releaseDRA(p *Pod, n *Node) error {
 	for _, i := range p.draGPUs {
 		n.draHeld[i] = false
 	}
 	p.draGPUs = nil
-	name := draClaimName(p.spec.Name)
-	if p.spec.ClaimProducts != nil {
-		name = vmClaimName(p.spec.Name)
-		if err := r.claims.release(p); err != nil {
+	name := draClaimName(p.Spec.Name)
+	if p.Spec.ClaimProducts != nil {
+		name = vmClaimName(p.Spec.Name)
+		if err := c.claims.release(p); err != nil {
 			return err
 		}
 	}
-	r.engine.tracker.DeleteResourceClaim(Namespace, name)
-	return r.publishForClaims(n)
+	c.engine.tracker.DeleteResourceClaim(Namespace, name)
+	return c.publishForClaims(n)
 }

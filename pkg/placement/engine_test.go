@@ -1,0 +1,122 @@
+package placement
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/go-logr/logr"
+	"k8s.io/klog/v2"
+	schedconfig "k8s.io/kubernetes/pkg/scheduler/apis/config"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/schedulerstate"
+)
+
+func shippedOptions(t *testing.T) Options {
+	t.Helper()
+	opts, err := ShippedOptions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return opts
+}
+
+func enabled() gpuworkload.SandboxPolicy {
+	return gpuworkload.SandboxPolicy{Enabled: true, DefaultWorkload: gpuworkload.ModeContainer}
+}
+
+func TestLoadProfileNamesTheProblem(t *testing.T) {
+	_, _, err := LoadProfile([]byte("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- schedulerName: other\n"), "my-config.yaml")
+	if err == nil || err.Error() != "my-config.yaml: profiles: no profile has schedulerName gpu-workload-scheduler" {
+		t.Fatalf("error %v", err)
+	}
+}
+
+// TestIdlePluginsAreLeftOut checks that the shipped profile runs every idle
+// plugin at its extension point and the simulator's framework none.
+func TestIdlePluginsAreLeftOut(t *testing.T) {
+	opts := shippedOptions(t)
+	for _, tc := range []struct {
+		profile *schedconfig.KubeSchedulerProfile
+		runs    bool
+	}{{opts.Profile, true}, {withoutIdlePlugins(opts.Profile, false), false}} {
+		e, err := newEngine(klog.NewContext(t.Context(), logr.Discard()), tc.profile, opts.Percentage, nil, schedulerstate.NewOffline(), enabled())
+		if err != nil {
+			t.Fatal(err)
+		}
+		plugins := e.framework.ListPlugins()
+		for point, idle := range map[string][]string{"filter": idlePlugins.filter, "score": idlePlugins.score} {
+			set := plugins.Filter
+			if point == "score" {
+				set = plugins.Score
+			}
+			for _, name := range idle {
+				if runs := slices.ContainsFunc(set.Enabled, func(p schedconfig.Plugin) bool { return p.Name == name }); runs != tc.runs {
+					t.Errorf("%s %s runs: %v, want %v", point, name, runs, tc.runs)
+				}
+			}
+		}
+	}
+}
+
+// A remembered Filter verdict holds only while the node is unchanged: a
+// pod pinned to a rack label fits its node until the node moves to
+// another rack, and Filter runs again for the changed node.
+func TestRememberedVerdictFollowsTheNode(t *testing.T) {
+	ctx := klog.NewContext(t.Context(), logr.Discard())
+	opts := shippedOptions(t)
+	e, err := newEngine(ctx, withoutIdlePlugins(opts.Profile, false), opts.Percentage, nil, schedulerstate.NewOffline(), enabled())
+	if err != nil {
+		t.Fatal(err)
+	}
+	inv, err := gpuworkload.NewGPUInventory(4, "A10", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := NodeSpec{Name: "n", MilliCPU: 64000, Memory: 256 << 30, Mode: gpuworkload.ModeContainer, Inventory: inv}
+	spec.Labels = map[string]string{"rack": "a"}
+	node := nodeObject(spec, spec.Mode, gpuworkload.ResourceGPU, 4, 1)
+	e.addNode(klog.FromContext(ctx), node)
+	pod := podObject(PodSpec{Name: "p", GPU: gpuworkload.ResourceGPU, GPUCount: 1, MilliCPU: 1000}, ProfileName)
+	pod.Spec.NodeSelector = map[string]string{"rack": "a"}
+	filter := func() bool {
+		t.Helper()
+		if err := e.cache.UpdateSnapshot(klog.FromContext(ctx), e.snapshot); err != nil {
+			t.Fatal(err)
+		}
+		all, err := e.snapshot.NodeInfos().List()
+		if err != nil {
+			t.Fatal(err)
+		}
+		state := framework.NewCycleState()
+		if _, status, _ := e.framework.RunPreFilterPlugins(ctx, state, pod); !status.IsSuccess() {
+			t.Fatal(status.AsError())
+		}
+		feasible, err := e.filter(ctx, state, pod, all[0], 0, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return feasible
+	}
+	if !filter() || !filter() {
+		t.Fatal("the pod pinned to rack a does not fit the node in rack a")
+	}
+	spec.Labels["rack"] = "b"
+	e.updateNode(klog.FromContext(ctx), node, nodeObject(spec, spec.Mode, gpuworkload.ResourceGPU, 4, 2))
+	if filter() {
+		t.Fatal("the pod pinned to rack a fits the node moved to rack b: the verdict of the node in rack a was remembered")
+	}
+}
+
+// A VM that accepts several cards gets a claim with one alternative per
+// card, in its order, from the vfio DeviceClass.
+func TestVMClaimObject(t *testing.T) {
+	pods := []PodSpec{3: {Name: "vm", GPUCount: 2, VM: true, ClaimProducts: []string{"Tesla T4", "NVIDIA A10"}}}
+	claim := vmClaimObject(pods[3])
+	request := claim.Spec.Devices.Requests[0]
+	if len(request.FirstAvailable) != 2 || request.FirstAvailable[1].DeviceClassName != gpuworkload.DRAClassVFIO || request.FirstAvailable[1].Count != 2 ||
+		request.FirstAvailable[1].Selectors[0].CEL.Expression != `device.attributes['gpu.nvidia.com'].productName == "NVIDIA A10"` {
+		t.Errorf("claim of VM %s: %+v", pods[3].Name, request)
+	}
+}
