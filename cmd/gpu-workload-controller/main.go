@@ -30,7 +30,7 @@ import (
 	"k8s.io/utils/clock"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/advisor"
-	"github.com/gpu-workload-scheduler/scheduler/pkg/cli"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/conversionplan"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/modecontroller"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/version"
 )
@@ -121,7 +121,7 @@ func run(ctx context.Context, kubeconfig string, opts modecontroller.Options, le
 	defer broadcaster.Shutdown()
 	recorder := broadcaster.NewRecorder(scheme.Scheme, modecontroller.Name)
 	planner := func(ctx context.Context, narrowing advisor.Narrowing) (modecontroller.Plan, error) {
-		report, err := cli.AdviseLive(ctx, rest.CopyConfig(config), narrowing)
+		report, err := conversionplan.Live(ctx, rest.CopyConfig(config), narrowing)
 		if err != nil {
 			return modecontroller.Plan{}, err
 		}

@@ -77,16 +77,16 @@ func newCheckCommand(o *rootOptions) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			fitArgs, _, err := deployedArgs(cmd.Context(), c.client, "", o.inputs(cmd))
+			fitArgs, _, err := deployedArgs(cmd.Context(), c.Client, "", o.inputs(cmd))
 			if err != nil {
 				return err
 			}
-			c.conversionTimeout, c.draDriver = fitArgs.Timeout(), fitArgs.DRADriverName
+			c.ConversionTimeout, c.DRADriver = fitArgs.Timeout(), fitArgs.DRADriverName
 			if cmd.Flags().Changed("conversion-timeout") {
 				if conversionTimeout < time.Second {
 					return usageErrorf("--conversion-timeout: %s is under one second; give the mode controller's --conversion-timeout, e.g. 20m", conversionTimeout)
 				}
-				c.conversionTimeout = conversionTimeout
+				c.ConversionTimeout = conversionTimeout
 			}
 			report := buildCheckReport(cmd.Context(), c)
 			if err := printCheckReport(o.out, o.output, report); err != nil {
@@ -109,10 +109,10 @@ func newCheckCommand(o *rootOptions) *cobra.Command {
 }
 
 func buildCheckReport(ctx context.Context, c *cluster) *CheckReport {
-	states, classifier := c.states()
+	states, classifier := c.States()
 	report := &CheckReport{APIVersion: ReportAPIVersion, Kind: "CheckReport", Findings: []ReportFinding{}, Summary: CheckSummary{
-		Policy:   describePolicy(c.policy),
-		KubeVirt: c.kubeVirt,
+		Policy:   describePolicy(c.Policy),
+		KubeVirt: c.KubeVirt,
 		Nodes:    len(states),
 		GPUNodes: map[string]int{},
 		Findings: map[string]int{},
@@ -121,25 +121,25 @@ func buildCheckReport(ctx context.Context, c *cluster) *CheckReport {
 		report.Findings = appendFindings(report.Findings, object, findings)
 	}
 	bound := map[string][]*v1.Pod{}
-	for _, p := range c.assigned {
+	for _, p := range c.Assigned {
 		bound[p.Spec.NodeName] = append(bound[p.Spec.NodeName], p)
 	}
-	for _, n := range c.nodes {
-		add("Node/"+n.Name, gpuworkload.StaleConversionFindings(n, c.read, c.conversionTimeout))
+	for _, n := range c.Nodes {
+		add("Node/"+n.Name, gpuworkload.StaleConversionFindings(n, c.Read, c.ConversionTimeout))
 	}
 	for _, s := range states {
 		if s.GPUNode {
 			report.Summary.GPUNodes[string(s.Mode.Mode)]++
-			add("Node/"+s.Name, assumptionNoted(s, c.policy))
+			add("Node/"+s.Name, assumptionNoted(s, c.Policy))
 			add("Node/"+s.Name, gpuworkload.OverCommitFindings(s, bound[s.Name], classifier))
 		}
 	}
 	report.Findings = append(report.Findings, draFindings(c)...)
 	advertised := gpuworkload.AdvertisementOf(states)
-	gpus := gpuworkload.GPUsOf(c.nodes, states)
-	add(policyObject(c.policy), gpuworkload.PolicyFindings(c.policy, c.permitted, advertised))
-	add(c.kubeVirt, gpuworkload.CheckPermittedHostDevices(c.permitted, c.policy, advertised, gpus))
-	for _, vmi := range c.vmis {
+	gpus := gpuworkload.GPUsOf(c.Nodes, states)
+	add(policyObject(c.Policy), gpuworkload.PolicyFindings(c.Policy, c.Permitted, advertised))
+	add(c.KubeVirt, gpuworkload.CheckPermittedHostDevices(c.Permitted, c.Policy, advertised, gpus))
+	for _, vmi := range c.VMIs {
 		add(vmiObject(vmi), vmiFindings(ctx, c, vmi, classifier, advertised, gpus))
 	}
 	for _, f := range report.Findings {
@@ -195,11 +195,11 @@ func vmiObject(vmi *unstructured.Unstructured) string {
 // with the FailedCreate events KubeVirt recorded.
 func vmiFindings(ctx context.Context, c *cluster, vmi *unstructured.Unstructured, classifier *gpuworkload.Classifier, advertised gpuworkload.Advertisement, gpus []gpuworkload.NodeGPUs) []gpuworkload.Finding {
 	names, fromClaims, malformed := vmiDeviceNames(vmi, classifier)
-	findings := gpuworkload.CheckVMIDevices(names, c.permitted, advertised, gpus)
-	if c.kubeVirtGates != nil {
-		findings = append(findings, gpuworkload.CheckVMIClaims(slices.Contains(fromClaims, "gpus"), slices.Contains(fromClaims, "hostDevices"), *c.kubeVirtGates, c.kubeVirt)...)
+	findings := gpuworkload.CheckVMIDevices(names, c.Permitted, advertised, gpus)
+	if c.KubeVirtGates != nil {
+		findings = append(findings, gpuworkload.CheckVMIClaims(slices.Contains(fromClaims, "gpus"), slices.Contains(fromClaims, "hostDevices"), *c.KubeVirtGates, c.KubeVirt)...)
 	}
-	if len(findings) > 0 && c.client != nil {
+	if len(findings) > 0 && c.Client != nil {
 		failed, err := failedCreateEvents(ctx, c, vmi)
 		if err != nil {
 			failed = fmt.Sprintf("not read (%v)", err)
@@ -233,15 +233,15 @@ func draFindings(c *cluster) []ReportFinding {
 	add := func(object string, findings []gpuworkload.Finding) {
 		out = appendFindings(out, object, findings)
 	}
-	driver := c.draDriver
-	draNodes := c.dra.draNodes(driver)
+	driver := c.DRADriver
+	draNodes := c.DRA.Nodes(driver)
 	var served []gpuworkload.DRAExtendedResource
-	for _, class := range c.dra.classes {
+	for _, class := range c.DRA.Classes {
 		if s, ok := gpuworkload.DRAExtendedResourceOf(class, driver); ok {
 			served = append(served, s)
 		}
 	}
-	for _, n := range c.nodes {
+	for _, n := range c.Nodes {
 		if dra := draNodes[n.Name]; dra != nil {
 			add("Node/"+n.Name, gpuworkload.DRANodeFindings(n, dra, served))
 		}
@@ -250,7 +250,7 @@ func draFindings(c *cluster) []ReportFinding {
 		add("DeviceClass/"+s.DeviceClass, gpuworkload.DRAClassFindings(s, draNodes))
 	}
 	poolNodes := map[string]string{}
-	for _, s := range c.dra.slices {
+	for _, s := range c.DRA.Slices {
 		if node, _ := gpuworkload.DRADevicesOf(s, driver); node != "" {
 			poolNodes[s.Spec.Pool.Name] = node
 		}
@@ -259,7 +259,7 @@ func draFindings(c *cluster) []ReportFinding {
 		node := poolNodes[pool]
 		return node, draNodes[node].Siblings(pool, device)
 	}
-	for _, conflict := range drasiblings.Conflicts(drasiblings.AllocationsOf(c.dra.claims, driver), siblings) {
+	for _, conflict := range drasiblings.Conflicts(drasiblings.AllocationsOf(c.DRA.Claims, driver), siblings) {
 		out = append(out, ReportFinding{Object: "Node/" + conflict.Node, Code: gpuworkload.FindingDRASiblingsAllocated,
 			Severity: gpuworkload.FindingDRASiblingsAllocated.Severity(),
 			Message:  conflict.String() + ": the second to be prepared fails on the node",
@@ -318,7 +318,7 @@ func vmiDeviceNames(vmi *unstructured.Unstructured, classifier *gpuworkload.Clas
 
 // failedCreateEvents joins the messages of a VMI's FailedCreate events.
 func failedCreateEvents(ctx context.Context, c *cluster, vmi *unstructured.Unstructured) (string, error) {
-	events, err := c.client.CoreV1().Events(vmi.GetNamespace()).List(ctx, metav1.ListOptions{
+	events, err := c.Client.CoreV1().Events(vmi.GetNamespace()).List(ctx, metav1.ListOptions{
 		FieldSelector: "involvedObject.kind=VirtualMachineInstance,involvedObject.name=" + vmi.GetName() + ",reason=FailedCreate",
 	})
 	if err != nil {

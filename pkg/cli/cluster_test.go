@@ -9,6 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/apis/config"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterview"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 )
 
@@ -18,27 +19,27 @@ import (
 func TestStatesReadTheSchedulersDRADriver(t *testing.T) {
 	slice := gpuworkload.DriverSlice("dra-1", 1)
 	slice.Spec.Driver = "gpu.example.com"
-	c := &cluster{nodes: []*v1.Node{{ObjectMeta: metav1.ObjectMeta{Name: "dra-1"}}}, dra: draObjects{slices: []*resourceapi.ResourceSlice{slice}},
-		read: time.Now(), conversionTimeout: gpuworkload.DefaultConversionTimeout}
-	scheduler := func(driver string) view {
+	c := &clusterview.Cluster{Nodes: []*v1.Node{{ObjectMeta: metav1.ObjectMeta{Name: "dra-1"}}}, DRA: clusterview.DRAObjects{Slices: []*resourceapi.ResourceSlice{slice}},
+		Read: time.Now(), ConversionTimeout: gpuworkload.DefaultConversionTimeout}
+	scheduler := func(driver string) clusterview.View {
 		args := &config.GPUWorkloadFitArgs{DRADriverName: driver}
 		config.SetDefaultsGPUWorkloadFitArgs(args)
 		return schedulerView(args)
 	}
 	for _, tc := range []struct {
 		name string
-		view view
+		view clusterview.View
 		dra  bool
 	}{
 		{name: "the scheduler's driver", view: scheduler("gpu.example.com"), dra: true},
 		{name: "another driver", view: scheduler(gpuworkload.DRADriver)},
-		{name: "the operator's view", view: operatorView()},
+		{name: "the operator's view", view: clusterview.OperatorView()},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if err := c.readAs(tc.view); err != nil {
+			if err := c.ReadAs(tc.view); err != nil {
 				t.Fatal(err)
 			}
-			states, _ := c.states()
+			states, _ := c.States()
 			if states[0].DRA != tc.dra {
 				t.Fatalf("node dra-1 a DRA node: %v, want %v", states[0].DRA, tc.dra)
 			}

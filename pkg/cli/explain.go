@@ -143,7 +143,7 @@ func newExplainCommand(o *rootOptions) *cobra.Command {
 					return usageErrorf("kubeconfig: %v", nsErr)
 				}
 				if args[0] == "pod" {
-					if pod, err = c.client.CoreV1().Pods(namespace).Get(ctx, args[1], metav1.GetOptions{}); apierrors.IsNotFound(err) {
+					if pod, err = c.Client.CoreV1().Pods(namespace).Get(ctx, args[1], metav1.GetOptions{}); apierrors.IsNotFound(err) {
 						return usageErrorf("pod %s/%s not found: list the namespace's pods with kubectl get pods -n %s, or give the namespace with -n", namespace, args[1], namespace)
 					} else if err != nil {
 						return fmt.Errorf("get pod %s/%s: %w", namespace, args[1], err)
@@ -169,11 +169,11 @@ func newExplainCommand(o *rootOptions) *cobra.Command {
 				return err
 			}
 			c = c.asIfPending(pod)
-			fitArgs, argsSource, err := deployedArgs(ctx, c.client, schedulerConfig, o.inputs(cmd))
+			fitArgs, argsSource, err := deployedArgs(ctx, c.Client, schedulerConfig, o.inputs(cmd))
 			if err != nil {
 				return err
 			}
-			if err := c.readAs(schedulerView(fitArgs)); err != nil {
+			if err := c.ReadAs(schedulerView(fitArgs)); err != nil {
 				return err
 			}
 			pl, state, err := offlinePlugin(ctx, c, fitArgs)
@@ -215,13 +215,13 @@ var explainKinds = []string{"pod", "vmi", "virtualmachineinstance", "vm", "virtu
 // VirtualMachine of that name, which has its name.
 func (c *cluster) vmiNamed(ctx context.Context, kind, namespace, name string) (*unstructured.Unstructured, error) {
 	if kind == "vm" || kind == "virtualmachine" {
-		if _, err := c.dynamic.Resource(clusterstate.VMGVR).Namespace(namespace).Get(ctx, name, metav1.GetOptions{}); apierrors.IsNotFound(err) {
+		if _, err := c.Dynamic.Resource(clusterstate.VMGVR).Namespace(namespace).Get(ctx, name, metav1.GetOptions{}); apierrors.IsNotFound(err) {
 			return nil, usageErrorf("virtualmachine %s/%s not found: list the namespace's VMs with kubectl get vm -n %s, or give the namespace with -n", namespace, name, namespace)
 		} else if err != nil {
 			return nil, fmt.Errorf("get virtualmachine %s/%s: %w", namespace, name, err)
 		}
 	}
-	vmi, err := c.dynamic.Resource(clusterstate.VMIGVR).Namespace(namespace).Get(ctx, name, metav1.GetOptions{})
+	vmi, err := c.Dynamic.Resource(clusterstate.VMIGVR).Namespace(namespace).Get(ctx, name, metav1.GetOptions{})
 	switch {
 	case apierrors.IsNotFound(err) && (kind == "vm" || kind == "virtualmachine"):
 		return nil, usageErrorf("virtualmachine %s/%s has no VirtualMachineInstance: it is stopped, so nothing is scheduled; start it with virtctl start %s -n %s", namespace, name, name, namespace)
@@ -237,7 +237,7 @@ func (c *cluster) vmiNamed(ctx context.Context, kind, namespace, name string) (*
 // none. While a VMI migrates it has two: the one on the VMI's node is the
 // one that runs it.
 func (c *cluster) launcherPod(ctx context.Context, vmi *unstructured.Unstructured) (*v1.Pod, error) {
-	pods, err := c.client.CoreV1().Pods(vmi.GetNamespace()).List(ctx, metav1.ListOptions{LabelSelector: gpuworkload.LauncherPodSelector(vmi.GetUID())})
+	pods, err := c.Client.CoreV1().Pods(vmi.GetNamespace()).List(ctx, metav1.ListOptions{LabelSelector: gpuworkload.LauncherPodSelector(vmi.GetUID())})
 	if err != nil {
 		return nil, fmt.Errorf("list the launcher pods of %s: %w", vmiObject(vmi), err)
 	}
@@ -258,11 +258,11 @@ func (c *cluster) launcherPod(ctx context.Context, vmi *unstructured.Unstructure
 // vmiWithoutPod explains a VMI KubeVirt has created no launcher pod for:
 // what check finds in its devices, with KubeVirt's FailedCreate events.
 func vmiWithoutPod(ctx context.Context, c *cluster, vmi *unstructured.Unstructured) *ExplainReport {
-	states, classifier := c.states()
+	states, classifier := c.States()
 	object := vmiObject(vmi)
 	report := &ExplainReport{APIVersion: ReportAPIVersion, Kind: "ExplainReport", VirtualMachineInstance: vmi.GetNamespace() + "/" + vmi.GetName(),
-		Policy: describePolicy(c.policy), Nodes: []ExplainNode{}}
-	report.Findings = appendFindings(nil, object, vmiFindings(ctx, c, vmi, classifier, gpuworkload.AdvertisementOf(states), gpuworkload.GPUsOf(c.nodes, states)))
+		Policy: describePolicy(c.Policy), Nodes: []ExplainNode{}}
+	report.Findings = appendFindings(nil, object, vmiFindings(ctx, c, vmi, classifier, gpuworkload.AdvertisementOf(states), gpuworkload.GPUsOf(c.Nodes, states)))
 	if len(report.Findings) > 0 {
 		report.Summary = fmt.Sprintf("%s has no launcher pod. What stands in the way of its GPUs is above; kubectl describe vmi %s -n %s shows KubeVirt's events.", object, vmi.GetName(), vmi.GetNamespace())
 	} else {
@@ -286,23 +286,23 @@ func offlinePlugin(ctx context.Context, c *cluster, fitArgs *config.GPUWorkloadF
 		return nil, nil, err
 	}
 	tracker := state.Tracker()
-	tracker.SetPolicy(&c.policy)
-	tracker.SetPermitted(c.permitted)
-	for _, class := range c.dra.classes {
+	tracker.SetPolicy(&c.Policy)
+	tracker.SetPermitted(c.Permitted)
+	for _, class := range c.DRA.Classes {
 		if err := tracker.UpsertDeviceClass(class); err != nil {
 			return nil, nil, err
 		}
 	}
-	for _, slice := range c.dra.slices {
+	for _, slice := range c.DRA.Slices {
 		tracker.UpsertResourceSlice(slice)
 	}
-	for _, claim := range c.dra.claims {
+	for _, claim := range c.DRA.Claims {
 		tracker.UpsertResourceClaim(claim)
 	}
-	for _, n := range c.nodes {
+	for _, n := range c.Nodes {
 		tracker.UpsertNode(n)
 	}
-	state.ReadClaimsFrom(c.dra)
+	state.ReadClaimsFrom(c.DRA)
 	return pl.(*gpuworkloadfit.GPUWorkloadFit), state, nil
 }
 
@@ -316,20 +316,20 @@ func (c *cluster) asIfPending(pod *v1.Pod) *cluster {
 	}
 	isPod := func(p *v1.Pod) bool { return p.Namespace == pod.Namespace && p.Name == pod.Name }
 	out := *c
-	out.assigned = slices.DeleteFunc(slices.Clone(c.assigned), isPod)
-	out.dra.claims = slices.Clone(c.dra.claims)
+	out.Assigned = slices.DeleteFunc(slices.Clone(c.Assigned), isPod)
+	out.DRA.Claims = slices.Clone(c.DRA.Claims)
 	for i := range pod.Spec.ResourceClaims {
 		name, _, err := resourceclaim.Name(pod, &pod.Spec.ResourceClaims[i])
 		if err != nil || name == nil {
 			continue
 		}
-		for j, claim := range out.dra.claims {
+		for j, claim := range out.DRA.Claims {
 			if claim.Namespace != pod.Namespace || claim.Name != *name || !reservedOnlyFor(claim, pod) {
 				continue
 			}
 			unallocated := claim.DeepCopy()
 			unallocated.Status = resourceapi.ResourceClaimStatus{}
-			out.dra.claims[j] = unallocated
+			out.DRA.Claims[j] = unallocated
 		}
 	}
 	return &out
@@ -350,11 +350,11 @@ func reservedOnlyFor(claim *resourceapi.ResourceClaim, pod *v1.Pod) bool {
 func explainPod(ctx context.Context, c *cluster, pod *v1.Pod, pl *gpuworkloadfit.GPUWorkloadFit, state *schedulerstate.Service) (*ExplainReport, error) {
 	tracker := state.Tracker()
 	byNode := map[string][]*v1.Pod{}
-	for _, p := range c.assigned {
+	for _, p := range c.Assigned {
 		byNode[p.Spec.NodeName] = append(byNode[p.Spec.NodeName], p)
 	}
-	infos := make([]fwk.NodeInfo, len(c.nodes))
-	for i, n := range c.nodes {
+	infos := make([]fwk.NodeInfo, len(c.Nodes))
+	for i, n := range c.Nodes {
 		ni := framework.NewNodeInfo(byNode[n.Name]...)
 		ni.SetNode(n)
 		infos[i] = ni
@@ -376,7 +376,7 @@ func explainPod(ctx context.Context, c *cluster, pod *v1.Pod, pl *gpuworkloadfit
 	if err != nil {
 		return nil, err
 	}
-	report := &ExplainReport{APIVersion: ReportAPIVersion, Kind: "ExplainReport", Pod: pod.Namespace + "/" + pod.Name, Policy: describePolicy(c.policy)}
+	report := &ExplainReport{APIVersion: ReportAPIVersion, Kind: "ExplainReport", Pod: pod.Namespace + "/" + pod.Name, Policy: describePolicy(c.Policy)}
 	for _, ni := range infos {
 		entry := tracker.Entry(ni.Node())
 		row := ExplainNode{Node: ni.Node().Name, Resources: []ExplainResource{}}
@@ -384,7 +384,7 @@ func explainPod(ctx context.Context, c *cluster, pod *v1.Pod, pl *gpuworkloadfit
 		case entry.State.Modeless():
 			row.ModeWhy = "DRA node: no mode, each GPU is a container or a VM device"
 		case entry.State.GPUNode:
-			row.Mode, row.ModeWhy = entry.State.Mode.Mode, entry.State.Mode.Explain(c.policy)
+			row.Mode, row.ModeWhy = entry.State.Mode.Mode, entry.State.Mode.Explain(c.Policy)
 		}
 		requested := ni.GetRequested().GetScalarResources()
 		for _, r := range entry.State.Resources {
@@ -460,20 +460,20 @@ func newAllocatorCheck(ctx context.Context, c *cluster, pod *v1.Pod, driver stri
 		if err != nil || name == nil {
 			return nil, nil
 		}
-		i := slices.IndexFunc(c.dra.claims, func(claim *resourceapi.ResourceClaim) bool {
+		i := slices.IndexFunc(c.DRA.Claims, func(claim *resourceapi.ResourceClaim) bool {
 			return claim.Namespace == pod.Namespace && claim.Name == *name
 		})
 		if i < 0 {
 			return nil, nil
 		}
-		if claim := c.dra.claims[i]; claim.Status.Allocation == nil {
+		if claim := c.DRA.Claims[i]; claim.Status.Allocation == nil {
 			pending = append(pending, claim)
 		}
 	}
 	if len(pending) == 0 {
 		return nil, nil
 	}
-	allocator, err := gpudynamicresources.NewOfflineAllocator(ctx, driver, c.dra.slices, c.dra.classes, c.dra.claims)
+	allocator, err := gpudynamicresources.NewOfflineAllocator(ctx, driver, c.DRA.Slices, c.DRA.Classes, c.DRA.Claims)
 	if err != nil {
 		return nil, fmt.Errorf("the DRA allocator for pod %s/%s: %w", pod.Namespace, pod.Name, err)
 	}

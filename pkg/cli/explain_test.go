@@ -7,6 +7,8 @@ import (
 	resourceapi "k8s.io/api/resource/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterview"
 )
 
 // A bound pod is judged as the scheduler judged it while pending: its own
@@ -27,19 +29,19 @@ func TestAsIfPending(t *testing.T) {
 	pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "vm", Namespace: "default"}, Spec: v1.PodSpec{NodeName: "n1",
 		ResourceClaims: []v1.PodResourceClaim{{Name: "gpu", ResourceClaimName: ptr.To("own")}, {Name: "shared", ResourceClaimName: ptr.To("shared")}}}}
 	other := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "other", Namespace: "default"}, Spec: v1.PodSpec{NodeName: "n1"}}
-	c := &cluster{assigned: []*v1.Pod{pod, other}, dra: draObjects{claims: []*resourceapi.ResourceClaim{
-		allocated("own", "vm"), allocated("shared", "vm", "other"), allocated("unrelated", "other")}}}
+	c := &cluster{clusterview.Cluster{Assigned: []*v1.Pod{pod, other}, DRA: clusterview.DRAObjects{Claims: []*resourceapi.ResourceClaim{
+		allocated("own", "vm"), allocated("shared", "vm", "other"), allocated("unrelated", "other")}}}}
 
 	got := c.asIfPending(pod)
-	if len(got.assigned) != 1 || got.assigned[0] != other {
-		t.Errorf("bound pods %v, want only the other pod", got.assigned)
+	if len(got.Assigned) != 1 || got.Assigned[0] != other {
+		t.Errorf("bound pods %v, want only the other pod", got.Assigned)
 	}
 	for i, want := range []bool{false, true, true} {
-		if claim := got.dra.claims[i]; (claim.Status.Allocation != nil) != want {
+		if claim := got.DRA.Claims[i]; (claim.Status.Allocation != nil) != want {
 			t.Errorf("claim %s allocated: %v, want %v", claim.Name, claim.Status.Allocation != nil, want)
 		}
 	}
-	if len(c.assigned) != 2 || c.dra.claims[0].Status.Allocation == nil {
+	if len(c.Assigned) != 2 || c.DRA.Claims[0].Status.Allocation == nil {
 		t.Error("the cluster read was changed")
 	}
 	pending := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "vm", Namespace: "default"}}

@@ -318,7 +318,7 @@ func TestAdviseReportsProgress(t *testing.T) {
 	// Ten nodes per mode, four A10s each: the ten passthrough nodes take 40
 	// VMs now, and the twenty empty others relabelled take 80 more.
 	nodes, _ := writeNodeDump(t, 40)
-	pods := writePendingVMs(t, progressEvery)
+	pods := writePendingVMs(t, 5000) // conversionplan reports every 5,000 pending pods
 	code, _, stderr := run(t, nil, "advise", "--nodes", nodes, "--pods", pods, "--cluster-policy", checkData("clusterpolicy-enabled.yaml"))
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)

@@ -45,24 +45,24 @@ func newInventoryCommand(o *rootOptions) *cobra.Command {
 				return err
 			}
 			codes := map[types.UID]string{}
-			if c.live {
+			if c.Live {
 				if codes, err = explainedReasons(cmd.Context(), c); err != nil {
 					return err
 				}
 			}
-			fitArgs, _, err := deployedArgs(cmd.Context(), c.client, "", o.inputs(cmd))
+			fitArgs, _, err := deployedArgs(cmd.Context(), c.Client, "", o.inputs(cmd))
 			if err != nil {
 				return err
 			}
-			if err := c.readAs(schedulerView(fitArgs)); err != nil {
+			if err := c.ReadAs(schedulerView(fitArgs)); err != nil {
 				return err
 			}
 			_, state, err := offlinePlugin(cmd.Context(), c, fitArgs)
 			if err != nil {
 				return err
 			}
-			report := &InventoryReport{APIVersion: ReportAPIVersion, Kind: "InventoryReport", Policy: describePolicy(c.policy),
-				Report: state.InventoryOf(cmd.Context(), c.nodes, pods, func(p *v1.Pod) string { return codes[p.UID] })}
+			report := &InventoryReport{APIVersion: ReportAPIVersion, Kind: "InventoryReport", Policy: describePolicy(c.Policy),
+				Report: state.InventoryOf(cmd.Context(), c.Nodes, pods, func(p *v1.Pod) string { return codes[p.UID] })}
 			return printInventory(o.out, o.output, report)
 		},
 	}
@@ -74,7 +74,7 @@ func newInventoryCommand(o *rootOptions) *cobra.Command {
 // explainedReasons is, by pod, the reason code of the latest explanation
 // the scheduler recorded (its gpu-workload.io/reason-code annotation).
 func explainedReasons(ctx context.Context, c *cluster) (map[types.UID]string, error) {
-	list, err := c.client.EventsV1().Events("").List(ctx, metav1.ListOptions{})
+	list, err := c.Client.EventsV1().Events("").List(ctx, metav1.ListOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("list events: %w", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/advisor"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/conversionplan"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/inputlimit"
 )
 
@@ -22,7 +23,7 @@ func TestRefit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	report, err := advise(t.Context(), c, pods, advisor.Narrowing{Demand: advisor.DefaultDemandRules()}, io.Discard)
+	report, err := conversionplan.Advise(t.Context(), &c.Cluster, pods, advisor.Narrowing{Demand: advisor.DefaultDemandRules()}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

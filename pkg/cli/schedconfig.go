@@ -11,6 +11,7 @@ import (
 
 	"github.com/gpu-workload-scheduler/scheduler/manifests/install"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/apis/config"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterview"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/placement"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpuworkloadfit"
 )
@@ -97,7 +98,7 @@ func argsOf(data []byte, source string) (*config.GPUWorkloadFitArgs, error) {
 }
 
 // schedulerView reads the cluster as the scheduler with these args does.
-func schedulerView(args *config.GPUWorkloadFitArgs) view {
-	return view{fallback: args.Policy(), clusterPolicyName: args.ClusterPolicyName, classes: args.Classes(), conversionTimeout: args.Timeout(),
-		draDriver: args.DRADriverName}
+func schedulerView(args *config.GPUWorkloadFitArgs) clusterview.View {
+	return clusterview.View{Fallback: args.Policy(), ClusterPolicyName: args.ClusterPolicyName, Classes: args.Classes(), ConversionTimeout: args.Timeout(),
+		DRADriver: args.DRADriverName}
 }

@@ -46,7 +46,7 @@ type Plan struct {
 	advisor.Plan
 	// Refit says why the GPU pods and VMs running on node would fit on no
 	// other node, the nodes in converting left out; "" when they would all
-	// fit (cli.AdviseReport.Refit).
+	// fit (conversionplan.Report.Refit).
 	Refit func(ctx context.Context, node string, converting []string) (string, error)
 }
 

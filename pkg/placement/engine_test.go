@@ -13,17 +13,24 @@ import (
 	"github.com/gpu-workload-scheduler/scheduler/pkg/schedulerstate"
 )
 
-func shippedOptions(t *testing.T) Options {
+// newShippedEngine is the engine of the shipped profile, whole or without
+// idlePlugins, on a cluster with sandbox workloads enabled.
+func newShippedEngine(t *testing.T, whole bool) *engine {
 	t.Helper()
 	opts, err := ShippedOptions()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return opts
-}
-
-func enabled() gpuworkload.SandboxPolicy {
-	return gpuworkload.SandboxPolicy{Enabled: true, DefaultWorkload: gpuworkload.ModeContainer}
+	profile := opts.Profile
+	if !whole {
+		profile = withoutIdlePlugins(profile, false)
+	}
+	policy := gpuworkload.SandboxPolicy{Enabled: true, DefaultWorkload: gpuworkload.ModeContainer}
+	e, err := newEngine(klog.NewContext(t.Context(), logr.Discard()), profile, opts.Percentage, nil, schedulerstate.NewOffline(), policy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
 }
 
 func TestLoadProfileNamesTheProblem(t *testing.T) {
@@ -36,24 +43,16 @@ func TestLoadProfileNamesTheProblem(t *testing.T) {
 // TestIdlePluginsAreLeftOut checks that the shipped profile runs every idle
 // plugin at its extension point and the simulator's framework none.
 func TestIdlePluginsAreLeftOut(t *testing.T) {
-	opts := shippedOptions(t)
-	for _, tc := range []struct {
-		profile *schedconfig.KubeSchedulerProfile
-		runs    bool
-	}{{opts.Profile, true}, {withoutIdlePlugins(opts.Profile, false), false}} {
-		e, err := newEngine(klog.NewContext(t.Context(), logr.Discard()), tc.profile, opts.Percentage, nil, schedulerstate.NewOffline(), enabled())
-		if err != nil {
-			t.Fatal(err)
-		}
-		plugins := e.framework.ListPlugins()
+	for _, whole := range []bool{true, false} {
+		plugins := newShippedEngine(t, whole).framework.ListPlugins()
 		for point, idle := range map[string][]string{"filter": idlePlugins.filter, "score": idlePlugins.score} {
 			set := plugins.Filter
 			if point == "score" {
 				set = plugins.Score
 			}
 			for _, name := range idle {
-				if runs := slices.ContainsFunc(set.Enabled, func(p schedconfig.Plugin) bool { return p.Name == name }); runs != tc.runs {
-					t.Errorf("%s %s runs: %v, want %v", point, name, runs, tc.runs)
+				if runs := slices.ContainsFunc(set.Enabled, func(p schedconfig.Plugin) bool { return p.Name == name }); runs != whole {
+					t.Errorf("%s %s runs: %v, want %v", point, name, runs, whole)
 				}
 			}
 		}
@@ -65,11 +64,7 @@ func TestIdlePluginsAreLeftOut(t *testing.T) {
 // another rack, and Filter runs again for the changed node.
 func TestRememberedVerdictFollowsTheNode(t *testing.T) {
 	ctx := klog.NewContext(t.Context(), logr.Discard())
-	opts := shippedOptions(t)
-	e, err := newEngine(ctx, withoutIdlePlugins(opts.Profile, false), opts.Percentage, nil, schedulerstate.NewOffline(), enabled())
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := newShippedEngine(t, false)
 	inv, err := gpuworkload.NewGPUInventory(4, "A10", "")
 	if err != nil {
 		t.Fatal(err)
