@@ -45,6 +45,38 @@ type Node struct {
 	Object *v1.Node
 }
 
+// NodeOf is the advisor's view of a GPU node that the device plugins serve,
+// from its object, its state, its inventory (gpuworkload.InventoryOf) and
+// the pods bound to it: advise, the mode controller and the scheduler's
+// explanations build it alike, so that they choose the same node.
+func NodeOf(node *v1.Node, state *gpuworkload.NodeState, inventory gpuworkload.GPUInventory, pods []*v1.Pod, classifier *gpuworkload.Classifier) Node {
+	n := Node{
+		Name: state.Name, Mode: state.Mode.Mode, Inventory: inventory, Converting: state.Unsettled(), Object: node,
+		RelabelledFor: v1.ResourceName(node.Annotations[gpuworkload.AnnotationConvertedFor]),
+	}
+	if len(state.Resources) > 0 {
+		n.Resource, n.Units = state.Resources[0].Name, state.Resources[0].Allocatable
+	}
+	for _, p := range pods {
+		if !gpuworkload.HoldsGPU(p, classifier) {
+			continue
+		}
+		n.GPUPods++
+		for _, r := range gpuworkload.NewPodDemand(p, classifier).Requests {
+			if r.Name == n.Resource {
+				n.UsedUnits += r.Count
+			}
+		}
+		if vmi := gpuworkload.VMIOf(p); vmi != nil {
+			n.VMs++
+			n.Displaced = append(n.Displaced, "VM "+vmi.Namespace+"/"+vmi.Name)
+		} else {
+			n.Displaced = append(n.Displaced, p.Namespace+"/"+p.Name)
+		}
+	}
+	return n
+}
+
 // PendingPod is a GPU pod waiting for a node.
 type PendingPod struct {
 	Name     string
@@ -122,6 +154,10 @@ type Plan struct {
 	Relabels     []Relabel    `json:"relabels"`
 	DrainFirst   []DrainFirst `json:"drainFirst,omitempty"`
 	Unserved     []Shortfall  `json:"unserved,omitempty"`
+	// Kept are empty nodes that could serve waiting demand after a relabel
+	// but hold their own resource's last free units beyond its reserve
+	// (pool.reserve): the advisor leaves them as they are, and says so.
+	Kept []Relabel `json:"kept,omitempty"`
 	// Unservable pods are left out of the demand the plan serves.
 	Unservable []Unservable `json:"unservable,omitempty"`
 }
@@ -168,6 +204,7 @@ func Advise(in Input) Plan {
 	pools := poolsOf(in.Nodes)
 	surplus := func(r v1.ResourceName) int64 { return pools[r].free - wanted[r] - leaving[r] }
 	taken := map[string]bool{} // proposed, or listed under DrainFirst
+	kept := map[string]bool{}
 	for _, d := range demands {
 		short := d.units - usableFree(in.Nodes, d)
 		if short <= 0 {
@@ -195,6 +232,10 @@ func Advise(in Input) Plan {
 				continue
 			}
 			if n.Resource != "" && surplus(n.Resource) < n.Units+pools[n.Resource].reserve() {
+				if !kept[n.Name] {
+					kept[n.Name] = true
+					plan.Kept = append(plan.Kept, relabel(c, d.resource))
+				}
 				continue
 			}
 			taken[n.Name] = true
@@ -313,16 +354,19 @@ func classMode(r v1.ResourceName, nodes []Node) (gpuworkload.Mode, bool) {
 
 // candidate is a node that would advertise a resource after a conversion.
 type candidate struct {
-	node       Node
+	node       *Node
 	conversion gpuworkload.Conversion
 }
 
 // candidates are the nodes that do not advertise the demand's resource but
 // would in another mode or with another vGPU profile, and that its
-// constraint accepts then; fewest GPU pods and VMs first.
+// constraint accepts then; fewest GPU pods and VMs first, then those whose
+// change keeps their mode (a vGPU profile change keeps the node's operands),
+// then by name.
 func candidates(nodes []Node, d demand) []candidate {
 	var out []candidate
-	for _, n := range nodes {
+	for i := range nodes {
+		n := &nodes[i]
 		if n.Converting || n.Held || n.Resource == d.resource {
 			continue
 		}
@@ -330,10 +374,21 @@ func candidates(nodes []Node, d demand) []candidate {
 			out = append(out, candidate{node: n, conversion: c})
 		}
 	}
-	slices.SortStableFunc(out, func(a, b candidate) int {
-		return cmp.Or(cmp.Compare(a.node.GPUPods+a.node.VMs, b.node.GPUPods+b.node.VMs), cmp.Compare(a.node.Name, b.node.Name))
+	// Node names are unique: the order is total, and an unstable sort keeps it.
+	slices.SortFunc(out, func(a, b candidate) int {
+		return cmp.Or(cmp.Compare(a.node.GPUPods+a.node.VMs, b.node.GPUPods+b.node.VMs),
+			cmp.Compare(a.modeChange(), b.modeChange()), cmp.Compare(a.node.Name, b.node.Name))
 	})
 	return out
+}
+
+// modeChange is 1 when the conversion changes the node's mode, 0 when it
+// only changes its vGPU profile.
+func (c candidate) modeChange() int {
+	if c.conversion.Mode == c.node.Mode {
+		return 0
+	}
+	return 1
 }
 
 // relabel proposes the node's new mode, and its vGPU profile when that changes.

@@ -112,6 +112,9 @@ func printAdviseReport(out io.Writer, format string, r *AdviseReport) error {
 		}
 		fmt.Fprintf(out, "Still short: %d unit(s) of %s\n", u.Units, u.Resource)
 	}
+	for _, x := range r.Kept {
+		fmt.Fprintf(out, "Not proposed, kept for its own pods: %s %s -> %s (%d %s): its free units are the last of its %s resource beyond the reserve its pods keep\n", x.Node, x.From, x.To, x.Units, x.Resource, x.From)
+	}
 	for _, x := range r.Withdrawn {
 		fmt.Fprintf(out, "Not proposed, no simulated gain: %s %s -> %s (%d %s)\n", x.Node, x.From, x.To, x.Units, x.Resource)
 	}

@@ -89,10 +89,15 @@ func Advise(ctx context.Context, c *clusterview.Cluster, pods []*v1.Pod, narrowi
 	for _, n := range c.Nodes {
 		byName[n.Name] = n
 	}
+	bound := map[string][]*v1.Pod{}
+	for _, p := range pods {
+		if p.Spec.NodeName != "" {
+			bound[p.Spec.NodeName] = append(bound[p.Spec.NodeName], p)
+		}
+	}
 	// Every node as the simulator replays it; the GPU nodes also as the advisor sees them.
 	nodes := make([]placement.NodeSpec, len(states))
 	in := advisor.Input{Policy: c.Policy}
-	views := map[string]*advisor.Node{}
 	for i, s := range states {
 		node := byName[s.Name]
 		nodes[i] = placement.NodeSpec{
@@ -104,18 +109,9 @@ func Advise(ctx context.Context, c *clusterview.Cluster, pods []*v1.Pod, narrowi
 			// and VMs from it as they come, and offers no vGPU.
 			continue
 		}
-		view := advisor.Node{
-			Name: s.Name, Mode: s.Mode.Mode, Inventory: nodes[i].Inventory, Converting: s.Unsettled(), Object: node,
-			RelabelledFor: v1.ResourceName(node.Annotations[gpuworkload.AnnotationConvertedFor]),
-			Held:          narrowing.Held != nil && narrowing.Held(node),
-		}
-		if len(s.Resources) > 0 {
-			view.Resource, view.Units = s.Resources[0].Name, s.Resources[0].Allocatable
-		}
+		view := advisor.NodeOf(node, s, nodes[i].Inventory, bound[s.Name], classifier)
+		view.Held = narrowing.Held != nil && narrowing.Held(node)
 		in.Nodes = append(in.Nodes, view)
-	}
-	for i := range in.Nodes {
-		views[in.Nodes[i].Name] = &in.Nodes[i]
 	}
 	var running, pending []placement.PodSpec
 	var unservable, leftOut []advisor.Unservable
@@ -126,20 +122,6 @@ func Advise(ctx context.Context, c *clusterview.Cluster, pods []*v1.Pod, narrowi
 		demand := gpuworkload.NewPodDemand(p, classifier)
 		if p.Spec.NodeName != "" {
 			running = append(running, podSpecOf(p, demand, p.Spec.NodeName))
-			if view := views[p.Spec.NodeName]; view != nil && gpuworkload.HoldsGPU(p, classifier) {
-				view.GPUPods++
-				for _, r := range demand.Requests {
-					if r.Name == view.Resource {
-						view.UsedUnits += r.Count
-					}
-				}
-				if vmi := gpuworkload.VMIOf(p); vmi != nil {
-					view.VMs++
-					view.Displaced = append(view.Displaced, "VM "+vmi.Namespace+"/"+vmi.Name)
-				} else {
-					view.Displaced = append(view.Displaced, p.Namespace+"/"+p.Name)
-				}
-			}
 			continue
 		}
 		name := p.Namespace + "/" + p.Name
@@ -403,6 +385,8 @@ func adviseSummary(pending int, r *Report) string {
 		return "Relabelling has no effect until sandbox workloads are enabled: do that first."
 	case len(r.Relabels) == 0 && len(r.DrainFirst) == 0 && len(r.Unserved) == 0:
 		return fmt.Sprintf("%d GPU pod(s) pending, and free units of the resources they request already cover them: no relabel needed; kubectl gpu-workload explain pod NAME tells why one still waits.", pending)
+	case len(r.Relabels) == 0 && len(r.Kept) > 0:
+		return fmt.Sprintf("%d GPU pod(s) pending; the empty nodes that could serve them hold their own resources' last free units beyond a reserve (above), so none is proposed.", pending)
 	case len(r.Relabels) == 0 && len(r.DrainFirst) > 0:
 		return fmt.Sprintf("%d GPU pod(s) pending; no empty node can serve them; the nodes listed above could after a drain.", pending)
 	case len(r.Relabels) == 0:

@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -16,6 +17,7 @@ import (
 	corev1helpers "k8s.io/component-helpers/scheduling/corev1"
 	fwk "k8s.io/kube-scheduler/framework"
 
+	"github.com/gpu-workload-scheduler/scheduler/pkg/advisor"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/reasons"
@@ -43,11 +45,15 @@ type resourceSummary struct {
 	// and draNodes the DRA nodes with devices of its class.
 	dra      gpuworkload.DRAExtendedResource
 	draNodes int
-	// idle and busy are, by name, the first node that does not advertise the
-	// resource but has the hardware to, with all its GPU units unused or not;
-	// displaced are the GPU pods busy runs, which converting it displaces.
-	idle, busy conversionCandidate
-	displaced  []displacedPod
+}
+
+// conversion is the advisor's plan for the pod alone: the node advise and
+// the mode controller would convert for it (advisor.NodeOf,
+// advisor.Advise), with the GPU pods the plan's first node to drain runs,
+// which converting it displaces.
+type conversion struct {
+	plan      advisor.Plan
+	displaced []displacedPod
 }
 
 // displacedPod is a GPU pod a conversion would have to move or stop.
@@ -56,25 +62,6 @@ type displacedPod struct {
 	name     string
 	vm       bool
 	priority int32
-}
-
-// conversionCandidate is a node a fix can name, with the change it needs.
-type conversionCandidate struct {
-	node       string
-	conversion gpuworkload.Conversion
-	// modeChange is false for a vGPU profile change within vm-vgpu, which
-	// keeps the node's operands and is preferred.
-	modeChange bool
-}
-
-// offer takes the node if it is preferred to the one held, and says so.
-func (c *conversionCandidate) offer(node string, current gpuworkload.Mode, conversion gpuworkload.Conversion) bool {
-	next := conversionCandidate{node: node, conversion: conversion, modeChange: conversion.Mode != current}
-	if c.node == "" || !next.modeChange && c.modeChange || next.modeChange == c.modeChange && node < c.node {
-		*c = next
-		return true
-	}
-	return false
 }
 
 // Explanation is what Explain concludes about an unschedulable GPU pod.
@@ -304,7 +291,18 @@ func Explain(ctx context.Context, pod *v1.Pod, demand *gpuworkload.PodDemand, tr
 			rs.countAdvertisers(name, tracker, nodes, constraint)
 			return rs.free
 		}
-		r = fix(demand, policy, byMode, perResource, tracker.AdvertisedByClass(), freeUnits, constraint, priority)
+		// The advisor's plan, made only for a fix that converts a node: it
+		// visits the pools the candidates' conversions take units from.
+		conversionFor := func(r gpuworkload.ResourceRequest) conversion {
+			c := conversion{plan: planFor(r, constraint, tracker, nodes)}
+			if len(c.plan.DrainFirst) > 0 {
+				if ni, err := nodes.Get(c.plan.DrainFirst[0].Node); err == nil {
+					c.displaced = gpuPodsOn(ni)
+				}
+			}
+			return c
+		}
+		r = fix(demand, policy, byMode, perResource, tracker.AdvertisedByClass(), freeUnits, conversionFor, constraint, priority)
 	}
 	b.WriteString(r.text)
 	return Explanation{Message: b.String(), FixCommands: r.commands, ReasonCode: r.code}
@@ -342,12 +340,10 @@ func (rs *resourceSummary) countAdvertisers(r v1.ResourceName, tracker *clusters
 }
 
 // count visits the nodes that advertise r, for the free and total units,
-// and the nodes with the hardware for it, for the node a fix converts; of
-// both, only those the constraint accepts (once converted, for the latter).
+// and the nodes with the hardware for it, for those the constraint would
+// exclude once converted.
 func (rs *resourceSummary) count(r v1.ResourceName, tracker *clusterstate.Tracker, nodes NodeInfos, constraint gpuworkload.NodeConstraint) {
 	rs.countAdvertisers(r, tracker, nodes, constraint)
-	// The busy node chosen, whose pods the fix names once the walk is done.
-	var busyInfo fwk.NodeInfo
 	tracker.EachNodeWithHardwareFor(r, func(e *clusterstate.NodeEntry) {
 		if e.State.Unsettled() {
 			return
@@ -356,33 +352,50 @@ func (rs *resourceSummary) count(r v1.ResourceName, tracker *clusterstate.Tracke
 		if !ok {
 			return
 		}
-		ni, err := nodes.Get(e.State.Name)
+		if ni, err := nodes.Get(e.State.Name); err == nil && !constraint.AcceptsAfter(ni.Node(), conversion) {
+			rs.excludedHardware++
+		}
+	})
+}
+
+// planFor is the advisor's plan for one pod of the request alone. Its
+// input holds every node the plan depends on: those that advertise the
+// resource or have the hardware for it, and those that advertise what the
+// latter do now, whose pools a conversion takes units from.
+func planFor(r gpuworkload.ResourceRequest, constraint gpuworkload.NodeConstraint, tracker *clusterstate.Tracker, nodes NodeInfos) advisor.Plan {
+	in := advisor.Input{Policy: tracker.Policy(), Pending: []advisor.PendingPod{{Resource: r.Name, Count: r.Count, Constraint: constraint}}}
+	classifier := tracker.Classifier()
+	seen := map[string]bool{}
+	add := func(e *clusterstate.NodeEntry) {
+		name := e.State.Name
+		if seen[name] || !e.State.GPUNode || e.State.DRA {
+			return
+		}
+		seen[name] = true
+		ni, err := nodes.Get(name)
 		if err != nil {
 			return
 		}
-		if !constraint.AcceptsAfter(ni.Node(), conversion) {
-			rs.excludedHardware++
-			return
+		pods := make([]*v1.Pod, 0, len(ni.GetPods()))
+		for _, pi := range ni.GetPods() {
+			pods = append(pods, pi.GetPod())
 		}
-		allocatable, requested := ni.GetAllocatable().GetScalarResources(), ni.GetRequested().GetScalarResources()
-		if allocatable[r] > 0 {
-			return
-		}
-		idle := true
+		in.Nodes = append(in.Nodes, advisor.NodeOf(ni.Node(), e.State, e.Inventory, pods, classifier))
+	}
+	tracker.EachAdvertiser(r.Name, func(_ string, e *clusterstate.NodeEntry) { add(e) })
+	var pools []v1.ResourceName
+	tracker.EachNodeWithHardwareFor(r.Name, func(e *clusterstate.NodeEntry) {
+		add(e)
 		for _, advertised := range e.State.Resources {
-			if requested[advertised.Name] > 0 {
-				idle = false
+			if !slices.Contains(pools, advertised.Name) {
+				pools = append(pools, advertised.Name)
 			}
 		}
-		if idle {
-			rs.idle.offer(e.State.Name, e.State.Mode.Mode, conversion)
-		} else if rs.busy.offer(e.State.Name, e.State.Mode.Mode, conversion) {
-			busyInfo = ni
-		}
 	})
-	if busyInfo != nil {
-		rs.displaced = gpuPodsOn(busyInfo)
+	for _, pool := range pools {
+		tracker.EachAdvertiser(pool, func(_ string, e *clusterstate.NodeEntry) { add(e) })
 	}
+	return advisor.Advise(in)
 }
 
 // gpuPodsOn lists the node's pods that hold its GPUs, by the rule the mode
@@ -505,7 +518,7 @@ func claimShortage(c gpuworkload.DRAClaimRequest, cs claimSummary) remedy {
 // outrank it: that fix is said, not given as commands.
 // A drained node stays cordoned: uncordoning it after the conversion is part
 // of the fix.
-func busyNodeFix(noNode string, c conversionCandidate, displaced []displacedPod, priority int32) remedy {
+func busyNodeFix(noNode string, c advisor.Relabel, displaced []displacedPod, priority int32, code reasons.Code) remedy {
 	var pods, vms, outranking []string
 	for _, d := range displaced {
 		switch {
@@ -518,8 +531,8 @@ func busyNodeFix(noNode string, c conversionCandidate, displaced []displacedPod,
 		}
 	}
 	if len(outranking) > 0 {
-		return remedyText(reasons.NotAdvertised.Code, fmt.Sprintf("%s; node %s has this hardware but runs VM(s) %s of this pod's priority or higher: converting it means stopping them, "+
-			"which this fix does not do; stop them if they may stop, then convert it, or add a node with this hardware.", noNode, c.node, nameList(outranking)))
+		return remedyText(code, fmt.Sprintf("%s; node %s has this hardware but runs VM(s) %s of this pod's priority or higher: converting it means stopping them, "+
+			"which this fix does not do; stop them if they may stop, then convert it, or add a node with this hardware.", noNode, c.Node, nameList(outranking)))
 	}
 	var runs []string
 	if len(pods) > 0 {
@@ -528,12 +541,25 @@ func busyNodeFix(noNode string, c conversionCandidate, displaced []displacedPod,
 	if len(vms) > 0 {
 		runs = append(runs, "VM(s) "+nameList(vms)+" of lower priority, which KubeVirt live-migrates where their eviction strategy allows, else stops")
 	}
-	commands := []string{"kubectl drain " + c.node + " --ignore-daemonsets", c.conversion.Command(c.node), "kubectl uncordon " + c.node}
+	commands := []string{"kubectl drain " + c.Node + " --ignore-daemonsets", c.Command, "kubectl uncordon " + c.Node}
 	return remedy{
 		text: fmt.Sprintf("%s; node %s has this hardware but runs %s: drain it (evictions, so PodDisruptionBudgets hold), convert it and uncordon it: %s",
-			noNode, c.node, strings.Join(runs, " and "), strings.Join(commands, "; ")),
+			noNode, c.Node, strings.Join(runs, " and "), strings.Join(commands, "; ")),
 		commands: commands,
-		code:     reasons.NotAdvertised.Code,
+		code:     code,
+	}
+}
+
+// keptNodeFix names an idle node with the hardware that the advisor keeps
+// in its mode, as its own resource's last free units beyond the reserve its
+// pods keep: advise and the mode controller leave it, and converting it is
+// the user's call.
+func keptNodeFix(before string, c advisor.Relabel, code reasons.Code) remedy {
+	return remedy{
+		text: fmt.Sprintf("%s; idle node %s has this hardware, but its free units are the last of its %s resource beyond the reserve its pods keep, so advise and the mode controller leave it; convert it if they may wait: %s",
+			before, c.Node, c.From, c.Command),
+		commands: []string{c.Command},
+		code:     code,
 	}
 }
 
@@ -587,7 +613,8 @@ func describeRequests(demand *gpuworkload.PodDemand) string {
 }
 
 func fix(demand *gpuworkload.PodDemand, policy gpuworkload.SandboxPolicy, byMode map[gpuworkload.Mode]*modeSummary, perResource []resourceSummary,
-	advertised map[gpuworkload.ResourceClass][]v1.ResourceName, freeUnits func(v1.ResourceName) int64, constraint gpuworkload.NodeConstraint, priority int32) remedy {
+	advertised map[gpuworkload.ResourceClass][]v1.ResourceName, freeUnits func(v1.ResourceName) int64, conversionFor func(gpuworkload.ResourceRequest) conversion,
+	constraint gpuworkload.NodeConstraint, priority int32) remedy {
 	if demand.Conflict() {
 		return remedyText(reasons.ModeConflict.Code, "request the GPU resources of one mode only; a node runs one mode.")
 	}
@@ -605,7 +632,7 @@ func fix(demand *gpuworkload.PodDemand, policy gpuworkload.SandboxPolicy, byMode
 			return remedyText(reasons.DRATooFewFree.Code, fmt.Sprintf("the DRA nodes have no free device of DeviceClass %s for %d x %s (the FailedScheduling message gives DynamicResources' reasons): "+
 				"let GPU pods finish, or publish more devices of the class.", rs.dra.DeviceClass, r.Count, r.Name))
 		case rs.nodes == 0:
-			return notAdvertisedFix(r, rs, advertised[r.Class], freeUnits, constraint, priority)
+			return notAdvertisedFix(r, rs, conversionFor(r), advertised[r.Class], freeUnits, constraint, priority)
 		case rs.largest < r.Count:
 			return remedyText(reasons.LargerThanAnyNode.Code, fmt.Sprintf("no node has %d x %s in total; the largest has %d: split the request, or add a node with more of this hardware.", r.Count, r.Name, rs.largest))
 		}
@@ -623,14 +650,22 @@ func fix(demand *gpuworkload.PodDemand, policy gpuworkload.SandboxPolicy, byMode
 			usedUp = fmt.Sprintf("free units on the nodes its %s accepts are used up (%d free on nodes it excludes)", constraint.Description, rs.excludedFree)
 		}
 	}
-	for _, rs := range perResource {
-		if c := rs.idle; c.node != "" {
-			command := c.conversion.Command(c.node)
+	for _, r := range demand.Requests {
+		c := conversionFor(r)
+		if len(c.plan.Relabels) > 0 {
+			relabel := c.plan.Relabels[0]
 			return remedy{
-				text:     fmt.Sprintf("%s; let running GPU pods finish, let preemption make room for a higher priority, or convert idle node %s, which has this hardware: %s", usedUp, c.node, command),
-				commands: []string{command},
+				text:     fmt.Sprintf("%s; let running GPU pods finish, let preemption make room for a higher priority, or convert idle node %s, which has this hardware: %s", usedUp, relabel.Node, relabel.Command),
+				commands: []string{relabel.Command},
 				code:     reasons.Insufficient.Code,
 			}
+		}
+		before := usedUp + "; let running GPU pods finish, or let preemption make room for a higher priority"
+		if len(c.plan.Kept) > 0 {
+			return keptNodeFix(before, c.plan.Kept[0], reasons.Insufficient.Code)
+		}
+		if len(c.plan.DrainFirst) > 0 {
+			return busyNodeFix(before, c.plan.DrainFirst[0].Relabel, c.displaced, priority, reasons.Insufficient.Code)
 		}
 	}
 	return remedyText(reasons.Insufficient.Code, usedUp+"; let running GPU pods finish, or let preemption make room for a higher priority.")
@@ -638,18 +673,20 @@ func fix(demand *gpuworkload.PodDemand, policy gpuworkload.SandboxPolicy, byMode
 
 // notAdvertisedFix names a node with the hardware for r, or says that none
 // has it and what the pod's kind of workload can request instead.
-func notAdvertisedFix(r gpuworkload.ResourceRequest, rs resourceSummary, sameClass []v1.ResourceName, freeUnits func(v1.ResourceName) int64,
+func notAdvertisedFix(r gpuworkload.ResourceRequest, rs resourceSummary, c conversion, sameClass []v1.ResourceName, freeUnits func(v1.ResourceName) int64,
 	constraint gpuworkload.NodeConstraint, priority int32) remedy {
 	noNode := "no node advertises " + string(r.Name)
 	if rs.excludedNodes > 0 || rs.excludedHardware > 0 {
 		noNode = fmt.Sprintf("no node its %s accepts advertises %s", constraint.Description, r.Name)
 	}
 	switch {
-	case rs.idle.node != "":
-		command := rs.idle.conversion.Command(rs.idle.node)
-		return remedy{text: fmt.Sprintf("%s; convert idle node %s, which has this hardware: %s", noNode, rs.idle.node, command), commands: []string{command}, code: reasons.NotAdvertised.Code}
-	case rs.busy.node != "":
-		return busyNodeFix(noNode, rs.busy, rs.displaced, priority)
+	case len(c.plan.Relabels) > 0:
+		relabel := c.plan.Relabels[0]
+		return remedy{text: fmt.Sprintf("%s; convert idle node %s, which has this hardware: %s", noNode, relabel.Node, relabel.Command), commands: []string{relabel.Command}, code: reasons.NotAdvertised.Code}
+	case len(c.plan.Kept) > 0:
+		return keptNodeFix(noNode, c.plan.Kept[0], reasons.NotAdvertised.Code)
+	case len(c.plan.DrainFirst) > 0:
+		return busyNodeFix(noNode, c.plan.DrainFirst[0].Relabel, c.displaced, priority, reasons.NotAdvertised.Code)
 	case rs.excludedNodes > 0 || rs.excludedHardware > 0:
 		return remedyText(reasons.NotAdvertised.Code, fmt.Sprintf("%s, and none it accepts has hardware known to; %d node(s) it excludes advertise it and %d more have the hardware: change the pod's %s, or add a node with this hardware that it accepts.",
 			noNode, rs.excludedNodes, rs.excludedHardware, constraint.Description))

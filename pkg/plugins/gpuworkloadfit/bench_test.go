@@ -112,8 +112,10 @@ func BenchmarkPreFilter(b *testing.B) {
 // cluster runs a GPU pod on every node, the idle one none. A pod asking for
 // more container GPUs than a node has makes every node count (each
 // advertises the resource or has the hardware for it); a VM asking for a
-// model no node has and a pod asking for two modes' resources, the failing
-// pods of scheduler_perf's Unschedulable20, make none count.
+// vGPU profile no node has makes the advisor plan a conversion over the
+// two thirds of the nodes that have A10s; a VM asking for a model no node
+// has and a pod asking for two modes' resources, the failing pods of
+// scheduler_perf's Unschedulable20, make none count.
 func BenchmarkExplain(b *testing.B) {
 	for _, size := range []int{1000, 5000} {
 		busy := benchCluster(size)
@@ -124,6 +126,7 @@ func BenchmarkExplain(b *testing.B) {
 		pl := newPlugin(b, enabled(), nodesOf(busy))
 		for _, pod := range []*v1.Pod{
 			podRequesting("every-node", map[v1.ResourceName]string{gpu: "16"}),
+			launcherPod("another-profile", map[v1.ResourceName]string{a10_4q: "1"}),
 			launcherPod("missing-model", map[v1.ResourceName]string{"nvidia.com/AD102GL_L40S": "1"}),
 			podRequesting("two-modes", map[v1.ResourceName]string{gpu: "1", a10: "1"}),
 		} {
