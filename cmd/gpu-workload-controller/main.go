@@ -26,6 +26,7 @@ import (
 	"k8s.io/client-go/tools/events"
 	"k8s.io/client-go/tools/leaderelection"
 	"k8s.io/client-go/tools/leaderelection/resourcelock"
+	"k8s.io/component-base/metrics/legacyregistry"
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
 
@@ -131,7 +132,7 @@ func run(ctx context.Context, kubeconfig string, opts modecontroller.Options, le
 	if err != nil {
 		return err
 	}
-	modecontroller.RegisterMetrics()
+	modecontroller.RegisterMetrics(legacyregistry.MustRegister)
 	// The lease's watchdog fails liveness when this replica leads but has
 	// not renewed the lease for 20 s past its deadline, as kube-scheduler's.
 	watchdog := leaderelection.NewLeaderHealthzAdaptor(20 * time.Second)

@@ -61,16 +61,6 @@ var (
 	nodeStateLabels = [...]string{NodeReady, NodeConverting, NodeMismatched}
 )
 
-// MetricNames are the names of the metrics Metrics serves, from the
-// collectors' own lists, for the dashboard's checks.
-var MetricNames = func() []string {
-	names := []string{MetricUnschedulableAttempts}
-	for _, g := range gauges {
-		names = append(names, g.name)
-	}
-	return names
-}()
-
 // Source is what the metrics count: a scheduler's GPU cluster state.
 type Source interface {
 	Inventory(ctx context.Context) (Report, error)

@@ -20,6 +20,7 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 	k8stesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/events"
+	"k8s.io/component-base/metrics"
 	"k8s.io/component-base/metrics/testutil"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/yaml"
@@ -265,7 +266,7 @@ func TestConversionSucceeds(t *testing.T) {
 		t.Errorf("events %q, want %q", got, want)
 	}
 
-	RegisterMetrics()
+	RegisterMetrics(metrics.NewKubeRegistry().MustRegister)
 	vm, err := r.client.CoreV1().Pods("default").Get(t.Context(), "vm-1", metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)

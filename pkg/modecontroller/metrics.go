@@ -1,10 +1,7 @@
 package modecontroller
 
 import (
-	"sync"
-
 	"k8s.io/component-base/metrics"
-	"k8s.io/component-base/metrics/legacyregistry"
 )
 
 // The controller's metrics on its /metrics (docs/metrics.md).
@@ -53,23 +50,12 @@ var (
 )
 
 var (
-	registerMetrics sync.Once
-	allMetrics      = []metrics.Registerable{conversionsStarted, conversionsSucceeded, conversionsRolledBack, conversionsAborted,
+	allMetrics = []metrics.Registerable{conversionsStarted, conversionsSucceeded, conversionsRolledBack, conversionsAborted,
 		conversionEvictions, conversionMigrations, conversionsInProgress, conversionSeconds, podsServedByConversions, wouldConvert}
 )
 
-// MetricNames are the names of the controller's metrics, for the dashboard
-// and docs checks.
-var MetricNames = func() []string {
-	names := make([]string, len(allMetrics))
-	for i, m := range allMetrics {
-		names[i] = m.FQName()
-	}
-	return names
-}()
-
-// RegisterMetrics adds the controller's metrics to the legacy registry its
-// binary serves.
-func RegisterMetrics() {
-	registerMetrics.Do(func() { legacyregistry.MustRegister(allMetrics...) })
+// RegisterMetrics adds the controller's metrics with register: the binary
+// gives its legacy registry's.
+func RegisterMetrics(register func(...metrics.Registerable)) {
+	register(allMetrics...)
 }

@@ -15,6 +15,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/component-base/metrics"
 	"k8s.io/kubernetes/pkg/scheduler/apis/config"
 	"k8s.io/kubernetes/pkg/scheduler/apis/config/scheme"
 	"k8s.io/kubernetes/pkg/scheduler/apis/config/validation"
@@ -276,10 +277,7 @@ func TestMonitoringComponent(t *testing.T) {
 	if err := json.Unmarshal([]byte(dashboard.Data["gpu-workload-scheduler.json"]), &board); err != nil {
 		t.Fatalf("dashboard JSON: %v", err)
 	}
-	served := map[string]bool{}
-	for _, name := range append(slices.Clone(inventory.MetricNames), modecontroller.MetricNames...) {
-		served[name] = true
-	}
+	served := servedMetrics()
 	used := map[string]bool{}
 	for _, p := range board.Panels {
 		for _, target := range p.Targets {
@@ -301,6 +299,36 @@ func TestMonitoringComponent(t *testing.T) {
 		}
 	}
 }
+
+// servedMetrics are the names of the metrics the scheduler's and the
+// controller's binaries register, read from the collectors as each binary
+// registers them.
+func servedMetrics() map[string]bool {
+	served := map[string]bool{}
+	register := func(ms ...metrics.Registerable) {
+		for _, m := range ms {
+			served[m.FQName()] = true
+		}
+	}
+	customRegister := func(cs ...metrics.StableCollector) {
+		for _, c := range cs {
+			descs := make(chan *metrics.Desc)
+			go func() {
+				c.DescribeWithStability(descs)
+				close(descs)
+			}()
+			for d := range descs {
+				served[descName.FindStringSubmatch(d.String())[1]] = true
+			}
+		}
+	}
+	inventory.NewMetrics().Register(register, customRegister)
+	modecontroller.RegisterMetrics(register)
+	return served
+}
+
+// descName is the name in a metric description's text.
+var descName = regexp.MustCompile(`fqName: "([^"]+)"`)
 
 // histogramSeries are the suffixes of a histogram's series.
 var histogramSeries = regexp.MustCompile(`_(bucket|sum|count)\b`)
