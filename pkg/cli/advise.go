@@ -37,6 +37,11 @@ func newAdviseCommand(o *rootOptions) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			fitArgs, _, err := deployedArgs(cmd.Context(), c.Client, "", o.inputs(cmd))
+			if err != nil {
+				return err
+			}
+			c.FollowScheduler(fitArgs)
 			plan, err := conversionplan.Advise(cmd.Context(), &c.Cluster, pods, advisor.Narrowing{Demand: rules}, cmd.ErrOrStderr())
 			if err != nil {
 				return err

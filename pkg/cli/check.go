@@ -81,7 +81,7 @@ func newCheckCommand(o *rootOptions) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			c.ConversionTimeout, c.DRADriver = fitArgs.Timeout(), fitArgs.DRADriverName
+			c.FollowScheduler(fitArgs)
 			if cmd.Flags().Changed("conversion-timeout") {
 				if conversionTimeout < time.Second {
 					return usageErrorf("--conversion-timeout: %s is under one second; give the mode controller's --conversion-timeout, e.g. 20m", conversionTimeout)

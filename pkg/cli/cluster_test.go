@@ -24,7 +24,7 @@ func TestStatesReadTheSchedulersDRADriver(t *testing.T) {
 	scheduler := func(driver string) clusterview.View {
 		args := &config.GPUWorkloadFitArgs{DRADriverName: driver}
 		config.SetDefaultsGPUWorkloadFitArgs(args)
-		return schedulerView(args)
+		return clusterview.SchedulerView(args)
 	}
 	for _, tc := range []struct {
 		name string

@@ -23,6 +23,7 @@ import (
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/apis/config"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterview"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/explanation"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpudynamicresources"
@@ -173,7 +174,7 @@ func newExplainCommand(o *rootOptions) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := c.ReadAs(schedulerView(fitArgs)); err != nil {
+			if err := c.ReadAs(clusterview.SchedulerView(fitArgs)); err != nil {
 				return err
 			}
 			pl, state, err := offlinePlugin(ctx, c, fitArgs)

@@ -14,6 +14,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterview"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/explanation"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/inventory"
@@ -54,7 +55,7 @@ func newInventoryCommand(o *rootOptions) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := c.ReadAs(schedulerView(fitArgs)); err != nil {
+			if err := c.ReadAs(clusterview.SchedulerView(fitArgs)); err != nil {
 				return err
 			}
 			_, state, err := offlinePlugin(cmd.Context(), c, fitArgs)

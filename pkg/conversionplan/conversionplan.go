@@ -65,14 +65,20 @@ type SimulatedGain struct {
 	UnitsPlacedAfter  int64 `json:"unitsPlacedAfter"`
 }
 
-// Live is Advise on the cluster config reaches, narrowed: the plan the
-// mode controller carries out is the one `kubectl gpu-workload advise`
-// prints, less what the narrowing keeps out.
+// Live is Advise on the cluster config reaches, read as the GPU Operator
+// reads it with the deployed scheduler's DRA driver and conversion timeout,
+// narrowed: the plan the mode controller carries out is the one
+// `kubectl gpu-workload advise` prints, less what the narrowing keeps out.
 func Live(ctx context.Context, config *rest.Config, narrowing advisor.Narrowing) (*Report, error) {
 	c, err := clusterview.ReadLive(ctx, config, false)
 	if err != nil {
 		return nil, err
 	}
+	args, _, err := clusterview.DeployedArgs(ctx, c.Client)
+	if err != nil {
+		return nil, err
+	}
+	c.FollowScheduler(args)
 	pods, err := c.ListPods(ctx)
 	if err != nil {
 		return nil, err
