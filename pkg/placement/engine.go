@@ -38,7 +38,7 @@ import (
 	"github.com/gpu-workload-scheduler/scheduler/pkg/schedulerstate"
 )
 
-// ProfileName is the profile of the shipped configuration the simulator runs.
+// ProfileName is the profile of the shipped configuration a Cluster runs.
 const ProfileName = "gpu-workload-scheduler"
 
 // ShippedOptions run the profile the install manifests ship
