@@ -41,6 +41,9 @@ type resourceSummary struct {
 	// advertise it once converted, and the constraint excludes them then.
 	excludedNodes, excludedHardware int
 	excludedFree                    int64
+	// convertingTo are the nodes converting to advertise the resource,
+	// whose units the advisor counts as coming.
+	convertingTo int
 	// dra is the DeviceClass that serves the resource through DRA, if any,
 	// and draNodes the DRA nodes with devices of its class.
 	dra      gpuworkload.DRAExtendedResource
@@ -340,11 +343,16 @@ func (rs *resourceSummary) countAdvertisers(r v1.ResourceName, tracker *clusters
 }
 
 // count visits the nodes that advertise r, for the free and total units,
-// and the nodes with the hardware for it, for those the constraint would
-// exclude once converted.
+// and the nodes with the hardware for it, for those converting to r and
+// those the constraint would exclude once converted.
 func (rs *resourceSummary) count(r v1.ResourceName, tracker *clusterstate.Tracker, nodes NodeInfos, constraint gpuworkload.NodeConstraint) {
 	rs.countAdvertisers(r, tracker, nodes, constraint)
 	tracker.EachNodeWithHardwareFor(r, func(e *clusterstate.NodeEntry) {
+		if e.Converting {
+			if name, _, err := e.Inventory.Advertisement(e.State.Mode.Mode); err == nil && name == r {
+				rs.convertingTo++
+			}
+		}
 		if e.State.Unsettled() {
 			return
 		}
@@ -687,6 +695,8 @@ func notAdvertisedFix(r gpuworkload.ResourceRequest, rs resourceSummary, c conve
 		return keptNodeFix(noNode, c.plan.Kept[0], reasons.NotAdvertised.Code)
 	case len(c.plan.DrainFirst) > 0:
 		return busyNodeFix(noNode, c.plan.DrainFirst[0].Relabel, c.displaced, priority, reasons.NotAdvertised.Code)
+	case rs.convertingTo > 0:
+		return remedyText(reasons.Converting.Code, fmt.Sprintf("%s yet; wait: %d node(s) are converting to advertise it.", noNode, rs.convertingTo))
 	case rs.excludedNodes > 0 || rs.excludedHardware > 0:
 		return remedyText(reasons.NotAdvertised.Code, fmt.Sprintf("%s, and none it accepts has hardware known to; %d node(s) it excludes advertise it and %d more have the hardware: change the pod's %s, or add a node with this hardware that it accepts.",
 			noNode, rs.excludedNodes, rs.excludedHardware, constraint.Description))

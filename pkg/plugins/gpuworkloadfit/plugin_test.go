@@ -400,6 +400,8 @@ func TestExplainFixNamesNodesWithTheHardware(t *testing.T) {
 		pod      *v1.Pod
 		fix      string
 		commands []string
+		// code is the reason code when not NotAdvertised or LargerThanAnyNode.
+		code reasons.Code
 	}{
 		{
 			name: "an A10 VM is not sent to a container node of unknown GPUs", nodes: []*v1.Node{bareContainer, a40Node},
@@ -474,6 +476,24 @@ func TestExplainFixNamesNodesWithTheHardware(t *testing.T) {
 			commands: []string{"kubectl label node c-a16 nvidia.com/gpu.workload.config=vm-vgpu nvidia.com/vgpu.config=A16-4Q --overwrite"},
 		},
 		{
+			// As advise and the mode controller do, the fix leaves the last
+			// free container GPU beyond the reserve its pods keep, and says so.
+			name: "the idle node is its own resource's last free units", nodes: []*v1.Node{bareContainer, a10Container()},
+			assigned: []*v1.Pod{withNode(podRequesting("train", map[v1.ResourceName]string{gpu: "2"}), "bare")},
+			pod:      launcherPod("vm-a10", map[v1.ResourceName]string{a10: "1"}),
+			fix: "no node advertises nvidia.com/GA102GL_A10; idle node c-a10 has this hardware, but its free units are the last of its container resource beyond the reserve its pods keep, " +
+				"so advise and the mode controller leave it; convert it if they may wait: kubectl label node c-a10 nvidia.com/gpu.workload.config=vm-passthrough --overwrite",
+			commands: []string{"kubectl label node c-a10 nvidia.com/gpu.workload.config=vm-passthrough --overwrite"},
+		},
+		{
+			// A node relabelled for the resource and not yet advertising it
+			// serves the pod soon: no other node is converted for it.
+			name: "a node converting to the resource", nodes: []*v1.Node{a10Container(), withProduct(gpuNode("pt-a10", "vm-passthrough", map[v1.ResourceName]string{gpu: "1"}), "NVIDIA-A10")},
+			pod:  launcherPod("vm-a10", map[v1.ResourceName]string{a10: "1"}),
+			fix:  "no node advertises nvidia.com/GA102GL_A10 yet; wait: 1 node(s) are converting to advertise it.",
+			code: reasons.Converting.Code,
+		},
+		{
 			name: "a request larger than any node", nodes: testNodes(),
 			pod: launcherPod("vm-2a10", map[v1.ResourceName]string{a10: "2"}),
 			fix: "no node has 2 x nvidia.com/GA102GL_A10 in total; the largest has 1: split the request, or add a node with more of this hardware.",
@@ -501,7 +521,10 @@ func TestExplainFixNamesNodesWithTheHardware(t *testing.T) {
 				t.Fatalf("fix commands %q, want %q", explanation.FixCommands, tc.commands)
 			}
 			wantCode := reasons.Code("NotAdvertised")
-			if strings.HasPrefix(tc.fix, "no node has") {
+			switch {
+			case tc.code != "":
+				wantCode = tc.code
+			case strings.HasPrefix(tc.fix, "no node has"):
 				wantCode = "LargerThanAnyNode"
 			}
 			if explanation.ReasonCode != wantCode {
