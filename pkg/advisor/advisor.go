@@ -360,9 +360,7 @@ type candidate struct {
 
 // candidates are the nodes that do not advertise the demand's resource but
 // would in another mode or with another vGPU profile, and that its
-// constraint accepts then; fewest GPU pods and VMs first, then those whose
-// change keeps their mode (a vGPU profile change keeps the node's operands),
-// then by name.
+// constraint accepts then; fewest GPU pods and VMs first, then by name.
 func candidates(nodes []Node, d demand) []candidate {
 	var out []candidate
 	for i := range nodes {
@@ -376,19 +374,9 @@ func candidates(nodes []Node, d demand) []candidate {
 	}
 	// Node names are unique: the order is total, and an unstable sort keeps it.
 	slices.SortFunc(out, func(a, b candidate) int {
-		return cmp.Or(cmp.Compare(a.node.GPUPods+a.node.VMs, b.node.GPUPods+b.node.VMs),
-			cmp.Compare(a.modeChange(), b.modeChange()), cmp.Compare(a.node.Name, b.node.Name))
+		return cmp.Or(cmp.Compare(a.node.GPUPods+a.node.VMs, b.node.GPUPods+b.node.VMs), cmp.Compare(a.node.Name, b.node.Name))
 	})
 	return out
-}
-
-// modeChange is 1 when the conversion changes the node's mode, 0 when it
-// only changes its vGPU profile.
-func (c candidate) modeChange() int {
-	if c.conversion.Mode == c.node.Mode {
-		return 0
-	}
-	return 1
 }
 
 // relabel proposes the node's new mode, and its vGPU profile when that changes.

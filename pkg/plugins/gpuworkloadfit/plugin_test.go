@@ -284,11 +284,13 @@ func TestPostFilterExplains(t *testing.T) {
 				`kubectl label node vgpu nvidia.com/gpu.workload.config=vm-passthrough --overwrite`,
 		},
 		{
+			// The node advise and the mode controller would convert: of the
+			// idle nodes with A10s, the first by name.
 			name: "vGPU profile nobody offers", policy: enabled(), pod: launcherPod("vm-8q", map[v1.ResourceName]string{"nvidia.com/NVIDIA_A10-8Q": "1"}),
 			event: `Warning GPUWorkloadUnschedulable VirtualMachineInstance/vms/vm-8q (pod virt-launcher-vm-8q-abcde) needs 1 x nvidia.com/NVIDIA_A10-8Q (vm-vgpu mode). ` +
 				`GPU nodes by mode: container 1, vm-passthrough 2, vm-vgpu 3 (1 converting). nvidia.com/NVIDIA_A10-8Q: 0 free of 0 on 0 node(s). ` +
-				`Fix: no node advertises nvidia.com/NVIDIA_A10-8Q; convert idle node vgpu, which has this hardware: ` +
-				`kubectl label node vgpu nvidia.com/gpu.workload.config=vm-vgpu nvidia.com/vgpu.config=A10-8Q --overwrite`,
+				`Fix: no node advertises nvidia.com/NVIDIA_A10-8Q; convert idle node passthrough, which has this hardware: ` +
+				`kubectl label node passthrough nvidia.com/gpu.workload.config=vm-vgpu nvidia.com/vgpu.config=A10-8Q --overwrite`,
 		},
 		{
 			// No node can take it: the counts per resource are left out.
@@ -331,7 +333,7 @@ func TestPostFilterEventCarriesFixCommands(t *testing.T) {
 	pod := launcherPod("vm-8q", map[v1.ResourceName]string{"nvidia.com/NVIDIA_A10-8Q": "1"})
 	pl.PreFilter(context.Background(), state, pod, nil)
 	pl.PostFilter(context.Background(), state, pod, nil)
-	want := ` map[gpu-workload.io/fix-commands:["kubectl label node vgpu nvidia.com/gpu.workload.config=vm-vgpu nvidia.com/vgpu.config=A10-8Q --overwrite"] gpu-workload.io/reason-code:NotAdvertised]`
+	want := ` map[gpu-workload.io/fix-commands:["kubectl label node passthrough nvidia.com/gpu.workload.config=vm-vgpu nvidia.com/vgpu.config=A10-8Q --overwrite"] gpu-workload.io/reason-code:NotAdvertised]`
 	select {
 	case got := <-h.recorder.Events:
 		if !strings.HasSuffix(got, want) {
