@@ -89,7 +89,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.DurationVar(&o.conversion, "advisor-conversion", sim.DefaultAdvisorConversion, "how long a relabelled node advertises nothing, unless the scenario says")
 	fs.StringVar(&o.output, "o", "table", "output: table or json")
 	fs.StringVar(&o.jsonFile, "json", "", "also write the JSON report to this file")
-	fs.BoolVar(&o.noShortcuts, "no-shortcuts", false, "run the whole profile on every node for every pod, without the simulator's three shortcuts (docs/simulation.md): several times slower, the same results")
+	fs.BoolVar(&o.noShortcuts, "no-shortcuts", false, "run the whole profile on every node for every pod, without the simulator's three shortcuts (docs/simulation.md): the same results, slower")
 	fs.StringVar(&o.plotDir, "plot-dir", "", "write <scenario>.svg, stranded units over time per policy, to this directory")
 	maxInputSize := fs.String(strings.TrimPrefix(inputlimit.Flag, "--"), resource.NewQuantity(inputlimit.Default, resource.BinarySI).String(),
 		"the most one input file may hold, such as 512Mi; a larger one is an error before it is read whole")
