@@ -30,7 +30,7 @@ func DeployedArgs(ctx context.Context, client kubernetes.Interface) (args *confi
 	case apierrors.IsNotFound(err):
 		return shippedArgs()
 	case err != nil:
-		return nil, "", fmt.Errorf("read the scheduler's configuration (ConfigMap %s/%s; --scheduler-config reads a file instead): %w", namespace, name, err)
+		return nil, "", fmt.Errorf("read the scheduler's configuration, ConfigMap %s/%s, for its GPUWorkloadFit args: %w", namespace, name, err)
 	}
 	source = fmt.Sprintf("ConfigMap %s/%s", namespace, name)
 	raw, ok := cm.Data["config.yaml"]
