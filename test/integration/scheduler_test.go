@@ -46,17 +46,21 @@ func TestSeedLab(t *testing.T) {
 	e.waitMessage(t, "cuda-on-a10", "0/4 nodes are available: 1 insufficient free nvidia.com/GA102GL_A10, 1 node has no NVIDIA GPUs, "+
 		"1 node's GPU mode is container (advertises nvidia.com/gpu), pod needs vm-passthrough, "+
 		"1 node's GPU mode is vm-vgpu (advertises nvidia.com/NVIDIA_A10-12Q), pod needs vm-passthrough.")
+	// The node advise would list to drain first is named: it runs a VM of
+	// the pod's priority, so the fix does not give its drain.
+	drainFirst := "; node gpu-vgpu has this hardware but runs VM(s) default/vm-12q of this pod's priority or higher: converting it means stopping them, " +
+		"which this fix does not do; stop them if they may stop, then convert it, or add a node with this hardware."
 	e.waitEvent(t, "cuda-on-a10", "GPUWorkloadUnschedulable",
 		"Pod/default/cuda-on-a10 needs 1 x nvidia.com/GA102GL_A10 (vm-passthrough mode). "+
 			"GPU nodes by mode: container 1, vm-passthrough 1, vm-vgpu 1. nvidia.com/GA102GL_A10: 0 free of 1 on 1 node(s). "+
-			"Fix: free units are used up; let running GPU pods finish, or let preemption make room for a higher priority.")
+			"Fix: free units are used up; let running GPU pods finish, or let preemption make room for a higher priority"+drainFirst)
 
 	// A second VM for the same card is named by its VMI.
 	e.createPod(t, gpuPod("virt-launcher-vm-a10-second-m2k8s", "vm-a10-second", map[string]string{"nvidia.com/GA102GL_A10": "1"}))
 	e.waitEvent(t, "virt-launcher-vm-a10-second-m2k8s", "GPUWorkloadUnschedulable",
 		"VirtualMachineInstance/default/vm-a10-second (pod virt-launcher-vm-a10-second-m2k8s) needs 1 x nvidia.com/GA102GL_A10 (vm-passthrough mode). "+
 			"GPU nodes by mode: container 1, vm-passthrough 1, vm-vgpu 1. nvidia.com/GA102GL_A10: 0 free of 1 on 1 node(s). "+
-			"Fix: free units are used up; let running GPU pods finish, or let preemption make room for a higher priority.")
+			"Fix: free units are used up; let running GPU pods finish, or let preemption make room for a higher priority"+drainFirst)
 }
 
 func TestSchedulerVersion(t *testing.T) {
