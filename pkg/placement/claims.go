@@ -152,7 +152,7 @@ func (c *claimEngine) publish(n *Node) error {
 // create writes the VM's claim before its first cycle.
 func (c *claimEngine) create(p *Pod) error {
 	claim := vmClaimObject(p.Spec)
-	if _, err := c.e.client.ResourceV1().ResourceClaims(Namespace).Create(c.ctx, claim, metav1.CreateOptions{}); err != nil {
+	if _, err := c.e.client.ResourceV1().ResourceClaims(namespace).Create(c.ctx, claim, metav1.CreateOptions{}); err != nil {
 		return fmt.Errorf("create ResourceClaim %s of pod %s: %w", claim.Name, p.Spec.Name, err)
 	}
 	return c.await(objectKey(claim), claim.ResourceVersion)
@@ -169,7 +169,7 @@ func (c *claimEngine) allocate(ctx context.Context, state fwk.CycleState, p *Pod
 	if status := pl.PreBind(ctx, state, p.obj, node); !status.IsSuccess() {
 		return nil, fmt.Errorf("DynamicResources' PreBind of pod %s on node %s: %w", p.Spec.Name, node, status.AsError())
 	}
-	claim, err := c.e.draManager.ResourceClaims().Get(Namespace, vmClaimName(p.Spec.Name))
+	claim, err := c.e.draManager.ResourceClaims().Get(namespace, vmClaimName(p.Spec.Name))
 	if err != nil {
 		return nil, err
 	}
@@ -182,8 +182,8 @@ func (c *claimEngine) allocate(ctx context.Context, state fwk.CycleState, p *Pod
 // release deletes a departing VM's claim.
 func (c *claimEngine) release(p *Pod) error {
 	name := vmClaimName(p.Spec.Name)
-	if err := c.e.client.ResourceV1().ResourceClaims(Namespace).Delete(c.ctx, name, metav1.DeleteOptions{}); err != nil {
+	if err := c.e.client.ResourceV1().ResourceClaims(namespace).Delete(c.ctx, name, metav1.DeleteOptions{}); err != nil {
 		return fmt.Errorf("delete ResourceClaim %s of pod %s: %w", name, p.Spec.Name, err)
 	}
-	return c.await(Namespace+"/"+name, "")
+	return c.await(namespace+"/"+name, "")
 }

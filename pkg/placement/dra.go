@@ -156,6 +156,6 @@ func (c *Cluster) releaseDRA(p *Pod, n *Node) error {
 			return err
 		}
 	}
-	c.engine.tracker.DeleteResourceClaim(Namespace, name)
+	c.engine.tracker.DeleteResourceClaim(namespace, name)
 	return c.publishForClaims(n)
 }

@@ -15,8 +15,8 @@ import (
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 )
 
-// Namespace holds every simulated pod.
-const Namespace = "sim"
+// namespace holds every pod placed.
+const namespace = "sim"
 
 const podsPerNode = 1000
 
@@ -79,7 +79,7 @@ func podObject(spec PodSpec, schedulerName string) *v1.Pod {
 		limits = v1.ResourceList{spec.GPU: requests[spec.GPU]}
 	}
 	pod := &v1.Pod{
-		ObjectMeta: metav1.ObjectMeta{Name: spec.Name, Namespace: Namespace, UID: types.UID("pod-" + spec.Name)},
+		ObjectMeta: metav1.ObjectMeta{Name: spec.Name, Namespace: namespace, UID: types.UID("pod-" + spec.Name)},
 		Spec: v1.PodSpec{
 			SchedulerName: schedulerName,
 			Containers:    []v1.Container{{Name: "compute", Resources: v1.ResourceRequirements{Requests: requests, Limits: limits, Claims: claims}}},
@@ -116,7 +116,7 @@ func vmClaimObject(spec PodSpec) *resourceapi.ResourceClaim {
 		}
 	}
 	return &resourceapi.ResourceClaim{
-		ObjectMeta: metav1.ObjectMeta{Namespace: Namespace, Name: vmClaimName(spec.Name), UID: types.UID("claim-" + spec.Name), ResourceVersion: "1"},
+		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: vmClaimName(spec.Name), UID: types.UID("claim-" + spec.Name), ResourceVersion: "1"},
 		Spec:       resourceapi.ResourceClaimSpec{Devices: resourceapi.DeviceClaim{Requests: []resourceapi.DeviceRequest{{Name: vmClaimRequest, FirstAvailable: alternatives}}}},
 	}
 }
@@ -126,7 +126,7 @@ func vmClaimName(pod string) string { return pod + "-gpu" }
 // draClaimObject is the extended-resource claim DynamicResources writes for
 // a pod at PreBind, with the devices allocated to it on the node.
 func draClaimObject(pod, node string, devices []string) *resourceapi.ResourceClaim {
-	claim := &resourceapi.ResourceClaim{ObjectMeta: metav1.ObjectMeta{Namespace: Namespace, Name: draClaimName(pod)}}
+	claim := &resourceapi.ResourceClaim{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: draClaimName(pod)}}
 	results := make([]resourceapi.DeviceRequestAllocationResult, len(devices))
 	for i, d := range devices {
 		results[i] = resourceapi.DeviceRequestAllocationResult{Request: "container-0-request-0", Driver: gpuworkload.DRADriver, Pool: node, Device: d}
