@@ -272,11 +272,18 @@ func vmiWithoutPod(ctx context.Context, c *cluster, vmi *unstructured.Unstructur
 	return report
 }
 
+// filterPlugin is GPUWorkloadFit as the framework runs it: explain reads
+// its verdicts and their codes from the statuses it returns (reasons.CodeOf).
+type filterPlugin interface {
+	fwk.PreFilterPlugin
+	fwk.FilterPlugin
+}
+
 // offlinePlugin is GPUWorkloadFit with the deployed args and its own GPU
 // cluster state, the tracker fed with what was read of the cluster, as the
 // scheduler's informers feed it. A DeviceClass whose selectors do not
 // compile is an error.
-func offlinePlugin(ctx context.Context, c *cluster, fitArgs *config.GPUWorkloadFitArgs) (*gpuworkloadfit.GPUWorkloadFit, *schedulerstate.Service, error) {
+func offlinePlugin(ctx context.Context, c *cluster, fitArgs *config.GPUWorkloadFitArgs) (filterPlugin, *schedulerstate.Service, error) {
 	encoded, err := json.Marshal(fitArgs)
 	if err != nil {
 		return nil, nil, err
@@ -304,7 +311,7 @@ func offlinePlugin(ctx context.Context, c *cluster, fitArgs *config.GPUWorkloadF
 		tracker.UpsertNode(n)
 	}
 	state.ReadClaimsFrom(c.DRA)
-	return pl.(*gpuworkloadfit.GPUWorkloadFit), state, nil
+	return pl.(filterPlugin), state, nil
 }
 
 // asIfPending is the cluster as the scheduler saw it before the pod was
@@ -348,7 +355,7 @@ func reservedOnlyFor(claim *resourceapi.ResourceClaim, pod *v1.Pod) bool {
 
 // explainPod runs GPUWorkloadFit itself, the scheduler's code with its
 // deployed args, over the cluster.
-func explainPod(ctx context.Context, c *cluster, pod *v1.Pod, pl *gpuworkloadfit.GPUWorkloadFit, state *schedulerstate.Service) (*ExplainReport, error) {
+func explainPod(ctx context.Context, c *cluster, pod *v1.Pod, pl filterPlugin, state *schedulerstate.Service) (*ExplainReport, error) {
 	tracker := state.Tracker()
 	byNode := map[string][]*v1.Pod{}
 	for _, p := range c.Assigned {
@@ -362,10 +369,6 @@ func explainPod(ctx context.Context, c *cluster, pod *v1.Pod, pl *gpuworkloadfit
 	}
 	cycle := framework.NewCycleState()
 	_, preStatus := pl.PreFilter(ctx, cycle, pod, infos)
-	data, err := gpuworkloadfit.ReadCycleData(cycle)
-	if err != nil {
-		return nil, err
-	}
 	demand, err := state.Demand(cycle, pod)
 	if err != nil {
 		return nil, err
@@ -402,19 +405,19 @@ func explainPod(ctx context.Context, c *cluster, pod *v1.Pod, pl *gpuworkloadfit
 		switch {
 		case preStatus.IsSkip():
 			row.Verdict, row.Reason = VerdictNotFilter, "the pod requests no GPU resource"
-		case !preStatus.IsSuccess() && !data.FiltersEachNode():
-			row.Verdict, row.Reason = VerdictRejected, "the pod, for every node (below)"
 		case !preStatus.IsSuccess():
-			// The pod-level reason decides; the node's own verdict says what else stands in the way.
+			// The pod-level reason decides; the node's own verdict says what
+			// else stands in the way, where Filter can judge single nodes
+			// (elsewhere it gives PreFilter's verdict back).
 			row.Verdict, row.Reason = VerdictRejected, "the pod, for every node (below)"
-			if status, code := gpuworkloadfit.FilterWithCode(ctx, cycle, ni); !status.IsSuccess() {
-				row.Reason, row.Code = status.Message(), code
+			if status := pl.Filter(ctx, cycle, pod, ni); status != preStatus && !status.IsSuccess() {
+				row.Reason, row.Code = status.Message(), reasons.CodeOf(status)
 			}
 		default:
-			if status, code := gpuworkloadfit.FilterWithCode(ctx, cycle, ni); status.IsSuccess() {
+			if status := pl.Filter(ctx, cycle, pod, ni); status.IsSuccess() {
 				row.Verdict, row.Reason, row.Code = allocation.verdict(ni.Node())
 			} else {
-				row.Verdict, row.Reason, row.Code = VerdictRejected, status.Message(), code
+				row.Verdict, row.Reason, row.Code = VerdictRejected, status.Message(), reasons.CodeOf(status)
 			}
 		}
 		if row.Verdict == VerdictFits || row.Verdict == VerdictNotFilter {
@@ -428,12 +431,12 @@ func explainPod(ctx context.Context, c *cluster, pod *v1.Pod, pl *gpuworkloadfit
 	case report.Fits > 0:
 		report.Summary = fmt.Sprintf("pod %s fits %d of %d node(s) as far as GPUs go; the scheduler's other plugins (taints, affinity, CPU and memory) still apply.", report.Pod, report.Fits, len(report.Nodes))
 	default:
-		why := explanation.Explain(allocatorCtx, pod, data.Demand(), tracker, explanation.NewNodeInfoIndex(infos))
+		why := explanation.Explain(allocatorCtx, pod, &demand.Demand, tracker, explanation.NewNodeInfoIndex(infos))
 		report.Summary, report.FixCommands, report.ReasonCode = why.Message, why.FixCommands, why.ReasonCode
 	}
 	if !preStatus.IsSuccess() && !preStatus.IsSkip() {
 		report.PodReason = preStatus.Message()
-		report.ReasonCode = data.RejectionCode()
+		report.ReasonCode = reasons.CodeOf(preStatus)
 	}
 	if pod.Spec.NodeName != "" {
 		report.RunsOn = pod.Spec.NodeName

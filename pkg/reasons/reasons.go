@@ -10,11 +10,13 @@
 package reasons
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
 	v1 "k8s.io/api/core/v1"
+	fwk "k8s.io/kube-scheduler/framework"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 )
@@ -39,6 +41,27 @@ type Reason struct {
 // With fills the template in.
 func (t Template) With(args ...any) Reason {
 	return Reason{Code: t.Code, Message: fmt.Sprintf(t.Format, args...)}
+}
+
+// Error is the reason's message: a reason rides in a framework status as
+// its error (Status), so that whoever reads the status finds its code.
+func (r Reason) Error() string { return r.Message }
+
+// Status is the framework status a plugin returns for the reason. Its
+// message is the reason's, as the framework counts and reports it; its
+// error is the reason itself, for CodeOf.
+func (r Reason) Status(code fwk.Code) *fwk.Status {
+	return fwk.NewStatus(code).WithError(r)
+}
+
+// CodeOf is the code of the reason a status carries (Status), "" when it
+// carries none: a status that succeeded or that a reason did not make.
+func CodeOf(status *fwk.Status) Code {
+	var r Reason
+	if errors.As(status.AsError(), &r) {
+		return r.Code
+	}
+	return ""
 }
 
 // Plain is the template as it is, for a template without verbs.

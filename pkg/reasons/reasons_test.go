@@ -1,11 +1,14 @@
 package reasons
 
 import (
+	"errors"
 	"os"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	fwk "k8s.io/kube-scheduler/framework"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 )
@@ -69,6 +72,26 @@ func TestReasonsCarryTheirCode(t *testing.T) {
 	} {
 		if tc.got != tc.want {
 			t.Errorf("got %+v, want %+v", tc.got, tc.want)
+		}
+	}
+}
+
+// A reason's status says what the reason says, as the framework reports it,
+// and carries its code to whoever reads the status; a status no reason made
+// carries none.
+func TestStatusCarriesTheCode(t *testing.T) {
+	reason := Insufficient.With("nvidia.com/GA102GL_A10")
+	status := reason.Status(fwk.Unschedulable)
+	if status.Code() != fwk.Unschedulable || !slices.Equal(status.Reasons(), []string{reason.Message}) || status.Message() != reason.Message {
+		t.Errorf("status %s %q, want %s %q", status.Code(), status.Reasons(), fwk.Unschedulable, reason.Message)
+	}
+	status.SetPlugin("GPUWorkloadFit")
+	if got := CodeOf(status); got != reason.Code {
+		t.Errorf("CodeOf = %q, want %q", got, reason.Code)
+	}
+	for _, other := range []*fwk.Status{nil, fwk.NewStatus(fwk.Unschedulable, reason.Message), fwk.AsStatus(errors.New(reason.Message))} {
+		if got := CodeOf(other); got != "" {
+			t.Errorf("CodeOf(%v) = %q, want none", other, got)
 		}
 	}
 }

@@ -81,7 +81,7 @@ func TestExplainCountsOnlyNodesThePodAccepts(t *testing.T) {
 			if _, status := pl.PreFilter(context.Background(), state, tc.pod, infos); !status.IsSuccess() {
 				t.Fatalf("PreFilter: %v", status)
 			}
-			data, err := ReadCycleData(state)
+			data, err := readCycleData(state)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -122,7 +122,7 @@ func TestExplainCountsAgreeWithNodeAffinity(t *testing.T) {
 		if _, status := pl.PreFilter(context.Background(), state, pod, infos); !status.IsSuccess() {
 			t.Fatalf("case %d: PreFilter: %v", i, status)
 		}
-		data, err := ReadCycleData(state)
+		data, err := readCycleData(state)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -81,9 +81,10 @@ func (pl *GPUWorkloadFit) Unreserve(context.Context, fwk.CycleState, *v1.Pod, st
 // Name returns the plugin name.
 func (pl *GPUWorkloadFit) Name() string { return Name }
 
-// CycleData is what PreFilter learns about the pod, for Filter, PostFilter
-// and Reserve; other plugins read it through its getters.
-type CycleData struct {
+// cycleData is what PreFilter learns about the pod, for Filter, PostFilter
+// and Reserve. It is the plugin's own: GPUStranding reads the pod's demand
+// from the cluster-state service (schedulerstate.Service.Demand).
+type cycleData struct {
 	demand  *gpuworkload.PodDemand
 	tracker *clusterstate.Tracker
 	// start is when PreFilter began: the explanation ends within
@@ -96,8 +97,8 @@ type CycleData struct {
 	notServedDRA  []reasons.Reason
 	totalTooSmall []reasons.Reason
 	insufficient  []reasons.Reason
-	// rejection is the code of the reason PreFilter rejected the pod for.
-	rejection reasons.Code
+	// rejected is PreFilter's verdict when it rejected the pod for every node.
+	rejected *fwk.Status
 	// narrowed says PreFilter kept the cycle to the nodes advertising the
 	// pod's resource.
 	narrowed bool
@@ -147,21 +148,18 @@ type draChoice struct {
 }
 
 // usesDRADevices reports whether Filter judges DRA devices for the pod.
-func (d *CycleData) usesDRADevices() bool { return d.draNeeds != nil || d.draChoices != nil }
+func (d *cycleData) usesDRADevices() bool { return d.draNeeds != nil || d.draChoices != nil }
 
 // Clone shares the data: nothing changes it after PreFilter.
-func (d *CycleData) Clone() fwk.StateData { return d }
+func (d *cycleData) Clone() fwk.StateData { return d }
 
-// Demand is the pod's GPU demand; callers must not modify it.
-func (d *CycleData) Demand() *gpuworkload.PodDemand { return d.demand }
-
-// ReadCycleData returns what GPUWorkloadFit's PreFilter wrote in this cycle.
-func ReadCycleData(state fwk.CycleState) (*CycleData, error) {
+// readCycleData returns what GPUWorkloadFit's PreFilter wrote in this cycle.
+func readCycleData(state fwk.CycleState) (*cycleData, error) {
 	data, err := state.Read(cycleStateKey)
 	if err != nil {
 		return nil, fmt.Errorf("%s did not run PreFilter in this cycle (is it enabled in the profile?): %w", Name, err)
 	}
-	d, ok := data.(*CycleData)
+	d, ok := data.(*cycleData)
 	if !ok {
 		return nil, fmt.Errorf("%s cycle state has type %T", Name, data)
 	}
@@ -178,7 +176,7 @@ func (pl *GPUWorkloadFit) PreFilter(ctx context.Context, state fwk.CycleState, p
 	if err != nil {
 		return nil, fwk.AsStatus(err)
 	}
-	data := &CycleData{demand: &cycle.Demand, tracker: cycle.Tracker, claimAllocated: cycle.ClaimAllocated, start: start}
+	data := &cycleData{demand: &cycle.Demand, tracker: cycle.Tracker, claimAllocated: cycle.ClaimAllocated, start: start}
 	state.Write(cycleStateKey, data)
 	demand := data.demand
 	tracker := data.tracker
@@ -247,7 +245,7 @@ func (pl *GPUWorkloadFit) PreFilter(ctx context.Context, state fwk.CycleState, p
 // DRA node costs DynamicResources an allocation attempt; narrowed to the
 // nodes that could serve them, the DRA mix ran at 0.81 of the default
 // profile (docs/performance.md). nil: all nodes.
-func (pl *GPUWorkloadFit) advertisersWithRoom(data *CycleData) sets.Set[string] {
+func (pl *GPUWorkloadFit) advertisersWithRoom(data *cycleData) sets.Set[string] {
 	requests := data.demand.Requests
 	if !pl.narrows || len(requests) != 1 || len(data.demand.Claims) > 0 || data.draServed != nil {
 		return nil
@@ -267,7 +265,7 @@ func (pl *GPUWorkloadFit) advertisersWithRoom(data *CycleData) sets.Set[string] 
 // prepareNodeReasons builds, once per cycle, the reasons Filter returns.
 // They are ready before PreFilter can reject the pod, so that the kubectl
 // plugin can still show what each node would say.
-func (d *CycleData) prepareNodeReasons(mode gpuworkload.Mode) {
+func (d *cycleData) prepareNodeReasons(mode gpuworkload.Mode) {
 	requests := d.demand.Requests
 	d.modeIndex = slices.Index(gpuworkload.Modes[:], mode)
 	d.otherResource = make([]reasons.Reason, len(requests))
@@ -313,7 +311,7 @@ func deviceClasses(c gpuworkload.DRAClaimRequest) string {
 // addDRANeed adds a request without alternatives to the pod's needs; those
 // of one DeviceClass and origin without tolerations add up: the allocator
 // gives each request devices of its own.
-func (d *CycleData) addDRANeed(r gpuworkload.DRAClaimRequest, claimed bool) {
+func (d *cycleData) addDRANeed(r gpuworkload.DRAClaimRequest, claimed bool) {
 	for i := range d.draNeeds {
 		if need := &d.draNeeds[i]; need.deviceClass == r.DeviceClass && need.claimed == claimed && need.tolerations == nil && r.Tolerations == nil {
 			need.count += r.Count
@@ -329,7 +327,7 @@ func (d *CycleData) addDRANeed(r gpuworkload.DRAClaimRequest, claimed bool) {
 }
 
 // servedByDRA is the DeviceClass that serves request i through DRA, if any.
-func (d *CycleData) servedByDRA(i int) (gpuworkload.DRAExtendedResource, bool) {
+func (d *cycleData) servedByDRA(i int) (gpuworkload.DRAExtendedResource, bool) {
 	if d.draServed == nil || d.draServed[i].DeviceClass == "" {
 		return gpuworkload.DRAExtendedResource{}, false
 	}
@@ -337,19 +335,15 @@ func (d *CycleData) servedByDRA(i int) (gpuworkload.DRAExtendedResource, bool) {
 }
 
 // reject records why PreFilter rejects the pod for every node.
-func (d *CycleData) reject(reason reasons.Reason) *fwk.Status {
-	d.rejection = reason.Code
-	return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, reason.Message)
+func (d *cycleData) reject(reason reasons.Reason) *fwk.Status {
+	d.rejected = reason.Status(fwk.UnschedulableAndUnresolvable)
+	return d.rejected
 }
 
-// RejectionCode is the code of the reason PreFilter rejected the pod for,
-// "" when it did not.
-func (d *CycleData) RejectionCode() reasons.Code { return d.rejection }
-
-// FiltersEachNode reports whether Filter can judge single nodes for the
+// filtersEachNode reports whether Filter can judge single nodes for the
 // pod, as it can whenever the pod requests GPU resources of one mode, even
 // after PreFilter rejected it.
-func (d *CycleData) FiltersEachNode() bool { return d.modeIndex >= 0 && d.otherResource != nil }
+func (d *cycleData) filtersEachNode() bool { return d.modeIndex >= 0 && d.otherResource != nil }
 
 func largestInSnapshot(nodes []fwk.NodeInfo, name v1.ResourceName) int64 {
 	var largest int64
@@ -366,18 +360,19 @@ func (pl *GPUWorkloadFit) PreFilterExtensions() fwk.PreFilterExtensions { return
 // Filter checks, in order: the node has GPUs, runs the pod's mode, is not
 // converting, advertises every requested resource, and has enough free
 // units; and for the devices DRA serves, that the node has enough of them
-// that the allocator could give.
+// that the allocator could give. A rejection carries its reason's code
+// (reasons.CodeOf), which `kubectl gpu-workload explain` reports. The
+// framework calls Filter only after PreFilter let the pod through; called
+// after a rejection (as explain does, to say what else stands in the way
+// on each node), it judges the node when it can, and otherwise returns
+// PreFilter's verdict.
 func (pl *GPUWorkloadFit) Filter(ctx context.Context, state fwk.CycleState, _ *v1.Pod, nodeInfo fwk.NodeInfo) *fwk.Status {
-	status, _ := FilterWithCode(ctx, state, nodeInfo)
-	return status
-}
-
-// FilterWithCode is Filter's verdict with the code of the reason it rejects
-// the node for, "" when it accepts it: `kubectl gpu-workload explain` reports both.
-func FilterWithCode(ctx context.Context, state fwk.CycleState, nodeInfo fwk.NodeInfo) (*fwk.Status, reasons.Code) {
-	data, err := ReadCycleData(state)
+	data, err := readCycleData(state)
 	if err != nil {
-		return fwk.AsStatus(err), ""
+		return fwk.AsStatus(err)
+	}
+	if data.rejected != nil && !data.filtersEachNode() {
+		return data.rejected
 	}
 	var available *gpuworkload.DRAAvailability
 	if data.usesDRADevices() {
@@ -388,8 +383,8 @@ func FilterWithCode(ctx context.Context, state fwk.CycleState, nodeInfo fwk.Node
 		return filterDRA(ctx, data, available, false)
 	}
 	if len(data.demand.Requests) > 0 {
-		if status, code := filterDevicePlugin(data, nodeInfo); status != nil {
-			return status, code
+		if status := filterDevicePlugin(data, nodeInfo); status != nil {
+			return status
 		}
 	}
 	// A pod that mixes device-plugin resources and claims needs both here.
@@ -399,7 +394,7 @@ func FilterWithCode(ctx context.Context, state fwk.CycleState, nodeInfo fwk.Node
 // servedByDRAOn reports whether DRA serves every one of the pod's extended
 // resources on the node, which advertises none of them; false for a pod
 // without any.
-func (d *CycleData) servedByDRAOn(nodeInfo fwk.NodeInfo) bool {
+func (d *cycleData) servedByDRAOn(nodeInfo fwk.NodeInfo) bool {
 	allocatable := nodeInfo.GetAllocatable().GetScalarResources()
 	for i, r := range d.demand.Requests {
 		if _, ok := d.servedByDRA(i); !ok || allocatable[r.Name] > 0 {
@@ -411,42 +406,38 @@ func (d *CycleData) servedByDRAOn(nodeInfo fwk.NodeInfo) bool {
 
 // filterDevicePlugin judges the pod's extended resources on a node that
 // serves them through a device plugin, by the node's mode and units.
-func filterDevicePlugin(data *CycleData, nodeInfo fwk.NodeInfo) (*fwk.Status, reasons.Code) {
+func filterDevicePlugin(data *cycleData, nodeInfo fwk.NodeInfo) *fwk.Status {
 	entry := data.tracker.Entry(nodeInfo.Node())
 	if !entry.State.GPUNode {
-		return reject(fwk.UnschedulableAndUnresolvable, reasons.NoGPUs.Plain())
+		return reasons.NoGPUs.Plain().Status(fwk.UnschedulableAndUnresolvable)
 	}
 	if message := entry.ModeMismatch[data.modeIndex]; message != "" {
-		return reject(fwk.UnschedulableAndUnresolvable, reasons.Reason{Code: reasons.ModeMismatch.Code, Message: message})
+		return reasons.Reason{Code: reasons.ModeMismatch.Code, Message: message}.Status(fwk.UnschedulableAndUnresolvable)
 	}
 	if entry.Converting {
-		return reject(fwk.UnschedulableAndUnresolvable, reasons.Converting.Plain())
+		return reasons.Converting.Plain().Status(fwk.UnschedulableAndUnresolvable)
 	}
 	if entry.State.Mismatched {
-		return reject(fwk.UnschedulableAndUnresolvable, reasons.Mismatched.Plain())
+		return reasons.Mismatched.Plain().Status(fwk.UnschedulableAndUnresolvable)
 	}
 	allocatable := nodeInfo.GetAllocatable().GetScalarResources()
 	requested := nodeInfo.GetRequested().GetScalarResources()
 	for i, r := range data.demand.Requests {
 		total := allocatable[r.Name]
 		if total == 0 && entry.State.DRA {
-			return reject(fwk.UnschedulableAndUnresolvable, data.notServedDRA[i])
+			return data.notServedDRA[i].Status(fwk.UnschedulableAndUnresolvable)
 		}
 		if total == 0 {
-			return reject(fwk.UnschedulableAndUnresolvable, data.otherResource[i])
+			return data.otherResource[i].Status(fwk.UnschedulableAndUnresolvable)
 		}
 		if total < r.Count {
-			return reject(fwk.UnschedulableAndUnresolvable, data.totalTooSmall[i])
+			return data.totalTooSmall[i].Status(fwk.UnschedulableAndUnresolvable)
 		}
 		if total-requested[r.Name] < r.Count {
-			return reject(fwk.Unschedulable, data.insufficient[i])
+			return data.insufficient[i].Status(fwk.Unschedulable)
 		}
 	}
-	return nil, ""
-}
-
-func reject(code fwk.Code, reason reasons.Reason) (*fwk.Status, reasons.Code) {
-	return fwk.NewStatus(code, reason.Message), reason.Code
+	return nil
 }
 
 // filterDRA judges the pod's DRA devices on a node by what it has available
@@ -456,9 +447,9 @@ func reject(code fwk.Code, reason reasons.Reason) (*fwk.Status, reasons.Code) {
 // flight included), the slices' taints the requests do not tolerate, and
 // the siblings in use. What the requests' own selectors and constraints
 // rule out is the allocator's to find.
-func filterDRA(ctx context.Context, data *CycleData, available *gpuworkload.DRAAvailability, claimsOnly bool) (*fwk.Status, reasons.Code) {
+func filterDRA(ctx context.Context, data *cycleData, available *gpuworkload.DRAAvailability, claimsOnly bool) *fwk.Status {
 	if !data.usesDRADevices() {
-		return nil, ""
+		return nil
 	}
 	// A node without devices for one need is rejected as unresolvable, even
 	// when another need is only short of free devices. A pod whose claim is
@@ -471,7 +462,7 @@ func filterDRA(ctx context.Context, data *CycleData, available *gpuworkload.DRAA
 		}
 		devices := need.of(ctx, available)
 		if devices.Total() == 0 {
-			return reject(fwk.UnschedulableAndUnresolvable, need.noDevices)
+			return need.noDevices.Status(fwk.UnschedulableAndUnresolvable)
 		}
 		if short == nil && !data.claimAllocated && int64(devices.Free) < need.count {
 			shortage := need.shortage(devices)
@@ -488,16 +479,16 @@ func filterDRA(ctx context.Context, data *CycleData, available *gpuworkload.DRAA
 			enough = enough || int64(devices.Free) >= a.count
 		}
 		if !published {
-			return reject(fwk.UnschedulableAndUnresolvable, choice.noDevices)
+			return choice.noDevices.Status(fwk.UnschedulableAndUnresolvable)
 		}
 		if short == nil && !data.claimAllocated && !enough {
 			short = &choice.tooFew
 		}
 	}
 	if short == nil {
-		return nil, ""
+		return nil
 	}
-	return reject(fwk.Unschedulable, *short)
+	return short.Status(fwk.Unschedulable)
 }
 
 // shortage says why the free devices the need's DeviceClass selects on a

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -139,6 +140,21 @@ func wantStatus(t *testing.T, got *fwk.Status, code fwk.Code, reason string) {
 	if got.Code() != code || reason == "" && len(got.Reasons()) != 0 || reason != "" && (len(got.Reasons()) != 1 || got.Reasons()[0] != reason) {
 		t.Fatalf("status %s %q\nwant   %s %q", got.Code(), got.Reasons(), code, reason)
 	}
+	if got.IsRejected() && !madeFrom(reasons.CodeOf(got), reason) {
+		t.Fatalf("status %q carries code %q, not the code of the template it was made from", reason, reasons.CodeOf(got))
+	}
+}
+
+// madeFrom reports whether the catalogue's template of code reads as message.
+func madeFrom(code reasons.Code, message string) bool {
+	for _, template := range reasons.All() {
+		if template.Code == code {
+			pattern := regexp.QuoteMeta(template.Format)
+			pattern = regexp.MustCompile(`%[-+# 0-9.\\]*[a-zA-Z]`).ReplaceAllString(pattern, ".*")
+			return regexp.MustCompile("^" + pattern + "$").MatchString(message)
+		}
+	}
+	return false
 }
 
 func TestPreFilter(t *testing.T) {
@@ -188,7 +204,7 @@ func TestPreFilter(t *testing.T) {
 			state := framework.NewCycleState()
 			_, status := pl.PreFilter(context.Background(), state, tc.pod, infos)
 			wantStatus(t, status, tc.code, tc.reason)
-			if _, err := ReadCycleData(state); err != nil {
+			if _, err := readCycleData(state); err != nil {
 				t.Fatalf("PreFilter wrote no cycle data: %v", err)
 			}
 		})
@@ -242,6 +258,50 @@ func TestFilter(t *testing.T) {
 			}
 			status := pl.Filter(context.Background(), state, tc.pod, nodeInfo(nodes[tc.node], tc.assigned...))
 			wantStatus(t, status, tc.code, tc.reason)
+		})
+	}
+}
+
+// Called after PreFilter rejected the pod (as explain calls it), Filter
+// judges single nodes where the pod asks for resources of one mode, and
+// otherwise gives PreFilter's verdict back; each status carries its code.
+func TestFilterAfterPreFilterRejected(t *testing.T) {
+	nodes := testNodes()
+	for _, tc := range []struct {
+		name          string
+		pod           *v1.Pod
+		preFilterCode reasons.Code
+		node          string
+		wantPreFilter bool
+		filterCode    reasons.Code
+	}{
+		{name: "a model no node has: the node's own reason", pod: launcherPod("vm-l40s", map[v1.ResourceName]string{"nvidia.com/AD102GL_L40S": "1"}),
+			preFilterCode: "NotAdvertised", node: "passthrough", filterCode: "OtherModel"},
+		{name: "a model no node has, on a container node", pod: launcherPod("vm-l40s", map[v1.ResourceName]string{"nvidia.com/AD102GL_L40S": "1"}),
+			preFilterCode: "NotAdvertised", node: "container", filterCode: "ModeMismatch"},
+		{name: "two modes: no node-level verdict", pod: podRequesting("both", map[v1.ResourceName]string{gpu: "1", a10: "1"}),
+			preFilterCode: "ModeConflict", node: "container", wantPreFilter: true, filterCode: "ModeConflict"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pl := newPlugin(t, enabled(), nodes)
+			infos := make([]fwk.NodeInfo, len(nodes))
+			var node fwk.NodeInfo
+			for i, n := range nodes {
+				infos[i] = nodeInfo(n)
+				if n.Name == tc.node {
+					node = infos[i]
+				}
+			}
+			state := framework.NewCycleState()
+			_, preStatus := pl.PreFilter(context.Background(), state, tc.pod, infos)
+			if got := reasons.CodeOf(preStatus); preStatus.Code() != fwk.UnschedulableAndUnresolvable || got != tc.preFilterCode {
+				t.Fatalf("PreFilter: %s with code %q, want %s with code %q", preStatus.Code(), got, fwk.UnschedulableAndUnresolvable, tc.preFilterCode)
+			}
+			status := pl.Filter(context.Background(), state, tc.pod, node)
+			if (status == preStatus) != tc.wantPreFilter || reasons.CodeOf(status) != tc.filterCode {
+				t.Errorf("Filter: %q with code %q (PreFilter's verdict: %t), want code %q (PreFilter's verdict: %t)",
+					status.Message(), reasons.CodeOf(status), status == preStatus, tc.filterCode, tc.wantPreFilter)
+			}
 		})
 	}
 }
@@ -510,7 +570,7 @@ func TestExplainFixNamesNodesWithTheHardware(t *testing.T) {
 			}
 			state := framework.NewCycleState()
 			pl.PreFilter(context.Background(), state, tc.pod, infos)
-			data, err := ReadCycleData(state)
+			data, err := readCycleData(state)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -670,7 +730,7 @@ func TestExplainDRANodes(t *testing.T) {
 	pod := podRequesting("cuda", map[v1.ResourceName]string{gpu: "2"})
 	state := framework.NewCycleState()
 	pl.PreFilter(context.Background(), state, pod, nil)
-	data, err := ReadCycleData(state)
+	data, err := readCycleData(state)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -863,12 +923,12 @@ func TestFilterDRAFirstAvailable(t *testing.T) {
 	either.Spec.Devices.Requests[0].FirstAvailable = []resourceapi.DeviceSubRequest{{Name: "slice", DeviceClassName: "mig.nvidia.com"}, {Name: "whole", DeviceClassName: gpuworkload.DRAClassGPU}}
 	pl, full, mig := migBesideFullGPU(t, 1, either)
 	pod := vmWithClaim("vm", "either")
-	prefilter := func() (*framework.CycleState, *CycleData) {
+	prefilter := func() (*framework.CycleState, *cycleData) {
 		state := framework.NewCycleState()
 		if _, status := pl.PreFilter(context.Background(), state, pod, nil); !status.IsSuccess() {
 			t.Fatalf("PreFilter: %v", status)
 		}
-		data, err := ReadCycleData(state)
+		data, err := readCycleData(state)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -926,7 +986,7 @@ func TestFilterLeavesClaimSelectorsToTheAllocator(t *testing.T) {
 	pod := vmWithClaim("vm-h100", "h100")
 	state := framework.NewCycleState()
 	pl.PreFilter(context.Background(), state, pod, nil)
-	data, err := ReadCycleData(state)
+	data, err := readCycleData(state)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -977,7 +1037,7 @@ func TestExplainDRAClaim(t *testing.T) {
 	if _, status := pl.PreFilter(context.Background(), state, pod, nil); !status.IsSuccess() {
 		t.Fatalf("PreFilter: %v", status)
 	}
-	data, err := ReadCycleData(state)
+	data, err := readCycleData(state)
 	if err != nil {
 		t.Fatal(err)
 	}

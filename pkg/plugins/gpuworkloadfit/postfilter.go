@@ -17,7 +17,7 @@ import (
 // returns Unschedulable, so that DefaultPreemption runs after it.
 func (pl *GPUWorkloadFit) PostFilter(ctx context.Context, state fwk.CycleState, pod *v1.Pod, _ fwk.NodeToStatusReader) (*fwk.PostFilterResult, *fwk.Status) {
 	logger := klog.FromContext(ctx)
-	data, err := ReadCycleData(state)
+	data, err := readCycleData(state)
 	if err != nil {
 		logger.Error(err, "Cannot explain the unschedulable pod", "pod", klog.KObj(pod))
 		return nil, fwk.NewStatus(fwk.Unschedulable)
