@@ -15,6 +15,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/poddemand"
 )
 
 // Node is a GPU node as the advisor sees it.
@@ -58,11 +59,11 @@ func NodeOf(node *v1.Node, state *gpuworkload.NodeState, inventory gpuworkload.G
 		n.Resource, n.Units = state.Resources[0].Name, state.Resources[0].Allocatable
 	}
 	for _, p := range pods {
-		if !gpuworkload.HoldsGPU(p, classifier) {
+		if !poddemand.HoldsGPU(p, classifier) {
 			continue
 		}
 		n.GPUPods++
-		for _, r := range gpuworkload.NewPodDemand(p, classifier).Requests {
+		for _, r := range poddemand.NewPodDemand(p, classifier).Requests {
 			if r.Name == n.Resource {
 				n.UsedUnits += r.Count
 			}
@@ -84,7 +85,7 @@ type PendingPod struct {
 	Count    int64
 	// Constraint is the pod's nodeSelector and required node affinity: only
 	// nodes it accepts serve it, as they are or once converted.
-	Constraint gpuworkload.NodeConstraint
+	Constraint poddemand.NodeConstraint
 }
 
 // Input is the cluster the advisor looks at.
@@ -165,7 +166,7 @@ type Plan struct {
 // demand is pending work for one resource, of pods with one constraint.
 type demand struct {
 	resource   v1.ResourceName
-	constraint gpuworkload.NodeConstraint
+	constraint poddemand.NodeConstraint
 	units      int64
 	smallest   int64
 }

@@ -9,7 +9,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
-	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/constrainttest"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/poddemand"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/poddemand/constrainttest"
 )
 
 const a10 v1.ResourceName = "nvidia.com/GA102GL_A10"
@@ -265,7 +266,7 @@ func TestAdviseServesAConstraintWithTheNodesItAccepts(t *testing.T) {
 	}
 	pinned := func(name, product string) PendingPod {
 		pod := &v1.Pod{Spec: v1.PodSpec{NodeSelector: map[string]string{gpuworkload.LabelGPUProduct: product}}}
-		return PendingPod{Name: name, Resource: gpuworkload.ResourceGPU, Count: 1, Constraint: gpuworkload.NodeConstraintOf(pod)}
+		return PendingPod{Name: name, Resource: gpuworkload.ResourceGPU, Count: 1, Constraint: poddemand.NodeConstraintOf(pod)}
 	}
 	in := Input{
 		Policy:  gpuworkload.SandboxPolicy{Enabled: true, DefaultWorkload: gpuworkload.ModeContainer},
@@ -299,11 +300,11 @@ func TestAdviseAgreesWithNodeAffinity(t *testing.T) {
 		in := Input{
 			Policy:  gpuworkload.SandboxPolicy{Enabled: true, DefaultWorkload: gpuworkload.ModeContainer},
 			Nodes:   []Node{{Name: object.Name, Mode: gpuworkload.ModePassthrough, Inventory: inv, Resource: resource, Units: units, Object: object}},
-			Pending: []PendingPod{{Name: "cuda", Resource: gpuworkload.ResourceGPU, Count: 1, Constraint: gpuworkload.NodeConstraintOf(pod)}},
+			Pending: []PendingPod{{Name: "cuda", Resource: gpuworkload.ResourceGPU, Count: 1, Constraint: poddemand.NodeConstraintOf(pod)}},
 		}
 		conversion, _ := inv.ConversionTo(gpuworkload.ModePassthrough, gpuworkload.ResourceGPU)
 		converted := object.DeepCopy()
-		converted.Labels = gpuworkload.ConvertedLabels(object.Labels, conversion)
+		converted.Labels = poddemand.ConvertedLabels(object.Labels, conversion)
 		if converts, want := len(Advise(in).Relabels) == 1, verdict(pod, converted); converts != want {
 			t.Fatalf("case %d: converts the node: %v, NodeAffinity says the pod may run on it converted: %v\nconverted labels %v\nnodeSelector %v affinity %+v",
 				i, converts, want, converted.Labels, pod.Spec.NodeSelector, pod.Spec.Affinity)

@@ -23,7 +23,8 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
-	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dratest"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices/dratest"
 )
 
 // The scale of the kubectl plugin's limits (docs/kubectl-plugin.md).
@@ -236,21 +237,21 @@ func BenchmarkExplainCostlySelector(b *testing.B) {
 	items := func(i int) any {
 		switch {
 		case i < draNodes:
-			slice := gpuworkload.DriverSlice(fmt.Sprintf("dra-%03d", i), gpusPerNode)
+			slice := dradevices.DriverSlice(fmt.Sprintf("dra-%03d", i), gpusPerNode)
 			slice.TypeMeta = metav1.TypeMeta{APIVersion: "resource.k8s.io/v1", Kind: "ResourceSlice"}
 			for _, d := range slice.Spec.Devices {
 				d.Attributes["productName"] = resourceapi.DeviceAttribute{StringValue: ptr.To("NVIDIA A10")}
 			}
 			return slice
 		case i == draNodes:
-			class := gpuworkload.DriverDeviceClass(gpuworkload.DRAClassVFIO, gpuworkload.DRATypeVFIO, "")
+			class := dradevices.DriverDeviceClass(dradevices.DRAClassVFIO, dradevices.DRATypeVFIO, "")
 			class.TypeMeta = metav1.TypeMeta{APIVersion: "resource.k8s.io/v1", Kind: "DeviceClass"}
 			return class
 		}
 		return &resourceapi.ResourceClaim{TypeMeta: metav1.TypeMeta{APIVersion: "resource.k8s.io/v1", Kind: "ResourceClaim"},
 			ObjectMeta: metav1.ObjectMeta{Name: "vm-costly-gpu", Namespace: "vms"},
 			Spec: resourceapi.ResourceClaimSpec{Devices: resourceapi.DeviceClaim{Requests: []resourceapi.DeviceRequest{{Name: "gpu", Exactly: &resourceapi.ExactDeviceRequest{
-				DeviceClassName: gpuworkload.DRAClassVFIO, Count: 1, Selectors: []resourceapi.DeviceSelector{dratest.CostlySelector()}}}}}}}
+				DeviceClassName: dradevices.DRAClassVFIO, Count: 1, Selectors: []resourceapi.DeviceSelector{dratest.CostlySelector()}}}}}}}
 	}
 	dra, _ := writeList(b, "dra.json", draNodes+2, items)
 	pod, _ := writeList(b, "pod.json", 1, func(int) any {

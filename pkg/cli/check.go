@@ -15,6 +15,8 @@ import (
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/drasiblings"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/poddemand"
 )
 
 // ReportAPIVersion versions the JSON and YAML reports; docs/kubectl-plugin.md describes the schema.
@@ -131,7 +133,7 @@ func buildCheckReport(ctx context.Context, c *cluster) *CheckReport {
 		if s.GPUNode {
 			report.Summary.GPUNodes[string(s.Mode.Mode)]++
 			add("Node/"+s.Name, assumptionNoted(s, c.Policy))
-			add("Node/"+s.Name, gpuworkload.OverCommitFindings(s, bound[s.Name], classifier))
+			add("Node/"+s.Name, poddemand.OverCommitFindings(s, bound[s.Name], classifier))
 		}
 	}
 	report.Findings = append(report.Findings, draFindings(c)...)
@@ -235,27 +237,27 @@ func draFindings(c *cluster) []ReportFinding {
 	}
 	driver := c.DRADriver
 	draNodes := c.DRA.Nodes(driver)
-	var served []gpuworkload.DRAExtendedResource
+	var served []dradevices.DRAExtendedResource
 	for _, class := range c.DRA.Classes {
-		if s, ok := gpuworkload.DRAExtendedResourceOf(class, driver); ok {
+		if s, ok := dradevices.DRAExtendedResourceOf(class, driver); ok {
 			served = append(served, s)
 		}
 	}
 	for _, n := range c.Nodes {
 		if dra := draNodes[n.Name]; dra != nil {
-			add("Node/"+n.Name, gpuworkload.DRANodeFindings(n, dra, served))
+			add("Node/"+n.Name, dradevices.DRANodeFindings(n, dra, served))
 		}
 	}
 	for _, s := range served {
-		add("DeviceClass/"+s.DeviceClass, gpuworkload.DRAClassFindings(s, draNodes))
+		add("DeviceClass/"+s.DeviceClass, dradevices.DRAClassFindings(s, draNodes))
 	}
 	poolNodes := map[string]string{}
 	for _, s := range c.DRA.Slices {
-		if node, _ := gpuworkload.DRADevicesOf(s, driver); node != "" {
+		if node, _ := dradevices.DRADevicesOf(s, driver); node != "" {
 			poolNodes[s.Spec.Pool.Name] = node
 		}
 	}
-	siblings := func(pool, device string) (string, []gpuworkload.DRADevice) {
+	siblings := func(pool, device string) (string, []dradevices.DRADevice) {
 		node := poolNodes[pool]
 		return node, draNodes[node].Siblings(pool, device)
 	}

@@ -11,13 +11,14 @@ import (
 	"github.com/gpu-workload-scheduler/scheduler/pkg/apis/config"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterview"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices"
 )
 
 // The tools read DRA GPUs from the driver the scheduler's args name, as the
 // scheduler does: a node is a DRA node when that driver publishes its GPUs,
 // and the operator's view (check, advise) reads the driver's default name.
 func TestStatesReadTheSchedulersDRADriver(t *testing.T) {
-	slice := gpuworkload.DriverSlice("dra-1", 1)
+	slice := dradevices.DriverSlice("dra-1", 1)
 	slice.Spec.Driver = "gpu.example.com"
 	c := &clusterview.Cluster{Nodes: []*v1.Node{{ObjectMeta: metav1.ObjectMeta{Name: "dra-1"}}}, DRA: clusterview.DRAObjects{Slices: []*resourceapi.ResourceSlice{slice}},
 		Read: time.Now(), ConversionTimeout: gpuworkload.DefaultConversionTimeout}
@@ -32,7 +33,7 @@ func TestStatesReadTheSchedulersDRADriver(t *testing.T) {
 		dra  bool
 	}{
 		{name: "the scheduler's driver", view: scheduler("gpu.example.com"), dra: true},
-		{name: "another driver", view: scheduler(gpuworkload.DRADriver)},
+		{name: "another driver", view: scheduler(dradevices.DRADriver)},
 		{name: "the operator's view", view: clusterview.OperatorView()},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

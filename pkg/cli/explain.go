@@ -26,6 +26,7 @@ import (
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterview"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/explanation"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpudynamicresources"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpuworkloadfit"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/reasons"
@@ -507,16 +508,16 @@ func (a *allocatorCheck) verdict(node *v1.Node) (verdict, reason string, code re
 }
 
 // explainDevice says whether the pod could get the device.
-func explainDevice(d gpuworkload.DRADeviceState, demand *schedulerstate.PodCycle) ExplainDevice {
+func explainDevice(d dradevices.DRADeviceState, demand *schedulerstate.PodCycle) ExplainDevice {
 	e := ExplainDevice{Device: d.Pool + "/" + d.Name, Type: d.Type, State: d.State}
 	switch {
 	case demand.DRADevices(d.Class) == 0:
 		e.Verdict, e.Reason = VerdictNotNeeded, "the pod needs no "+d.Class.Describe()+" device"
-	case d.State == gpuworkload.DRADeviceAllocated:
+	case d.State == dradevices.DRADeviceAllocated:
 		e.Verdict, e.Reason = VerdictTaken, "allocated to claim "+d.Claim
-	case d.State == gpuworkload.DRADeviceTainted:
+	case d.State == dradevices.DRADeviceTainted:
 		e.Verdict, e.Reason = VerdictTaken, "tainted NoSchedule or NoExecute in its ResourceSlice"
-	case d.State == gpuworkload.DRADeviceSiblingInUse:
+	case d.State == dradevices.DRADeviceSiblingInUse:
 		e.Verdict, e.Reason = VerdictTaken, fmt.Sprintf("its GPU is in use through %s (claim %s)", d.Sibling, d.Claim)
 	default:
 		e.Verdict = VerdictUsable

@@ -16,7 +16,7 @@ import (
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterview"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/explanation"
-	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/poddemand"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/inventory"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/reasons"
 )
@@ -108,10 +108,10 @@ func printInventory(out io.Writer, format string, r *InventoryReport) error {
 		return printStructured(out, format, r)
 	}
 	w := newTable(out)
-	w.row("MODE", "RESOURCE", "ALLOCATABLE", "ALLOCATED", "FREE", "STRANDED ("+strings.Join(gpuworkload.StrandedKindNames[:], " / ")+")")
+	w.row("MODE", "RESOURCE", "ALLOCATABLE", "ALLOCATED", "FREE", "STRANDED ("+strings.Join(poddemand.StrandedKindNames[:], " / ")+")")
 	for _, res := range r.Resources {
-		stranded := make([]string, len(gpuworkload.StrandedKindNames))
-		for i, kind := range gpuworkload.StrandedKindNames {
+		stranded := make([]string, len(poddemand.StrandedKindNames))
+		for i, kind := range poddemand.StrandedKindNames {
 			stranded[i] = fmt.Sprint(res.Stranded[kind])
 		}
 		strandedColumn := strings.Join(stranded, " / ")

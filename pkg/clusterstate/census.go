@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/sets"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices"
 )
 
 // ModeCount is how many GPU nodes run one mode, how many of them are
@@ -190,15 +191,15 @@ func (t *Tracker) EachNodeWithHardwareFor(r v1.ResourceName, f func(*NodeEntry))
 
 // EachDRANode calls f with every GPU node a DRA driver publishes, its
 // devices and their availability, as they were when it was called.
-func (t *Tracker) EachDRANode(f func(node string, devices *gpuworkload.DRANode, available *gpuworkload.DRAAvailability)) {
+func (t *Tracker) EachDRANode(f func(node string, devices *dradevices.DRANode, available *dradevices.DRAAvailability)) {
 	// f may evaluate a claim's CEL selectors on every device: it runs on a
 	// snapshot, without the lock, so that the informers' updates never wait
 	// for it. The tracker replaces a node's devices and availability rather
 	// than change them, so the snapshot's stay as they were.
 	type draNode struct {
 		name      string
-		devices   *gpuworkload.DRANode
-		available *gpuworkload.DRAAvailability
+		devices   *dradevices.DRANode
+		available *dradevices.DRAAvailability
 	}
 	t.mu.RLock()
 	nodes := make([]draNode, 0, len(t.dra.nodes))

@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/sets"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices"
 )
 
 // The census follows every change of the entries: after each step it equals
@@ -34,7 +35,7 @@ func TestCensusFollowsTheEntries(t *testing.T) {
 		}, modes: [3]int{0, 2, 0}},
 		{name: "a DRA node", change: func() {
 			tr.UpsertNode(node("dra", "1", "", nil))
-			tr.UpsertResourceSlice(gpuworkload.DriverSlice("dra", 2))
+			tr.UpsertResourceSlice(dradevices.DriverSlice("dra", 2))
 		}, modes: [3]int{0, 2, 0}, draNodes: 1},
 		{name: "the passthrough node deleted", change: func() { tr.DeleteNode("pt") }, modes: [3]int{0, 1, 0}, draNodes: 1},
 	} {

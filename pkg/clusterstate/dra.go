@@ -8,6 +8,7 @@ import (
 	resourceapi "k8s.io/api/resource/v1"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices"
 )
 
 // draState is what the DRA driver publishes: GPU devices per node, from its
@@ -16,18 +17,18 @@ type draState struct {
 	driver string
 	// slices holds each ResourceSlice's node and devices, by slice name.
 	slices map[string]sliceDevices
-	nodes  map[string]*gpuworkload.DRANode
+	nodes  map[string]*dradevices.DRANode
 	// poolNodes maps the driver's pools to their nodes: its pools are node-local.
 	poolNodes map[string]string
 	// byClass counts the cluster's devices per class.
 	byClass [classCount]int
 	// classes are the GPU DeviceClasses with an extended resource, by name;
 	// served indexes them by extended resource.
-	classes map[string]gpuworkload.DRAExtendedResource
-	served  map[v1.ResourceName]gpuworkload.DRAExtendedResource
+	classes map[string]dradevices.DRAExtendedResource
+	served  map[v1.ResourceName]dradevices.DRAExtendedResource
 	// deviceClasses are all DeviceClasses, compiled; byDeviceClass counts
 	// the cluster's devices each selects, per class of device.
-	deviceClasses map[string]*gpuworkload.DRADeviceClass
+	deviceClasses map[string]*dradevices.DRADeviceClass
 	byDeviceClass map[string]*[classCount]int
 	// namedTypes are the DeviceClasses whose name or selector names a
 	// device type of the driver: a claim for one is a GPU claim even
@@ -43,31 +44,31 @@ type draState struct {
 	inFlight claimHolders
 	// availability is each DRA node's devices by state, recomputed when its
 	// slices or the claims holding its devices change.
-	availability map[string]*gpuworkload.DRAAvailability
+	availability map[string]*dradevices.DRAAvailability
 }
 
 type draDevice struct{ pool, name string }
 
-const classCount = len(gpuworkload.DRAAvailability{}.ByClass)
+const classCount = len(dradevices.DRAAvailability{}.ByClass)
 
 type sliceDevices struct {
 	node string
-	gpuworkload.DRAPoolSlice
+	dradevices.DRAPoolSlice
 }
 
 func newDRAState(driver string) draState {
 	return draState{
-		driver: driver, slices: map[string]sliceDevices{}, nodes: map[string]*gpuworkload.DRANode{}, poolNodes: map[string]string{},
-		classes: map[string]gpuworkload.DRAExtendedResource{}, served: map[v1.ResourceName]gpuworkload.DRAExtendedResource{},
-		deviceClasses: map[string]*gpuworkload.DRADeviceClass{}, byDeviceClass: map[string]*[classCount]int{},
+		driver: driver, slices: map[string]sliceDevices{}, nodes: map[string]*dradevices.DRANode{}, poolNodes: map[string]string{},
+		classes: map[string]dradevices.DRAExtendedResource{}, served: map[v1.ResourceName]dradevices.DRAExtendedResource{},
+		deviceClasses: map[string]*dradevices.DRADeviceClass{}, byDeviceClass: map[string]*[classCount]int{},
 		namedTypes: map[string]gpuworkload.ResourceClass{}, allocated: newClaimHolders(), inFlight: newClaimHolders(),
-		availability: map[string]*gpuworkload.DRAAvailability{},
+		availability: map[string]*dradevices.DRAAvailability{},
 	}
 }
 
 // UpsertResourceSlice records a ResourceSlice added or updated.
 func (t *Tracker) UpsertResourceSlice(slice *resourceapi.ResourceSlice) {
-	node, pool, ok := gpuworkload.DRAPoolSliceOf(slice, t.dra.driver)
+	node, pool, ok := dradevices.DRAPoolSliceOf(slice, t.dra.driver)
 	t.mu.Lock()
 	old, had := t.dra.slices[slice.Name]
 	// A slice without GPU devices is kept all the same: it counts toward
@@ -109,19 +110,19 @@ func (t *Tracker) recountDRANodeLocked(node string) {
 		}
 	}()
 	t.countDRANodeLocked(old, -1)
-	var slices []gpuworkload.DRAPoolSlice
+	var slices []dradevices.DRAPoolSlice
 	for _, s := range t.dra.slices {
 		if s.node == node {
 			slices = append(slices, s.DRAPoolSlice)
 		}
 	}
-	devices := gpuworkload.DRAUsableDevices(slices)
+	devices := dradevices.DRAUsableDevices(slices)
 	if len(devices) == 0 {
 		delete(t.dra.nodes, node)
 		delete(t.dra.availability, node)
 		return
 	}
-	n := gpuworkload.NewDRANode(devices).SelectedBy(context.Background(), t.dra.deviceClasses)
+	n := dradevices.NewDRANode(devices).SelectedBy(context.Background(), t.dra.deviceClasses)
 	t.dra.nodes[node] = n
 	t.countDRANodeLocked(n, 1)
 	t.recountAvailabilityLocked(node)
@@ -129,7 +130,7 @@ func (t *Tracker) recountDRANodeLocked(node string) {
 
 // countDRANodeLocked adds (sign 1) or removes (-1) a node's devices from
 // the cluster's counts.
-func (t *Tracker) countDRANodeLocked(n *gpuworkload.DRANode, sign int) {
+func (t *Tracker) countDRANodeLocked(n *dradevices.DRANode, sign int) {
 	if n == nil {
 		return
 	}
@@ -139,7 +140,7 @@ func (t *Tracker) countDRANodeLocked(n *gpuworkload.DRANode, sign int) {
 	t.countSelectedLocked(n, sign)
 }
 
-func (t *Tracker) countSelectedLocked(n *gpuworkload.DRANode, sign int) {
+func (t *Tracker) countSelectedLocked(n *dradevices.DRANode, sign int) {
 	for deviceClass, selected := range n.Selected {
 		counts := t.dra.byDeviceClass[deviceClass]
 		if counts == nil {
@@ -186,7 +187,7 @@ func (t *Tracker) holderLocked(pool, device string) string {
 
 // DRADeviceStates is each DRA device of the node with its state; nil for a
 // node without DRA devices.
-func (t *Tracker) DRADeviceStates(node string) []gpuworkload.DRADeviceState {
+func (t *Tracker) DRADeviceStates(node string) []dradevices.DRADeviceState {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
 	return t.dra.nodes[node].DeviceStates(t.holderLocked)
@@ -195,7 +196,7 @@ func (t *Tracker) DRADeviceStates(node string) []gpuworkload.DRADeviceState {
 // DRADeviceStatesAndSelection is DRADeviceStates with the devices each
 // DeviceClass selects, by index into them, read together: a slice update
 // between two reads would give indices of other devices.
-func (t *Tracker) DRADeviceStatesAndSelection(node string) ([]gpuworkload.DRADeviceState, map[string][]int) {
+func (t *Tracker) DRADeviceStatesAndSelection(node string) ([]dradevices.DRADeviceState, map[string][]int) {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
 	n := t.dra.nodes[node]
@@ -301,17 +302,17 @@ func (t *Tracker) recountHoldersLocked(devices []draDevice) {
 // selectors do not compile is an error and selects nothing here, as for the
 // allocator, which cannot allocate from it either.
 func (t *Tracker) UpsertDeviceClass(class *resourceapi.DeviceClass) error {
-	compiled, err := gpuworkload.CompileDRADeviceClass(class)
+	compiled, err := dradevices.CompileDRADeviceClass(class)
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.deleteDeviceClassLocked(class.Name)
 	if err == nil {
 		t.dra.deviceClasses[class.Name] = compiled
 	}
-	if deviceType := gpuworkload.DRAClassType(class, t.dra.driver); deviceType != "" {
-		t.dra.namedTypes[class.Name] = gpuworkload.DRATypeClass(deviceType)
+	if deviceType := dradevices.DRAClassType(class, t.dra.driver); deviceType != "" {
+		t.dra.namedTypes[class.Name] = dradevices.DRATypeClass(deviceType)
 	}
-	if served, ok := gpuworkload.DRAExtendedResourceOf(class, t.dra.driver); ok {
+	if served, ok := dradevices.DRAExtendedResourceOf(class, t.dra.driver); ok {
 		t.dra.classes[class.Name] = served
 		t.dra.served[served.Name] = served
 	}
@@ -340,7 +341,7 @@ func (t *Tracker) deleteDeviceClassLocked(name string) {
 
 // DRANode is what the DRA driver publishes for the node; nil for none.
 // The value is replaced, never changed, when the node's slices change.
-func (t *Tracker) DRANode(name string) *gpuworkload.DRANode {
+func (t *Tracker) DRANode(name string) *dradevices.DRANode {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
 	return t.dra.nodes[name]
@@ -348,7 +349,7 @@ func (t *Tracker) DRANode(name string) *gpuworkload.DRANode {
 
 // DRAAvailability is the node's DRA devices by state; nil for a node
 // without them. The value is replaced, never changed.
-func (t *Tracker) DRAAvailability(name string) *gpuworkload.DRAAvailability {
+func (t *Tracker) DRAAvailability(name string) *dradevices.DRAAvailability {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
 	return t.dra.availability[name]
@@ -387,7 +388,7 @@ func (t *Tracker) DRAClassDevices(deviceClass string) int {
 }
 
 // DRAServed returns the DeviceClass that serves an extended resource through DRA.
-func (t *Tracker) DRAServed(name v1.ResourceName) (gpuworkload.DRAExtendedResource, bool) {
+func (t *Tracker) DRAServed(name v1.ResourceName) (dradevices.DRAExtendedResource, bool) {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
 	served, ok := t.dra.served[name]
@@ -403,7 +404,7 @@ func (t *Tracker) DRADevices(class gpuworkload.ResourceClass) int {
 
 // DRASiblings returns the node of a device of the driver and the other
 // devices of its physical GPU (gpuworkload.DRANode.Siblings).
-func (t *Tracker) DRASiblings(pool, device string) (node string, siblings []gpuworkload.DRADevice) {
+func (t *Tracker) DRASiblings(pool, device string) (node string, siblings []dradevices.DRADevice) {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
 	node = t.dra.poolNodes[pool]

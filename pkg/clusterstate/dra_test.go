@@ -7,7 +7,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
-	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dratest"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices/dratest"
 )
 
 // The tracker counts a DRA node's devices by state from the claims'
@@ -23,9 +24,9 @@ func TestTrackerCountsDRADevicesByState(t *testing.T) {
 	if tr.DRAAvailability("n1") != nil {
 		t.Fatal("availability of a node that publishes nothing")
 	}
-	tr.UpsertResourceSlice(gpuworkload.DriverSlice("n1", 2))
-	for _, c := range []struct{ name, deviceType string }{{gpuworkload.DRAClassGPU, gpuworkload.DRATypeGPU}, {gpuworkload.DRAClassVFIO, gpuworkload.DRATypeVFIO}} {
-		if err := tr.UpsertDeviceClass(gpuworkload.DriverDeviceClass(c.name, c.deviceType, "")); err != nil {
+	tr.UpsertResourceSlice(dradevices.DriverSlice("n1", 2))
+	for _, c := range []struct{ name, deviceType string }{{dradevices.DRAClassGPU, dradevices.DRATypeGPU}, {dradevices.DRAClassVFIO, dradevices.DRATypeVFIO}} {
+		if err := tr.UpsertDeviceClass(dradevices.DriverDeviceClass(c.name, c.deviceType, "")); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -33,13 +34,13 @@ func TestTrackerCountsDRADevicesByState(t *testing.T) {
 		name                     string
 		change                   func() (released bool)
 		free, allocated, sibling [2]int // container, vfio
-		holder                   gpuworkload.DRAHeldDevice
+		holder                   dradevices.DRAHeldDevice
 		released                 bool
 	}{
 		{name: "claim seen before the slice", change: func() bool { return false }, free: [2]int{1, 1}, allocated: [2]int{1, 0}, sibling: [2]int{0, 1},
-			holder: gpuworkload.DRAHeldDevice{Device: "gpu-0", Claim: "ns/train"}},
+			holder: dradevices.DRAHeldDevice{Device: "gpu-0", Claim: "ns/train"}},
 		{name: "a VM takes the other GPU", change: func() bool { return tr.UpsertResourceClaim(dratest.AllocatedClaim("ns", "vm", "n1", "gpu-vfio-1")) },
-			free: [2]int{0, 0}, allocated: [2]int{1, 1}, sibling: [2]int{1, 1}, holder: gpuworkload.DRAHeldDevice{Device: "gpu-0", Claim: "ns/train"}},
+			free: [2]int{0, 0}, allocated: [2]int{1, 1}, sibling: [2]int{1, 1}, holder: dradevices.DRAHeldDevice{Device: "gpu-0", Claim: "ns/train"}},
 		{name: "the training claim is deleted", change: func() bool { return tr.DeleteResourceClaim("ns", "train") },
 			free: [2]int{1, 1}, allocated: [2]int{0, 1}, sibling: [2]int{1, 0}, released: true},
 	} {
@@ -49,9 +50,9 @@ func TestTrackerCountsDRADevicesByState(t *testing.T) {
 		a := tr.DRAAvailability("n1")
 		want := [][2]int{step.free, step.allocated, step.sibling}
 		// The driver's classes select the devices of one class each: both views agree.
-		for view, counts := range map[string][2]gpuworkload.DRAClassAvailability{
+		for view, counts := range map[string][2]dradevices.DRAClassAvailability{
 			"class":       {a.ByClass[container], a.ByClass[vfio]},
-			"DeviceClass": {a.ByDeviceClass[gpuworkload.DRAClassGPU], a.ByDeviceClass[gpuworkload.DRAClassVFIO]},
+			"DeviceClass": {a.ByDeviceClass[dradevices.DRAClassGPU], a.ByDeviceClass[dradevices.DRAClassVFIO]},
 		} {
 			got := [][2]int{{counts[0].Free, counts[1].Free}, {counts[0].Allocated, counts[1].Allocated}, {counts[0].SiblingInUse, counts[1].SiblingInUse}}
 			for i, what := range []string{"free", "allocated", "sibling in use"} {
@@ -70,10 +71,10 @@ func TestTrackerCountsDRADevicesByState(t *testing.T) {
 // type it names while it selects none; a class of other devices has none.
 func TestDRAGPUClassOfDeviceClasses(t *testing.T) {
 	tr := NewTracker(argsPolicy(), nil, reasonOf, TrackerOptions{})
-	tr.UpsertResourceSlice(gpuworkload.DriverSlice("n1", 1))
+	tr.UpsertResourceSlice(dradevices.DriverSlice("n1", 1))
 	for _, class := range []*resourceapi.DeviceClass{
-		gpuworkload.DriverDeviceClass(gpuworkload.DRAClassVFIO, gpuworkload.DRATypeVFIO, ""),
-		gpuworkload.DriverDeviceClass("mig.nvidia.com", gpuworkload.DRATypeMIG, ""),
+		dradevices.DriverDeviceClass(dradevices.DRAClassVFIO, dradevices.DRATypeVFIO, ""),
+		dradevices.DriverDeviceClass("mig.nvidia.com", dradevices.DRATypeMIG, ""),
 		{ObjectMeta: metav1.ObjectMeta{Name: "nics"}, Spec: resourceapi.DeviceClassSpec{Selectors: []resourceapi.DeviceSelector{{CEL: &resourceapi.CELDeviceSelector{Expression: "device.driver == 'nic.example.com'"}}}}},
 	} {
 		if err := tr.UpsertDeviceClass(class); err != nil {
@@ -85,9 +86,9 @@ func TestDRAGPUClassOfDeviceClasses(t *testing.T) {
 		ok      bool
 		devices int
 	}{
-		gpuworkload.DRAClassVFIO: {gpuworkload.ClassPassthroughGPU, true, 1},
-		"mig.nvidia.com":         {gpuworkload.ClassContainerGPU, true, 0},
-		"nics":                   {gpuworkload.ClassNotGPU, false, 0},
+		dradevices.DRAClassVFIO: {gpuworkload.ClassPassthroughGPU, true, 1},
+		"mig.nvidia.com":        {gpuworkload.ClassContainerGPU, true, 0},
+		"nics":                  {gpuworkload.ClassNotGPU, false, 0},
 	} {
 		class, ok := tr.DRAGPUClass(deviceClass)
 		if class != want.class || ok != want.ok || tr.DRAClassDevices(deviceClass) != want.devices {
@@ -101,8 +102,8 @@ func TestDRAGPUClassOfDeviceClasses(t *testing.T) {
 // driver's slices and allocations are not the tracker's.
 func TestDRAClaimsHoldAndRelease(t *testing.T) {
 	tr := NewTracker(argsPolicy(), nil, reasonOf, TrackerOptions{})
-	tr.UpsertResourceSlice(gpuworkload.DriverSlice("n1", 2))
-	other := gpuworkload.DriverSlice("n3", 1)
+	tr.UpsertResourceSlice(dradevices.DriverSlice("n1", 2))
+	other := dradevices.DriverSlice("n3", 1)
 	other.Spec.Driver = "example.com"
 	tr.UpsertResourceSlice(other)
 	if got := tr.DRADevices(gpuworkload.ClassPassthroughGPU); got != 2 {

@@ -10,8 +10,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/wait"
 
-	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
-	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dratest"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices/dratest"
 )
 
 // An allocation in flight holds its device, and blocks its sibling, from
@@ -22,7 +22,7 @@ import (
 func TestClaimsInFlight(t *testing.T) {
 	relay := NewClaimsInFlight()
 	tr := NewTracker(argsPolicy(), nil, reasonOf, TrackerOptions{})
-	tr.UpsertResourceSlice(gpuworkload.DriverSlice("n1", 2))
+	tr.UpsertResourceSlice(dradevices.DriverSlice("n1", 2))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	freed := 0
@@ -56,7 +56,7 @@ func TestClaimsInFlight(t *testing.T) {
 	expect("after an informer event of the unallocated claim", map[string]string{"gpu-vfio-0": "allocated ns/vm"})
 
 	later := NewTracker(argsPolicy(), nil, reasonOf, TrackerOptions{})
-	later.UpsertResourceSlice(gpuworkload.DriverSlice("n1", 2))
+	later.UpsertResourceSlice(dradevices.DriverSlice("n1", 2))
 	relay.Follow(ctx, later, nil)
 	if !held(later, "n1", "gpu-vfio-0") {
 		t.Error("a tracker that follows later does not hold the allocation in flight")
@@ -93,13 +93,13 @@ func TestClaimsInFlight(t *testing.T) {
 // up the informers' updates.
 func TestEachDRANodeDoesNotBlockUpdates(t *testing.T) {
 	tr := NewTracker(argsPolicy(), nil, reasonOf, TrackerOptions{})
-	tr.UpsertResourceSlice(gpuworkload.DriverSlice("n1", 1))
+	tr.UpsertResourceSlice(dradevices.DriverSlice("n1", 1))
 	tr.UpsertNode(node("n1", "1", "", nil))
 	inside, release := make(chan struct{}), make(chan struct{})
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		tr.EachDRANode(func(string, *gpuworkload.DRANode, *gpuworkload.DRAAvailability) {
+		tr.EachDRANode(func(string, *dradevices.DRANode, *dradevices.DRAAvailability) {
 			close(inside)
 			<-release
 		})
@@ -126,6 +126,6 @@ func TestEachDRANodeDoesNotBlockUpdates(t *testing.T) {
 // held reports whether a claim, or an allocation in flight, holds the
 // node's device, as the tracker's device states show it.
 func held(t *Tracker, node, device string) bool {
-	i := slices.IndexFunc(t.DRADeviceStates(node), func(d gpuworkload.DRADeviceState) bool { return d.Name == device })
-	return i >= 0 && t.DRADeviceStates(node)[i].State == gpuworkload.DRADeviceAllocated
+	i := slices.IndexFunc(t.DRADeviceStates(node), func(d dradevices.DRADeviceState) bool { return d.Name == device })
+	return i >= 0 && t.DRADeviceStates(node)[i].State == dradevices.DRADeviceAllocated
 }

@@ -15,6 +15,7 @@ import (
 	"k8s.io/utils/clock"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices"
 )
 
 // NodeEntry is a node's GPU state as of one ResourceVersion and policy epoch.
@@ -110,7 +111,7 @@ func NewTracker(argsPolicy gpuworkload.SandboxPolicy, configured map[v1.Resource
 		nodes:             map[string]*v1.Node{},
 		entries:           map[string]*NodeEntry{},
 		totals:            map[v1.ResourceName]map[int64]int{},
-		dra:               newDRAState(cmp.Or(opts.DRADriver, gpuworkload.DRADriver)),
+		dra:               newDRAState(cmp.Or(opts.DRADriver, dradevices.DRADriver)),
 		conversionTimeout: cmp.Or(opts.ConversionTimeout, gpuworkload.DefaultConversionTimeout),
 		clock:             opts.Clock,
 		unsettled:         map[string]*unsettledNode{},

@@ -23,6 +23,7 @@ import (
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices"
 )
 
 // Cluster is what check, explain, advise and the mode controller judge:
@@ -105,16 +106,16 @@ func (d DRAObjects) Get(namespace, name string) (*resourceapi.ResourceClaim, err
 }
 
 // Nodes groups the driver's devices by node.
-func (d DRAObjects) Nodes(driver string) map[string]*gpuworkload.DRANode {
-	devices := map[string][]gpuworkload.DRADevice{}
+func (d DRAObjects) Nodes(driver string) map[string]*dradevices.DRANode {
+	devices := map[string][]dradevices.DRADevice{}
 	for _, s := range d.Slices {
-		if node, ds := gpuworkload.DRADevicesOf(s, driver); node != "" {
+		if node, ds := dradevices.DRADevicesOf(s, driver); node != "" {
 			devices[node] = append(devices[node], ds...)
 		}
 	}
-	out := make(map[string]*gpuworkload.DRANode, len(devices))
+	out := make(map[string]*dradevices.DRANode, len(devices))
 	for node, ds := range devices {
-		out[node] = gpuworkload.NewDRANode(ds)
+		out[node] = dradevices.NewDRANode(ds)
 	}
 	return out
 }
@@ -137,7 +138,7 @@ type View struct {
 // OperatorView reads the cluster as the GPU Operator does, with the DRA
 // driver's default name.
 func OperatorView() View {
-	return View{Fallback: gpuworkload.DefaultPolicy(), DRADriver: gpuworkload.DRADriver}
+	return View{Fallback: gpuworkload.DefaultPolicy(), DRADriver: dradevices.DRADriver}
 }
 
 // ReadAs picks the ClusterPolicy the view follows. An invalid one is an

@@ -32,6 +32,7 @@ import (
 	"github.com/gpu-workload-scheduler/scheduler/pkg/conversionplan"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/explanation"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/poddemand"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/modecontroller"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/reasons"
 )
@@ -99,7 +100,7 @@ func checkOneChoice(ctx context.Context, t *testing.T, nodes []*v1.Node, pods []
 		infos[i] = framework.NewNodeInfo(byNode[n.Name]...)
 		infos[i].SetNode(n)
 	}
-	demand := gpuworkload.NewPodDemand(pending, tracker.Classifier())
+	demand := poddemand.NewPodDemand(pending, tracker.Classifier())
 	why := explanation.Explain(ctx, pending, &demand, tracker, explanation.NewNodeInfoIndex(infos))
 
 	c := &clusterview.Cluster{Nodes: nodes, ClusterPolicies: []*unstructured.Unstructured{clusterPolicy()}, Read: time.Now(), ConversionTimeout: gpuworkload.DefaultConversionTimeout}

@@ -24,6 +24,7 @@ import (
 	"github.com/gpu-workload-scheduler/scheduler/pkg/advisor"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterview"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/poddemand"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/placement"
 )
 
@@ -125,13 +126,13 @@ func Advise(ctx context.Context, c *clusterview.Cluster, pods []*v1.Pod, narrowi
 		if p.Status.Phase == v1.PodSucceeded || p.Status.Phase == v1.PodFailed {
 			continue
 		}
-		demand := gpuworkload.NewPodDemand(p, classifier)
+		demand := poddemand.NewPodDemand(p, classifier)
 		if p.Spec.NodeName != "" {
 			running = append(running, podSpecOf(p, demand, p.Spec.NodeName))
 			continue
 		}
 		name := p.Namespace + "/" + p.Name
-		if !gpuworkload.HoldsGPU(p, classifier) {
+		if !poddemand.HoldsGPU(p, classifier) {
 			continue
 		}
 		if why := narrowing.Demand.Excludes(p); why != "" {
@@ -148,7 +149,7 @@ func Advise(ctx context.Context, c *clusterview.Cluster, pods []*v1.Pod, narrowi
 			unservable = append(unservable, advisor.Unservable{Pod: name, Why: fmt.Sprintf("requests GPU resources of several modes (%s) and a node runs one mode: request one mode's resources", demand.RequestModes())})
 		case demand.IsGPU():
 			pending = append(pending, podSpecOf(p, demand, ""))
-			in.Pending = append(in.Pending, advisor.PendingPod{Name: name, Resource: demand.Requests[0].Name, Count: demand.Requests[0].Count, Constraint: gpuworkload.NodeConstraintOf(p)})
+			in.Pending = append(in.Pending, advisor.PendingPod{Name: name, Resource: demand.Requests[0].Name, Count: demand.Requests[0].Count, Constraint: poddemand.NodeConstraintOf(p)})
 		}
 	}
 	plan := advisor.Advise(in)
@@ -360,7 +361,7 @@ func relevantNodes(nodes []placement.NodeSpec, pending []placement.PodSpec, plan
 
 // podSpecOf is the pod as the simulator replays it: its effective requests,
 // its first GPU request by name, and node when it already runs.
-func podSpecOf(p *v1.Pod, demand gpuworkload.PodDemand, node string) placement.PodSpec {
+func podSpecOf(p *v1.Pod, demand poddemand.PodDemand, node string) placement.PodSpec {
 	requests := resourcehelper.PodRequests(p, resourcehelper.PodResourcesOptions{})
 	spec := placement.PodSpec{
 		Name: p.Namespace + "." + p.Name, MilliCPU: requests.Cpu().MilliValue(), Memory: requests.Memory().Value(),

@@ -14,7 +14,7 @@ import (
 
 	resourceapi "k8s.io/api/resource/v1"
 
-	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices"
 )
 
 // Allocation is one device of the driver that a claim holds (Written), or
@@ -50,7 +50,7 @@ func AllocationsOf(claims []*resourceapi.ResourceClaim, driver string) []Allocat
 }
 
 // SiblingLookup returns a device's node and the other devices of its GPU.
-type SiblingLookup func(pool, device string) (node string, siblings []gpuworkload.DRADevice)
+type SiblingLookup func(pool, device string) (node string, siblings []dradevices.DRADevice)
 
 // Conflict is a physical GPU allocated twice, through two sibling devices.
 type Conflict struct {

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices"
 )
 
 // One node, two GPUs, each published as gpu-N and gpu-vfio-N; gpu-2 consumes
@@ -14,8 +15,8 @@ func lookup() SiblingLookup {
 	return lookup
 }
 
-func lookupNode() (SiblingLookup, *gpuworkload.DRANode) {
-	node := gpuworkload.NewDRANode([]gpuworkload.DRADevice{
+func lookupNode() (SiblingLookup, *dradevices.DRANode) {
+	node := dradevices.NewDRANode([]dradevices.DRADevice{
 		{Pool: "n1", Name: "gpu-3-mig-1g5gb-0", Type: "mig", Class: gpuworkload.ClassContainerGPU, PCIBusID: "0000:3e:00.0"},
 		{Pool: "n1", Name: "gpu-3-mig-1g5gb-1", Type: "mig", Class: gpuworkload.ClassContainerGPU, PCIBusID: "0000:3e:00.0"},
 		{Pool: "n1", Name: "gpu-0", Type: "gpu", Class: gpuworkload.ClassContainerGPU, PCIBusID: "0000:3b:00.0"},
@@ -25,7 +26,7 @@ func lookupNode() (SiblingLookup, *gpuworkload.DRANode) {
 		{Pool: "n1", Name: "gpu-2", Type: "gpu", Class: gpuworkload.ClassContainerGPU, PCIBusID: "0000:3d:00.0", Counted: true},
 		{Pool: "n1", Name: "gpu-vfio-2", Type: "vfio", Class: gpuworkload.ClassPassthroughGPU, PCIBusID: "0000:3d:00.0", Counted: true},
 	})
-	return func(pool, device string) (string, []gpuworkload.DRADevice) { return "n1", node.Siblings(pool, device) }, node
+	return func(pool, device string) (string, []dradevices.DRADevice) { return "n1", node.Siblings(pool, device) }, node
 }
 
 func TestConflicts(t *testing.T) {

@@ -20,6 +20,8 @@ import (
 	"github.com/gpu-workload-scheduler/scheduler/pkg/advisor"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/poddemand"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/reasons"
 )
 
@@ -46,7 +48,7 @@ type resourceSummary struct {
 	convertingTo int
 	// dra is the DeviceClass that serves the resource through DRA, if any,
 	// and draNodes the DRA nodes with devices of its class.
-	dra      gpuworkload.DRAExtendedResource
+	dra      dradevices.DRAExtendedResource
 	draNodes int
 }
 
@@ -150,11 +152,11 @@ func (index NodeInfoIndex) Get(nodeName string) (fwk.NodeInfo, error) {
 // Units and conversions count only on nodes the pod's nodeSelector and
 // required node affinity accept, as they are or once converted
 // (gpuworkload.NodeConstraint).
-func Explain(ctx context.Context, pod *v1.Pod, demand *gpuworkload.PodDemand, tracker *clusterstate.Tracker, nodes NodeInfos) Explanation {
+func Explain(ctx context.Context, pod *v1.Pod, demand *poddemand.PodDemand, tracker *clusterstate.Tracker, nodes NodeInfos) Explanation {
 	policy := tracker.Policy()
-	var constraint gpuworkload.NodeConstraint
+	var constraint poddemand.NodeConstraint
 	if pod != nil {
-		constraint = gpuworkload.NodeConstraintOf(pod)
+		constraint = poddemand.NodeConstraintOf(pod)
 	}
 	modes, ignoredLabels, draNodes := tracker.ModeCounts()
 	byMode := map[gpuworkload.Mode]*modeSummary{}
@@ -179,8 +181,8 @@ func Explain(ctx context.Context, pod *v1.Pod, demand *gpuworkload.PodDemand, tr
 	if needsDRA {
 		selectorCtx, cancel := context.WithTimeout(ctx, SelectorTimeout)
 		defer cancel()
-		nodeClaims := make([]gpuworkload.DRAClassAvailability, 0, 4)
-		tracker.EachDRANode(func(node string, devices *gpuworkload.DRANode, available *gpuworkload.DRAAvailability) {
+		nodeClaims := make([]dradevices.DRAClassAvailability, 0, 4)
+		tracker.EachDRANode(func(node string, devices *dradevices.DRANode, available *dradevices.DRAAvailability) {
 			for i := range perResource {
 				if rs := &perResource[i]; rs.dra.DeviceClass != "" && len(devices.Selected[rs.dra.DeviceClass]) > 0 {
 					rs.draNodes++
@@ -296,7 +298,7 @@ func Explain(ctx context.Context, pod *v1.Pod, demand *gpuworkload.PodDemand, tr
 		}
 		// The advisor's plan, made only for a fix that converts a node: it
 		// visits the pools the candidates' conversions take units from.
-		conversionFor := func(r gpuworkload.ResourceRequest) conversion {
+		conversionFor := func(r poddemand.ResourceRequest) conversion {
 			c := conversion{plan: planFor(r, constraint, tracker, nodes)}
 			if len(c.plan.DrainFirst) > 0 {
 				if ni, err := nodes.Get(c.plan.DrainFirst[0].Node); err == nil {
@@ -313,7 +315,7 @@ func Explain(ctx context.Context, pod *v1.Pod, demand *gpuworkload.PodDemand, tr
 
 // countAdvertisers visits the nodes that advertise r, for the free and
 // total units on those the constraint accepts.
-func (rs *resourceSummary) countAdvertisers(r v1.ResourceName, tracker *clusterstate.Tracker, nodes NodeInfos, constraint gpuworkload.NodeConstraint) {
+func (rs *resourceSummary) countAdvertisers(r v1.ResourceName, tracker *clusterstate.Tracker, nodes NodeInfos, constraint poddemand.NodeConstraint) {
 	tracker.EachAdvertiser(r, func(node string, e *clusterstate.NodeEntry) {
 		ni, err := nodes.Get(node)
 		if err != nil {
@@ -345,7 +347,7 @@ func (rs *resourceSummary) countAdvertisers(r v1.ResourceName, tracker *clusters
 // count visits the nodes that advertise r, for the free and total units,
 // and the nodes with the hardware for it, for those converting to r and
 // those the constraint would exclude once converted.
-func (rs *resourceSummary) count(r v1.ResourceName, tracker *clusterstate.Tracker, nodes NodeInfos, constraint gpuworkload.NodeConstraint) {
+func (rs *resourceSummary) count(r v1.ResourceName, tracker *clusterstate.Tracker, nodes NodeInfos, constraint poddemand.NodeConstraint) {
 	rs.countAdvertisers(r, tracker, nodes, constraint)
 	tracker.EachNodeWithHardwareFor(r, func(e *clusterstate.NodeEntry) {
 		if e.Converting {
@@ -370,7 +372,7 @@ func (rs *resourceSummary) count(r v1.ResourceName, tracker *clusterstate.Tracke
 // input holds every node the plan depends on: those that advertise the
 // resource or have the hardware for it, and those that advertise what the
 // latter do now, whose pools a conversion takes units from.
-func planFor(r gpuworkload.ResourceRequest, constraint gpuworkload.NodeConstraint, tracker *clusterstate.Tracker, nodes NodeInfos) advisor.Plan {
+func planFor(r poddemand.ResourceRequest, constraint poddemand.NodeConstraint, tracker *clusterstate.Tracker, nodes NodeInfos) advisor.Plan {
 	in := advisor.Input{Policy: tracker.Policy(), Pending: []advisor.PendingPod{{Resource: r.Name, Count: r.Count, Constraint: constraint}}}
 	classifier := tracker.Classifier()
 	seen := map[string]bool{}
@@ -412,7 +414,7 @@ func gpuPodsOn(ni fwk.NodeInfo) []displacedPod {
 	var out []displacedPod
 	for _, pi := range ni.GetPods() {
 		p := pi.GetPod()
-		if gpuworkload.HoldsGPU(p, nil) {
+		if poddemand.HoldsGPU(p, nil) {
 			d := displacedPod{name: p.Namespace + "/" + p.Name, priority: corev1helpers.PodPriority(p)}
 			if vmi := gpuworkload.VMIOf(p); vmi != nil {
 				d.name, d.vm = vmi.Namespace+"/"+vmi.Name, true
@@ -429,10 +431,10 @@ type claimSummary struct {
 	// siblingNode and sibling name a device in use whose sibling of the class
 	// is blocked, on the first such node by name.
 	siblingNode string
-	sibling     gpuworkload.DRAHeldDevice
+	sibling     dradevices.DRAHeldDevice
 }
 
-func (cs *claimSummary) add(node string, selected gpuworkload.DRAClassAvailability) {
+func (cs *claimSummary) add(node string, selected dradevices.DRAClassAvailability) {
 	total := selected.Total()
 	if total == 0 {
 		return
@@ -451,7 +453,7 @@ func (cs *claimSummary) add(node string, selected gpuworkload.DRAClassAvailabili
 // claimFix is the fix for the first claim request whose devices are short;
 // ok is false when every request has free devices somewhere. For a request
 // with alternatives it says why each cannot be served.
-func claimFix(demand *gpuworkload.PodDemand, perClaim [][]claimSummary, counted deviceCount) (r remedy, ok bool) {
+func claimFix(demand *poddemand.PodDemand, perClaim [][]claimSummary, counted deviceCount) (r remedy, ok bool) {
 	for i, c := range demand.Claims {
 		alternatives := c.Alternatives()
 		served := false
@@ -494,14 +496,14 @@ type deviceCount struct{ nodes, counted int }
 func (c deviceCount) cut() bool { return c.counted < c.nodes }
 
 // requestName is the claim's request an alternative belongs to.
-func requestName(c gpuworkload.DRAClaimRequest) string {
+func requestName(c dradevices.DRAClaimRequest) string {
 	request, _, _ := strings.Cut(c.Request, "/")
 	return request
 }
 
 // claimShortage says why the devices of a claim request's DeviceClass, cs,
 // cannot serve it.
-func claimShortage(c gpuworkload.DRAClaimRequest, cs claimSummary) remedy {
+func claimShortage(c dradevices.DRAClaimRequest, cs claimSummary) remedy {
 	switch {
 	case cs.nodes == 0 && c.Selector != nil:
 		return remedyText(reasons.DRANoNodeHasDevices.Code, fmt.Sprintf("no device of DeviceClass %s that a node publishes matches the selectors of request %s of claim %s: change the selectors to match a published device (kubectl get resourceslices shows their attributes), or ask for a class the nodes publish.", c.DeviceClass, c.Request, c.Claim))
@@ -605,7 +607,7 @@ func TruncateNote(message string) string {
 // noteLengthLimit is the API server's limit on an event's note (validation.NoteLengthLimit).
 const noteLengthLimit = 1024
 
-func describeRequests(demand *gpuworkload.PodDemand) string {
+func describeRequests(demand *poddemand.PodDemand) string {
 	parts := make([]string, 0, len(demand.Requests)+len(demand.Claims))
 	for _, r := range demand.Requests {
 		parts = append(parts, fmt.Sprintf("%d x %s", r.Count, r.Name))
@@ -620,9 +622,9 @@ func describeRequests(demand *gpuworkload.PodDemand) string {
 	return gpuworkload.JoinBounded(parts, " and ")
 }
 
-func fix(demand *gpuworkload.PodDemand, policy gpuworkload.SandboxPolicy, byMode map[gpuworkload.Mode]*modeSummary, perResource []resourceSummary,
-	advertised map[gpuworkload.ResourceClass][]v1.ResourceName, freeUnits func(v1.ResourceName) int64, conversionFor func(gpuworkload.ResourceRequest) conversion,
-	constraint gpuworkload.NodeConstraint, priority int32) remedy {
+func fix(demand *poddemand.PodDemand, policy gpuworkload.SandboxPolicy, byMode map[gpuworkload.Mode]*modeSummary, perResource []resourceSummary,
+	advertised map[gpuworkload.ResourceClass][]v1.ResourceName, freeUnits func(v1.ResourceName) int64, conversionFor func(poddemand.ResourceRequest) conversion,
+	constraint poddemand.NodeConstraint, priority int32) remedy {
 	if demand.Conflict() {
 		return remedyText(reasons.ModeConflict.Code, "request the GPU resources of one mode only; a node runs one mode.")
 	}
@@ -681,8 +683,8 @@ func fix(demand *gpuworkload.PodDemand, policy gpuworkload.SandboxPolicy, byMode
 
 // notAdvertisedFix names a node with the hardware for r, or says that none
 // has it and what the pod's kind of workload can request instead.
-func notAdvertisedFix(r gpuworkload.ResourceRequest, rs resourceSummary, c conversion, sameClass []v1.ResourceName, freeUnits func(v1.ResourceName) int64,
-	constraint gpuworkload.NodeConstraint, priority int32) remedy {
+func notAdvertisedFix(r poddemand.ResourceRequest, rs resourceSummary, c conversion, sameClass []v1.ResourceName, freeUnits func(v1.ResourceName) int64,
+	constraint poddemand.NodeConstraint, priority int32) remedy {
 	noNode := "no node advertises " + string(r.Name)
 	if rs.excludedNodes > 0 || rs.excludedHardware > 0 {
 		noNode = fmt.Sprintf("no node its %s accepts advertises %s", constraint.Description, r.Name)

@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	v1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 func BenchmarkNewNodeState(b *testing.B) {
@@ -23,33 +22,6 @@ func BenchmarkNewNodeState(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				NewNodeState(bc.node, policy, nil)
-			}
-		})
-	}
-}
-
-func BenchmarkNewPodDemand(b *testing.B) {
-	pod := func(requests map[string]string) *v1.Pod {
-		return &v1.Pod{
-			ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "ns"},
-			Spec: v1.PodSpec{Containers: []v1.Container{
-				container(requests, nil),
-				container(map[string]string{"cpu": "100m", "memory": "64Mi"}, nil),
-			}},
-		}
-	}
-	for _, bc := range []struct {
-		name string
-		pod  *v1.Pod
-	}{
-		{"non-gpu", pod(map[string]string{"cpu": "2", "memory": "4Gi"})},
-		{"container-gpu", pod(map[string]string{"cpu": "2", "memory": "4Gi", "nvidia.com/gpu": "1"})},
-		{"passthrough", pod(map[string]string{"cpu": "2", "memory": "4Gi", "nvidia.com/GA102GL_A10": "1"})},
-	} {
-		b.Run(bc.name, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				NewPodDemand(bc.pod, nil)
 			}
 		})
 	}

@@ -35,10 +35,10 @@ func StaleConversionFindings(node *v1.Node, now time.Time, timeout time.Duration
 		started, ok := ConversionTaintStarted(t)
 		switch {
 		case !ok:
-			return []Finding{newFinding(FindingStaleConversionTaint, releaseFix(node.Name),
+			return []Finding{NewFinding(FindingStaleConversionTaint, releaseFix(node.Name),
 				"the taint %s=%+q carries no start time the mode controller wrote", TaintConverting, t.Value)}
 		case now.Sub(started) >= timeout:
-			return []Finding{newFinding(FindingStaleConversionTaint, releaseFix(node.Name),
+			return []Finding{NewFinding(FindingStaleConversionTaint, releaseFix(node.Name),
 				"the taint %s was set at %s, more than the conversion timeout %s ago: no mode controller is ending this conversion",
 				TaintConverting, started.Format(time.RFC3339), timeout)}
 		}

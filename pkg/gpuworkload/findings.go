@@ -180,6 +180,7 @@ type Finding struct {
 	Fix      string
 }
 
-func newFinding(code FindingCode, fix string, format string, args ...any) Finding {
+// NewFinding is a finding of code, its severity the code's.
+func NewFinding(code FindingCode, fix string, format string, args ...any) Finding {
 	return Finding{Code: code, Severity: code.Severity(), Message: fmt.Sprintf(format, args...), Fix: fix}
 }

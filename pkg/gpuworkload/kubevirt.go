@@ -218,7 +218,7 @@ func CheckVMIClaims(gpuClaims, hostDeviceClaims bool, gates KubeVirtDRAGates, ku
 		{hostDeviceClaims, gates.HostDevices, GateHostDevicesWithDRA, "hostDevices"},
 	} {
 		if g.claims && g.gate.Known && !g.gate.On {
-			out = append(out, newFinding(FindingVMIClaimsGateOff,
+			out = append(out, NewFinding(FindingVMIClaimsGateOff,
 				fmt.Sprintf("enable %s in %s spec.configuration.developerConfiguration.featureGates (and remove it from disabledFeatureGates), or upgrade KubeVirt to v1.9, where it is on by default", g.name, kubeVirt),
 				"spec.domain.devices.%s takes devices from ResourceClaims, and feature gate %s is off in %s", g.field, g.name, kubeVirt))
 		}

@@ -65,7 +65,7 @@ func CheckPermittedHostDevices(p *PermittedHostDevices, policy SandboxPolicy, ad
 			continue
 		}
 		if !p.Permits(name) {
-			out = append(out, newFinding(FindingResourceNotPermitted,
+			out = append(out, NewFinding(FindingResourceNotPermitted,
 				fmt.Sprintf("add to spec.configuration.permittedHostDevices.%s of %s: {%s, resourceName: %s, externalResourceProvider: true}", list, p.Source, example, name),
 				"%s is advertised by %d node(s) but not permitted: KubeVirt creates no launcher pod for a VMI that requests it (FailedCreate)", name, a.Nodes))
 		}
@@ -81,7 +81,7 @@ func CheckPermittedHostDevices(p *PermittedHostDevices, policy SandboxPolicy, ad
 			name = idName
 		}
 		if ok && name != d.ResourceName && !isAdvertised && d.ResourceName != idName {
-			out = append(out, newFinding(FindingPermittedNameMismatch,
+			out = append(out, NewFinding(FindingPermittedNameMismatch,
 				fmt.Sprintf("set resourceName: %s on that entry of %s", name, p.Source),
 				"the entry selecting %+q permits %s, but the sandbox device plugin advertises that device as %s: a VMI asking for either is never scheduled", d.Selector, d.ResourceName, name))
 			continue
@@ -89,14 +89,14 @@ func CheckPermittedHostDevices(p *PermittedHostDevices, policy SandboxPolicy, ad
 		if isAdvertised || !policy.Enabled {
 			// Without the sandbox device plugin, KubeVirt's own is the provider.
 			if isAdvertised && !d.External && !policy.NoSandboxDevicePlugin {
-				out = append(out, newFinding(FindingPermittedNotExternal,
+				out = append(out, NewFinding(FindingPermittedNotExternal,
 					fmt.Sprintf("set externalResourceProvider: true on the %s entry of %s", d.ResourceName, p.Source),
 					"%s is permitted without externalResourceProvider: virt-handler starts its own device plugin for it beside the GPU Operator's sandbox device plugin", d.ResourceName))
 			}
 			continue
 		}
 		if node, conversion, ok := ConvertibleTo(gpus, d.ResourceName); ok {
-			out = append(out, newFinding(FindingPermittedNotAdvertised, "to serve it, convert the node: "+conversion.Command(node.Node),
+			out = append(out, NewFinding(FindingPermittedNotAdvertised, "to serve it, convert the node: "+conversion.Command(node.Node),
 				"%s is permitted but not advertised now: node %s has that card in %s mode; VMIs requesting it stay Pending", d.ResourceName, node.Node, node.Mode))
 			continue
 		}
@@ -104,7 +104,7 @@ func CheckPermittedHostDevices(p *PermittedHostDevices, policy SandboxPolicy, ad
 		if suggestion, ok := didYouMean(d.ResourceName, names); ok {
 			fix = fmt.Sprintf("did you mean %s? Correct the resourceName in %s", suggestion, p.Source)
 		}
-		out = append(out, newFinding(FindingPermittedNotAdvertised, fix,
+		out = append(out, NewFinding(FindingPermittedNotAdvertised, fix,
 			"%s is permitted but no node advertises it: VMIs requesting it stay Pending", d.ResourceName))
 	}
 	return out
@@ -158,7 +158,7 @@ func PolicyFindings(policy SandboxPolicy, p *PermittedHostDevices, advertised Ad
 	if len(missing) == 0 {
 		return nil
 	}
-	return []Finding{newFinding(FindingPermittedNeedsSandbox, EnableSandboxFix(policy),
+	return []Finding{NewFinding(FindingPermittedNeedsSandbox, EnableSandboxFix(policy),
 		"sandboxWorkloads is disabled, so the GPU Operator prepares every GPU node for containers and no node advertises the %d VM GPU resource(s) %s permits: %s",
 		len(missing), p.Source, JoinBounded(missing, ", "))}
 }
@@ -177,13 +177,13 @@ func CheckVMIDevices(deviceNames []v1.ResourceName, p *PermittedHostDevices, adv
 	var out []Finding
 	for _, name := range deviceNames {
 		if !p.Permits(name) {
-			out = append(out, newFinding(FindingVMIDeviceNotPermitted,
+			out = append(out, NewFinding(FindingVMIDeviceNotPermitted,
 				fmt.Sprintf("permit %s in %s, or request a permitted device", name, p.Source),
 				"requests %s, which permittedHostDevices does not list: KubeVirt refuses to create its launcher pod", name))
 		}
 		if _, ok := advertised[name]; !ok {
 			if node, conversion, ok := ConvertibleTo(gpus, name); ok {
-				out = append(out, newFinding(FindingVMIDeviceNotAdvertised, "to serve it, convert the node: "+conversion.Command(node.Node),
+				out = append(out, NewFinding(FindingVMIDeviceNotAdvertised, "to serve it, convert the node: "+conversion.Command(node.Node),
 					"requests %s, which no node advertises now: node %s has that card in %s mode; its launcher pod cannot be scheduled", name, node.Node, node.Mode))
 				continue
 			}
@@ -196,7 +196,7 @@ func CheckVMIDevices(deviceNames []v1.ResourceName, p *PermittedHostDevices, adv
 			if suggestion, ok := didYouMean(name, names); ok {
 				fix = fmt.Sprintf("did you mean %s? %s", suggestion, fix)
 			}
-			out = append(out, newFinding(FindingVMIDeviceNotAdvertised, fix,
+			out = append(out, NewFinding(FindingVMIDeviceNotAdvertised, fix,
 				"requests %s, which no node advertises: its launcher pod cannot be scheduled", name))
 		}
 	}

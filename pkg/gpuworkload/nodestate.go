@@ -184,7 +184,7 @@ func (s *NodeState) Settle(since, now time.Time, timeout time.Duration) {
 		return
 	}
 	s.Mismatched = true
-	s.Findings = append(slices.Clone(s.Findings), newFinding(FindingMismatchedNode,
+	s.Findings = append(slices.Clone(s.Findings), NewFinding(FindingMismatchedNode,
 		"waiting will not help: follow the fixes of the node's other findings; if conversions on this cluster take longer, raise conversionTimeout in GPUWorkloadFitArgs and the mode controller's --conversion-timeout together",
 		"the node's other findings have held since %s or earlier, longer than a conversion takes (%s): it is mismatched, not converting, and its GPUs are not free",
 		since.UTC().Format(time.RFC3339), timeout))
@@ -196,12 +196,12 @@ func nodeFindings(node *v1.Node, s *NodeState, policy SandboxPolicy) []Finding {
 	relabel := func(m Mode) string { return RelabelCommand(s.Name, m) }
 
 	if s.Mode.LabelIgnored() {
-		out = append(out, newFinding(FindingModeLabelIgnored, enableSandboxOrUnlabel(policy),
+		out = append(out, NewFinding(FindingModeLabelIgnored, enableSandboxOrUnlabel(policy),
 			"label %s=%s is ignored because sandboxWorkloads is disabled in %s; the GPU Operator prepares the node for containers",
 			LabelWorkloadConfig, s.Mode.Label, policy.Source))
 	}
 	if s.Mode.Reason == ReasonLabelInvalid {
-		out = append(out, newFinding(FindingInvalidModeLabel, relabel(mode),
+		out = append(out, NewFinding(FindingInvalidModeLabel, relabel(mode),
 			"label %s=%+q is not one of %s; the GPU Operator applies the default %s",
 			LabelWorkloadConfig, s.Mode.Label, validModes(), mode))
 	}
@@ -223,7 +223,7 @@ func nodeFindings(node *v1.Node, s *NodeState, policy SandboxPolicy) []Finding {
 		if s.Mode.LabelIgnored() {
 			fix = enableSandboxOrUnlabel(policy)
 		}
-		out = append(out, newFinding(FindingForeignResource, fix,
+		out = append(out, NewFinding(FindingForeignResource, fix,
 			"mode %s (%s) but the node advertises %s", mode, s.Mode.Explain(policy), JoinBounded(foreign, ", ")))
 	}
 	if len(classes) > 1 {
@@ -233,12 +233,12 @@ func nodeFindings(node *v1.Node, s *NodeState, policy SandboxPolicy) []Finding {
 				names = append(names, d)
 			}
 		}
-		out = append(out, newFinding(FindingMixedResourceClasses,
+		out = append(out, NewFinding(FindingMixedResourceClasses,
 			"a node runs one GPU workload mode; remove the operands of the other mode (the operator does so once the label and policy agree) and restart the kubelet's stale device plugin if it persists",
 			"the node advertises resources of several classes: %s", JoinBounded(names, ", ")))
 	}
 	if !classes[ownClass] && !s.OperandsDisabled {
-		out = append(out, newFinding(FindingNothingAdvertised,
+		out = append(out, NewFinding(FindingNothingAdvertised,
 			fmt.Sprintf("check the %s operands on the node: kubectl get pods -A -o wide --field-selector spec.nodeName=%s", mode, s.Name),
 			"mode %s (%s) but the node advertises no %s resource: its operands are not ready", mode, s.Mode.Explain(policy), ownClass.Describe()))
 	}
@@ -248,30 +248,30 @@ func nodeFindings(node *v1.Node, s *NodeState, policy SandboxPolicy) []Finding {
 	}
 	out = append(out, deployLabelFindings(node, s, policy)...)
 	if len(s.StaleResources) > 0 {
-		out = append(out, newFinding(FindingStaleZeroResource,
+		out = append(out, NewFinding(FindingStaleZeroResource,
 			"nothing to do: a zero quantity is not an advertisement; it disappears when the kubelet restarts",
 			"zero-quantity resources left in node status: %s", joinNames(s.StaleResources)))
 	}
 	if len(s.NotGPUResources) > 0 {
-		out = append(out, newFinding(FindingNotGPUResource,
+		out = append(out, NewFinding(FindingNotGPUResource,
 			"nothing to do; if one of them is a GPU, give its class in GPUWorkloadFitArgs resourceClasses",
 			"%s: nvidia.com/ resources that are not GPUs, left out of GPU units, stranding, metrics and reasons", joinNames(s.NotGPUResources)))
 	}
 	checkOperands := fmt.Sprintf("kubectl get pods -A -o wide --field-selector spec.nodeName=%s", s.Name)
 	if len(s.UncountableResources) > 0 {
-		out = append(out, newFinding(FindingUncountableResource,
+		out = append(out, NewFinding(FindingUncountableResource,
 			"a device plugin advertises whole devices: find what wrote these quantities to the node's status and restart the node's device plugin ("+checkOperands+")",
 			"GPU quantities that no device plugin advertises, left out of the node's GPUs: %s", JoinBounded(s.UncountableResources, "; ")))
 	}
 	for _, r := range s.Resources {
 		if r.Allocatable < r.Capacity {
-			out = append(out, newFinding(FindingUnhealthyDevices,
+			out = append(out, NewFinding(FindingUnhealthyDevices,
 				"check the node's GPUs (nvidia-smi, Xid errors in the kernel log) and its device plugin's log ("+checkOperands+"); the units return when the device plugin reports them healthy",
 				"%s: %d of %d units are not allocatable: the device plugin reports them unhealthy", r.Name, r.Capacity-r.Allocatable, r.Capacity))
 		}
 	}
 	if _, present, err := gpuCountOf(node.Labels); present && err != nil {
-		out = append(out, newFinding(FindingInvalidGPUCountLabel,
+		out = append(out, NewFinding(FindingInvalidGPUCountLabel,
 			fmt.Sprintf("gpu-feature-discovery sets the label from the GPUs it finds: check its pod on the node (%s), and remove a hand-set value: kubectl label node %s %s-", checkOperands, s.Name, LabelGPUCount),
 			"%v; the node's GPU count is unknown", err))
 	}
@@ -297,9 +297,9 @@ func profileNotOnCard(node, value string, p VGPUProfile, identity Card, sizes []
 	card := identity.VGPUFamily
 	fix := fmt.Sprintf("pick a profile of the %s (%s): kubectl label node %s %s=%s --overwrite", card, strings.Join(sizes, ", "), node, LabelVGPUConfig, orPlaceholder(defaultProfileName(identity), card+"-<profile>"))
 	if p.Family() != card {
-		return newFinding(FindingVGPUProfileNotOnCard, fix, "%s=%s names a profile of the %s, but the node's GPUs are %s; the vGPU device manager fails to apply it", LabelVGPUConfig, value, p.Family(), card)
+		return NewFinding(FindingVGPUProfileNotOnCard, fix, "%s=%s names a profile of the %s, but the node's GPUs are %s; the vGPU device manager fails to apply it", LabelVGPUConfig, value, p.Family(), card)
 	}
-	return newFinding(FindingVGPUProfileNotOnCard, fix, "%s=%s: the %s has no %s profile in the vGPU device manager's default configuration, so applying it fails", LabelVGPUConfig, value, card, p.Size())
+	return NewFinding(FindingVGPUProfileNotOnCard, fix, "%s=%s: the %s has no %s profile in the vGPU device manager's default configuration, so applying it fails", LabelVGPUConfig, value, card, p.Size())
 }
 
 // defaultProfileName is the card's default profile, or "" when unknown.
@@ -401,14 +401,14 @@ func vgpuFindings(node *v1.Node, s *NodeState, policy SandboxPolicy) []Finding {
 			want, wantKnown = p, true
 		}
 	case len(validation.IsValidLabelValue(configValue)) > 0:
-		out = append(out, newFinding(FindingInvalidVGPUConfig,
+		out = append(out, NewFinding(FindingInvalidVGPUConfig,
 			fmt.Sprintf("name a vGPU profile or a section of the vGPU device manager's ConfigMap: kubectl label node %s %s=%s --overwrite", s.Name, LabelVGPUConfig, orPlaceholder(defaultProfileName(identity), "<profile>")),
 			"%s=%+q is not a valid label value: the API server rejects it and no vGPU device manager configuration has that name", LabelVGPUConfig, configValue))
 	}
 	if wantKnown {
 		for _, p := range advertised {
 			if !want.Creates(p) {
-				out = append(out, newFinding(FindingVGPUProfileMismatch,
+				out = append(out, NewFinding(FindingVGPUProfileMismatch,
 					fmt.Sprintf("wait for %s=%s, then check the vGPU device manager's logs; no vGPU VM may run on the node while the profile changes", LabelVGPUConfigState, VGPUConfigStateSuccess),
 					"%s=%s selects %s but the node advertises %s", LabelVGPUConfig, configValue, want.Name(), p.TypeName()))
 			}
@@ -416,11 +416,11 @@ func vgpuFindings(node *v1.Node, s *NodeState, policy SandboxPolicy) []Finding {
 	}
 	switch s.VGPUConfigState {
 	case VGPUConfigStatePending:
-		out = append(out, newFinding(FindingVGPUConfigPending,
+		out = append(out, NewFinding(FindingVGPUConfigPending,
 			"wait for the vGPU device manager to finish; new vGPU VMs cannot use the node until then",
 			"%s=%s: the vGPU device manager is applying %s=%s", LabelVGPUConfigState, VGPUConfigStatePending, LabelVGPUConfig, configValue))
 	case VGPUConfigStateFailed:
-		out = append(out, newFinding(FindingVGPUConfigFailed,
+		out = append(out, NewFinding(FindingVGPUConfigFailed,
 			fmt.Sprintf("check that %s=%s names a section of the vGPU device manager's ConfigMap that fits the card, and read the nvidia-vgpu-device-manager logs on the node", LabelVGPUConfig, configValue),
 			"%s=%s: the vGPU device manager could not apply %s=%s", LabelVGPUConfigState, VGPUConfigStateFailed, LabelVGPUConfig, configValue))
 	}
@@ -429,7 +429,7 @@ func vgpuFindings(node *v1.Node, s *NodeState, policy SandboxPolicy) []Finding {
 		if perGPU, ok := p.MaxPerGPU(); ok {
 			r, _ := s.Advertised(v1.ResourceName(ResourceDomain + p.TypeName()))
 			if want := int64(perGPU) * gpus; r.Capacity != want {
-				out = append(out, newFinding(FindingVGPUCountMismatch,
+				out = append(out, NewFinding(FindingVGPUCountMismatch,
 					"check that every GPU is bound to the vGPU manager and that the profile is created on each (vGPU device manager logs)",
 					"%s advertises %d but %d GPUs x %d per GPU = %d", r.Name, r.Capacity, gpus, perGPU, want))
 			}
@@ -440,7 +440,7 @@ func vgpuFindings(node *v1.Node, s *NodeState, policy SandboxPolicy) []Finding {
 
 func deployLabelFindings(node *v1.Node, s *NodeState, policy SandboxPolicy) []Finding {
 	if s.OperandsDisabled {
-		return []Finding{newFinding(FindingOperandsDisabled,
+		return []Finding{NewFinding(FindingOperandsDisabled,
 			fmt.Sprintf("to run GPU workloads here: kubectl label node %s %s-", s.Name, LabelDeployOperands),
 			"%s=false: the GPU Operator runs no operands on this node", LabelDeployOperands)}
 	}
@@ -452,7 +452,7 @@ func deployLabelFindings(node *v1.Node, s *NodeState, policy SandboxPolicy) []Fi
 		}
 	}
 	if !present {
-		return []Finding{newFinding(FindingOperandLabelsAbsent,
+		return []Finding{NewFinding(FindingOperandLabelsAbsent,
 			"install the GPU Operator, or wait for it to reconcile the node",
 			"no %s* labels: the GPU Operator has not labelled this node", DeployLabelPrefix)}
 	}
@@ -483,12 +483,12 @@ func deployLabelFindings(node *v1.Node, s *NodeState, policy SandboxPolicy) []Fi
 		if len(foreign) > 0 {
 			parts = append(parts, "labels of other modes "+JoinBounded(foreign, ", "))
 		}
-		out = append(out, newFinding(FindingDeployLabelsMismatch,
+		out = append(out, NewFinding(FindingDeployLabelsMismatch,
 			"the GPU Operator rewrites these labels when it reconciles the node; if they persist, check the operator's logs for this node",
 			"deploy labels disagree with mode %s: %s", mode, strings.Join(parts, "; ")))
 	}
 	if len(s.PausedOperands) > 0 {
-		out = append(out, newFinding(FindingOperandsPaused,
+		out = append(out, NewFinding(FindingOperandsPaused,
 			"wait for the operation that paused them (a vGPU profile change) to finish; the labels return to true",
 			"operands paused: %s", JoinBounded(s.PausedOperands, ", ")))
 	}

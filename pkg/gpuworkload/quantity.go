@@ -36,6 +36,10 @@ func Units(q resource.Quantity) (int64, error) {
 // path. Pods read from files never met the API server's validation.
 func PodGPUResourceErrors(pod *v1.Pod) field.ErrorList { return podGPUResourceErrors(pod, true) }
 
+// PodGPUQuantityErrors lists the pod's GPU quantities out of Units' range,
+// for a pod that met the API server's validation.
+func PodGPUQuantityErrors(pod *v1.Pod) field.ErrorList { return podGPUResourceErrors(pod, false) }
+
 // podGPUResourceErrors checks every GPU quantity of the pod with Units; with
 // apiRules also what the API server enforces, which a pod the scheduler
 // sees has met already.

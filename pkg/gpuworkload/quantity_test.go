@@ -79,30 +79,6 @@ func TestPodGPUResourceErrors(t *testing.T) {
 	}
 }
 
-func TestNewPodDemandRejectsUncountableRequests(t *testing.T) {
-	for _, tc := range []struct {
-		name       string
-		containers []string
-		want       string
-	}{
-		{name: "1e400", containers: []string{"1e400"},
-			want: `spec.containers[0].resources.limits[nvidia.com/gpu]: Invalid value: "10e399": 10e399 is not a whole number of units from 0 to 65536`},
-		{name: "each container in range, their sum not", containers: []string{"40000", "40000"},
-			want: "the containers' requests of nvidia.com/gpu add up to more than a pod can ask: 80k is not a whole number of units from 0 to 65536"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "ns"}}
-			for _, count := range tc.containers {
-				pod.Spec.Containers = append(pod.Spec.Containers, v1.Container{Resources: v1.ResourceRequirements{Limits: v1.ResourceList{ResourceGPU: resource.MustParse(count)}}})
-			}
-			d := NewPodDemand(pod, nil)
-			if d.IsGPU() || d.Invalid == nil || d.Invalid.Error() != tc.want {
-				t.Fatalf("demand %+v, Invalid %v; want no requests and %q", d.Requests, d.Invalid, tc.want)
-			}
-		})
-	}
-}
-
 // A zero with a huge exponent, which a file can hold, is 0: Units reads
 // it without comparing it, which took 17 s of big-number arithmetic
 // (found by FuzzUnits).

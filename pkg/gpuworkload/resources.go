@@ -33,6 +33,10 @@ const (
 
 var classNames = [...]string{"not-gpu", "container-gpu", "passthrough-gpu", "vgpu-profile"}
 
+// ResourceClasses is how many resource classes there are, for arrays
+// indexed by ResourceClass.
+const ResourceClasses = len(classNames)
+
 func (c ResourceClass) String() string {
 	if int(c) < len(classNames) {
 		return classNames[c]

@@ -16,6 +16,8 @@ import (
 	resourcehelper "k8s.io/component-helpers/resource"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/poddemand"
 )
 
 // Node states, as metric labels and reports give them.
@@ -119,14 +121,14 @@ type Input struct {
 	Pods []*v1.Pod
 	// Demand is the pod's GPU demand, with the requests of its pending
 	// ResourceClaims where the caller reads them.
-	Demand func(*v1.Pod) gpuworkload.PodDemand
+	Demand func(*v1.Pod) poddemand.PodDemand
 	// ReasonOf is the reason code of a waiting pod's latest explanation, "" for none.
 	ReasonOf func(*v1.Pod) string
 	// DRADevices are the devices a DRA node publishes, with their states,
 	// and which of them (by index) each DeviceClass selects; DRADriver
 	// names the driver. DRAServes says whether a DeviceClass of the driver
 	// serves an extended resource (nil: none does).
-	DRADevices func(node string) ([]gpuworkload.DRADeviceState, map[string][]int)
+	DRADevices func(node string) ([]dradevices.DRADeviceState, map[string][]int)
 	DRADriver  string
 	DRAServes  func(v1.ResourceName) bool
 	// Bound, when set, keeps what bound pods use from one count to the
@@ -150,14 +152,14 @@ type boundPod struct {
 	resourceVersion  string
 	node             string
 	milliCPU, memory int64
-	requests         []gpuworkload.ResourceRequest
+	requests         []poddemand.ResourceRequest
 }
 
 // NewBoundPods is an empty cache.
 func NewBoundPods() *BoundPods { return &BoundPods{pods: map[types.UID]boundPod{}} }
 
 // use is the pod's use, from the cache or, when it changed, from demand.
-func (c *BoundPods) use(pod *v1.Pod, demand func(*v1.Pod) gpuworkload.PodDemand, seen map[types.UID]boundPod) boundPod {
+func (c *BoundPods) use(pod *v1.Pod, demand func(*v1.Pod) poddemand.PodDemand, seen map[types.UID]boundPod) boundPod {
 	if c != nil {
 		if b, ok := c.pods[pod.UID]; ok && b.resourceVersion == pod.ResourceVersion && b.node == pod.Spec.NodeName {
 			seen[pod.UID] = b
@@ -181,7 +183,7 @@ type nodeUse struct {
 // Compute counts the inventory.
 func Compute(ctx context.Context, in Input) Report {
 	used := map[string]*nodeUse{}
-	waiting := gpuworkload.NewWaitingGPUPods()
+	waiting := poddemand.NewWaitingGPUPods()
 	pending := map[Pending]*Pending{}
 	var seen map[types.UID]boundPod
 	if in.Bound != nil {
@@ -227,11 +229,11 @@ func Compute(ctx context.Context, in Input) Report {
 		if reason == "" {
 			reason = Unexplained
 		}
-		constraint := gpuworkload.NodeConstraintOf(pod)
+		constraint := poddemand.NodeConstraintOf(pod)
 		if len(demand.Claims) > 0 && in.DRADevices != nil {
 			constraint = constraint.WithClaimSelectors(demand.Claims, func(node string) bool {
 				devices, selected := in.DRADevices(node)
-				return gpuworkload.DRAPublishesFor(ctx, devices, selected, demand.Claims)
+				return dradevices.DRAPublishesFor(ctx, devices, selected, demand.Claims)
 			})
 		}
 		key := Pending{Mode: mode, Resource: resource, Constraint: constraint.Description, Reason: reason}
@@ -247,19 +249,19 @@ func Compute(ctx context.Context, in Input) Report {
 		for _, c := range demand.Claims {
 			p.Units += c.Count
 		}
-		shape := gpuworkload.WaitingShape{MilliCPU: requests.Cpu().MilliValue(), Memory: requests.Memory().Value()}
+		shape := poddemand.WaitingShape{MilliCPU: requests.Cpu().MilliValue(), Memory: requests.Memory().Value()}
 		if !demand.IsGPU() {
 			for _, c := range demand.Claims {
 				shape.Units += c.Count
 			}
-			waiting.Add(gpuworkload.DRAGPUs(in.DRADriver), shape, constraint)
+			waiting.Add(dradevices.DRAGPUs(in.DRADriver), shape, constraint)
 			continue
 		}
 		first := demand.Requests[0]
 		shape.Units = first.Count
 		waiting.Add(first.Name, shape, constraint)
 		if in.DRAServes != nil && in.DRAServes(first.Name) {
-			waiting.Add(gpuworkload.DRAGPUs(in.DRADriver), shape, constraint)
+			waiting.Add(dradevices.DRAGPUs(in.DRADriver), shape, constraint)
 		}
 	}
 
@@ -317,8 +319,8 @@ func Compute(ctx context.Context, in Input) Report {
 				continue
 			}
 			row.Free += free
-			if kind, ok := waiting.Stranded(gpuworkload.FreeOnNode{Node: node, Resource: r.Name, Units: free, MilliCPU: freeCPU, Memory: freeMemory}); ok {
-				row.Stranded[gpuworkload.StrandedKindNames[kind]] += free
+			if kind, ok := waiting.Stranded(poddemand.FreeOnNode{Node: node, Resource: r.Name, Units: free, MilliCPU: freeCPU, Memory: freeMemory}); ok {
+				row.Stranded[poddemand.StrandedKindNames[kind]] += free
 			}
 		}
 		if allocatedHere == 0 && !unsettled {
@@ -348,7 +350,7 @@ func Compute(ctx context.Context, in Input) Report {
 
 func newResource(mode gpuworkload.Mode, name v1.ResourceName) *Resource {
 	row := &Resource{Mode: mode, Resource: name, Stranded: map[string]int64{}}
-	for _, kind := range gpuworkload.StrandedKindNames {
+	for _, kind := range poddemand.StrandedKindNames {
 		row.Stranded[kind] = 0
 	}
 	return row
@@ -360,14 +362,14 @@ func newResource(mode gpuworkload.Mode, name v1.ResourceName) *Resource {
 // GPU, against the pods waiting for a device of the driver (a claim, or an
 // extended resource a DeviceClass of the driver serves): by mode when none
 // waits, as in a device-plugin mode.
-func countDRAGPUs(resources map[[2]string]*Resource, node *v1.Node, devices []gpuworkload.DRADeviceState, driver string, waiting *gpuworkload.WaitingGPUPods, freeCPU, freeMemory int64) {
+func countDRAGPUs(resources map[[2]string]*Resource, node *v1.Node, devices []dradevices.DRADeviceState, driver string, waiting *poddemand.WaitingGPUPods, freeCPU, freeMemory int64) {
 	gpus := map[string]string{}
 	for _, d := range devices {
 		gpu := cmp.Or(d.PCIBusID, d.Pool+"/"+d.Name)
 		switch current := gpus[gpu]; {
-		case d.State == gpuworkload.DRADeviceAllocated || d.State == gpuworkload.DRADeviceSiblingInUse:
-			gpus[gpu] = gpuworkload.DRADeviceAllocated
-		case current == "" || d.State == gpuworkload.DRADeviceTainted && current == gpuworkload.DRADeviceFree:
+		case d.State == dradevices.DRADeviceAllocated || d.State == dradevices.DRADeviceSiblingInUse:
+			gpus[gpu] = dradevices.DRADeviceAllocated
+		case current == "" || d.State == dradevices.DRADeviceTainted && current == dradevices.DRADeviceFree:
 			gpus[gpu] = d.State
 		}
 	}
@@ -377,22 +379,22 @@ func countDRAGPUs(resources map[[2]string]*Resource, node *v1.Node, devices []gp
 	key := [2]string{string(ModeDRA), driver}
 	row := resources[key]
 	if row == nil {
-		row = newResource(ModeDRA, gpuworkload.DRAGPUs(driver))
+		row = newResource(ModeDRA, dradevices.DRAGPUs(driver))
 		resources[key] = row
 	}
 	free := int64(0)
 	for _, state := range gpus {
 		row.Allocatable++
 		switch state {
-		case gpuworkload.DRADeviceAllocated:
+		case dradevices.DRADeviceAllocated:
 			row.Allocated++
-		case gpuworkload.DRADeviceFree:
+		case dradevices.DRADeviceFree:
 			free++
 		}
 	}
 	row.Free += free
-	if kind, ok := waiting.Stranded(gpuworkload.FreeOnNode{Node: node, Resource: gpuworkload.DRAGPUs(driver), Units: free, MilliCPU: freeCPU, Memory: freeMemory}); ok {
-		row.Stranded[gpuworkload.StrandedKindNames[kind]] += free
+	if kind, ok := waiting.Stranded(poddemand.FreeOnNode{Node: node, Resource: dradevices.DRAGPUs(driver), Units: free, MilliCPU: freeCPU, Memory: freeMemory}); ok {
+		row.Stranded[poddemand.StrandedKindNames[kind]] += free
 	}
 }
 
@@ -400,13 +402,13 @@ func countDRAGPUs(resources map[[2]string]*Resource, node *v1.Node, devices []gp
 // as claims see them: a device every class that selects it counts once,
 // under the mode it serves; a device no class selects counts under its
 // type. The node is empty when none of its devices is allocated.
-func countDRANode(m *Mode, resources map[[2]string]*Resource, state *gpuworkload.NodeState, devices []gpuworkload.DRADeviceState, selected map[string][]int, driver string) {
+func countDRANode(m *Mode, resources map[[2]string]*Resource, state *gpuworkload.NodeState, devices []dradevices.DRADeviceState, selected map[string][]int, driver string) {
 	if hasError(state) {
 		m.Mismatched++
 	} else {
 		m.Ready++
 	}
-	count := func(d gpuworkload.DRADeviceState, name v1.ResourceName) {
+	count := func(d dradevices.DRADeviceState, name v1.ResourceName) {
 		mode, _ := d.Class.Mode()
 		key := [2]string{string(mode), string(name)}
 		row := resources[key]
@@ -416,11 +418,11 @@ func countDRANode(m *Mode, resources map[[2]string]*Resource, state *gpuworkload
 		}
 		row.Allocatable++
 		switch d.State {
-		case gpuworkload.DRADeviceAllocated:
+		case dradevices.DRADeviceAllocated:
 			row.Allocated++
-		case gpuworkload.DRADeviceTainted:
+		case dradevices.DRADeviceTainted:
 			row.Tainted++
-		case gpuworkload.DRADeviceSiblingInUse:
+		case dradevices.DRADeviceSiblingInUse:
 			row.SiblingInUse++
 		default:
 			row.Free++
@@ -438,7 +440,7 @@ func countDRANode(m *Mode, resources map[[2]string]*Resource, state *gpuworkload
 		if !inAClass[i] {
 			count(d, DRAResource(driver, d.Type))
 		}
-		empty = empty && d.State != gpuworkload.DRADeviceAllocated
+		empty = empty && d.State != dradevices.DRADeviceAllocated
 	}
 	if empty {
 		m.Empty++

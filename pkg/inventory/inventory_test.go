@@ -16,6 +16,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/poddemand"
 )
 
 // cluster is n GPU nodes, a third per mode, each with four GPUs, two of them
@@ -46,7 +48,7 @@ func cluster(n int) Input {
 		states[node.Name] = gpuworkload.NewNodeState(node, policy, nil)
 	}
 	in.State = func(n *v1.Node) *gpuworkload.NodeState { return states[n.Name] }
-	in.Demand = func(p *v1.Pod) gpuworkload.PodDemand { return gpuworkload.NewPodDemand(p, nil) }
+	in.Demand = func(p *v1.Pod) poddemand.PodDemand { return poddemand.NewPodDemand(p, nil) }
 	in.ReasonOf = func(*v1.Pod) string { return "Insufficient" }
 	return in
 }
@@ -161,12 +163,12 @@ func TestComputeUnsettledNodes(t *testing.T) {
 	}
 }
 
-func draDevice(name, deviceType, busID, deviceState string) gpuworkload.DRADeviceState {
+func draDevice(name, deviceType, busID, deviceState string) dradevices.DRADeviceState {
 	class := gpuworkload.ClassContainerGPU
 	if deviceType == "vfio" {
 		class = gpuworkload.ClassPassthroughGPU
 	}
-	return gpuworkload.DRADeviceState{DRADevice: gpuworkload.DRADevice{Name: name, Type: deviceType, Class: class, PCIBusID: busID}, State: deviceState}
+	return dradevices.DRADeviceState{DRADevice: dradevices.DRADevice{Name: name, Type: deviceType, Class: class, PCIBusID: busID}, State: deviceState}
 }
 
 // A DRA node's devices count by DeviceClass and state under the mode each
@@ -178,22 +180,22 @@ func TestComputeDRA(t *testing.T) {
 	state := &gpuworkload.NodeState{Name: "dra"}
 	state.PublishedByDRA()
 	vfio := gpuworkload.ClassPassthroughGPU
-	devices := []gpuworkload.DRADeviceState{
-		draDevice("gpu-0", "gpu", "0000:01:00.0", gpuworkload.DRADeviceAllocated), draDevice("gpu-vfio-0", "vfio", "0000:01:00.0", gpuworkload.DRADeviceSiblingInUse),
-		draDevice("gpu-1", "gpu", "0000:02:00.0", gpuworkload.DRADeviceFree), draDevice("gpu-vfio-1", "vfio", "0000:02:00.0", gpuworkload.DRADeviceFree),
-		draDevice("gpu-2", "gpu", "0000:03:00.0", gpuworkload.DRADeviceTainted),
+	devices := []dradevices.DRADeviceState{
+		draDevice("gpu-0", "gpu", "0000:01:00.0", dradevices.DRADeviceAllocated), draDevice("gpu-vfio-0", "vfio", "0000:01:00.0", dradevices.DRADeviceSiblingInUse),
+		draDevice("gpu-1", "gpu", "0000:02:00.0", dradevices.DRADeviceFree), draDevice("gpu-vfio-1", "vfio", "0000:02:00.0", dradevices.DRADeviceFree),
+		draDevice("gpu-2", "gpu", "0000:03:00.0", dradevices.DRADeviceTainted),
 	}
 	waiting := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "vm", Namespace: "vms", UID: "vm"}}
 	r := Compute(context.Background(), Input{
 		Nodes: []*v1.Node{node},
 		State: func(*v1.Node) *gpuworkload.NodeState { return state },
 		Pods:  []*v1.Pod{waiting},
-		Demand: func(*v1.Pod) gpuworkload.PodDemand {
-			return gpuworkload.PodDemand{Claims: []gpuworkload.DRAClaimRequest{{Claim: "vms/vm-gpu", DeviceClass: "vfio.gpu.nvidia.com", Class: vfio, Count: 1}}}
+		Demand: func(*v1.Pod) poddemand.PodDemand {
+			return poddemand.PodDemand{Claims: []dradevices.DRAClaimRequest{{Claim: "vms/vm-gpu", DeviceClass: "vfio.gpu.nvidia.com", Class: vfio, Count: 1}}}
 		},
 		ReasonOf: func(*v1.Pod) string { return "DRASiblingInUse" },
 		// gpu-2 is in no class; gpu-1 also in a class of one product.
-		DRADevices: func(string) ([]gpuworkload.DRADeviceState, map[string][]int) {
+		DRADevices: func(string) ([]dradevices.DRADeviceState, map[string][]int) {
 			return devices, map[string][]int{"gpu.nvidia.com": {0, 2}, "vfio.gpu.nvidia.com": {1, 3}, "a100.example.com": {2}}
 		},
 		DRADriver: "gpu.nvidia.com",
@@ -273,26 +275,26 @@ func TestComputeDRAStranding(t *testing.T) {
 	}}}
 	state := &gpuworkload.NodeState{Name: "dra"}
 	state.PublishedByDRA()
-	devices := []gpuworkload.DRADeviceState{
-		draDevice("gpu-0", "gpu", "0000:01:00.0", gpuworkload.DRADeviceFree), draDevice("gpu-vfio-0", "vfio", "0000:01:00.0", gpuworkload.DRADeviceFree),
-		draDevice("gpu-1", "gpu", "0000:02:00.0", gpuworkload.DRADeviceFree), draDevice("gpu-vfio-1", "vfio", "0000:02:00.0", gpuworkload.DRADeviceFree),
+	devices := []dradevices.DRADeviceState{
+		draDevice("gpu-0", "gpu", "0000:01:00.0", dradevices.DRADeviceFree), draDevice("gpu-vfio-0", "vfio", "0000:01:00.0", dradevices.DRADeviceFree),
+		draDevice("gpu-1", "gpu", "0000:02:00.0", dradevices.DRADeviceFree), draDevice("gpu-vfio-1", "vfio", "0000:02:00.0", dradevices.DRADeviceFree),
 	}
-	claim := func(count int64) gpuworkload.PodDemand {
-		return gpuworkload.PodDemand{Claims: []gpuworkload.DRAClaimRequest{{Claim: "ns/c", DeviceClass: "gpu.nvidia.com", Class: gpuworkload.ClassContainerGPU, Count: count}}}
+	claim := func(count int64) poddemand.PodDemand {
+		return poddemand.PodDemand{Claims: []dradevices.DRAClaimRequest{{Claim: "ns/c", DeviceClass: "gpu.nvidia.com", Class: gpuworkload.ClassContainerGPU, Count: count}}}
 	}
-	request := func(name v1.ResourceName, count int64) gpuworkload.PodDemand {
-		return gpuworkload.PodDemand{Requests: []gpuworkload.ResourceRequest{{Name: name, Count: count}}}
+	request := func(name v1.ResourceName, count int64) poddemand.PodDemand {
+		return poddemand.PodDemand{Requests: []poddemand.ResourceRequest{{Name: name, Count: count}}}
 	}
 	pinned := &resourceapi.ResourceClaim{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "h100"}}
 	pinned.Spec.Devices.Requests = []resourceapi.DeviceRequest{{Name: "gpu", Exactly: &resourceapi.ExactDeviceRequest{DeviceClassName: "gpu.nvidia.com", Count: 4,
 		Selectors: []resourceapi.DeviceSelector{{CEL: &resourceapi.CELDeviceSelector{Expression: "device.attributes['gpu.nvidia.com'].productName.contains('H100')"}}}}}}
-	pinnedClaims, err := gpuworkload.DRAClaimRequestsOf(pinned, func(string) (gpuworkload.ResourceClass, bool) { return gpuworkload.ClassContainerGPU, true })
+	pinnedClaims, err := dradevices.DRAClaimRequestsOf(pinned, func(string) (gpuworkload.ResourceClass, bool) { return gpuworkload.ClassContainerGPU, true })
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
 		name   string
-		demand gpuworkload.PodDemand
+		demand poddemand.PodDemand
 		cpu    string
 		want   map[string]int64
 	}{
@@ -300,7 +302,7 @@ func TestComputeDRAStranding(t *testing.T) {
 		{"a claim for more GPUs than are free", claim(4), "8", map[string]int64{"mode": 0, "cpu-memory": 0, "fragmentation": 2}},
 		{"a claim for more CPU than is free", claim(1), "32", map[string]int64{"mode": 0, "cpu-memory": 2, "fragmentation": 0}},
 		// Its selectors match no device of the node: its GPUs are not the pod's to strand.
-		{"a claim for more GPUs than are free, pinned to a card the node lacks", gpuworkload.PodDemand{Claims: pinnedClaims}, "8", map[string]int64{"mode": 0, "cpu-memory": 0, "fragmentation": 0}},
+		{"a claim for more GPUs than are free, pinned to a card the node lacks", poddemand.PodDemand{Claims: pinnedClaims}, "8", map[string]int64{"mode": 0, "cpu-memory": 0, "fragmentation": 0}},
 		{"an extended resource a DeviceClass serves", request("nvidia.com/gpu", 4), "8", map[string]int64{"mode": 0, "cpu-memory": 0, "fragmentation": 2}},
 		{"only a vGPU VM, which no DeviceClass serves", request("nvidia.com/NVIDIA_A10-12Q", 1), "8", map[string]int64{"mode": 2, "cpu-memory": 0, "fragmentation": 0}},
 	} {
@@ -312,9 +314,9 @@ func TestComputeDRAStranding(t *testing.T) {
 				Nodes:      []*v1.Node{node},
 				State:      func(*v1.Node) *gpuworkload.NodeState { return state },
 				Pods:       []*v1.Pod{pod},
-				Demand:     func(*v1.Pod) gpuworkload.PodDemand { return tc.demand },
+				Demand:     func(*v1.Pod) poddemand.PodDemand { return tc.demand },
 				ReasonOf:   func(*v1.Pod) string { return "" },
-				DRADevices: func(string) ([]gpuworkload.DRADeviceState, map[string][]int) { return devices, nil },
+				DRADevices: func(string) ([]dradevices.DRADeviceState, map[string][]int) { return devices, nil },
 				DRADriver:  "gpu.nvidia.com",
 				DRAServes:  func(name v1.ResourceName) bool { return name == "nvidia.com/gpu" },
 			})
@@ -334,11 +336,11 @@ func TestComputeDRAStranding(t *testing.T) {
 func TestWaitingClaimStrandsDevicePluginUnits(t *testing.T) {
 	in := cluster(3)
 	in.Pods = append(in.Pods, &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "vm", Namespace: "vms", UID: "vm"}})
-	in.Demand = func(p *v1.Pod) gpuworkload.PodDemand {
+	in.Demand = func(p *v1.Pod) poddemand.PodDemand {
 		if p.Name == "vm" {
-			return gpuworkload.PodDemand{Claims: []gpuworkload.DRAClaimRequest{{Claim: "vms/vm-gpu", DeviceClass: "vfio.gpu.nvidia.com", Class: gpuworkload.ClassPassthroughGPU, Count: 1}}}
+			return poddemand.PodDemand{Claims: []dradevices.DRAClaimRequest{{Claim: "vms/vm-gpu", DeviceClass: "vfio.gpu.nvidia.com", Class: gpuworkload.ClassPassthroughGPU, Count: 1}}}
 		}
-		return gpuworkload.NewPodDemand(p, nil)
+		return poddemand.NewPodDemand(p, nil)
 	}
 	in.DRADriver = "gpu.nvidia.com"
 	for _, res := range Compute(context.Background(), in).Resources {

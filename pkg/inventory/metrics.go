@@ -10,7 +10,8 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/drasiblings"
-	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/poddemand"
 )
 
 // The GPU inventory's metrics on the scheduler's /metrics (docs/metrics.md).
@@ -165,13 +166,13 @@ func countGauges(source Source) []metrics.Metric {
 		emit(unitsGauge, float64(r.Allocated), mode, name, "allocated")
 		emit(unitsGauge, float64(r.Free), mode, name, "free")
 		if r.DRA {
-			emit(unitsGauge, float64(r.Tainted), mode, name, gpuworkload.DRADeviceTainted)
-			emit(unitsGauge, float64(r.SiblingInUse), mode, name, gpuworkload.DRADeviceSiblingInUse)
+			emit(unitsGauge, float64(r.Tainted), mode, name, dradevices.DRADeviceTainted)
+			emit(unitsGauge, float64(r.SiblingInUse), mode, name, dradevices.DRADeviceSiblingInUse)
 			continue
 		}
 		emit(unitsGauge, float64(r.OverCommitted), mode, name, StateOverCommitted)
 		emit(unitsGauge, float64(r.Unavailable), mode, name, StateUnavailable)
-		for _, kind := range gpuworkload.StrandedKindNames {
+		for _, kind := range poddemand.StrandedKindNames {
 			emit(strandedGauge, float64(r.Stranded[kind]), mode, name, kind)
 		}
 	}

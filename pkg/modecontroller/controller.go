@@ -27,6 +27,7 @@ import (
 	"github.com/gpu-workload-scheduler/scheduler/pkg/advisor"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/poddemand"
 )
 
 // Name is the controller's name in events and leader election.
@@ -327,7 +328,7 @@ func podsUsing(pods []*v1.Pod, resource v1.ResourceName, classifier *gpuworkload
 	}
 	n := 0
 	for _, p := range pods {
-		if slices.ContainsFunc(gpuworkload.NewPodDemand(p, classifier).Requests, func(r gpuworkload.ResourceRequest) bool { return r.Name == resource }) {
+		if slices.ContainsFunc(poddemand.NewPodDemand(p, classifier).Requests, func(r poddemand.ResourceRequest) bool { return r.Name == resource }) {
 			n++
 		}
 	}
@@ -348,7 +349,7 @@ func (c *Controller) gpuPodsByNode(ctx context.Context, p *pass, node string) (m
 	out := map[string][]*v1.Pod{}
 	for i := range pods.Items {
 		pod := &pods.Items[i]
-		if gpuworkload.HoldsGPU(pod, p.classifier) {
+		if poddemand.HoldsGPU(pod, p.classifier) {
 			out[pod.Spec.NodeName] = append(out[pod.Spec.NodeName], pod)
 		}
 	}
@@ -444,7 +445,7 @@ func (c *Controller) announce(ctx context.Context, p *pass, r advisor.Relabel) e
 	}
 	for i := range pods.Items {
 		pod := &pods.Items[i]
-		if slices.ContainsFunc(gpuworkload.NewPodDemand(pod, p.classifier).Requests, func(q gpuworkload.ResourceRequest) bool { return q.Name == r.Resource }) {
+		if slices.ContainsFunc(poddemand.NewPodDemand(pod, p.classifier).Requests, func(q poddemand.ResourceRequest) bool { return q.Name == r.Resource }) {
 			c.recorder.Eventf(pod, node, v1.EventTypeNormal, "WouldConvert", "Convert", "dry run: would convert node %s from %s to %s for the pods waiting for %s", r.Node, r.From, r.To, r.Resource)
 		}
 	}

@@ -14,7 +14,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 	fwk "k8s.io/kube-scheduler/framework"
 
-	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices"
 )
 
 // claimEngine lets DynamicResources allocate the claims of VMs that accept
@@ -63,7 +63,7 @@ func newClaimEngine(ctx context.Context, e *engine) (*claimEngine, error) {
 	if _, err := e.informers.Resource().V1().DeviceClasses().Informer().AddEventHandler(handler); err != nil {
 		return nil, err
 	}
-	class := gpuworkload.DriverDeviceClass(gpuworkload.DRAClassVFIO, gpuworkload.DRATypeVFIO, "")
+	class := dradevices.DriverDeviceClass(dradevices.DRAClassVFIO, dradevices.DRATypeVFIO, "")
 	class.ResourceVersion = "1"
 	if _, err := e.client.ResourceV1().DeviceClasses().Create(ctx, class, metav1.CreateOptions{}); err != nil {
 		return nil, fmt.Errorf("create DeviceClass %s: %w", class.Name, err)
@@ -126,10 +126,10 @@ func objectKey(o metav1.Object) string {
 // publish writes the node's slice as the allocator may use it: the GPUs no
 // pod holds.
 func (c *claimEngine) publish(n *Node) error {
-	slice := gpuworkload.DriverSliceOfCard(n.Spec.Name, int(n.Spec.Inventory.GPUs), n.Spec.Inventory.Card)
+	slice := dradevices.DriverSliceOfCard(n.Spec.Name, int(n.Spec.Inventory.GPUs), n.Spec.Inventory.Card)
 	slice.Spec.Devices = slices.DeleteFunc(slice.Spec.Devices, func(d resourceapi.Device) bool {
 		for i, held := range n.draHeld {
-			if held && (d.Name == gpuworkload.DRAGPUDevice(i) || d.Name == gpuworkload.DRAVFIODevice(i)) {
+			if held && (d.Name == dradevices.DRAGPUDevice(i) || d.Name == dradevices.DRAVFIODevice(i)) {
 				return true
 			}
 		}

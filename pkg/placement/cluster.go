@@ -21,6 +21,8 @@ import (
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/advisor"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/poddemand"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/schedulerstate"
 )
 
@@ -114,7 +116,7 @@ type Pod struct {
 	Spec PodSpec
 	obj  *v1.Pod
 	// Constraint is the pod's nodeSelector and required node affinity.
-	Constraint gpuworkload.NodeConstraint
+	Constraint poddemand.NodeConstraint
 	// Node is where the pod runs, nil while it waits.
 	Node *Node
 	// claimCreated says its ResourceClaim was written, before its first cycle.
@@ -222,7 +224,7 @@ func (c *Cluster) NewPod(spec PodSpec) (*Pod, error) {
 
 // ConstraintOf is the node constraint of the pod the spec describes, as
 // NewPod gives it; productOf is the productName of a node's DRA devices.
-func ConstraintOf(spec PodSpec, productOf func(node string) string) (gpuworkload.NodeConstraint, error) {
+func ConstraintOf(spec PodSpec, productOf func(node string) string) (poddemand.NodeConstraint, error) {
 	return podConstraint(spec, podObject(spec, ""), productOf)
 }
 
@@ -230,15 +232,15 @@ func ConstraintOf(spec PodSpec, productOf func(node string) string) (gpuworkload
 // a VM with a claim, the nodes whose cards its alternatives select, which
 // one key stands for in every VM of those cards. productOf is the
 // productName of a node's DRA devices.
-func podConstraint(spec PodSpec, pod *v1.Pod, productOf func(node string) string) (gpuworkload.NodeConstraint, error) {
-	constraint := gpuworkload.NodeConstraintOf(pod)
+func podConstraint(spec PodSpec, pod *v1.Pod, productOf func(node string) string) (poddemand.NodeConstraint, error) {
+	constraint := poddemand.NodeConstraintOf(pod)
 	if spec.ClaimProducts == nil {
 		return constraint, nil
 	}
 	vfio := func(string) (gpuworkload.ResourceClass, bool) {
-		return gpuworkload.DRATypeClass(gpuworkload.DRATypeVFIO), true
+		return dradevices.DRATypeClass(dradevices.DRATypeVFIO), true
 	}
-	requests, err := gpuworkload.DRAClaimRequestsOf(vmClaimObject(spec), vfio)
+	requests, err := dradevices.DRAClaimRequestsOf(vmClaimObject(spec), vfio)
 	if err != nil {
 		return constraint, fmt.Errorf("pod %s: %w", spec.Name, err)
 	}

@@ -9,6 +9,7 @@ import (
 	fwk "k8s.io/kube-scheduler/framework"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices"
 )
 
 // draServing is what the driver's DeviceClasses serve in a cluster with DRA
@@ -18,7 +19,7 @@ import (
 type draServing map[v1.ResourceName]string
 
 // draGPUs is the resource a DRA node's free GPUs are counted under.
-var draGPUs = gpuworkload.DRAGPUs(gpuworkload.DRADriver)
+var draGPUs = dradevices.DRAGPUs(dradevices.DRADriver)
 
 // draServingOf is nil for a cluster without DRA nodes. When the DRA nodes
 // share one passthrough device name, the vfio DeviceClass serves it, so
@@ -38,7 +39,7 @@ func draServingOf(nodes []NodeSpec) (draServing, error) {
 		}
 		switch {
 		case serving == nil:
-			serving = draServing{gpuworkload.ResourceGPU: gpuworkload.DRATypeGPU, name: gpuworkload.DRATypeVFIO}
+			serving = draServing{gpuworkload.ResourceGPU: dradevices.DRATypeGPU, name: dradevices.DRATypeVFIO}
 			passthrough = name
 		case name != passthrough:
 			delete(serving, passthrough)
@@ -52,14 +53,14 @@ func draServingOf(nodes []NodeSpec) (draServing, error) {
 func (c *Cluster) publishDRA(nodes []NodeSpec) error {
 	classes := map[string]*resourceapi.DeviceClass{}
 	if c.claims != nil {
-		classes[gpuworkload.DRAClassVFIO] = gpuworkload.DriverDeviceClass(gpuworkload.DRAClassVFIO, gpuworkload.DRATypeVFIO, "")
+		classes[dradevices.DRAClassVFIO] = dradevices.DriverDeviceClass(dradevices.DRAClassVFIO, dradevices.DRATypeVFIO, "")
 	}
 	for served, deviceType := range c.dra {
-		class := gpuworkload.DRAClassGPU
-		if deviceType == gpuworkload.DRATypeVFIO {
-			class = gpuworkload.DRAClassVFIO
+		class := dradevices.DRAClassGPU
+		if deviceType == dradevices.DRATypeVFIO {
+			class = dradevices.DRAClassVFIO
 		}
-		classes[class] = gpuworkload.DriverDeviceClass(class, deviceType, served)
+		classes[class] = dradevices.DriverDeviceClass(class, deviceType, served)
 	}
 	for _, class := range classes {
 		if err := c.engine.tracker.UpsertDeviceClass(class); err != nil {
@@ -68,7 +69,7 @@ func (c *Cluster) publishDRA(nodes []NodeSpec) error {
 	}
 	for _, n := range nodes {
 		if n.DRA {
-			c.engine.tracker.UpsertResourceSlice(gpuworkload.DriverSliceOfCard(n.Name, int(n.Inventory.GPUs), n.Inventory.Card))
+			c.engine.tracker.UpsertResourceSlice(dradevices.DriverSliceOfCard(n.Name, int(n.Inventory.GPUs), n.Inventory.Card))
 		}
 	}
 	return nil
@@ -98,7 +99,7 @@ func (c *Cluster) allocateDRA(p *Pod, n *Node, cycle fwk.CycleState) error {
 		for _, result := range claim.Status.Allocation.Devices.Results {
 			i := -1
 			for j := range n.draHeld {
-				if result.Pool == n.Spec.Name && result.Device == gpuworkload.DRAVFIODevice(j) {
+				if result.Pool == n.Spec.Name && result.Device == dradevices.DRAVFIODevice(j) {
 					i = j
 				}
 			}
@@ -117,10 +118,10 @@ func (c *Cluster) allocateDRA(p *Pod, n *Node, cycle fwk.CycleState) error {
 				continue
 			}
 			gpus = append(gpus, i)
-			if deviceType == gpuworkload.DRATypeVFIO {
-				devices = append(devices, gpuworkload.DRAVFIODevice(i))
+			if deviceType == dradevices.DRATypeVFIO {
+				devices = append(devices, dradevices.DRAVFIODevice(i))
 			} else {
-				devices = append(devices, gpuworkload.DRAGPUDevice(i))
+				devices = append(devices, dradevices.DRAGPUDevice(i))
 			}
 		}
 		claim = draClaimObject(p.Spec.Name, n.Spec.Name, devices)
@@ -131,7 +132,7 @@ func (c *Cluster) allocateDRA(p *Pod, n *Node, cycle fwk.CycleState) error {
 	// The scheduler's view of the devices must agree, or the run measures
 	// a cluster no allocator would produce.
 	for _, d := range c.engine.tracker.DRADeviceStates(n.Spec.Name) {
-		if slices.Contains(devices, d.Name) && d.State != gpuworkload.DRADeviceFree {
+		if slices.Contains(devices, d.Name) && d.State != dradevices.DRADeviceFree {
 			return fmt.Errorf("pod %s on DRA node %s: the simulator chose device %s, which the scheduler sees %s", p.Spec.Name, n.Spec.Name, d.Name, d.State)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/schedulerstate"
 )
 
@@ -110,7 +111,7 @@ func TestVMClaimObject(t *testing.T) {
 	pods := []PodSpec{3: {Name: "vm", GPUCount: 2, VM: true, ClaimProducts: []string{"Tesla T4", "NVIDIA A10"}}}
 	claim := vmClaimObject(pods[3])
 	request := claim.Spec.Devices.Requests[0]
-	if len(request.FirstAvailable) != 2 || request.FirstAvailable[1].DeviceClassName != gpuworkload.DRAClassVFIO || request.FirstAvailable[1].Count != 2 ||
+	if len(request.FirstAvailable) != 2 || request.FirstAvailable[1].DeviceClassName != dradevices.DRAClassVFIO || request.FirstAvailable[1].Count != 2 ||
 		request.FirstAvailable[1].Selectors[0].CEL.Expression != `device.attributes['gpu.nvidia.com'].productName == "NVIDIA A10"` {
 		t.Errorf("claim of VM %s: %+v", pods[3].Name, request)
 	}

@@ -13,6 +13,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices"
 )
 
 // namespace holds every pod placed.
@@ -110,8 +111,8 @@ func vmClaimObject(spec PodSpec) *resourceapi.ResourceClaim {
 	alternatives := make([]resourceapi.DeviceSubRequest, len(spec.ClaimProducts))
 	for i, product := range spec.ClaimProducts {
 		alternatives[i] = resourceapi.DeviceSubRequest{
-			Name: fmt.Sprintf("card-%d", i), DeviceClassName: gpuworkload.DRAClassVFIO,
-			Selectors:      []resourceapi.DeviceSelector{gpuworkload.ProductNameSelector(product)},
+			Name: fmt.Sprintf("card-%d", i), DeviceClassName: dradevices.DRAClassVFIO,
+			Selectors:      []resourceapi.DeviceSelector{dradevices.ProductNameSelector(product)},
 			AllocationMode: resourceapi.DeviceAllocationModeExactCount, Count: spec.GPUCount,
 		}
 	}
@@ -129,7 +130,7 @@ func draClaimObject(pod, node string, devices []string) *resourceapi.ResourceCla
 	claim := &resourceapi.ResourceClaim{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: draClaimName(pod)}}
 	results := make([]resourceapi.DeviceRequestAllocationResult, len(devices))
 	for i, d := range devices {
-		results[i] = resourceapi.DeviceRequestAllocationResult{Request: "container-0-request-0", Driver: gpuworkload.DRADriver, Pool: node, Device: d}
+		results[i] = resourceapi.DeviceRequestAllocationResult{Request: "container-0-request-0", Driver: dradevices.DRADriver, Pool: node, Device: d}
 	}
 	claim.Status.Allocation = &resourceapi.AllocationResult{Devices: resourceapi.DeviceAllocationResult{Results: results}}
 	return claim

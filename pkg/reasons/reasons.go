@@ -19,6 +19,7 @@ import (
 	fwk "k8s.io/kube-scheduler/framework"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/poddemand"
 )
 
 // Code is a reason's stable CamelCase name, for programs.
@@ -69,7 +70,7 @@ func (t Template) Plain() Reason { return Reason{Code: t.Code, Message: t.Format
 
 // About fills in a pod-level template, whose first verb names the object
 // the reason is about (Prefix).
-func (t Template) About(demand *gpuworkload.PodDemand, args ...any) Reason {
+func (t Template) About(demand *poddemand.PodDemand, args ...any) Reason {
 	return t.With(append([]any{Prefix(demand)}, args...)...)
 }
 
@@ -199,7 +200,7 @@ func advertisedList(state *gpuworkload.NodeState) string {
 
 // Subject names the object a message is about: a virt-launcher pod's VMI,
 // with the pod when one is given, or else the pod.
-func Subject(pod *v1.Pod, demand *gpuworkload.PodDemand) string {
+func Subject(pod *v1.Pod, demand *poddemand.PodDemand) string {
 	if vmi := demand.VMI; vmi != nil && vmi.Name != "" {
 		if pod == nil {
 			return vmi.String()
@@ -214,7 +215,7 @@ func Subject(pod *v1.Pod, demand *gpuworkload.PodDemand) string {
 
 // Prefix starts pod-level reasons of virt-launcher pods with their VMI; the
 // reasons of other pods are about the pod the event is on.
-func Prefix(demand *gpuworkload.PodDemand) string {
+func Prefix(demand *poddemand.PodDemand) string {
 	if s := Subject(nil, demand); s != "" {
 		return s + ": "
 	}
@@ -223,12 +224,12 @@ func Prefix(demand *gpuworkload.PodDemand) string {
 
 // SandboxDisabledFor is SandboxDisabled for a pod of mode, with labelled
 // nodes carrying that mode's label.
-func SandboxDisabledFor(demand *gpuworkload.PodDemand, mode gpuworkload.Mode, policy gpuworkload.SandboxPolicy, labelled int) Reason {
+func SandboxDisabledFor(demand *poddemand.PodDemand, mode gpuworkload.Mode, policy gpuworkload.SandboxPolicy, labelled int) Reason {
 	return SandboxDisabled.About(demand, mode, policy.Source, gpuworkload.LabelWorkloadConfig, mode, labelled)
 }
 
 // NotAdvertisedFor is NotAdvertised, naming what the cluster advertises by class.
-func NotAdvertisedFor(demand *gpuworkload.PodDemand, name v1.ResourceName, advertised map[gpuworkload.ResourceClass][]v1.ResourceName) Reason {
+func NotAdvertisedFor(demand *poddemand.PodDemand, name v1.ResourceName, advertised map[gpuworkload.ResourceClass][]v1.ResourceName) Reason {
 	return NotAdvertised.About(demand, name, describeAdvertised(advertised))
 }
 

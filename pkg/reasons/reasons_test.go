@@ -11,6 +11,7 @@ import (
 	fwk "k8s.io/kube-scheduler/framework"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/poddemand"
 )
 
 // docs/reasons.md is the public catalogue: every reason the code can give
@@ -59,7 +60,7 @@ var camelCase = regexp.MustCompile(`^[A-Z][A-Za-z]+$`)
 // A reason keeps the code of the template it was made from, and a pod-level
 // reason names a VM's VMI first.
 func TestReasonsCarryTheirCode(t *testing.T) {
-	vm := &gpuworkload.PodDemand{VMI: &gpuworkload.VMIRef{Namespace: "vms", Name: "vm"}}
+	vm := &poddemand.PodDemand{VMI: &gpuworkload.VMIRef{Namespace: "vms", Name: "vm"}}
 	for _, tc := range []struct {
 		got  Reason
 		want Reason
@@ -68,7 +69,7 @@ func TestReasonsCarryTheirCode(t *testing.T) {
 		{NoGPUs.Plain(), Reason{"NoGPUs", "node has no NVIDIA GPUs"}},
 		{OtherResource(gpuworkload.ClassPassthroughGPU), Reason{"OtherModel", "node's passthrough GPUs are another model"}},
 		{NotAdvertisedFor(vm, "nvidia.com/AD102GL_L40S", nil), Reason{"NotAdvertised", "VirtualMachineInstance/vms/vm: no node advertises nvidia.com/AD102GL_L40S; the cluster advertises no GPU resources"}},
-		{LargerThanAnyNode.About(&gpuworkload.PodDemand{}, 16, "nvidia.com/gpu", 8), Reason{"LargerThanAnyNode", "no node has 16 x nvidia.com/gpu in total; the largest has 8"}},
+		{LargerThanAnyNode.About(&poddemand.PodDemand{}, 16, "nvidia.com/gpu", 8), Reason{"LargerThanAnyNode", "no node has 16 x nvidia.com/gpu in total; the largest has 8"}},
 	} {
 		if tc.got != tc.want {
 			t.Errorf("got %+v, want %+v", tc.got, tc.want)

@@ -12,6 +12,8 @@ import (
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/poddemand"
 )
 
 // podKey is where a cycle keeps the pod's GPU demand: it belongs to the
@@ -22,7 +24,7 @@ const podKey fwk.StateKey = "gpu-workload-scheduler/pod-gpu-demand"
 // PodCycle is the pod's GPU demand in one scheduling cycle, and the cluster
 // state it is judged against. Nothing changes it once computed.
 type PodCycle struct {
-	Demand  gpuworkload.PodDemand
+	Demand  poddemand.PodDemand
 	Tracker *clusterstate.Tracker
 	// ClaimAllocated is set when a claim of the pod is allocated already:
 	// its devices then count as taken, by the pod itself.
@@ -45,7 +47,7 @@ func (s *Service) Demand(state fwk.CycleState, pod *v1.Pod) (*PodCycle, error) {
 	if tracker == nil {
 		return nil, errors.New("no profile of the scheduler enables GPUWorkloadFit, which builds the GPU cluster state: enable it")
 	}
-	c := &PodCycle{Demand: gpuworkload.NewPodDemand(pod, tracker.Classifier()), Tracker: tracker}
+	c := &PodCycle{Demand: poddemand.NewPodDemand(pod, tracker.Classifier()), Tracker: tracker}
 	allocated, err := s.addClaims(pod, &c.Demand)
 	if err != nil {
 		return nil, err
@@ -77,7 +79,7 @@ func (c *PodCycle) DRADevices(class gpuworkload.ResourceClass) int64 {
 // allocated yet, and reports whether one is: DynamicResources then holds the
 // pod to its node, and the devices the tracker counts as allocated include
 // the pod's own. A claim not created yet is DynamicResources' to report.
-func (s *Service) addClaims(pod *v1.Pod, demand *gpuworkload.PodDemand) (allocated bool, err error) {
+func (s *Service) addClaims(pod *v1.Pod, demand *poddemand.PodDemand) (allocated bool, err error) {
 	claims := s.claimReader()
 	if len(pod.Spec.ResourceClaims) == 0 || claims == nil {
 		return false, nil
@@ -99,7 +101,7 @@ func (s *Service) addClaims(pod *v1.Pod, demand *gpuworkload.PodDemand) (allocat
 			allocated = true
 			continue
 		}
-		requests, err := gpuworkload.DRAClaimRequestsOf(claim, s.tracker.Load().DRAGPUClass)
+		requests, err := dradevices.DRAClaimRequestsOf(claim, s.tracker.Load().DRAGPUClass)
 		if err != nil {
 			return false, fmt.Errorf("pod %s/%s: %w", pod.Namespace, pod.Name, err)
 		}

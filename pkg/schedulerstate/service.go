@@ -36,6 +36,7 @@ import (
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/drasiblings"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/poddemand"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/inventory"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/reasons"
 )
@@ -342,7 +343,7 @@ func (p *Profile) activatePendingGPUPods(logger klog.Logger) {
 		if pod.Spec.NodeName != "" || pod.Spec.SchedulerName != p.handle.ProfileName() {
 			continue
 		}
-		if d := gpuworkload.NewPodDemand(pod, classifier); d.IsGPU() {
+		if d := poddemand.NewPodDemand(pod, classifier); d.IsGPU() {
 			pending[pod.Namespace+"/"+pod.Name] = pod
 		}
 	}
@@ -498,8 +499,8 @@ func (s *Service) InventoryOf(ctx context.Context, nodes []*v1.Node, pods []*v1.
 		Nodes: nodes,
 		State: func(n *v1.Node) *gpuworkload.NodeState { return tracker.Entry(n).State },
 		Pods:  pods,
-		Demand: func(p *v1.Pod) gpuworkload.PodDemand {
-			demand := gpuworkload.NewPodDemand(p, classifier)
+		Demand: func(p *v1.Pod) poddemand.PodDemand {
+			demand := poddemand.NewPodDemand(p, classifier)
 			if p.Spec.NodeName == "" {
 				if _, err := s.addClaims(p, &demand); err != nil {
 					klog.Background().Error(err, "Cannot read a pending pod's claims: the inventory counts the pod without them", "pod", klog.KObj(p))

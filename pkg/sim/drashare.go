@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/poddemand"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/placement"
 )
 
@@ -86,7 +87,7 @@ func RunDRAShares(ctx context.Context, scenario *Scenario, shares []float64, pol
 }
 
 func strandedByMode(s Summary) float64 {
-	return s.StrandedAverage[gpuworkload.StrandedKindNames[gpuworkload.StrandedMode]]
+	return s.StrandedAverage[poddemand.StrandedKindNames[poddemand.StrandedMode]]
 }
 
 // ReportDRAShares prints the table and, with a plot directory, plots the

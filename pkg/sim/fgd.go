@@ -12,7 +12,7 @@ import (
 	fwk "k8s.io/kube-scheduler/framework"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 
-	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/poddemand"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/placement"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpustranding"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/schedulerstate"
@@ -75,11 +75,11 @@ func targetWorkload(pods []placement.PodSpec, nodes []placement.NodeSpec) (*frag
 
 // constraintNumber is 1 + the constraint's index in pl.constraints, which
 // it joins if new; 0 for a pod without one.
-func (pl *fragmentationGradient) constraintNumber(c gpuworkload.NodeConstraint) int {
+func (pl *fragmentationGradient) constraintNumber(c poddemand.NodeConstraint) int {
 	if !c.Constrains() {
 		return 0
 	}
-	i := slices.IndexFunc(pl.constraints, func(o gpuworkload.NodeConstraint) bool { return o.Key == c.Key })
+	i := slices.IndexFunc(pl.constraints, func(o poddemand.NodeConstraint) bool { return o.Key == c.Key })
 	if i < 0 {
 		i = len(pl.constraints)
 		pl.constraints = append(pl.constraints, c)
@@ -104,7 +104,7 @@ type fragmentationGradient struct {
 	// constraints are the classes' distinct node constraints, and accepted
 	// what each node object's answer to them is (acceptedBy); Score runs
 	// in parallel over nodes.
-	constraints []gpuworkload.NodeConstraint
+	constraints []poddemand.NodeConstraint
 	accepted    sync.Map
 }
 
@@ -142,7 +142,7 @@ func (pl *fragmentationGradient) PreFilter(_ context.Context, state fwk.CycleSta
 	if err != nil {
 		return nil, fwk.AsStatus(err)
 	}
-	constraint := gpuworkload.NodeConstraintOf(pod)
+	constraint := poddemand.NodeConstraintOf(pod)
 	c := taskClass{taskKey: taskKey{constraint: constraint.Key}}
 	c.milliCPU, c.memory = gpu.Demand.CPUAndMemory(pod)
 	for _, r := range gpu.Demand.Requests {

@@ -5,17 +5,18 @@ import (
 	"time"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/advisor"
-	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/poddemand"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/placement"
 )
 
 // draGPUs is the resource a DRA node's free GPUs are counted under.
-var draGPUs = gpuworkload.DRAGPUs(gpuworkload.DRADriver)
+var draGPUs = dradevices.DRAGPUs(dradevices.DRADriver)
 
 // Sample is the cluster after the events at Time.
 type Sample struct {
 	Time          time.Duration
-	Stranded      [gpuworkload.NumStrandedKinds]int64
+	Stranded      [poddemand.NumStrandedKinds]int64
 	EmptyGPUNodes int
 	PendingPods   int
 	// PendingUnits are the GPU units waiting pods request; PendingPinnedUnits
@@ -72,7 +73,7 @@ type Result struct {
 
 // metricsRecorder follows pending demand and samples the cluster after each event time.
 type metricsRecorder struct {
-	waiting *gpuworkload.WaitingGPUPods
+	waiting *poddemand.WaitingGPUPods
 	// cluster says which pods DRA GPUs serve: their free GPUs are stranded
 	// against those, once per GPU, as the scheduler's metrics count them.
 	cluster           *placement.Cluster
@@ -84,11 +85,11 @@ type metricsRecorder struct {
 }
 
 func newMetricsRecorder(cluster *placement.Cluster) *metricsRecorder {
-	return &metricsRecorder{waiting: gpuworkload.NewWaitingGPUPods(), cluster: cluster}
+	return &metricsRecorder{waiting: poddemand.NewWaitingGPUPods(), cluster: cluster}
 }
 
-func waitingShape(p placement.PodSpec) gpuworkload.WaitingShape {
-	return gpuworkload.WaitingShape{Units: p.GPUCount, MilliCPU: p.MilliCPU, Memory: p.Memory}
+func waitingShape(p placement.PodSpec) poddemand.WaitingShape {
+	return poddemand.WaitingShape{Units: p.GPUCount, MilliCPU: p.MilliCPU, Memory: p.Memory}
 }
 
 func (m *metricsRecorder) addPending(p *simPod) {
@@ -146,7 +147,7 @@ func (m *metricsRecorder) sample(now time.Duration) {
 		if n.Units > 0 {
 			s.AllocatedGPUs += float64(n.UsedUnits*n.Spec.Inventory.GPUs) / float64(n.Units)
 		}
-		free := gpuworkload.FreeOnNode{Node: n.Object, Resource: n.Resource, Units: n.Free(), MilliCPU: n.Spec.MilliCPU - n.UsedCPU, Memory: n.Spec.Memory - n.UsedMemory}
+		free := poddemand.FreeOnNode{Node: n.Object, Resource: n.Resource, Units: n.Free(), MilliCPU: n.Spec.MilliCPU - n.UsedCPU, Memory: n.Spec.Memory - n.UsedMemory}
 		if kind, ok := m.waiting.Stranded(free); ok {
 			s.Stranded[kind] += n.Free()
 		}
@@ -200,7 +201,7 @@ func (m *metricsRecorder) result(pods []*simPod) *Result {
 		sum.WaitP95Seconds = waits[(len(waits)*95-1)/100]
 		sum.WaitMaxSeconds = waits[len(waits)-1]
 	}
-	var stranded [gpuworkload.NumStrandedKinds]float64
+	var stranded [poddemand.NumStrandedKinds]float64
 	var empty, pending float64
 	average := func(value func(Sample) float64) float64 {
 		if len(m.samples) == 1 || end == 0 {
@@ -221,7 +222,7 @@ func (m *metricsRecorder) result(pods []*simPod) *Result {
 	}
 	sum.StrandedAverage = map[string]float64{}
 	for k, v := range stranded {
-		sum.StrandedAverage[gpuworkload.StrandedKindNames[k]] = v
+		sum.StrandedAverage[poddemand.StrandedKindNames[k]] = v
 		sum.StrandedAverageTotal += v
 	}
 	sum.EmptyGPUNodesAverage = empty

@@ -11,7 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/poddemand"
 )
 
 // WriteTable prints one row per policy.
@@ -27,7 +27,7 @@ func WriteTable(w io.Writer, scenario *Scenario, results []*Result) error {
 		}
 		fmt.Fprintf(tw, "%s\t%d/%d (%.1f%%)\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t%.0f/%.0f\t%d\t%s\t%d\t%d\n",
 			r.Policy, s.GPUUnitsPlaced, s.GPUUnitsRequested, 100*s.PlacedShare, s.StrandedAverageTotal,
-			s.StrandedAverage[gpuworkload.StrandedKindNames[gpuworkload.StrandedMode]], s.StrandedAverage[gpuworkload.StrandedKindNames[gpuworkload.StrandedCPUMemory]], s.StrandedAverage[gpuworkload.StrandedKindNames[gpuworkload.StrandedFragmentation]],
+			s.StrandedAverage[poddemand.StrandedKindNames[poddemand.StrandedMode]], s.StrandedAverage[poddemand.StrandedKindNames[poddemand.StrandedCPUMemory]], s.StrandedAverage[poddemand.StrandedKindNames[poddemand.StrandedFragmentation]],
 			s.EmptyGPUNodesAverage, s.PendingPodsAverage, s.WaitMeanSeconds, s.WaitP95Seconds, s.UnplacedGPUPods, first, len(r.Relabels), s.Reversals)
 	}
 	return tw.Flush()

@@ -24,6 +24,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/poddemand"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/inputlimit"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/modecontroller"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/placement"
@@ -104,48 +105,48 @@ func TestStrandedKinds(t *testing.T) {
 		name  string
 		nodes []placement.NodeSpec
 		pods  []placement.PodSpec
-		kind  gpuworkload.StrandedKind
+		kind  poddemand.StrandedKind
 		units int64
 	}{
 		{
 			name:  "mode: container GPUs free while a VM waits",
 			nodes: []placement.NodeSpec{a10Node(t, "pt", gpuworkload.ModePassthrough, ""), a10Node(t, "c", gpuworkload.ModeContainer, "")},
 			pods:  []placement.PodSpec{gpuPod("vm-1", 0, 100*time.Second, a10, 4, 1), gpuPod("vm-2", 10*time.Second, 110*time.Second, a10, 4, 1)},
-			kind:  gpuworkload.StrandedMode, units: 4,
+			kind:  poddemand.StrandedMode, units: 4,
 		},
 		{
 			name:  "fragmentation: one GPU free, two wanted",
 			nodes: []placement.NodeSpec{a10Node(t, "c", gpuworkload.ModeContainer, "")},
 			pods:  []placement.PodSpec{gpuPod("big", 0, 100*time.Second, "nvidia.com/gpu", 3, 1), gpuPod("pair", 10*time.Second, 110*time.Second, "nvidia.com/gpu", 2, 1)},
-			kind:  gpuworkload.StrandedFragmentation, units: 1,
+			kind:  poddemand.StrandedFragmentation, units: 1,
 		},
 		{
 			name:  "mode: a DRA node's GPUs free while a vGPU VM waits",
 			nodes: []placement.NodeSpec{a10Node(t, "vgpu", gpuworkload.ModeVGPU, ""), draNode(t, "dra")},
 			pods:  []placement.PodSpec{gpuPod("vgpu-1", 0, 100*time.Second, a10Q12, 8, 1), gpuPod("vgpu-2", 10*time.Second, 110*time.Second, a10Q12, 8, 1)},
-			kind:  gpuworkload.StrandedMode, units: 4,
+			kind:  poddemand.StrandedMode, units: 4,
 		},
 		{
 			name:  "fragmentation: a DRA node's one free GPU, two wanted by a VM",
 			nodes: []placement.NodeSpec{draNode(t, "dra")},
 			pods:  []placement.PodSpec{gpuPod("big", 0, 100*time.Second, "nvidia.com/gpu", 3, 1), gpuPod("vm-pair", 10*time.Second, 110*time.Second, a10, 2, 1)},
-			kind:  gpuworkload.StrandedFragmentation, units: 1,
+			kind:  poddemand.StrandedFragmentation, units: 1,
 		},
 		{
 			name:  "cpu-memory: three GPUs free, no CPU left",
 			nodes: []placement.NodeSpec{a10Node(t, "c", gpuworkload.ModeContainer, "16")},
 			pods:  []placement.PodSpec{gpuPod("hog", 0, 100*time.Second, "nvidia.com/gpu", 1, 16), gpuPod("small", 10*time.Second, 110*time.Second, "nvidia.com/gpu", 1, 1)},
-			kind:  gpuworkload.StrandedCPUMemory, units: 3,
+			kind:  poddemand.StrandedCPUMemory, units: 3,
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := runOne(t, &Scenario{Name: "t", Nodes: tc.nodes, Pods: tc.pods, Policy: enabled()}, GPUStrandingPolicy, opts)
 			s := res.Summary
 			want := float64(tc.units) * 90 / 200
-			for k, name := range gpuworkload.StrandedKindNames {
+			for k, name := range poddemand.StrandedKindNames {
 				got := s.StrandedAverage[name]
-				if gpuworkload.StrandedKind(k) == tc.kind && got != want || gpuworkload.StrandedKind(k) != tc.kind && got != 0 {
-					t.Errorf("%s stranded average %v; want %v of kind %s only", name, got, want, gpuworkload.StrandedKindNames[tc.kind])
+				if poddemand.StrandedKind(k) == tc.kind && got != want || poddemand.StrandedKind(k) != tc.kind && got != 0 {
+					t.Errorf("%s stranded average %v; want %v of kind %s only", name, got, want, poddemand.StrandedKindNames[tc.kind])
 				}
 			}
 			if s.SimulatedSeconds != 200 || s.UnplacedGPUPods != 0 || s.WaitMaxSeconds != 90 {
@@ -500,7 +501,7 @@ func TestPlotTextFitsItsWidth(t *testing.T) {
 	var curves []Curve
 	for i, name := range names {
 		results = append(results, &Result{Policy: name, Summary: Summary{StrandedAverageTotal: 12345.6 * float64(i+1)},
-			Series: []Sample{{Time: time.Hour, Stranded: [gpuworkload.NumStrandedKinds]int64{987}}}})
+			Series: []Sample{{Time: time.Hour, Stranded: [poddemand.NumStrandedKinds]int64{987}}}})
 		curves = append(curves, Curve{Legend: name + " (end 99.95%)", X: []float64{0, 65, 130}, Y: []float64{0, 60.5, 99.95}})
 	}
 	var stranded, curve bytes.Buffer

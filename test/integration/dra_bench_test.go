@@ -10,8 +10,8 @@ import (
 	resourceapi "k8s.io/api/resource/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
-	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dratest"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices/dratest"
 )
 
 // BenchmarkDRACostlySelectorCycle schedules a VM whose claim carries a
@@ -34,7 +34,7 @@ func BenchmarkDRACostlySelectorCycle(b *testing.B) {
 		attempt++
 		name := fmt.Sprintf("virt-launcher-vm-costly-%d", attempt)
 		pod := e.claimPodFor(b, name, fmt.Sprintf("vm-costly-%d", attempt), resourceapi.ExactDeviceRequest{
-			DeviceClassName: gpuworkload.DRAClassVFIO, Count: 1, Selectors: []resourceapi.DeviceSelector{dratest.CostlySelector()}})
+			DeviceClassName: dradevices.DRAClassVFIO, Count: 1, Selectors: []resourceapi.DeviceSelector{dratest.CostlySelector()}})
 		created := time.Now()
 		e.createPod(b, pod)
 		var first *eventsv1.Event

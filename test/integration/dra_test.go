@@ -13,15 +13,16 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices"
 )
 
 // The NVIDIA DRA driver's DeviceClasses, as its chart ships them.
 func (e *env) createDriverDeviceClasses(t testing.TB) {
 	t.Helper()
 	for _, class := range []*resourceapi.DeviceClass{
-		gpuworkload.DriverDeviceClass(gpuworkload.DRAClassGPU, gpuworkload.DRATypeGPU, gpuworkload.ResourceGPU),
-		gpuworkload.DriverDeviceClass("mig.nvidia.com", gpuworkload.DRATypeMIG, ""),
-		gpuworkload.DriverDeviceClass(gpuworkload.DRAClassVFIO, gpuworkload.DRATypeVFIO, ""),
+		dradevices.DriverDeviceClass(dradevices.DRAClassGPU, dradevices.DRATypeGPU, gpuworkload.ResourceGPU),
+		dradevices.DriverDeviceClass("mig.nvidia.com", dradevices.DRATypeMIG, ""),
+		dradevices.DriverDeviceClass(dradevices.DRAClassVFIO, dradevices.DRATypeVFIO, ""),
 	} {
 		if _, err := e.client.ResourceV1().DeviceClasses().Create(e.ctx, class, metav1.CreateOptions{}); err != nil {
 			t.Fatalf("create DeviceClass %s: %v", class.Name, err)

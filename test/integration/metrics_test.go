@@ -14,6 +14,7 @@ import (
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/controlplane"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/inventory"
 )
 
@@ -130,7 +131,7 @@ func (e *env) inventoryAgrees(t *testing.T, got map[string]float64) {
 		labels := fmt.Sprintf(`mode=%q,resource=%q`, r.Mode, r.Resource)
 		states := map[string]int64{"allocatable": r.Allocatable, "allocated": r.Allocated, "free": r.Free}
 		if r.DRA {
-			states[gpuworkload.DRADeviceTainted], states[gpuworkload.DRADeviceSiblingInUse] = r.Tainted, r.SiblingInUse
+			states[dradevices.DRADeviceTainted], states[dradevices.DRADeviceSiblingInUse] = r.Tainted, r.SiblingInUse
 		} else {
 			states[inventory.StateOverCommitted], states[inventory.StateUnavailable] = r.OverCommitted, r.Unavailable
 		}

@@ -21,6 +21,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices"
 )
 
 // Kinds of the args, which the scheduler convention names <PluginName>Args.
@@ -107,7 +108,7 @@ func DecodeGPUDynamicResourcesArgs(obj runtime.Object) (*GPUDynamicResourcesArgs
 	schedulerconfigv1.SetDefaults_DynamicResourcesArgs(&upstream)
 	args.FilterTimeout, args.BindingTimeout = upstream.FilterTimeout, upstream.BindingTimeout
 	if args.DRADriverName == "" {
-		args.DRADriverName = gpuworkload.DRADriver
+		args.DRADriverName = dradevices.DRADriver
 	}
 	errs := checkTypeMeta(KindGPUDynamicResourcesArgs, args.Kind, args.APIVersion)
 	for _, msg := range validation.IsDNS1123Subdomain(args.DRADriverName) {
@@ -136,7 +137,7 @@ func SetDefaultsGPUWorkloadFitArgs(args *GPUWorkloadFitArgs) {
 		args.SandboxWorkloads.Mode = string(gpuworkload.RuntimeKubeVirt)
 	}
 	if args.DRADriverName == "" {
-		args.DRADriverName = gpuworkload.DRADriver
+		args.DRADriverName = dradevices.DRADriver
 	}
 	if args.ConversionTimeout == nil {
 		args.ConversionTimeout = &metav1.Duration{Duration: gpuworkload.DefaultConversionTimeout}

@@ -9,7 +9,7 @@ import (
 	resourceapi "k8s.io/api/resource/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices"
 )
 
 // The offline allocator counts a held device's sibling as allocated, as
@@ -17,12 +17,12 @@ import (
 // gpu-vfio-0; a free GPU does.
 func TestOfflineAllocatorKeepsSiblingsOut(t *testing.T) {
 	node := &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: "n1"}}
-	slices := []*resourceapi.ResourceSlice{gpuworkload.DriverSlice("n1", 1)}
-	classes := []*resourceapi.DeviceClass{gpuworkload.DriverDeviceClass(gpuworkload.DRAClassVFIO, gpuworkload.DRATypeVFIO, "")}
+	slices := []*resourceapi.ResourceSlice{dradevices.DriverSlice("n1", 1)}
+	classes := []*resourceapi.DeviceClass{dradevices.DriverDeviceClass(dradevices.DRAClassVFIO, dradevices.DRATypeVFIO, "")}
 	vm := &resourceapi.ResourceClaim{ObjectMeta: metav1.ObjectMeta{Namespace: "vms", Name: "vm", UID: "vm"}, Spec: resourceapi.ResourceClaimSpec{Devices: resourceapi.DeviceClaim{
-		Requests: []resourceapi.DeviceRequest{{Name: "gpu", Exactly: &resourceapi.ExactDeviceRequest{DeviceClassName: gpuworkload.DRAClassVFIO, AllocationMode: resourceapi.DeviceAllocationModeExactCount, Count: 1}}}}}}
+		Requests: []resourceapi.DeviceRequest{{Name: "gpu", Exactly: &resourceapi.ExactDeviceRequest{DeviceClassName: dradevices.DRAClassVFIO, AllocationMode: resourceapi.DeviceAllocationModeExactCount, Count: 1}}}}}}
 	train := &resourceapi.ResourceClaim{ObjectMeta: metav1.ObjectMeta{Namespace: "ml", Name: "train"}, Status: resourceapi.ResourceClaimStatus{Allocation: &resourceapi.AllocationResult{
-		Devices: resourceapi.DeviceAllocationResult{Results: []resourceapi.DeviceRequestAllocationResult{{Request: "gpu", Driver: gpuworkload.DRADriver, Pool: "n1", Device: "gpu-0"}}}}}}
+		Devices: resourceapi.DeviceAllocationResult{Results: []resourceapi.DeviceRequestAllocationResult{{Request: "gpu", Driver: dradevices.DRADriver, Pool: "n1", Device: "gpu-0"}}}}}}
 	for _, tc := range []struct {
 		name   string
 		claims []*resourceapi.ResourceClaim
@@ -33,7 +33,7 @@ func TestOfflineAllocatorKeepsSiblingsOut(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := context.Background()
-			allocator, err := NewOfflineAllocator(ctx, gpuworkload.DRADriver, slices, classes, tc.claims)
+			allocator, err := NewOfflineAllocator(ctx, dradevices.DRADriver, slices, classes, tc.claims)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -55,7 +55,7 @@ func TestOfflineAllocatorKeepsSiblingsOut(t *testing.T) {
 // A dump that holds one object twice is an error that names it, not a panic.
 func TestOfflineAllocatorNamesADuplicateObject(t *testing.T) {
 	claim := &resourceapi.ResourceClaim{ObjectMeta: metav1.ObjectMeta{Namespace: "vms", Name: "vm"}}
-	_, err := NewOfflineAllocator(t.Context(), gpuworkload.DRADriver, nil, nil, []*resourceapi.ResourceClaim{claim, claim})
+	_, err := NewOfflineAllocator(t.Context(), dradevices.DRADriver, nil, nil, []*resourceapi.ResourceClaim{claim, claim})
 	if want := "ResourceClaim vms/vm: "; err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Fatalf("error %v, want one that starts with %q", err, want)
 	}

@@ -13,7 +13,7 @@ import (
 	fwk "k8s.io/kube-scheduler/framework"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
-	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices"
 )
 
 // siblingClaims is the framework's claim tracker, whose allocated devices
@@ -83,7 +83,7 @@ type siblingIndex struct {
 
 	mu sync.Mutex
 	// pools are the GPU devices of each pool read so far, by pool name.
-	pools map[string]*gpuworkload.DRANode
+	pools map[string]*dradevices.DRANode
 }
 
 // newSiblingIndex adds the pool index to the slice informer (before it
@@ -101,7 +101,7 @@ func newSiblingIndex(informer cache.SharedIndexInformer, driver string) (*siblin
 			return nil, fmt.Errorf("index ResourceSlices by pool: %w", err)
 		}
 	}
-	x := &siblingIndex{driver: driver, driverID: draapi.MakeUniqueString(driver), slices: informer.GetIndexer(), pools: map[string]*gpuworkload.DRANode{}}
+	x := &siblingIndex{driver: driver, driverID: draapi.MakeUniqueString(driver), slices: informer.GetIndexer(), pools: map[string]*dradevices.DRANode{}}
 	forget := func(obj any) {
 		if tombstone, ok := obj.(cache.DeletedFinalStateUnknown); ok {
 			obj = tombstone.Obj
@@ -141,18 +141,18 @@ func (x *siblingIndex) addTo(allocated sets.Set[structured.DeviceID]) {
 
 // pool reads the GPU devices the allocator takes from the pool
 // (gpuworkload.DRAUsableDevices); x.mu is held.
-func (x *siblingIndex) pool(name string) *gpuworkload.DRANode {
+func (x *siblingIndex) pool(name string) *dradevices.DRANode {
 	if node, ok := x.pools[name]; ok {
 		return node
 	}
 	objs, _ := x.slices.ByIndex(poolIndex, poolKey(x.driver, name))
-	slices := make([]gpuworkload.DRAPoolSlice, 0, len(objs))
+	slices := make([]dradevices.DRAPoolSlice, 0, len(objs))
 	for _, obj := range objs {
-		if _, slice, ok := gpuworkload.DRAPoolSliceOf(obj.(*resourceapi.ResourceSlice), x.driver); ok {
+		if _, slice, ok := dradevices.DRAPoolSliceOf(obj.(*resourceapi.ResourceSlice), x.driver); ok {
 			slices = append(slices, slice)
 		}
 	}
-	node := gpuworkload.NewDRANode(gpuworkload.DRAUsableDevices(slices))
+	node := dradevices.NewDRANode(dradevices.DRAUsableDevices(slices))
 	x.pools[name] = node
 	return node
 }

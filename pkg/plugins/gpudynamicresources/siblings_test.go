@@ -19,7 +19,8 @@ import (
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
-	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dratest"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices/dratest"
 )
 
 // fakeClaims is a claim tracker whose allocations a case sets.
@@ -37,7 +38,7 @@ func (c *fakeClaims) GatherAllocatedState() (*structured.AllocatedState, error) 
 }
 
 func id(pool, device string) structured.DeviceID {
-	return structured.MakeDeviceID(gpuworkload.DRADriver, pool, device)
+	return structured.MakeDeviceID(dradevices.DRADriver, pool, device)
 }
 
 // The allocator sees the sibling of every allocated device of the driver
@@ -46,19 +47,19 @@ func id(pool, device string) structured.DeviceID {
 // counters, and a pool's older generation add nothing. A slice update is
 // seen at the next cycle.
 func TestSiblingsCountAsAllocated(t *testing.T) {
-	twoGPUs := gpuworkload.DriverSlice("node-a", 2)
-	counted := gpuworkload.DriverSlice("node-c", 1)
+	twoGPUs := dradevices.DriverSlice("node-a", 2)
+	counted := dradevices.DriverSlice("node-c", 1)
 	for i := range counted.Spec.Devices {
 		counted.Spec.Devices[i].ConsumesCounters = []resourceapi.DeviceCounterConsumption{{CounterSet: "gpu-0"}}
 	}
-	stale := gpuworkload.DriverSlice("node-d", 1)
+	stale := dradevices.DriverSlice("node-d", 1)
 	stale.Name, stale.Spec.Pool.Generation = "node-d-old", 1
-	current := gpuworkload.DriverSlice("node-d", 0)
+	current := dradevices.DriverSlice("node-d", 0)
 	current.Spec.Pool.Generation = 2
 	client := fake.NewClientset(twoGPUs, counted, stale, current)
 	factory := informers.NewSharedInformerFactory(client, 0)
 	informer := factory.Resource().V1().ResourceSlices().Informer()
-	index, err := newSiblingIndex(informer, gpuworkload.DRADriver)
+	index, err := newSiblingIndex(informer, dradevices.DRADriver)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +164,7 @@ func TestSiblingClaimsRelayAllocationsInFlight(t *testing.T) {
 	relay := clusterstate.NewClaimsInFlight()
 	tracker := clusterstate.NewTracker(gpuworkload.SandboxPolicy{DefaultWorkload: gpuworkload.ModeContainer}, nil,
 		func(*gpuworkload.NodeState, gpuworkload.Mode) string { return "" }, clusterstate.TrackerOptions{})
-	tracker.UpsertResourceSlice(gpuworkload.DriverSlice("node-a", 1))
+	tracker.UpsertResourceSlice(dradevices.DriverSlice("node-a", 1))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	relay.Follow(ctx, tracker, nil)
@@ -189,6 +190,6 @@ func TestSiblingClaimsRelayAllocationsInFlight(t *testing.T) {
 // held reports whether a claim, or an allocation in flight, holds the
 // node's device, as the tracker's device states show it.
 func held(t *clusterstate.Tracker, node, device string) bool {
-	i := slices.IndexFunc(t.DRADeviceStates(node), func(d gpuworkload.DRADeviceState) bool { return d.Name == device })
-	return i >= 0 && t.DRADeviceStates(node)[i].State == gpuworkload.DRADeviceAllocated
+	i := slices.IndexFunc(t.DRADeviceStates(node), func(d dradevices.DRADeviceState) bool { return d.Name == device })
+	return i >= 0 && t.DRADeviceStates(node)[i].State == dradevices.DRADeviceAllocated
 }

@@ -9,7 +9,7 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 
-	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/poddemand"
 )
 
 // DemandClass is one request size of a GPU resource, with one node
@@ -19,7 +19,7 @@ type DemandClass struct {
 	Units int64
 	// Constraint keeps the class's pods to some nodes (a nodeSelector or
 	// required node affinity on the GPU product); the zero value accepts any.
-	Constraint gpuworkload.NodeConstraint
+	Constraint poddemand.NodeConstraint
 	// Share is the class's part of the resource's recent requests; shares sum to 1.
 	Share    float64
 	MilliCPU float64
@@ -78,7 +78,7 @@ func NewDemandModel() *DemandModel {
 
 // Observe records one request of units of a resource with the pod's CPU,
 // memory and node constraint.
-func (m *DemandModel) Observe(name v1.ResourceName, units, milliCPU, memory int64, constraint gpuworkload.NodeConstraint) {
+func (m *DemandModel) Observe(name v1.ResourceName, units, milliCPU, memory int64, constraint poddemand.NodeConstraint) {
 	if units <= 0 {
 		return
 	}

@@ -7,8 +7,8 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 
-	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
-	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/constrainttest"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/poddemand"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/poddemand/constrainttest"
 )
 
 func TestDemandModelLearnsRecentRequests(t *testing.T) {
@@ -16,15 +16,15 @@ func TestDemandModelLearnsRecentRequests(t *testing.T) {
 	if got := m.Current(); len(got) != 0 {
 		t.Fatalf("a new model knows %v", got)
 	}
-	m.Observe("nvidia.com/gpu", 0, 1000, 0, gpuworkload.NodeConstraint{})
+	m.Observe("nvidia.com/gpu", 0, 1000, 0, poddemand.NodeConstraint{})
 	if got := m.Current(); len(got) != 0 {
 		t.Fatalf("a request of 0 units was learned: %v", got)
 	}
 	for range 100 {
-		m.Observe("nvidia.com/gpu", 1, 8000, 32<<30, gpuworkload.NodeConstraint{})
+		m.Observe("nvidia.com/gpu", 1, 8000, 32<<30, poddemand.NodeConstraint{})
 	}
 	for range 100 {
-		m.Observe("nvidia.com/gpu", 4, 32000, 128<<30, gpuworkload.NodeConstraint{})
+		m.Observe("nvidia.com/gpu", 4, 32000, 128<<30, poddemand.NodeConstraint{})
 	}
 	classes := m.Current()["nvidia.com/gpu"].Classes
 	if len(classes) != 2 || classes[0].Units != 1 || classes[1].Units != 4 {
@@ -44,7 +44,7 @@ func TestDemandModelLearnsRecentRequests(t *testing.T) {
 		t.Error("a resource never requested has classes")
 	}
 	for range 100 {
-		m.Observe("nvidia.com/GA102GL_A10", 1, 8000, 0, gpuworkload.NodeConstraint{})
+		m.Observe("nvidia.com/GA102GL_A10", 1, 8000, 0, poddemand.NodeConstraint{})
 	}
 	demand := m.Current()
 	shares := map[string]float64{"nvidia.com/GA102GL_A10": demand["nvidia.com/GA102GL_A10"].Share, "nvidia.com/gpu": demand["nvidia.com/gpu"].Share}
@@ -57,13 +57,13 @@ func TestDemandModelLearnsRecentRequests(t *testing.T) {
 // change, and a read after the observations sees all of them.
 func TestDemandModelCopiesForReaders(t *testing.T) {
 	m := NewDemandModel()
-	m.Observe("nvidia.com/gpu", 1, 1000, 0, gpuworkload.NodeConstraint{})
+	m.Observe("nvidia.com/gpu", 1, 1000, 0, poddemand.NodeConstraint{})
 	held := m.Current()
 	var wg sync.WaitGroup
 	for range 4 {
 		wg.Go(func() {
 			for range 200 {
-				m.Observe("nvidia.com/gpu", 2, 1000, 0, gpuworkload.NodeConstraint{})
+				m.Observe("nvidia.com/gpu", 2, 1000, 0, poddemand.NodeConstraint{})
 				if d := m.Current()["nvidia.com/gpu"]; len(d.Classes) == 0 {
 					t.Error("a read during observations found no classes")
 					return
@@ -91,7 +91,7 @@ func TestUnusableAgreesWithNodeAffinity(t *testing.T) {
 	for i := range 2000 {
 		node := g.Node()
 		pod := g.Constrain(&v1.Pod{})
-		classes := []DemandClass{{Units: 1, Share: 1, Constraint: gpuworkload.NodeConstraintOf(pod)}}
+		classes := []DemandClass{{Units: 1, Share: 1, Constraint: poddemand.NodeConstraintOf(pod)}}
 		usable := unusableGrowth(classes, node, freeUnits{1, 64000, 64 << 30}, freeUnits{0, 64000, 64 << 30}) == 0
 		if want := verdict(pod, node); usable != want {
 			t.Fatalf("case %d: the free unit usable by the class: %v, NodeAffinity says its pods may run there: %v\nnode labels %v\nnodeSelector %v affinity %+v",
@@ -104,7 +104,7 @@ func TestUnusableAgreesWithNodeAffinity(t *testing.T) {
 // classes merge by size and constraint, weighed by the resources' shares; a
 // resource the driver does not serve (vGPU) is left out.
 func TestPooledDemand(t *testing.T) {
-	pinned := gpuworkload.NodeConstraint{Key: "pinned"}
+	pinned := poddemand.NodeConstraint{Key: "pinned"}
 	demand := Demand{
 		"nvidia.com/gpu":            newResourceDemand([]DemandClass{{Units: 1, Share: 0.5, MilliCPU: 8000}, {Units: 2, Share: 0.5, MilliCPU: 16000}}, 0.6),
 		"nvidia.com/GA102GL_A10":    newResourceDemand([]DemandClass{{Units: 1, Share: 0.5, MilliCPU: 4000}, {Units: 1, Share: 0.5, MilliCPU: 2000, Constraint: pinned}}, 0.2),

@@ -15,6 +15,8 @@ import (
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/apis/config"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/poddemand"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/schedulerstate"
 )
 
@@ -88,7 +90,7 @@ func (pl *GPUStranding) PreFilter(_ context.Context, state fwk.CycleState, pod *
 	}
 	demand := &pc.Demand
 	if len(demand.Requests) > 0 {
-		constraint := gpuworkload.NodeConstraintOf(pod)
+		constraint := poddemand.NodeConstraintOf(pod)
 		for _, r := range demand.Requests {
 			pl.demand.Observe(r.Name, r.Count, demand.MilliCPU, demand.Memory, constraint)
 		}
@@ -200,7 +202,7 @@ func (pl *GPUStranding) scoreGPUPod(s *cycleState, nodeInfo fwk.NodeInfo) int64 
 // node the pod fills most wins, weighed by packWeight, as on a device-plugin
 // node: this keeps whole nodes for requests of several GPUs, and GPUs
 // with the CPU and memory their pods need.
-func (pl *GPUStranding) scoreDRAPod(s *cycleState, available *gpuworkload.DRAAvailability, nodeInfo fwk.NodeInfo) int64 {
+func (pl *GPUStranding) scoreDRAPod(s *cycleState, available *dradevices.DRAAvailability, nodeInfo fwk.NodeInfo) int64 {
 	if available.GPUs <= 0 {
 		return math.MinInt32
 	}
@@ -216,7 +218,7 @@ func (pl *GPUStranding) scoreDRAPod(s *cycleState, available *gpuworkload.DRAAva
 // draFreeGPUs counts a DRA node's GPUs free for any device: each GPU's
 // gpu and vfio devices are free together, and a node may publish only one
 // of them.
-func draFreeGPUs(available *gpuworkload.DRAAvailability) int64 {
+func draFreeGPUs(available *dradevices.DRAAvailability) int64 {
 	return int64(max(available.ByClass[gpuworkload.ClassContainerGPU].Free, available.ByClass[gpuworkload.ClassPassthroughGPU].Free))
 }
 
@@ -282,7 +284,7 @@ func packWeight(demand ResourceDemand, units, milliCPU, memory int64) float64 {
 // Elsewhere the pod costs nothing.
 func (pl *GPUStranding) scoreNonGPUPod(s *cycleState, nodeInfo fwk.NodeInfo) int64 {
 	allocatable := nodeInfo.GetAllocatable()
-	var available *gpuworkload.DRAAvailability
+	var available *dradevices.DRAAvailability
 	if s.hasDRA {
 		available = s.pod.Tracker.DRAAvailability(nodeInfo.Node().Name)
 	}

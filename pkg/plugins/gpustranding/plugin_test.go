@@ -17,7 +17,9 @@ import (
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
-	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dratest"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices/dratest"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/poddemand"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpuworkloadfit"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/schedulerstate"
 )
@@ -118,7 +120,7 @@ func prefiltered(t *testing.T, args runtime.Object, dra func(*clusterstate.Track
 	pl := plugin.(*GPUStranding)
 	for _, h := range history {
 		for range h.times {
-			pl.demand.Observe(h.name, h.units, h.milliCPU, 0, gpuworkload.NodeConstraintOf(&v1.Pod{Spec: v1.PodSpec{NodeSelector: h.nodeSelector}}))
+			pl.demand.Observe(h.name, h.units, h.milliCPU, 0, poddemand.NodeConstraintOf(&v1.Pod{Spec: v1.PodSpec{NodeSelector: h.nodeSelector}}))
 		}
 	}
 	cycle := framework.NewCycleState()
@@ -335,15 +337,15 @@ func TestPackWeight(t *testing.T) {
 func draNodes(t *testing.T, allocated ...string) func(*clusterstate.Tracker) {
 	return func(tr *clusterstate.Tracker) {
 		for _, class := range []*resourceapi.DeviceClass{
-			gpuworkload.DriverDeviceClass(gpuworkload.DRAClassGPU, gpuworkload.DRATypeGPU, gpu),
-			gpuworkload.DriverDeviceClass(gpuworkload.DRAClassVFIO, gpuworkload.DRATypeVFIO, ""),
+			dradevices.DriverDeviceClass(dradevices.DRAClassGPU, dradevices.DRATypeGPU, gpu),
+			dradevices.DriverDeviceClass(dradevices.DRAClassVFIO, dradevices.DRATypeVFIO, ""),
 		} {
 			if err := tr.UpsertDeviceClass(class); err != nil {
 				t.Fatal(err)
 			}
 		}
 		for _, n := range []string{"dra-half", "dra-empty"} {
-			tr.UpsertResourceSlice(gpuworkload.DriverSlice(n, 2))
+			tr.UpsertResourceSlice(dradevices.DriverSlice(n, 2))
 		}
 		for _, d := range allocated {
 			tr.UpsertResourceClaim(dratest.AllocatedClaim("ns", "holds-"+d, "dra-half", d))

@@ -10,6 +10,7 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices"
 )
 
 // Filter allocates nothing where a node fits, on every path the scheduler
@@ -37,7 +38,7 @@ func TestFilterDoesNotAllocateOnANodeThatFits(t *testing.T) {
 			pl.state.ReadClaimsFrom(claimGetter{claims: []*resourceapi.ResourceClaim{claim("vm-gpu", "vfio.gpu.nvidia.com", "")}})
 			mustUpsertClass(t, pl.profile.Tracker(), gpuDeviceClass())
 			mustUpsertClass(t, pl.profile.Tracker(), vfioDeviceClass())
-			pl.profile.Tracker().UpsertResourceSlice(gpuworkload.DriverSlice("dra", 2))
+			pl.profile.Tracker().UpsertResourceSlice(dradevices.DriverSlice("dra", 2))
 			ctx := context.Background()
 			state := framework.NewCycleState()
 			if _, status := pl.PreFilter(ctx, state, tc.pod, nil); !status.IsSuccess() {

@@ -11,7 +11,7 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/explanation"
-	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/poddemand"
 )
 
 // benchCluster is n nodes, a third in each mode, every one with one GPU pod running.
@@ -130,7 +130,7 @@ func BenchmarkExplain(b *testing.B) {
 			launcherPod("missing-model", map[v1.ResourceName]string{"nvidia.com/AD102GL_L40S": "1"}),
 			podRequesting("two-modes", map[v1.ResourceName]string{gpu: "1", a10: "1"}),
 		} {
-			demand := gpuworkload.NewPodDemand(pod, pl.profile.Tracker().Classifier())
+			demand := poddemand.NewPodDemand(pod, pl.profile.Tracker().Classifier())
 			for _, bc := range []struct {
 				name  string
 				nodes []fwk.NodeInfo

@@ -13,7 +13,7 @@ import (
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/explanation"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
-	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/constrainttest"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/poddemand/constrainttest"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/reasons"
 )
 

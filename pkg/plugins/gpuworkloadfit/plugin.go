@@ -21,6 +21,8 @@ import (
 	"github.com/gpu-workload-scheduler/scheduler/pkg/apis/config"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/poddemand"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/reasons"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/schedulerstate"
 )
@@ -85,7 +87,7 @@ func (pl *GPUWorkloadFit) Name() string { return Name }
 // and Reserve. It is the plugin's own: GPUStranding reads the pod's demand
 // from the cluster-state service (schedulerstate.Service.Demand).
 type cycleData struct {
-	demand  *gpuworkload.PodDemand
+	demand  *poddemand.PodDemand
 	tracker *clusterstate.Tracker
 	// start is when PreFilter began: the explanation ends within
 	// explanation.SelectorTimeout of it, the cycle's allocation attempts too.
@@ -104,7 +106,7 @@ type cycleData struct {
 	narrowed bool
 	// draServed holds, per request, the extended resource's DeviceClass when
 	// the DRA driver serves it; nil when it serves none of the pod's.
-	draServed []gpuworkload.DRAExtendedResource
+	draServed []dradevices.DRAExtendedResource
 	// draNeeds are the DRA devices the pod needs per DeviceClass, from
 	// extended resources a DeviceClass serves and from its pending claims.
 	draNeeds []draNeed
@@ -135,7 +137,7 @@ type draNeed struct {
 }
 
 // of counts, by state, the node's devices the need can take.
-func (need *draNeed) of(ctx context.Context, available *gpuworkload.DRAAvailability) gpuworkload.DRAClassAvailability {
+func (need *draNeed) of(ctx context.Context, available *dradevices.DRAAvailability) dradevices.DRAClassAvailability {
 	return available.Matching(ctx, need.deviceClass, nil, need.tolerations)
 }
 
@@ -202,7 +204,7 @@ func (pl *GPUWorkloadFit) PreFilter(ctx context.Context, state fwk.CycleState, p
 		return nil, data.reject(reasons.SandboxDisabledFor(demand, mode, policy, tracker.LabelledNodes(mode)))
 	}
 	for _, c := range demand.Claims {
-		if !slices.ContainsFunc(c.Alternatives(), func(a gpuworkload.DRAClaimRequest) bool { return tracker.DRAClassDevices(a.DeviceClass) > 0 }) {
+		if !slices.ContainsFunc(c.Alternatives(), func(a dradevices.DRAClaimRequest) bool { return tracker.DRAClassDevices(a.DeviceClass) > 0 }) {
 			logger.V(4).Info("No node publishes DRA devices of the class a claim asks for", "pod", klog.KObj(pod), "claim", c.Claim, "request", c.Request)
 			return nil, data.reject(reasons.DRANoNodeHasDevices.About(demand, deviceClasses(c)))
 		}
@@ -279,10 +281,10 @@ func (d *cycleData) prepareNodeReasons(mode gpuworkload.Mode) {
 		d.insufficient[i] = reasons.Insufficient.With(r.Name)
 		if served, ok := d.tracker.DRAServed(r.Name); ok {
 			if d.draServed == nil {
-				d.draServed = make([]gpuworkload.DRAExtendedResource, len(requests))
+				d.draServed = make([]dradevices.DRAExtendedResource, len(requests))
 			}
 			d.draServed[i] = served
-			d.addDRANeed(gpuworkload.DRAClaimRequest{Class: served.Class, DeviceClass: served.DeviceClass, Count: r.Count}, false)
+			d.addDRANeed(dradevices.DRAClaimRequest{Class: served.Class, DeviceClass: served.DeviceClass, Count: r.Count}, false)
 		}
 	}
 	for _, c := range d.demand.Claims {
@@ -300,7 +302,7 @@ func (d *cycleData) prepareNodeReasons(mode gpuworkload.Mode) {
 }
 
 // deviceClasses names the DeviceClasses of a claim request's alternatives.
-func deviceClasses(c gpuworkload.DRAClaimRequest) string {
+func deviceClasses(c dradevices.DRAClaimRequest) string {
 	names := make([]string, 0, 1+len(c.Or))
 	for _, a := range c.Alternatives() {
 		names = append(names, a.DeviceClass)
@@ -311,7 +313,7 @@ func deviceClasses(c gpuworkload.DRAClaimRequest) string {
 // addDRANeed adds a request without alternatives to the pod's needs; those
 // of one DeviceClass and origin without tolerations add up: the allocator
 // gives each request devices of its own.
-func (d *cycleData) addDRANeed(r gpuworkload.DRAClaimRequest, claimed bool) {
+func (d *cycleData) addDRANeed(r dradevices.DRAClaimRequest, claimed bool) {
 	for i := range d.draNeeds {
 		if need := &d.draNeeds[i]; need.deviceClass == r.DeviceClass && need.claimed == claimed && need.tolerations == nil && r.Tolerations == nil {
 			need.count += r.Count
@@ -327,9 +329,9 @@ func (d *cycleData) addDRANeed(r gpuworkload.DRAClaimRequest, claimed bool) {
 }
 
 // servedByDRA is the DeviceClass that serves request i through DRA, if any.
-func (d *cycleData) servedByDRA(i int) (gpuworkload.DRAExtendedResource, bool) {
+func (d *cycleData) servedByDRA(i int) (dradevices.DRAExtendedResource, bool) {
 	if d.draServed == nil || d.draServed[i].DeviceClass == "" {
-		return gpuworkload.DRAExtendedResource{}, false
+		return dradevices.DRAExtendedResource{}, false
 	}
 	return d.draServed[i], true
 }
@@ -374,7 +376,7 @@ func (pl *GPUWorkloadFit) Filter(ctx context.Context, state fwk.CycleState, _ *v
 	if data.rejected != nil && !data.filtersEachNode() {
 		return data.rejected
 	}
-	var available *gpuworkload.DRAAvailability
+	var available *dradevices.DRAAvailability
 	if data.usesDRADevices() {
 		// One read of the tracker per node: it says what the node publishes too.
 		available = data.tracker.DRAAvailability(nodeInfo.Node().Name)
@@ -447,7 +449,7 @@ func filterDevicePlugin(data *cycleData, nodeInfo fwk.NodeInfo) *fwk.Status {
 // flight included), the slices' taints the requests do not tolerate, and
 // the siblings in use. What the requests' own selectors and constraints
 // rule out is the allocator's to find.
-func filterDRA(ctx context.Context, data *cycleData, available *gpuworkload.DRAAvailability, claimsOnly bool) *fwk.Status {
+func filterDRA(ctx context.Context, data *cycleData, available *dradevices.DRAAvailability, claimsOnly bool) *fwk.Status {
 	if !data.usesDRADevices() {
 		return nil
 	}
@@ -493,7 +495,7 @@ func filterDRA(ctx context.Context, data *cycleData, available *gpuworkload.DRAA
 
 // shortage says why the free devices the need's DeviceClass selects on a
 // node do not cover it.
-func (need *draNeed) shortage(selected gpuworkload.DRAClassAvailability) reasons.Reason {
+func (need *draNeed) shortage(selected dradevices.DRAClassAvailability) reasons.Reason {
 	switch {
 	case selected.Free > 0:
 		return need.tooFew
@@ -508,7 +510,7 @@ func (need *draNeed) shortage(selected gpuworkload.DRAClassAvailability) reasons
 // SignPod lets the scheduler batch pods with the same GPU demand: the filter
 // depends on nothing else of the pod.
 func (pl *GPUWorkloadFit) SignPod(_ context.Context, pod *v1.Pod) ([]fwk.SignFragment, *fwk.Status) {
-	demand := gpuworkload.NewPodDemand(pod, pl.profile.Tracker().Classifier())
+	demand := poddemand.NewPodDemand(pod, pl.profile.Tracker().Classifier())
 	return []fwk.SignFragment{{Key: SignerName, Value: demand.Requests}}, nil
 }
 

@@ -26,6 +26,7 @@ import (
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/explanation"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/reasons"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/schedulerstate"
 )
@@ -634,7 +635,7 @@ func TestPreFilterWaitsForTheClusterPolicy(t *testing.T) {
 
 func draSlice(node string, types ...string) *resourceapi.ResourceSlice {
 	slice := &resourceapi.ResourceSlice{ObjectMeta: metav1.ObjectMeta{Name: node + "-slice"}, Spec: resourceapi.ResourceSliceSpec{
-		Driver: gpuworkload.DRADriver, NodeName: ptr.To(node), Pool: resourceapi.ResourcePool{Name: node, ResourceSliceCount: 1}}}
+		Driver: dradevices.DRADriver, NodeName: ptr.To(node), Pool: resourceapi.ResourcePool{Name: node, ResourceSliceCount: 1}}}
 	for i, deviceType := range types {
 		slice.Spec.Devices = append(slice.Spec.Devices, resourceapi.Device{Name: fmt.Sprintf("%s-%d", deviceType, i),
 			Attributes: map[resourceapi.QualifiedName]resourceapi.DeviceAttribute{"type": {StringValue: ptr.To(deviceType)}}})
@@ -643,7 +644,7 @@ func draSlice(node string, types ...string) *resourceapi.ResourceSlice {
 }
 
 func gpuDeviceClass() *resourceapi.DeviceClass {
-	return gpuworkload.DriverDeviceClass(gpuworkload.DRAClassGPU, gpuworkload.DRATypeGPU, gpuworkload.ResourceGPU)
+	return dradevices.DriverDeviceClass(dradevices.DRAClassGPU, dradevices.DRATypeGPU, gpuworkload.ResourceGPU)
 }
 
 // A DRA node advertises nothing: an extended resource a DeviceClass serves
@@ -746,7 +747,7 @@ func TestExplainDRANodes(t *testing.T) {
 }
 
 func vfioDeviceClass() *resourceapi.DeviceClass {
-	return gpuworkload.DriverDeviceClass(gpuworkload.DRAClassVFIO, gpuworkload.DRATypeVFIO, "")
+	return dradevices.DriverDeviceClass(dradevices.DRAClassVFIO, dradevices.DRATypeVFIO, "")
 }
 
 // claim is a ResourceClaim for one device of the class, allocated on node
@@ -758,7 +759,7 @@ func claim(name, deviceClass, node string, devices ...string) *resourceapi.Resou
 		c.Status.Allocation = &resourceapi.AllocationResult{}
 		for _, d := range devices {
 			c.Status.Allocation.Devices.Results = append(c.Status.Allocation.Devices.Results,
-				resourceapi.DeviceRequestAllocationResult{Request: "gpu", Driver: gpuworkload.DRADriver, Pool: node, Device: d})
+				resourceapi.DeviceRequestAllocationResult{Request: "gpu", Driver: dradevices.DRADriver, Pool: node, Device: d})
 		}
 	}
 	return c
@@ -790,7 +791,7 @@ func (g claimGetter) Get(namespace, name string) (*resourceapi.ResourceClaim, er
 func TestPreFilterClaimReadErrors(t *testing.T) {
 	pl := newPlugin(t, enabled(), []*v1.Node{gpuNode("dra", "", nil)})
 	mustUpsertClass(t, pl.profile.Tracker(), vfioDeviceClass())
-	pl.profile.Tracker().UpsertResourceSlice(gpuworkload.DriverSlice("dra", 1))
+	pl.profile.Tracker().UpsertResourceSlice(dradevices.DriverSlice("dra", 1))
 	pod := vmWithClaim("vm", "vm-gpu")
 	pl.state.ReadClaimsFrom(claimGetter{})
 	if _, status := pl.PreFilter(context.Background(), framework.NewCycleState(), pod, nil); status.Code() == fwk.Error {
@@ -862,7 +863,7 @@ func TestFilterDRADeviceAvailability(t *testing.T) {
 			pl.state.ReadClaimsFrom(claimGetter{claims: tc.claims})
 			mustUpsertClass(t, pl.profile.Tracker(), gpuDeviceClass())
 			mustUpsertClass(t, pl.profile.Tracker(), vfioDeviceClass())
-			pl.profile.Tracker().UpsertResourceSlice(gpuworkload.DriverSlice("dra", 2, tc.taints...))
+			pl.profile.Tracker().UpsertResourceSlice(dradevices.DriverSlice("dra", 2, tc.taints...))
 			for _, c := range tc.claims {
 				pl.profile.Tracker().UpsertResourceClaim(c)
 			}
@@ -889,8 +890,8 @@ func migBesideFullGPU(t *testing.T, fullGPUs int, pending ...*resourceapi.Resour
 	full, mig = gpuNode("full", "", nil), gpuNode("mig", "", nil)
 	pl = newPlugin(t, enabled(), []*v1.Node{full, mig})
 	mustUpsertClass(t, pl.profile.Tracker(), gpuDeviceClass())
-	mustUpsertClass(t, pl.profile.Tracker(), gpuworkload.DriverDeviceClass("mig.nvidia.com", gpuworkload.DRATypeMIG, ""))
-	pl.profile.Tracker().UpsertResourceSlice(gpuworkload.DriverSlice("full", fullGPUs))
+	mustUpsertClass(t, pl.profile.Tracker(), dradevices.DriverDeviceClass("mig.nvidia.com", dradevices.DRATypeMIG, ""))
+	pl.profile.Tracker().UpsertResourceSlice(dradevices.DriverSlice("full", fullGPUs))
 	pl.profile.Tracker().UpsertResourceSlice(draSlice("mig", "mig", "mig"))
 	held := []*resourceapi.ResourceClaim{claim("a", "mig.nvidia.com", "mig", "mig-0"), claim("b", "mig.nvidia.com", "mig", "mig-1")}
 	for _, c := range held {
@@ -920,7 +921,7 @@ func TestFilterDRAJudgesByDeviceClass(t *testing.T) {
 func TestFilterDRAFirstAvailable(t *testing.T) {
 	either := claim("either", "", "")
 	either.Spec.Devices.Requests[0].Exactly = nil
-	either.Spec.Devices.Requests[0].FirstAvailable = []resourceapi.DeviceSubRequest{{Name: "slice", DeviceClassName: "mig.nvidia.com"}, {Name: "whole", DeviceClassName: gpuworkload.DRAClassGPU}}
+	either.Spec.Devices.Requests[0].FirstAvailable = []resourceapi.DeviceSubRequest{{Name: "slice", DeviceClassName: "mig.nvidia.com"}, {Name: "whole", DeviceClassName: dradevices.DRAClassGPU}}
 	pl, full, mig := migBesideFullGPU(t, 1, either)
 	pod := vmWithClaim("vm", "either")
 	prefilter := func() (*framework.CycleState, *cycleData) {
@@ -938,7 +939,7 @@ func TestFilterDRAFirstAvailable(t *testing.T) {
 	wantStatus(t, pl.Filter(context.Background(), state, pod, nodeInfo(full)), fwk.Success, "")
 	wantStatus(t, pl.Filter(context.Background(), state, pod, nodeInfo(mig)), fwk.Unschedulable, "too few free devices of DeviceClass mig.nvidia.com or gpu.nvidia.com on the node")
 
-	pl.profile.Tracker().UpsertResourceClaim(claim("c", gpuworkload.DRAClassGPU, "full", "gpu-0"))
+	pl.profile.Tracker().UpsertResourceClaim(claim("c", dradevices.DRAClassGPU, "full", "gpu-0"))
 	state, data := prefilter()
 	wantStatus(t, pl.Filter(context.Background(), state, pod, nodeInfo(full)), fwk.Unschedulable, "too few free devices of DeviceClass mig.nvidia.com or gpu.nvidia.com on the node")
 	want := "VirtualMachineInstance/vms/vm (pod virt-launcher-vm-abcde) needs 1 x mig.nvidia.com or 1 x gpu.nvidia.com device (claim vms/either). GPU nodes by mode: container 0, vm-passthrough 0, vm-vgpu 0; DRA 2. " +
@@ -959,15 +960,15 @@ func TestFilterLeavesClaimSelectorsToTheAllocator(t *testing.T) {
 	node := gpuNode("dra", "", nil)
 	pl := newPlugin(t, enabled(), []*v1.Node{node})
 	mustUpsertClass(t, pl.profile.Tracker(), gpuDeviceClass())
-	slice := gpuworkload.DriverSlice("dra", 2)
+	slice := dradevices.DriverSlice("dra", 2)
 	for i := range slice.Spec.Devices {
 		slice.Spec.Devices[i].Attributes["productName"] = resourceapi.DeviceAttribute{StringValue: ptr.To("NVIDIA A100-SXM4-40GB")}
 	}
 	pl.profile.Tracker().UpsertResourceSlice(slice)
-	held := claim("train", gpuworkload.DRAClassGPU, "dra", "gpu-0")
+	held := claim("train", dradevices.DRAClassGPU, "dra", "gpu-0")
 	pl.profile.Tracker().UpsertResourceClaim(held)
 	selecting := func(name, product string) *resourceapi.ResourceClaim {
-		c := claim(name, gpuworkload.DRAClassGPU, "")
+		c := claim(name, dradevices.DRAClassGPU, "")
 		c.Spec.Devices.Requests[0].Exactly.Selectors = []resourceapi.DeviceSelector{{CEL: &resourceapi.CELDeviceSelector{
 			Expression: "device.attributes['gpu.nvidia.com'].productName.contains('" + product + "')"}}}
 		return c
@@ -1028,7 +1029,7 @@ func TestExplainDRAClaim(t *testing.T) {
 	claims := []*resourceapi.ResourceClaim{claim("vm-gpu", "vfio.gpu.nvidia.com", ""), claim("train", "gpu.nvidia.com", "dra", "gpu-0"), claim("vm-other", "vfio.gpu.nvidia.com", "dra", "gpu-vfio-1")}
 	pl.state.ReadClaimsFrom(claimGetter{claims: claims})
 	mustUpsertClass(t, pl.profile.Tracker(), vfioDeviceClass())
-	pl.profile.Tracker().UpsertResourceSlice(gpuworkload.DriverSlice("dra", 2))
+	pl.profile.Tracker().UpsertResourceSlice(dradevices.DriverSlice("dra", 2))
 	for _, c := range claims {
 		pl.profile.Tracker().UpsertResourceClaim(c)
 	}

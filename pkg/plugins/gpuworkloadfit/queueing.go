@@ -13,6 +13,8 @@ import (
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/poddemand"
 )
 
 // EventsToRegister names the cluster events that can make a rejected GPU pod
@@ -65,7 +67,7 @@ func (pl *GPUWorkloadFit) isSchedulableAfterDeviceClassChange(logger klog.Logger
 	if err != nil {
 		return fwk.Queue, err
 	}
-	if gpuworkload.DRAClassType(class, pl.profile.Tracker().DRADriver()) == "" {
+	if dradevices.DRAClassType(class, pl.profile.Tracker().DRADriver()) == "" {
 		logger.V(5).Info("DeviceClass selects no GPU device of the driver", "pod", klog.KObj(pod), "deviceClass", klog.KObj(class))
 		return fwk.QueueSkip, nil
 	}
@@ -152,7 +154,7 @@ func (pl *GPUWorkloadFit) isSchedulableAfterNodeChange(logger klog.Logger, pod *
 
 // canServe is Filter without the node's current usage: mode, a settled node and
 // advertisement of every requested resource in the needed amount.
-func canServe(node *v1.Node, entry *clusterstate.NodeEntry, demand *gpuworkload.PodDemand) bool {
+func canServe(node *v1.Node, entry *clusterstate.NodeEntry, demand *poddemand.PodDemand) bool {
 	mode, _ := demand.Mode()
 	if !entry.State.ServesMode(mode) || entry.State.Unsettled() {
 		return false
@@ -198,7 +200,7 @@ type hintCache struct {
 	oldNode, newNode   *v1.Node
 	oldEntry, newEntry *clusterstate.NodeEntry
 	classifier         *gpuworkload.Classifier
-	demands            map[*v1.Pod]gpuworkload.PodDemand
+	demands            map[*v1.Pod]poddemand.PodDemand
 }
 
 // maxCachedDemands bounds the cache: pod objects replaced by updates or
@@ -221,16 +223,16 @@ func (c *hintCache) entries(tracker *clusterstate.Tracker, oldNode, newNode *v1.
 
 // demand returns the pod's GPU demand under the classifier, computed once
 // per pod object and classifier.
-func (c *hintCache) demand(pod *v1.Pod, classifier *gpuworkload.Classifier) gpuworkload.PodDemand {
+func (c *hintCache) demand(pod *v1.Pod, classifier *gpuworkload.Classifier) poddemand.PodDemand {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if classifier != c.classifier || len(c.demands) >= maxCachedDemands {
 		c.classifier = classifier
-		c.demands = make(map[*v1.Pod]gpuworkload.PodDemand)
+		c.demands = make(map[*v1.Pod]poddemand.PodDemand)
 	}
 	d, ok := c.demands[pod]
 	if !ok {
-		d = gpuworkload.NewPodDemand(pod, classifier)
+		d = poddemand.NewPodDemand(pod, classifier)
 		c.demands[pod] = d
 	}
 	return d

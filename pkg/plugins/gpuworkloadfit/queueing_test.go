@@ -12,8 +12,8 @@ import (
 	st "k8s.io/kubernetes/pkg/scheduler/testing"
 	"k8s.io/utils/ptr"
 
-	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
-	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dratest"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices/dratest"
 )
 
 func TestEventsToRegister(t *testing.T) {
@@ -114,7 +114,7 @@ func TestAssignedPodDeleteHint(t *testing.T) {
 func TestDRAEventHints(t *testing.T) {
 	vm := launcherPod("vm-dra", nil)
 	vm.Spec.ResourceClaims = []v1.PodResourceClaim{{Name: "gpu", ResourceClaimName: ptr.To("vm-dra-gpu")}}
-	gpuSlice := gpuworkload.DriverSlice("dra-1", 1)
+	gpuSlice := dradevices.DriverSlice("dra-1", 1)
 	nicSlice := gpuSlice.DeepCopy()
 	nicSlice.Spec.Driver = "sriov.example.com"
 	gpuClass := &resourceapi.DeviceClass{ObjectMeta: metav1.ObjectMeta{Name: "vfio.gpu.nvidia.com"}}
@@ -161,14 +161,14 @@ func TestClaimHintChangesNoState(t *testing.T) {
 	logger, _ := ktesting.NewTestContext(t)
 	pl := newPlugin(t, enabled(), nil)
 	mustUpsertClass(t, pl.profile.Tracker(), gpuDeviceClass())
-	pl.profile.Tracker().UpsertResourceSlice(gpuworkload.DriverSlice("dra", 1))
+	pl.profile.Tracker().UpsertResourceSlice(dradevices.DriverSlice("dra", 1))
 	stale := claim("train", "gpu.nvidia.com", "dra", "gpu-0")
 	pl.profile.Tracker().UpsertResourceClaim(stale)
 	pl.profile.Tracker().DeleteResourceClaim(stale.Namespace, stale.Name)
 	if _, err := claimHint(pl)(logger, vmWithClaim("vm", "vm-gpu"), nil, stale); err != nil {
 		t.Fatal(err)
 	}
-	if got := pl.profile.Tracker().DRAAvailability("dra").ByDeviceClass[gpuworkload.DRAClassGPU]; got.Free != 1 {
+	if got := pl.profile.Tracker().DRAAvailability("dra").ByDeviceClass[dradevices.DRAClassGPU]; got.Free != 1 {
 		t.Fatalf("after a replayed event of a deleted claim, gpu.nvidia.com on the node: %+v, want 1 free", got)
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"os"
 	"text/tabwriter"
 
-	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/poddemand"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/sim"
 )
 
@@ -26,7 +26,7 @@ type drawResult struct {
 	atFull   []float64
 	stranded []float64
 	// strandedAtEnd is the units stranded after the last arrival, by kind.
-	strandedAtEnd [][gpuworkload.NumStrandedKinds]int64
+	strandedAtEnd [][poddemand.NumStrandedKinds]int64
 	// firstFailure is the share of GPUs allocated when a GPU pod first
 	// found no node; 1 when every GPU pod found one.
 	firstFailure []float64
@@ -145,7 +145,7 @@ func writeTable(w io.Writer, runs []drawResult) error {
 				most++
 			}
 		}
-		var atEnd [gpuworkload.NumStrandedKinds]float64
+		var atEnd [poddemand.NumStrandedKinds]float64
 		for _, r := range runs {
 			for k, v := range r.strandedAtEnd[i] {
 				atEnd[k] += float64(v) / float64(len(runs))
@@ -154,7 +154,7 @@ func writeTable(w io.Writer, runs []drawResult) error {
 		end := mean(column(runs, i, allocated))
 		fmt.Fprintf(tw, "%s\t%.1f (%.2f%%)\t%.2f%%\t%.2f\t%.1f/%.1f/%.1f\t%.1f%%\t%.1f (%.1f)\t%d/%d\n", name, end, 100*end/runs[0].gpus,
 			100*mean(column(runs, i, atFull)), mean(column(runs, i, stranded)),
-			atEnd[gpuworkload.StrandedMode], atEnd[gpuworkload.StrandedCPUMemory], atEnd[gpuworkload.StrandedFragmentation],
+			atEnd[poddemand.StrandedMode], atEnd[poddemand.StrandedCPUMemory], atEnd[poddemand.StrandedFragmentation],
 			100*mean(column(runs, i, firstFail)), mean(column(runs, i, waiting)), mean(column(runs, i, pinned)), most, len(runs))
 	}
 	if err := tw.Flush(); err != nil {

@@ -1,4 +1,4 @@
-package gpuworkload_test
+package poddemand_test
 
 import (
 	"testing"
@@ -6,7 +6,8 @@ import (
 	v1 "k8s.io/api/core/v1"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
-	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/constrainttest"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/poddemand"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/poddemand/constrainttest"
 )
 
 // NodeConstraint agrees with kube-scheduler's NodeAffinity plugin on
@@ -20,22 +21,22 @@ func TestNodeConstraintAgreesWithNodeAffinity(t *testing.T) {
 	verdict := constrainttest.NodeAffinityVerdict(t)
 	g := constrainttest.NewGenerator(1)
 	models := []string{"T4", "A10", "L4", "GA102GL_A10"}
-	waiting := gpuworkload.NewWaitingGPUPods()
+	waiting := poddemand.NewWaitingGPUPods()
 	for i := range 3000 {
 		node := g.Node()
 		labels := node.Labels
 		pod := g.Constrain(&v1.Pod{})
-		constraint := gpuworkload.NodeConstraintOf(pod)
+		constraint := poddemand.NodeConstraintOf(pod)
 		want := verdict(pod, node)
 		if got := constraint.Accepts(node); got != want {
 			t.Fatalf("case %d: Accepts = %v, NodeAffinity says %v\nnode labels %v\nnodeSelector %v affinity %+v", i, got, want, labels, pod.Spec.NodeSelector, pod.Spec.Affinity)
 		}
-		waiting.Add(gpuworkload.ResourceGPU, gpuworkload.WaitingShape{Units: 2}, constraint)
-		if _, stranded := waiting.Stranded(gpuworkload.FreeOnNode{Node: node, Resource: gpuworkload.ResourceGPU, Units: 1}); stranded != want {
+		waiting.Add(gpuworkload.ResourceGPU, poddemand.WaitingShape{Units: 2}, constraint)
+		if _, stranded := waiting.Stranded(poddemand.FreeOnNode{Node: node, Resource: gpuworkload.ResourceGPU, Units: 1}); stranded != want {
 			t.Fatalf("case %d: one free unit stranded for a pod waiting for two: %v, NodeAffinity says the pod may run there: %v\nnode labels %v\nnodeSelector %v affinity %+v",
 				i, stranded, want, labels, pod.Spec.NodeSelector, pod.Spec.Affinity)
 		}
-		waiting.Remove(gpuworkload.ResourceGPU, gpuworkload.WaitingShape{Units: 2}, constraint)
+		waiting.Remove(gpuworkload.ResourceGPU, poddemand.WaitingShape{Units: 2}, constraint)
 		inv, err := gpuworkload.NewGPUInventory(2, g.Pick(models...), "")
 		if err != nil {
 			t.Fatal(err)
@@ -53,7 +54,7 @@ func TestNodeConstraintAgreesWithNodeAffinity(t *testing.T) {
 			t.Fatalf("case %d: no conversion of %+v to %s", i, inv, mode)
 		}
 		converted := node.DeepCopy()
-		converted.Labels = gpuworkload.ConvertedLabels(node.Labels, conversion)
+		converted.Labels = poddemand.ConvertedLabels(node.Labels, conversion)
 		if got, want := constraint.AcceptsAfter(node, conversion), verdict(pod, converted); got != want {
 			t.Fatalf("case %d: AcceptsAfter(%s) = %v, NodeAffinity on the converted node says %v\nconverted labels %v\nnodeSelector %v affinity %+v", i, mode, got, want, converted.Labels, pod.Spec.NodeSelector, pod.Spec.Affinity)
 		}
@@ -68,12 +69,12 @@ func TestConvertedLabels(t *testing.T) {
 		t.Fatal(err)
 	}
 	toContainer, _ := inv.ConversionTo(gpuworkload.ModePassthrough, gpuworkload.ResourceGPU)
-	labels := gpuworkload.ConvertedLabels(map[string]string{gpuworkload.LabelWorkloadConfig: "vm-passthrough", "zone": "a"}, toContainer)
+	labels := poddemand.ConvertedLabels(map[string]string{gpuworkload.LabelWorkloadConfig: "vm-passthrough", "zone": "a"}, toContainer)
 	if labels[gpuworkload.LabelGPUProduct] != "Tesla-T4" || labels[gpuworkload.LabelGPUCount] != "4" || labels[gpuworkload.LabelWorkloadConfig] != "container" || labels["zone"] != "a" {
 		t.Fatalf("labels after converting a passthrough T4 node to container: %v", labels)
 	}
 	toVGPU, _ := inv.ConversionTo(gpuworkload.ModeContainer, "nvidia.com/GRID_T4-4Q")
-	labels = gpuworkload.ConvertedLabels(map[string]string{gpuworkload.LabelGPUProduct: "Tesla-T4", gpuworkload.LabelGPUCount: "4"}, toVGPU)
+	labels = poddemand.ConvertedLabels(map[string]string{gpuworkload.LabelGPUProduct: "Tesla-T4", gpuworkload.LabelGPUCount: "4"}, toVGPU)
 	if _, ok := labels[gpuworkload.LabelGPUProduct]; ok || labels[gpuworkload.LabelVGPUConfig] != "T4-4Q" || labels[gpuworkload.LabelWorkloadConfig] != "vm-vgpu" {
 		t.Fatalf("labels after converting a container T4 node to vm-vgpu: %v", labels)
 	}

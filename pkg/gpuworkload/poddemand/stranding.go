@@ -1,4 +1,4 @@
-package gpuworkload
+package poddemand
 
 import v1 "k8s.io/api/core/v1"
 

@@ -1,9 +1,11 @@
-package gpuworkload
+package poddemand
 
 import (
 	"fmt"
 
 	v1 "k8s.io/api/core/v1"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 )
 
 // OverCommitFindings reports each GPU resource of which the pods bound to
@@ -11,8 +13,8 @@ import (
 // admission fails the pods it cannot serve (OutOf<resource>); a scheduler
 // that lost track of a binding (a bind whose response was lost) is one way
 // it happens. pods are the node's bound pods; finished pods hold nothing.
-func OverCommitFindings(state *NodeState, pods []*v1.Pod, classifier *Classifier) []Finding {
-	var out []Finding
+func OverCommitFindings(state *gpuworkload.NodeState, pods []*v1.Pod, classifier *gpuworkload.Classifier) []gpuworkload.Finding {
+	var out []gpuworkload.Finding
 	for _, r := range state.Resources {
 		var requested int64
 		var holders []string
@@ -28,9 +30,9 @@ func OverCommitFindings(state *NodeState, pods []*v1.Pod, classifier *Classifier
 			}
 		}
 		if requested > r.Allocatable {
-			out = append(out, newFinding(FindingOverCommitted,
+			out = append(out, gpuworkload.NewFinding(gpuworkload.FindingOverCommitted,
 				"delete pods until the rest fit; the kubelet fails those it cannot serve with OutOf"+string(r.Name),
-				"%d units of %s are bound to the node, which has %d allocatable: %s", requested, r.Name, r.Allocatable, JoinBounded(holders, ", ")))
+				"%d units of %s are bound to the node, which has %d allocatable: %s", requested, r.Name, r.Allocatable, gpuworkload.JoinBounded(holders, ", ")))
 		}
 	}
 	return out

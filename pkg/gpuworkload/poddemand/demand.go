@@ -1,4 +1,4 @@
-package gpuworkload
+package poddemand
 
 import (
 	"errors"
@@ -8,12 +8,15 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	resourcehelper "k8s.io/component-helpers/resource"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices"
 )
 
 // ResourceRequest is one GPU resource a pod needs.
 type ResourceRequest struct {
 	Name  v1.ResourceName
-	Class ResourceClass
+	Class gpuworkload.ResourceClass
 	Count int64
 }
 
@@ -23,13 +26,13 @@ type PodDemand struct {
 	Requests []ResourceRequest
 	// Modes are the distinct modes the requests imply, in Modes order. More
 	// than one is a conflict no node can serve.
-	Modes []Mode
+	Modes []gpuworkload.Mode
 	// Claims are the GPU requests of the pod's pending ResourceClaims; the
 	// scheduler fills them from the claims (NewPodDemand sees the pod only).
 	// They have no mode: each DRA device is a container or a VM GPU by itself.
-	Claims []DRAClaimRequest
+	Claims []dradevices.DRAClaimRequest
 	// VMI is set for virt-launcher pods.
-	VMI *VMIRef
+	VMI *gpuworkload.VMIRef
 	// MilliCPU and Memory are the effective requests of a pod that names an
 	// nvidia.com/ resource, computed with the GPU requests; zero for others.
 	MilliCPU, Memory int64
@@ -51,11 +54,11 @@ func (d PodDemand) RequestModes() string {
 		mode, _ := r.Class.Mode()
 		parts[i] = fmt.Sprintf("%s: %s", r.Name, mode)
 	}
-	return JoinBounded(parts, ", ")
+	return gpuworkload.JoinBounded(parts, ", ")
 }
 
 // Mode is the single mode the pod needs; ok is false for non-GPU pods and conflicts.
-func (d PodDemand) Mode() (mode Mode, ok bool) {
+func (d PodDemand) Mode() (mode gpuworkload.Mode, ok bool) {
 	if len(d.Modes) != 1 {
 		return "", false
 	}
@@ -64,8 +67,8 @@ func (d PodDemand) Mode() (mode Mode, ok bool) {
 
 // NewPodDemand computes a pod's GPU demand. Pods that name no nvidia.com/
 // resource return at once without computing effective requests.
-func NewPodDemand(pod *v1.Pod, classifier *Classifier) PodDemand {
-	d := PodDemand{VMI: VMIOf(pod)}
+func NewPodDemand(pod *v1.Pod, classifier *gpuworkload.Classifier) PodDemand {
+	d := PodDemand{VMI: gpuworkload.VMIOf(pod)}
 	if !namesNVIDIAResource(pod) {
 		return d
 	}
@@ -79,7 +82,7 @@ func NewPodDemand(pod *v1.Pod, classifier *Classifier) PodDemand {
 		if !class.IsGPU() {
 			continue
 		}
-		count, err := Units(q)
+		count, err := gpuworkload.Units(q)
 		if err != nil {
 			d.Requests, d.Invalid = nil, invalidRequests(pod, name, err)
 			return d
@@ -87,7 +90,7 @@ func NewPodDemand(pod *v1.Pod, classifier *Classifier) PodDemand {
 		d.Requests = append(d.Requests, ResourceRequest{Name: name, Class: class, Count: count})
 	}
 	slices.SortFunc(d.Requests, func(a, b ResourceRequest) int { return strings.Compare(string(a.Name), string(b.Name)) })
-	for _, m := range Modes {
+	for _, m := range gpuworkload.Modes {
 		for _, r := range d.Requests {
 			if rm, _ := r.Class.Mode(); rm == m {
 				d.Modes = append(d.Modes, m)
@@ -101,12 +104,12 @@ func NewPodDemand(pod *v1.Pod, classifier *Classifier) PodDemand {
 // invalidRequests names the fields behind an effective request that is not a
 // count of units; a sum of valid containers' requests can be out of range too.
 func invalidRequests(pod *v1.Pod, name v1.ResourceName, err error) error {
-	if errs := podGPUResourceErrors(pod, false); len(errs) > 0 {
+	if errs := gpuworkload.PodGPUQuantityErrors(pod); len(errs) > 0 {
 		messages := make([]string, len(errs))
 		for i, e := range errs {
 			messages[i] = e.Error()
 		}
-		return errors.New(JoinBounded(messages, ", "))
+		return errors.New(gpuworkload.JoinBounded(messages, ", "))
 	}
 	return fmt.Errorf("the containers' requests of %s add up to more than a pod can ask: %w", name, err)
 }
@@ -123,7 +126,7 @@ func (d *PodDemand) CPUAndMemory(pod *v1.Pod) (milliCPU, memory int64) {
 
 func namesNVIDIAResource(pod *v1.Pod) bool {
 	for name := range pod.Spec.Overhead {
-		if strings.HasPrefix(string(name), ResourceDomain) {
+		if strings.HasPrefix(string(name), gpuworkload.ResourceDomain) {
 			return true
 		}
 	}
@@ -148,7 +151,7 @@ func anyResourceList(pod *v1.Pod, holds func(v1.ResourceList) bool) bool {
 
 func hasNVIDIAName(list v1.ResourceList) bool {
 	for name := range list {
-		if strings.HasPrefix(string(name), ResourceDomain) {
+		if strings.HasPrefix(string(name), gpuworkload.ResourceDomain) {
 			return true
 		}
 	}
@@ -166,7 +169,7 @@ func withExtendedRequestsDefaulted(pod *v1.Pod) *v1.Pod {
 	for li, list := range containerLists(pod) {
 		for ci := range list {
 			for name, limit := range list[ci].Resources.Limits {
-				if _, ok := list[ci].Resources.Requests[name]; ok || !strings.HasPrefix(string(name), ResourceDomain) {
+				if _, ok := list[ci].Resources.Requests[name]; ok || !strings.HasPrefix(string(name), gpuworkload.ResourceDomain) {
 					continue
 				}
 				if copied == nil {
@@ -193,11 +196,11 @@ func withExtendedRequestsDefaulted(pod *v1.Pod) *v1.Pod {
 // pod with a ResourceClaim (the pod alone does not say which driver serves
 // it) and a pod naming a resource that may be a GPU (Classifier.MayBeGPU)
 // all count.
-func HoldsGPU(pod *v1.Pod, classifier *Classifier) bool {
+func HoldsGPU(pod *v1.Pod, classifier *gpuworkload.Classifier) bool {
 	if pod.Status.Phase == v1.PodSucceeded || pod.Status.Phase == v1.PodFailed {
 		return false
 	}
-	if len(pod.Spec.ResourceClaims) > 0 || VMIOf(pod) != nil {
+	if len(pod.Spec.ResourceClaims) > 0 || gpuworkload.VMIOf(pod) != nil {
 		return true
 	}
 	return anyResourceList(pod, func(list v1.ResourceList) bool {

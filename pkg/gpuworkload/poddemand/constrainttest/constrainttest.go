@@ -1,6 +1,6 @@
 // Package constrainttest generates pods pinned to GPU hardware and the nodes
 // they may land on, for property tests that hold every consumer of
-// gpuworkload.NodeConstraint to kube-scheduler's own NodeAffinity verdict.
+// poddemand.NodeConstraint to kube-scheduler's own NodeAffinity verdict.
 package constrainttest
 
 import (

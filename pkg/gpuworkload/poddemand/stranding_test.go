@@ -1,14 +1,16 @@
-package gpuworkload
+package poddemand
 
 import (
 	"testing"
 
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 )
 
 func TestStranded(t *testing.T) {
-	const a10, gpu v1.ResourceName = "nvidia.com/GA102GL_A10", ResourceGPU
+	const a10, gpu v1.ResourceName = "nvidia.com/GA102GL_A10", gpuworkload.ResourceGPU
 	waiting := NewWaitingGPUPods()
 	waiting.Add(a10, WaitingShape{Units: 2, MilliCPU: 8000, Memory: 16}, NodeConstraint{})
 	waiting.Add(a10, WaitingShape{Units: 1, MilliCPU: 4000, Memory: 8}, NodeConstraint{})
@@ -44,20 +46,20 @@ func TestStranded(t *testing.T) {
 // A pod pinned to a GPU product counts only for the nodes it accepts: free
 // units elsewhere are not stranded for it, by mode or otherwise.
 func TestStrandedCountsOnlyPodsThatAcceptTheNode(t *testing.T) {
-	pinned := NodeConstraintOf(&v1.Pod{Spec: v1.PodSpec{NodeSelector: map[string]string{LabelGPUProduct: "Tesla-T4"}}})
+	pinned := NodeConstraintOf(&v1.Pod{Spec: v1.PodSpec{NodeSelector: map[string]string{gpuworkload.LabelGPUProduct: "Tesla-T4"}}})
 	node := func(product string) *v1.Node {
-		return &v1.Node{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{LabelGPUProduct: product}}}
+		return &v1.Node{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{gpuworkload.LabelGPUProduct: product}}}
 	}
 	waiting := NewWaitingGPUPods()
-	waiting.Add(ResourceGPU, WaitingShape{Units: 2}, pinned)
+	waiting.Add(gpuworkload.ResourceGPU, WaitingShape{Units: 2}, pinned)
 	for _, tc := range []struct {
 		name     string
 		free     FreeOnNode
 		kind     StrandedKind
 		stranded bool
 	}{
-		{name: "a T4 node with one free unit", free: FreeOnNode{Node: node("Tesla-T4"), Resource: ResourceGPU, Units: 1}, kind: StrandedFragmentation, stranded: true},
-		{name: "an A10 node with one free unit", free: FreeOnNode{Node: node("NVIDIA-A10"), Resource: ResourceGPU, Units: 1}},
+		{name: "a T4 node with one free unit", free: FreeOnNode{Node: node("Tesla-T4"), Resource: gpuworkload.ResourceGPU, Units: 1}, kind: StrandedFragmentation, stranded: true},
+		{name: "an A10 node with one free unit", free: FreeOnNode{Node: node("NVIDIA-A10"), Resource: gpuworkload.ResourceGPU, Units: 1}},
 		{name: "an A10 passthrough node", free: FreeOnNode{Node: node("NVIDIA-A10"), Resource: "nvidia.com/GA102GL_A10", Units: 4}},
 		{name: "a T4 passthrough node", free: FreeOnNode{Node: node("Tesla-T4"), Resource: "nvidia.com/TU104GL_TESLA_T4", Units: 4}, kind: StrandedMode, stranded: true},
 	} {

@@ -1,4 +1,4 @@
-package gpuworkload
+package dradevices
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package gpuworkload
+package dradevices
 
 import (
 	"fmt"
@@ -8,6 +8,8 @@ import (
 	resourceapi "k8s.io/api/resource/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 )
 
 func draDevice(name, deviceType, pciBusID string) resourceapi.Device {
@@ -31,7 +33,7 @@ func TestDRADevicesOf(t *testing.T) {
 		t.Fatalf("node %q, %d devices %+v; want dra-1 and the three GPU devices", node, len(devices), devices)
 	}
 	n := NewDRANode(devices)
-	if n.ByClass[ClassContainerGPU] != 2 || n.ByClass[ClassPassthroughGPU] != 1 || !n.Has(ClassPassthroughGPU) || n.Has(ClassVGPUProfile) {
+	if n.ByClass[gpuworkload.ClassContainerGPU] != 2 || n.ByClass[gpuworkload.ClassPassthroughGPU] != 1 || !n.Has(gpuworkload.ClassPassthroughGPU) || n.Has(gpuworkload.ClassVGPUProfile) {
 		t.Fatalf("by class %v: want 2 container (gpu, mig) and 1 passthrough (vfio)", n.ByClass)
 	}
 	if devices[0].PCIBusID != devices[1].PCIBusID || devices[0].PCIBusID == "" {
@@ -58,11 +60,11 @@ func TestDRAExtendedResourceOf(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		class *resourceapi.DeviceClass
-		want  ResourceClass
+		want  gpuworkload.ResourceClass
 		ok    bool
 	}{
-		{name: "the driver's gpu class", class: class("gpu.nvidia.com", "device.attributes['gpu.nvidia.com'].type == 'gpu'", "nvidia.com/gpu"), want: ClassContainerGPU, ok: true},
-		{name: "a class of the cluster's own selecting vfio", class: class("a10-vms", `device.attributes["gpu.nvidia.com"].type == "vfio"`, "example.com/vm-gpu"), want: ClassPassthroughGPU, ok: true},
+		{name: "the driver's gpu class", class: class("gpu.nvidia.com", "device.attributes['gpu.nvidia.com'].type == 'gpu'", "nvidia.com/gpu"), want: gpuworkload.ClassContainerGPU, ok: true},
+		{name: "a class of the cluster's own selecting vfio", class: class("a10-vms", `device.attributes["gpu.nvidia.com"].type == "vfio"`, "example.com/vm-gpu"), want: gpuworkload.ClassPassthroughGPU, ok: true},
 		{name: "no extended resource", class: class("vfio.gpu.nvidia.com", "device.attributes['gpu.nvidia.com'].type == 'vfio'", ""), ok: false},
 		{name: "another driver", class: class("fpga", "device.attributes['fpga.example.com'].type == 'gpu'", "example.com/fpga"), ok: false},
 	} {
@@ -113,7 +115,7 @@ func TestExclusiveDRADevices(t *testing.T) {
 func TestDeviceStatesOfMIGSlices(t *testing.T) {
 	var devices []DRADevice
 	for i := range 7 {
-		devices = append(devices, DRADevice{Pool: "n", Name: fmt.Sprintf("gpu-0-mig-1g5gb-%d", i), Type: DRATypeMIG, Class: ClassContainerGPU, PCIBusID: "0000:3b:00.0"})
+		devices = append(devices, DRADevice{Pool: "n", Name: fmt.Sprintf("gpu-0-mig-1g5gb-%d", i), Type: DRATypeMIG, Class: gpuworkload.ClassContainerGPU, PCIBusID: "0000:3b:00.0"})
 	}
 	n := NewDRANode(devices)
 	holder := func(_, device string) string {
@@ -123,7 +125,7 @@ func TestDeviceStatesOfMIGSlices(t *testing.T) {
 		return ""
 	}
 	a := n.Availability(holder)
-	if c := a.ByClass[ClassContainerGPU]; c.Allocated != 2 || c.Free != 5 || c.SiblingInUse != 0 || a.GPUs != 1 {
+	if c := a.ByClass[gpuworkload.ClassContainerGPU]; c.Allocated != 2 || c.Free != 5 || c.SiblingInUse != 0 || a.GPUs != 1 {
 		t.Fatalf("availability %+v: want 2 allocated, 5 free, none sibling-in-use, 1 GPU", a)
 	}
 	if s := n.Siblings("n", "gpu-0-mig-1g5gb-0"); len(s) != 0 {

@@ -10,7 +10,7 @@ import (
 	resourceapi "k8s.io/api/resource/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices"
 )
 
 // AllocatedClaim is a claim namespace/name holding one device of the
@@ -18,7 +18,7 @@ import (
 func AllocatedClaim(namespace, name, pool, device string) *resourceapi.ResourceClaim {
 	return &resourceapi.ResourceClaim{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name}, Status: resourceapi.ResourceClaimStatus{
 		Allocation: &resourceapi.AllocationResult{Devices: resourceapi.DeviceAllocationResult{Results: []resourceapi.DeviceRequestAllocationResult{
-			{Request: "gpu", Driver: gpuworkload.DRADriver, Pool: pool, Device: device}}}}}}
+			{Request: "gpu", Driver: dradevices.DRADriver, Pool: pool, Device: device}}}}}}
 }
 
 // CostlySelector is a claim selector the API server accepts, with an
@@ -33,5 +33,5 @@ func CostlySelector() resourceapi.DeviceSelector {
 	list := "[" + strings.Join(values, ",") + "]"
 	return resourceapi.DeviceSelector{CEL: &resourceapi.CELDeviceSelector{Expression: fmt.Sprintf(
 		"%s.all(x, %s.all(y, device.attributes['%[3]s'].productName.matches('^NVIDIA'))) && device.attributes['%[3]s'].productName == 'NVIDIA H100'",
-		list, list, gpuworkload.DRADriver)}}
+		list, list, dradevices.DRADriver)}}
 }

@@ -1,4 +1,4 @@
-package gpuworkload
+package dradevices
 
 import (
 	"fmt"
@@ -11,6 +11,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/dynamic-resource-allocation/resourceclaim"
 	"k8s.io/utils/ptr"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 )
 
 // DRADriver is the NVIDIA DRA driver's default name: the driver of its
@@ -34,21 +36,21 @@ const (
 // DRATypeClass is the class of a device of the driver's type: container
 // GPUs (gpu, mig) or passthrough GPUs for VMs (vfio). vGPU is not offered
 // through DRA.
-func DRATypeClass(deviceType string) ResourceClass {
+func DRATypeClass(deviceType string) gpuworkload.ResourceClass {
 	switch deviceType {
 	case DRATypeGPU, DRATypeMIG:
-		return ClassContainerGPU
+		return gpuworkload.ClassContainerGPU
 	case DRATypeVFIO:
-		return ClassPassthroughGPU
+		return gpuworkload.ClassPassthroughGPU
 	}
-	return ClassNotGPU
+	return gpuworkload.ClassNotGPU
 }
 
 // DRADevice is one GPU device a DRA driver publishes for a node.
 type DRADevice struct {
 	Pool, Name string
 	Type       string
-	Class      ResourceClass
+	Class      gpuworkload.ResourceClass
 	// PCIBusID names the physical GPU: the gpu-N and gpu-vfio-N devices of
 	// one GPU share it. Empty when the driver does not publish it.
 	PCIBusID string
@@ -108,7 +110,7 @@ func (n *DRANode) Siblings(pool, device string) []DRADevice {
 type DRANode struct {
 	Devices []DRADevice
 	// ByClass counts the devices per class.
-	ByClass [len(classNames)]int
+	ByClass [gpuworkload.ResourceClasses]int
 	// GPUs counts the physical GPUs: devices with one PCI bus ID are one
 	// GPU; devices without one are taken as one class's view of the GPUs.
 	GPUs int
@@ -118,7 +120,7 @@ type DRANode struct {
 }
 
 // Has reports whether the node publishes devices of the class.
-func (n *DRANode) Has(class ResourceClass) bool {
+func (n *DRANode) Has(class gpuworkload.ResourceClass) bool {
 	return n != nil && int(class) < len(n.ByClass) && n.ByClass[class] > 0
 }
 
@@ -146,7 +148,7 @@ func DriverSlice(node string, gpus int, taints ...resourceapi.DeviceTaint) *reso
 
 // DriverSliceOfCard is DriverSlice with the productName the driver gives
 // every device of the card (DRAProductName); without one, DriverSlice.
-func DriverSliceOfCard(node string, gpus int, card Card) *resourceapi.ResourceSlice {
+func DriverSliceOfCard(node string, gpus int, card gpuworkload.Card) *resourceapi.ResourceSlice {
 	slice := DriverSlice(node, gpus)
 	if name := card.DRAProductName(); name != "" {
 		for _, d := range slice.Spec.Devices {
@@ -271,7 +273,7 @@ func DRAUsableDevices(slices []DRAPoolSlice) []DRADevice {
 func NewDRANode(devices []DRADevice) *DRANode {
 	n := &DRANode{Devices: devices}
 	var busIDs []string
-	var withoutBusID [len(classNames)]int
+	var withoutBusID [gpuworkload.ResourceClasses]int
 	for _, d := range devices {
 		n.ByClass[d.Class]++
 		switch {
@@ -295,7 +297,7 @@ type DRAHolder func(pool, device string) string
 type DRAAvailability struct {
 	// GPUs is the node's physical GPUs (DRANode.GPUs).
 	GPUs    int
-	ByClass [len(classNames)]DRAClassAvailability
+	ByClass [gpuworkload.ResourceClasses]DRAClassAvailability
 	// ByDeviceClass counts the devices each DeviceClass selects
 	// (DRANode.Selected); a class that selects none is not in it.
 	ByDeviceClass map[string]DRAClassAvailability
@@ -397,7 +399,7 @@ type DRAClaimRequest struct {
 	// Request is the request's name, request/subrequest for an alternative.
 	Request     string
 	DeviceClass string
-	Class       ResourceClass
+	Class       gpuworkload.ResourceClass
 	// Selector is the request's own CEL selectors, nil when it has none:
 	// it takes only the devices of its class they match too.
 	Selector *DRADeviceSelector
@@ -424,7 +426,7 @@ func (r DRAClaimRequest) Alternatives() []DRAClaimRequest {
 // is one of them only when every alternative is of a GPU class: one of
 // other devices may serve it, which is the allocator's to judge. The error
 // names the claim's selector that does not compile.
-func DRAClaimRequestsOf(claim *resourceapi.ResourceClaim, gpuClass func(deviceClass string) (ResourceClass, bool)) ([]DRAClaimRequest, error) {
+func DRAClaimRequestsOf(claim *resourceapi.ResourceClaim, gpuClass func(deviceClass string) (gpuworkload.ResourceClass, bool)) ([]DRAClaimRequest, error) {
 	name := claim.Namespace + "/" + claim.Name
 	var out []DRAClaimRequest
 	for i, r := range claim.Spec.Devices.Requests {
@@ -466,7 +468,7 @@ func DRAClaimRequestsOf(claim *resourceapi.ResourceClaim, gpuClass func(deviceCl
 }
 
 func draClaimRequest(claim, request, deviceClass string, mode resourceapi.DeviceAllocationMode, count int64, selectors []resourceapi.DeviceSelector, tolerations []resourceapi.DeviceToleration, at string,
-	gpuClass func(string) (ResourceClass, bool)) (DRAClaimRequest, bool, error) {
+	gpuClass func(string) (gpuworkload.ResourceClass, bool)) (DRAClaimRequest, bool, error) {
 	class, ok := gpuClass(deviceClass)
 	if !ok {
 		return DRAClaimRequest{}, false, nil
@@ -564,7 +566,7 @@ type DRAExtendedResource struct {
 	DeviceClass string
 	// Type is the driver's device type the class selects, Class its class.
 	Type  string
-	Class ResourceClass
+	Class gpuworkload.ResourceClass
 }
 
 // DRAExtendedResourceOf reads the extended resource a GPU DeviceClass of the
@@ -584,11 +586,11 @@ func DRAExtendedResourceOf(class *resourceapi.DeviceClass, driver string) (DRAEx
 // both from a device plugin and through a DeviceClass, which Kubernetes does
 // not allow, and VFIO devices without the PCI bus ID that ties them to their
 // GPU's container device.
-func DRANodeFindings(node *v1.Node, dra *DRANode, served []DRAExtendedResource) []Finding {
-	var out []Finding
+func DRANodeFindings(node *v1.Node, dra *DRANode, served []DRAExtendedResource) []gpuworkload.Finding {
+	var out []gpuworkload.Finding
 	for _, s := range served {
 		if q, ok := node.Status.Allocatable[s.Name]; ok && !q.IsZero() && dra.Has(s.Class) {
-			out = append(out, newFinding(FindingDRADualServed,
+			out = append(out, gpuworkload.NewFinding(gpuworkload.FindingDRADualServed,
 				fmt.Sprintf("stop one of them on the node: the device plugin that advertises %s, or the DRA driver's %s devices", s.Name, s.Class.Describe()),
 				"the node advertises %s from a device plugin and publishes devices that DeviceClass %s serves it with; a node may serve an extended resource one way only", s.Name, s.DeviceClass))
 		}
@@ -603,21 +605,21 @@ func DRANodeFindings(node *v1.Node, dra *DRANode, served []DRAExtendedResource) 
 		}
 	}
 	if len(tainted) > 0 {
-		out = append(out, newFinding(FindingDRADevicesTainted,
+		out = append(out, gpuworkload.NewFinding(gpuworkload.FindingDRADevicesTainted,
 			"remove the taints from the ResourceSlice when the devices are usable again, or tolerate them in the claims that may use them",
-			"GPU devices tainted NoSchedule or NoExecute in their ResourceSlice: %s; the allocator gives them only to claims that tolerate the taint", JoinBounded(tainted, ", ")))
+			"GPU devices tainted NoSchedule or NoExecute in their ResourceSlice: %s; the allocator gives them only to claims that tolerate the taint", gpuworkload.JoinBounded(tainted, ", ")))
 	}
 	if len(unbound) > 0 {
-		out = append(out, newFinding(FindingDRAVFIONoPCIBusID,
+		out = append(out, gpuworkload.NewFinding(gpuworkload.FindingDRAVFIONoPCIBusID,
 			"upgrade the DRA driver to a version that publishes resource.kubernetes.io/pciBusID for VFIO devices",
-			"VFIO devices without resource.kubernetes.io/pciBusID: %s; the scheduler cannot tell which GPU they share with a container device, so it cannot keep the two out of two claims", JoinBounded(unbound, ", ")))
+			"VFIO devices without resource.kubernetes.io/pciBusID: %s; the scheduler cannot tell which GPU they share with a container device, so it cannot keep the two out of two claims", gpuworkload.JoinBounded(unbound, ", ")))
 	}
 	return out
 }
 
 // DRAClassFindings reports a DeviceClass that serves an extended resource
 // with devices no node publishes: pods asking for the resource find none.
-func DRAClassFindings(served DRAExtendedResource, nodes map[string]*DRANode) []Finding {
+func DRAClassFindings(served DRAExtendedResource, nodes map[string]*DRANode) []gpuworkload.Finding {
 	for _, n := range nodes {
 		for _, d := range n.Devices {
 			if d.Type == served.Type {
@@ -625,7 +627,7 @@ func DRAClassFindings(served DRAExtendedResource, nodes map[string]*DRANode) []F
 			}
 		}
 	}
-	return []Finding{newFinding(FindingDRAClassMatchesNothing,
+	return []gpuworkload.Finding{gpuworkload.NewFinding(gpuworkload.FindingDRAClassMatchesNothing,
 		fmt.Sprintf("publish devices of type %s with the DRA driver, or remove extendedResourceName from DeviceClass %s", served.Type, served.DeviceClass),
 		"DeviceClass %s serves %s with devices of type %s, and no node publishes one", served.DeviceClass, served.Name, served.Type)}
 }

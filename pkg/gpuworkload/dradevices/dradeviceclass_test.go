@@ -1,4 +1,4 @@
-package gpuworkload
+package dradevices
 
 import (
 	"context"
@@ -8,10 +8,11 @@ import (
 	"strings"
 	"testing"
 
-	v1 "k8s.io/api/core/v1"
 	resourceapi "k8s.io/api/resource/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 )
 
 // Which devices a DeviceClass takes is what its CEL selectors say: the
@@ -27,7 +28,7 @@ func TestDRADeviceClassSelects(t *testing.T) {
 	node := NewDRANode(devices)
 	classes := map[string]*DRADeviceClass{}
 	for _, c := range []*resourceapi.DeviceClass{
-		DriverDeviceClass(DRAClassGPU, DRATypeGPU, ResourceGPU),
+		DriverDeviceClass(DRAClassGPU, DRATypeGPU, gpuworkload.ResourceGPU),
 		DriverDeviceClass("mig.nvidia.com", DRATypeMIG, ""),
 		DriverDeviceClass(DRAClassVFIO, DRATypeVFIO, ""),
 		{ObjectMeta: metav1.ObjectMeta{Name: "a100"}, Spec: resourceapi.DeviceClassSpec{Selectors: []resourceapi.DeviceSelector{{CEL: &resourceapi.CELDeviceSelector{
@@ -95,8 +96,8 @@ func TestCompileDRADeviceClassError(t *testing.T) {
 // A request with alternatives joins the demand only when every alternative
 // is of a GPU class: one of other devices may serve it.
 func TestDRAClaimRequestsOfFirstAvailable(t *testing.T) {
-	gpuClass := func(deviceClass string) (ResourceClass, bool) {
-		return ClassContainerGPU, deviceClass == DRAClassGPU || deviceClass == "mig.nvidia.com"
+	gpuClass := func(deviceClass string) (gpuworkload.ResourceClass, bool) {
+		return gpuworkload.ClassContainerGPU, deviceClass == DRAClassGPU || deviceClass == "mig.nvidia.com"
 	}
 	claim := func(alternatives ...string) *resourceapi.ResourceClaim {
 		c := &resourceapi.ResourceClaim{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "c"}}
@@ -135,7 +136,7 @@ func a100AndH100Node(t *testing.T) *DRANode {
 		slice.Spec.Devices[2*i].Attributes["productName"] = resourceapi.DeviceAttribute{StringValue: ptr.To(product)}
 	}
 	_, devices := DRADevicesOf(slice, DRADriver)
-	gpu, err := CompileDRADeviceClass(DriverDeviceClass(DRAClassGPU, DRATypeGPU, ResourceGPU))
+	gpu, err := CompileDRADeviceClass(DriverDeviceClass(DRAClassGPU, DRATypeGPU, gpuworkload.ResourceGPU))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +149,7 @@ func a100AndH100Node(t *testing.T) *DRANode {
 func TestDRAClaimSelectorsNarrowTheClass(t *testing.T) {
 	node := a100AndH100Node(t)
 	available := node.Availability(func(string, string) string { return "" })
-	gpuClass := func(string) (ResourceClass, bool) { return ClassContainerGPU, true }
+	gpuClass := func(string) (gpuworkload.ResourceClass, bool) { return gpuworkload.ClassContainerGPU, true }
 	for product, want := range map[string]int{"H100": 1, "L40S": 0} {
 		claim := &resourceapi.ResourceClaim{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "c"}}
 		claim.Spec.Devices.Requests = []resourceapi.DeviceRequest{{Name: "gpu", Exactly: &resourceapi.ExactDeviceRequest{DeviceClassName: DRAClassGPU, Count: 1,
@@ -192,7 +193,7 @@ func TestDRATaintsTheRequestTolerates(t *testing.T) {
 	slice.Spec.Devices[2].Taints = []resourceapi.DeviceTaint{maintenance, unhealthy}
 	slice.Spec.Devices[4].Taints = []resourceapi.DeviceTaint{maintenance, {Key: "example.com/note", Effect: resourceapi.DeviceTaintEffectNone}}
 	_, devices := DRADevicesOf(slice, DRADriver)
-	gpu, err := CompileDRADeviceClass(DriverDeviceClass(DRAClassGPU, DRATypeGPU, ResourceGPU))
+	gpu, err := CompileDRADeviceClass(DriverDeviceClass(DRAClassGPU, DRATypeGPU, gpuworkload.ResourceGPU))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,61 +221,6 @@ func TestDRATaintsTheRequestTolerates(t *testing.T) {
 	}
 }
 
-// A claim request's own selectors pin the pod to the nodes whose devices
-// they match, an alternative of firstAvailable being enough; a claim
-// without selectors leaves the pod's constraint as it was.
-func TestClaimSelectorsPinTheNodeConstraint(t *testing.T) {
-	node := a100AndH100Node(t)
-	states := make([]DRADeviceState, len(node.Devices))
-	for i, d := range node.Devices {
-		states[i] = DRADeviceState{DRADevice: d, State: DRADeviceFree}
-	}
-	selector := func(product string) []resourceapi.DeviceSelector {
-		return []resourceapi.DeviceSelector{{CEL: &resourceapi.CELDeviceSelector{Expression: "device.attributes['gpu.nvidia.com'].productName.contains('" + product + "')"}}}
-	}
-	gpuClass := func(string) (ResourceClass, bool) { return ClassContainerGPU, true }
-	n1, n2 := &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: "n1"}}, &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: "n2"}}
-	for _, tc := range []struct {
-		name    string
-		request resourceapi.DeviceRequest
-		pinned  bool
-		accepts bool
-	}{
-		{"an H100", resourceapi.DeviceRequest{Name: "gpu", Exactly: &resourceapi.ExactDeviceRequest{DeviceClassName: DRAClassGPU, Count: 1, Selectors: selector("H100")}}, true, true},
-		{"an L40S", resourceapi.DeviceRequest{Name: "gpu", Exactly: &resourceapi.ExactDeviceRequest{DeviceClassName: DRAClassGPU, Count: 1, Selectors: selector("L40S")}}, true, false},
-		{"an L40S or else an H100", resourceapi.DeviceRequest{Name: "gpu", FirstAvailable: []resourceapi.DeviceSubRequest{
-			{Name: "l40s", DeviceClassName: DRAClassGPU, Count: 1, Selectors: selector("L40S")},
-			{Name: "h100", DeviceClassName: DRAClassGPU, Count: 1, Selectors: selector("H100")},
-		}}, true, true},
-		{"any GPU", resourceapi.DeviceRequest{Name: "gpu", Exactly: &resourceapi.ExactDeviceRequest{DeviceClassName: DRAClassGPU, Count: 1}}, false, true},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			claim := &resourceapi.ResourceClaim{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "c"}}
-			claim.Spec.Devices.Requests = []resourceapi.DeviceRequest{tc.request}
-			claims, err := DRAClaimRequestsOf(claim, gpuClass)
-			if err != nil {
-				t.Fatal(err)
-			}
-			publishes := func(name string) bool {
-				return name == "n1" && DRAPublishesFor(context.Background(), states, node.Selected, claims)
-			}
-			constraint := NodeConstraintOf(&v1.Pod{}).WithClaimSelectors(claims, publishes)
-			if constraint.Constrains() != tc.pinned {
-				t.Fatalf("constraint %q: pins the pod %v, want %v", constraint.Description, constraint.Constrains(), tc.pinned)
-			}
-			if tc.pinned && constraint.Description != "the selectors of claim request ns/c/gpu" {
-				t.Errorf("description %q names no claim request", constraint.Description)
-			}
-			if got := constraint.Accepts(n1); got != tc.accepts {
-				t.Errorf("accepts n1: %v, want %v", got, tc.accepts)
-			}
-			if got := constraint.Accepts(n2); got != !tc.pinned {
-				t.Errorf("accepts n2, which publishes nothing: %v, want %v", got, !tc.pinned)
-			}
-		})
-	}
-}
-
 // nestedSelector is a selector whose estimated cost grows with the square
 // of n: about 634,000 at n=150 and 1,125,000 at n=200.
 func nestedSelector(n int) string {
@@ -290,7 +236,7 @@ func nestedSelector(n int) string {
 // estimated cost: one over them is an error naming the claim, the field and
 // the fix, never evaluated; one within them compiles.
 func TestDRAClaimRequestsOfSelectorLimits(t *testing.T) {
-	gpuClass := func(string) (ResourceClass, bool) { return ClassPassthroughGPU, true }
+	gpuClass := func(string) (gpuworkload.ResourceClass, bool) { return gpuworkload.ClassPassthroughGPU, true }
 	for _, tc := range []struct {
 		name, expression string
 		want             []string

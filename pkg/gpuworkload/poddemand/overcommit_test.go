@@ -1,4 +1,4 @@
-package gpuworkload
+package poddemand
 
 import (
 	"testing"
@@ -6,6 +6,8 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 )
 
 // Three VMs bound to a node with two passthrough A10s: the finding names
@@ -13,10 +15,10 @@ import (
 func TestOverCommitFindings(t *testing.T) {
 	const a10 v1.ResourceName = "nvidia.com/GA102GL_A10"
 	list := v1.ResourceList{a10: resource.MustParse("2")}
-	node := &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: "pt-08", Labels: map[string]string{LabelGPUPresent: "true", LabelWorkloadConfig: string(ModePassthrough)}},
+	node := &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: "pt-08", Labels: map[string]string{gpuworkload.LabelGPUPresent: "true", gpuworkload.LabelWorkloadConfig: string(gpuworkload.ModePassthrough)}},
 		Status: v1.NodeStatus{Capacity: list, Allocatable: list}}
-	policy := SandboxPolicy{Enabled: true, DefaultWorkload: ModeContainer}
-	state := NewNodeState(node, policy, nil)
+	policy := gpuworkload.SandboxPolicy{Enabled: true, DefaultWorkload: gpuworkload.ModeContainer}
+	state := gpuworkload.NewNodeState(node, policy, nil)
 	vm := func(name string, phase v1.PodPhase) *v1.Pod {
 		requests := v1.ResourceList{a10: resource.MustParse("1")}
 		return &v1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "vms", Name: name}, Spec: v1.PodSpec{NodeName: "pt-08",
@@ -28,7 +30,7 @@ func TestOverCommitFindings(t *testing.T) {
 	}
 	got := OverCommitFindings(state, append(pods, vm("virt-launcher-c", v1.PodPending)), nil)
 	want := "3 units of nvidia.com/GA102GL_A10 are bound to the node, which has 2 allocatable: vms/virt-launcher-a (1), vms/virt-launcher-b (1), vms/virt-launcher-c (1)"
-	if len(got) != 1 || got[0].Code != FindingOverCommitted || got[0].Severity != SeverityError || got[0].Message != want {
+	if len(got) != 1 || got[0].Code != gpuworkload.FindingOverCommitted || got[0].Severity != gpuworkload.SeverityError || got[0].Message != want {
 		t.Fatalf("findings %+v, want one OverCommitted error: %s", got, want)
 	}
 }

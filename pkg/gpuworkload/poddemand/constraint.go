@@ -1,4 +1,4 @@
-package gpuworkload
+package poddemand
 
 import (
 	"encoding/json"
@@ -9,6 +9,9 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/component-helpers/scheduling/corev1/nodeaffinity"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices"
 )
 
 // NodeConstraint is a pod's nodeSelector and required node affinity, which
@@ -84,10 +87,10 @@ func (c NodeConstraint) Accepts(node *v1.Node) bool {
 // cards as node affinity does. publishes says whether the node's DRA
 // devices serve every claim request (DRAPublishesFor). Without such
 // selectors any device of the class serves, and the constraint is kept.
-func (c NodeConstraint) WithClaimSelectors(claims []DRAClaimRequest, publishes func(node string) bool) NodeConstraint {
+func (c NodeConstraint) WithClaimSelectors(claims []dradevices.DRAClaimRequest, publishes func(node string) bool) NodeConstraint {
 	var pinned []string
 	for _, claim := range claims {
-		if slices.ContainsFunc(claim.Alternatives(), func(a DRAClaimRequest) bool { return a.Selector != nil }) {
+		if slices.ContainsFunc(claim.Alternatives(), func(a dradevices.DRAClaimRequest) bool { return a.Selector != nil }) {
 			request, _, _ := strings.Cut(claim.Request, "/")
 			pinned = append(pinned, claim.Claim+"/"+request)
 		}
@@ -105,7 +108,7 @@ func (c NodeConstraint) WithClaimSelectors(claims []DRAClaimRequest, publishes f
 // conversion is done: its mode label, its vGPU profile label, and the
 // labels gpu-feature-discovery sets in container mode and that go with it
 // elsewhere (ConvertedLabels).
-func (c NodeConstraint) AcceptsAfter(node *v1.Node, conversion Conversion) bool {
+func (c NodeConstraint) AcceptsAfter(node *v1.Node, conversion gpuworkload.Conversion) bool {
 	if !c.Constrains() {
 		return true
 	}
@@ -118,22 +121,22 @@ func (c NodeConstraint) AcceptsAfter(node *v1.Node, conversion Conversion) bool 
 }
 
 // ConvertedLabels are a node's labels once the conversion is done.
-func ConvertedLabels(labels map[string]string, conversion Conversion) map[string]string {
+func ConvertedLabels(labels map[string]string, conversion gpuworkload.Conversion) map[string]string {
 	out := maps.Clone(labels)
 	if out == nil {
 		out = map[string]string{}
 	}
-	out[LabelWorkloadConfig] = string(conversion.Mode)
-	if conversion.Mode == ModeVGPU {
-		out[LabelVGPUConfig] = conversion.Served.VGPU.Name()
+	out[gpuworkload.LabelWorkloadConfig] = string(conversion.Mode)
+	if conversion.Mode == gpuworkload.ModeVGPU {
+		out[gpuworkload.LabelVGPUConfig] = conversion.Served.VGPU.Name()
 	}
-	delete(out, LabelGPUProduct)
-	delete(out, LabelGPUCount)
-	if conversion.Mode == ModeContainer {
+	delete(out, gpuworkload.LabelGPUProduct)
+	delete(out, gpuworkload.LabelGPUCount)
+	if conversion.Mode == gpuworkload.ModeContainer {
 		if product := conversion.Served.Card.Product(); product != "" {
-			out[LabelGPUProduct] = product
+			out[gpuworkload.LabelGPUProduct] = product
 		}
-		out[LabelGPUCount] = strconv.FormatInt(conversion.Served.GPUs, 10)
+		out[gpuworkload.LabelGPUCount] = strconv.FormatInt(conversion.Served.GPUs, 10)
 	}
 	return out
 }
