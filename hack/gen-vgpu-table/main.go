@@ -1,27 +1,31 @@
-// Command gen-vgpu-table writes pkg/gpuworkload/data/vgpu_profiles.yaml from
+// Command gen-vgpu-table writes pkg/gpuworkload/hardware/data/vgpu_profiles.yaml from
 // the GPU Operator's default vGPU device manager configuration
 // (assets/state-vgpu-device-manager/0500_configmap.yaml): every card family,
 // its profiles with instances per GPU, the PCI device IDs its default
 // section names, and what vgpu.config=default creates there.
 //
-//	go run ./hack/gen-vgpu-table ../shared/data/upstream/NVIDIA+gpu-operator/assets/state-vgpu-device-manager/0500_configmap.yaml > pkg/gpuworkload/data/vgpu_profiles.yaml
+//	go run ./hack/gen-vgpu-table ../shared/data/upstream/NVIDIA+gpu-operator/assets/state-vgpu-device-manager/0500_configmap.yaml > pkg/gpuworkload/hardware/data/vgpu_profiles.yaml
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
+	"strings"
 
-	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"sigs.k8s.io/yaml"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/hardware"
 )
 
 func main() {
 	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: gen-vgpu-table 0500_configmap.yaml > pkg/gpuworkload/data/vgpu_profiles.yaml")
+		fmt.Fprintln(os.Stderr, "usage: gen-vgpu-table 0500_configmap.yaml > pkg/gpuworkload/hardware/data/vgpu_profiles.yaml")
 		os.Exit(2)
 	}
 	data, err := os.ReadFile(os.Args[1])
 	if err == nil {
-		data, err = gpuworkload.GenerateVGPUTable(data, os.Args[1])
+		data, err = generate(data, os.Args[1])
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "gen-vgpu-table:", err)
@@ -29,3 +33,97 @@ func main() {
 	}
 	os.Stdout.Write(data)
 }
+
+// deviceManagerConfig is the part of the GPU Operator's vGPU device manager
+// ConfigMap the table is generated from: each vgpu-configs section names
+// the vGPU types it creates per GPU, and the default section picks one per
+// PCI device ID.
+type deviceManagerConfig struct {
+	VGPUConfigs map[string][]struct {
+		DeviceFilter string         `json:"device-filter"`
+		VGPUDevices  map[string]int `json:"vgpu-devices"`
+	} `json:"vgpu-configs"`
+}
+
+// generate builds vgpu_profiles.yaml from the operator's
+// ConfigMap (vgpuTableSource; source names the file read, for errors):
+// every section but default is one profile,
+// whose instances per GPU it gives; default names each device ID's profile.
+// Type names are parsed by the device manager's rules (hardware.ParseVGPUConfig).
+func generate(configMap []byte, source string) ([]byte, error) {
+	var cm struct {
+		Data map[string]string `json:"data"`
+	}
+	if err := yaml.Unmarshal(configMap, &cm); err != nil {
+		return nil, fmt.Errorf("%s: %w", source, err)
+	}
+	var config deviceManagerConfig
+	if err := yaml.Unmarshal([]byte(cm.Data["config.yaml"]), &config); err != nil {
+		return nil, fmt.Errorf("%s: data.config.yaml: %w", source, err)
+	}
+	table := hardware.VGPUTable{Cards: map[string]hardware.VGPUTableCard{}}
+	for name, entries := range config.VGPUConfigs {
+		if name == hardware.VGPUConfigDefault {
+			continue
+		}
+		p, err := hardware.ParseVGPUConfig(name)
+		if err != nil || len(entries) != 1 || len(entries[0].VGPUDevices) != 1 || entries[0].VGPUDevices[name] <= 0 {
+			return nil, fmt.Errorf("%s: vgpu-configs.%s: want one entry creating only %s (%v)", source, name, name, err)
+		}
+		c := table.Cards[p.Card]
+		if c.Profiles == nil {
+			c.Profiles = map[string]int{}
+		}
+		c.Profiles[p.Size()] = entries[0].VGPUDevices[name]
+		if p.GPUInstanceSlices == 0 {
+			c.MemoryGB = max(c.MemoryGB, p.FramebufferGB*entries[0].VGPUDevices[name])
+		}
+		table.Cards[p.Card] = c
+	}
+	for i, entry := range config.VGPUConfigs[hardware.VGPUConfigDefault] {
+		at := fmt.Sprintf("%s: vgpu-configs.default[%d]", source, i)
+		id, ok := strings.CutSuffix(strings.ToLower(strings.TrimPrefix(entry.DeviceFilter, "0x")), "10de")
+		if !ok || !hardware.IsPCIDeviceID(id) || len(entry.VGPUDevices) != 1 {
+			return nil, fmt.Errorf("%s: want a device-filter 0x<device ID>10DE and one vGPU type", at)
+		}
+		for name := range entry.VGPUDevices {
+			p, err := hardware.ParseVGPUConfig(name)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", at, err)
+			}
+			c, known := table.Cards[p.Card]
+			if _, offered := c.Profiles[p.Size()]; !known || !offered {
+				return nil, fmt.Errorf("%s: %s is not a profile the sections offer", at, name)
+			}
+			if c.DefaultProfiles == nil {
+				c.DefaultProfiles = map[string]string{}
+			}
+			c.DefaultProfiles[id] = p.Size()
+			table.Cards[p.Card] = c
+		}
+	}
+	body := table.Format()
+	if _, err := hardware.ParseVGPUTable(body); err != nil {
+		return nil, fmt.Errorf("%s: the generated table does not hold: %w", source, err)
+	}
+	var out bytes.Buffer
+	fmt.Fprintf(&out, vgpuTableHeader, vgpuTableSource)
+	out.Write(body)
+	return out.Bytes(), nil
+}
+
+// vgpuTableSource is the upstream file the table is generated from.
+const vgpuTableSource = "NVIDIA/gpu-operator assets/state-vgpu-device-manager/0500_configmap.yaml @ a22dbf671f2e"
+
+const vgpuTableHeader = `# Generated by go run ./hack/gen-vgpu-table from %s: do not edit.
+#
+# The GPU Operator's default vGPU device manager configuration, per vGPU
+# type family (the card part of a nvidia.com/vgpu.config value, e.g. A10,
+# A100DX): profiles are the instances one GPU holds in equal-size mode
+# (framebuffer GB, series letter and MIG suffix; MIG-backed profiles start
+# with their GPU instance slices); defaultProfiles is, per PCI device ID,
+# what vgpu.config=default (or no label) creates; memoryGB is the largest
+# framebuffer one GPU's time-sliced profiles cover. A family may span
+# cards (DC: the RTX PRO Blackwell data center cards), whose counts are
+# then those of its largest.
+`

@@ -16,6 +16,7 @@ import (
 	"github.com/gpu-workload-scheduler/scheduler/pkg/drasiblings"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/hardware"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/poddemand"
 )
 
@@ -308,7 +309,7 @@ func vmiDeviceNames(vmi *unstructured.Unstructured, classifier *gpuworkload.Clas
 				malformed = append(malformed, fmt.Sprintf("%s[%d].deviceName: a %T, not a string", path, i, raw))
 				continue
 			}
-			if strings.HasPrefix(name, gpuworkload.ResourceDomain) && !slices.Contains(names, v1.ResourceName(name)) {
+			if strings.HasPrefix(name, hardware.ResourceDomain) && !slices.Contains(names, v1.ResourceName(name)) {
 				if field == "gpus" || classifier.Classify(v1.ResourceName(name)).IsGPU() {
 					names = append(names, v1.ResourceName(name))
 				}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/hardware"
 )
 
 // NodeEntry is a node's GPU state as of one ResourceVersion and policy epoch.
@@ -270,7 +271,7 @@ func (t *Tracker) DeleteNode(name string) {
 func (t *Tracker) classEvidenceLocked(node *v1.Node) string {
 	var names []string
 	for name, q := range node.Status.Capacity {
-		if !q.IsZero() && strings.HasPrefix(string(name), gpuworkload.ResourceDomain) && !gpuworkload.RecognisedName(name) {
+		if !q.IsZero() && strings.HasPrefix(string(name), hardware.ResourceDomain) && !gpuworkload.RecognisedName(name) {
 			names = append(names, string(name))
 		}
 	}

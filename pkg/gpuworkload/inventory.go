@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	v1 "k8s.io/api/core/v1"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/hardware"
 )
 
 // GPUInventory is a node's GPUs apart from the mode they are prepared for:
@@ -14,9 +16,9 @@ type GPUInventory struct {
 	GPUs int64
 	// Card is the GPU model (IdentifyCard); what it leaves unknown, the
 	// inventory cannot advertise.
-	Card Card
+	Card hardware.Card
 	// VGPU is the profile vm-vgpu creates; zero when unknown.
-	VGPU VGPUProfile
+	VGPU hardware.VGPUProfile
 }
 
 // NewGPUInventory builds an inventory from a GPU count, a model and an
@@ -29,16 +31,16 @@ func NewGPUInventory(gpus int64, model, vgpuProfile string) (GPUInventory, error
 	if gpus < 0 {
 		return inv, fmt.Errorf("GPU count %d is negative", gpus)
 	}
-	card, err := CardOfModel(model)
+	card, err := hardware.CardOfModel(model)
 	if err != nil {
 		return inv, err
 	}
 	inv.Card = card
 	switch {
 	case vgpuProfile != "":
-		p, err := ParseVGPUTypeName(vgpuProfile)
+		p, err := hardware.ParseVGPUTypeName(vgpuProfile)
 		if err != nil {
-			if p, err = ParseVGPUConfig(vgpuProfile); err != nil {
+			if p, err = hardware.ParseVGPUConfig(vgpuProfile); err != nil {
 				return inv, fmt.Errorf("vGPU profile %+q: want a vgpu.config value such as A10-12Q or a type name such as NVIDIA_A10-12Q", vgpuProfile)
 			}
 		}
@@ -50,13 +52,13 @@ func NewGPUInventory(gpus int64, model, vgpuProfile string) (GPUInventory, error
 		}
 		inv.VGPU = p
 		if card.VGPUFamily == "" {
-			inv.Card = IdentifyCard(CardEvidence{VGPUType: p, PassthroughName: card.PassthroughName})
+			inv.Card = hardware.IdentifyCard(hardware.CardEvidence{VGPUType: p, PassthroughName: card.PassthroughName})
 		}
 	default:
-		inv.VGPU = card.defaultProfile()
+		inv.VGPU = card.DefaultProfile()
 	}
 	if inv.VGPU.Card != "" && inv.VGPU.Prefix == "" {
-		inv.VGPU.Prefix = VGPUTypePrefix(inv.VGPU.Family())
+		inv.VGPU.Prefix = hardware.VGPUTypePrefix(inv.VGPU.Family())
 	}
 	return inv, nil
 }
@@ -70,13 +72,13 @@ func (inv GPUInventory) Advertisement(mode Mode) (v1.ResourceName, int64, error)
 		if inv.Card.PassthroughName == "" {
 			return "", 0, fmt.Errorf("the passthrough device name of GPU %s is unknown: give the PCI device name, e.g. GA102GL_A10", inv.Card)
 		}
-		return v1.ResourceName(ResourceDomain + inv.Card.PassthroughName), inv.GPUs, nil
+		return v1.ResourceName(hardware.ResourceDomain + inv.Card.PassthroughName), inv.GPUs, nil
 	case ModeVGPU:
 		perGPU, ok := inv.VGPU.MaxPerGPU()
 		if !ok {
 			return "", 0, fmt.Errorf("the vGPU profile of GPU %s is unknown: give one, e.g. A10-12Q", inv.Card)
 		}
-		return v1.ResourceName(ResourceDomain + inv.VGPU.TypeName()), inv.GPUs * int64(perGPU), nil
+		return v1.ResourceName(hardware.ResourceDomain + inv.VGPU.TypeName()), inv.GPUs * int64(perGPU), nil
 	}
 	return "", 0, fmt.Errorf("invalid GPU workload mode %+q: valid values are %s", mode, validModes())
 }
@@ -93,10 +95,10 @@ func (inv GPUInventory) Serving(r v1.ResourceName) (mode Mode, served GPUInvento
 	switch {
 	case r == ResourceGPU:
 		return ModeContainer, inv, true
-	case inv.Card.PassthroughName != "" && r == v1.ResourceName(ResourceDomain+inv.Card.PassthroughName):
+	case inv.Card.PassthroughName != "" && r == v1.ResourceName(hardware.ResourceDomain+inv.Card.PassthroughName):
 		return ModePassthrough, inv, true
 	}
-	p, err := ParseVGPUTypeName(string(r))
+	p, err := hardware.ParseVGPUTypeName(string(r))
 	if err != nil || p.Family() != inv.Card.VGPUFamily {
 		return "", inv, false
 	}
@@ -131,8 +133,8 @@ func HardwareKeysFor(r v1.ResourceName) []string {
 	if r == ResourceGPU {
 		return []string{hardwareKeyAny}
 	}
-	keys := []string{hardwareKeyDevice + strings.TrimPrefix(string(r), ResourceDomain)}
-	if p, err := ParseVGPUTypeName(string(r)); err == nil {
+	keys := []string{hardwareKeyDevice + strings.TrimPrefix(string(r), hardware.ResourceDomain)}
+	if p, err := hardware.ParseVGPUTypeName(string(r)); err == nil {
 		keys = append(keys, hardwareKeyCard+p.Family())
 	}
 	return keys
@@ -218,13 +220,13 @@ func ConvertibleTo(nodes []NodeGPUs, r v1.ResourceName) (NodeGPUs, Conversion, b
 // in container mode or the count advertised, and the vGPU profile the
 // node's vgpu.config (or the ClusterPolicy's default for it) creates.
 func InventoryOf(node *v1.Node, state *NodeState) GPUInventory {
-	inv := GPUInventory{Card: IdentifyCard(cardEvidenceOf(node, state))}
+	inv := GPUInventory{Card: hardware.IdentifyCard(cardEvidenceOf(node, state))}
 	for _, r := range state.Resources {
 		switch r.Class {
 		case ClassContainerGPU, ClassPassthroughGPU:
 			inv.GPUs = r.Capacity
 		case ClassVGPUProfile:
-			if p, err := ParseVGPUTypeName(string(r.Name)); err == nil {
+			if p, err := hardware.ParseVGPUTypeName(string(r.Name)); err == nil {
 				inv.VGPU = p
 				if perGPU, ok := p.MaxPerGPU(); ok {
 					inv.GPUs = r.Capacity / int64(perGPU)
@@ -236,13 +238,13 @@ func InventoryOf(node *v1.Node, state *NodeState) GPUInventory {
 		inv.GPUs = n
 	}
 	if inv.VGPU.Card == "" && inv.Card.VGPUFamily != "" {
-		if p, err := ParseVGPUConfig(state.VGPUConfig); err == nil && p.Family() == inv.Card.VGPUFamily {
+		if p, err := hardware.ParseVGPUConfig(state.VGPUConfig); err == nil && p.Family() == inv.Card.VGPUFamily {
 			inv.VGPU = p
 		} else {
-			inv.VGPU = inv.Card.defaultProfile()
+			inv.VGPU = inv.Card.DefaultProfile()
 		}
 		if inv.VGPU.Card != "" {
-			inv.VGPU.Prefix = VGPUTypePrefix(inv.VGPU.Family())
+			inv.VGPU.Prefix = hardware.VGPUTypePrefix(inv.VGPU.Family())
 		}
 	}
 	return inv

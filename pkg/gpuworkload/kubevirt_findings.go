@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	v1 "k8s.io/api/core/v1"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/hardware"
 )
 
 // Advertisement is what the cluster's nodes advertise: per GPU resource, its
@@ -56,7 +58,7 @@ func CheckPermittedHostDevices(p *PermittedHostDevices, policy SandboxPolicy, ad
 		list, example := "pciHostDevices", "pciVendorSelector: 10DE:<device ID>"
 		switch a.Class {
 		case ClassPassthroughGPU:
-			if devices := IdentifyCard(CardEvidence{PassthroughName: strings.TrimPrefix(string(name), ResourceDomain)}).Devices; len(devices) == 1 {
+			if devices := hardware.IdentifyCard(hardware.CardEvidence{PassthroughName: strings.TrimPrefix(string(name), hardware.ResourceDomain)}).Devices; len(devices) == 1 {
 				example = "pciVendorSelector: 10DE:" + strings.ToUpper(devices[0].ID)
 			}
 		case ClassVGPUProfile:
@@ -71,7 +73,7 @@ func CheckPermittedHostDevices(p *PermittedHostDevices, policy SandboxPolicy, ad
 		}
 	}
 	for _, d := range append(slices.Clone(p.PCIHostDevices), p.MediatedDevices...) {
-		if !strings.HasPrefix(string(d.ResourceName), ResourceDomain) {
+		if !strings.HasPrefix(string(d.ResourceName), hardware.ResourceDomain) {
 			continue
 		}
 		_, isAdvertised := advertised[d.ResourceName]
@@ -115,10 +117,10 @@ func CheckPermittedHostDevices(p *PermittedHostDevices, policy SandboxPolicy, ad
 // device plugin whose pci.ids predates the card advertises.
 func deviceIDName(d PermittedDevice) (v1.ResourceName, bool) {
 	vendor, id, isPCI := strings.Cut(strings.ToLower(d.Selector), ":")
-	if !isPCI || vendor != nvidiaVendorID || !isPCIDeviceID(id) {
+	if !isPCI || vendor != hardware.NVIDIAVendorID || !hardware.IsPCIDeviceID(id) {
 		return "", false
 	}
-	return v1.ResourceName(ResourceDomain + id), true
+	return v1.ResourceName(hardware.ResourceDomain + id), true
 }
 
 // sandboxPluginName is the resource the sandbox device plugin advertises
@@ -133,14 +135,14 @@ func sandboxPluginName(d PermittedDevice) (v1.ResourceName, bool) {
 	vendor, id, isPCI := strings.Cut(strings.ToLower(d.Selector), ":")
 	switch {
 	case !isPCI:
-		return v1.ResourceName(ResourceDomain + strings.Join(strings.Fields(d.Selector), "_")), true
-	case vendor != nvidiaVendorID || !isPCIDeviceID(id):
+		return v1.ResourceName(hardware.ResourceDomain + strings.Join(strings.Fields(d.Selector), "_")), true
+	case vendor != hardware.NVIDIAVendorID || !hardware.IsPCIDeviceID(id):
 		return "", false
 	}
-	if i, known := cards.byID[id]; known {
-		return v1.ResourceName(ResourceDomain + cards.devices[i].PassthroughName()), true
+	if name, known := hardware.PassthroughNameOfID(id); known {
+		return v1.ResourceName(hardware.ResourceDomain + name), true
 	}
-	return v1.ResourceName(ResourceDomain + id), true
+	return v1.ResourceName(hardware.ResourceDomain + id), true
 }
 
 // PolicyFindings are what the sandbox policy itself causes: with sandbox
@@ -151,7 +153,7 @@ func PolicyFindings(policy SandboxPolicy, p *PermittedHostDevices, advertised Ad
 	}
 	var missing []string
 	for _, d := range append(slices.Clone(p.PCIHostDevices), p.MediatedDevices...) {
-		if _, ok := advertised[d.ResourceName]; !ok && strings.HasPrefix(string(d.ResourceName), ResourceDomain) {
+		if _, ok := advertised[d.ResourceName]; !ok && strings.HasPrefix(string(d.ResourceName), hardware.ResourceDomain) {
 			missing = append(missing, string(d.ResourceName))
 		}
 	}
@@ -165,10 +167,10 @@ func PolicyFindings(policy SandboxPolicy, p *PermittedHostDevices, advertised Ad
 
 // mdevName guesses the mdev type name behind a vGPU resource (NVIDIA_A10-12Q -> "NVIDIA A10-12Q").
 func mdevName(name v1.ResourceName) string {
-	if p, err := ParseVGPUTypeName(string(name)); err == nil {
+	if p, err := hardware.ParseVGPUTypeName(string(name)); err == nil {
 		return p.Prefix + " " + p.Name()
 	}
-	return strings.TrimPrefix(string(name), ResourceDomain)
+	return strings.TrimPrefix(string(name), hardware.ResourceDomain)
 }
 
 // CheckVMIDevices reports the devices a VMI requests that KubeVirt does not
@@ -212,7 +214,7 @@ func didYouMean(name v1.ResourceName, candidates []v1.ResourceName) (v1.Resource
 	}
 	devices := namedDevices(name)
 	sameHardware := func(c v1.ResourceName) bool {
-		return len(devices) == 0 || slices.ContainsFunc(namedDevices(c), func(d PCIDevice) bool { return slices.Contains(devices, d) })
+		return len(devices) == 0 || slices.ContainsFunc(namedDevices(c), func(d hardware.PCIDevice) bool { return slices.Contains(devices, d) })
 	}
 	for _, c := range candidates {
 		if fold(c) == fold(name) && sameHardware(c) {
@@ -230,15 +232,15 @@ func didYouMean(name v1.ResourceName, candidates []v1.ResourceName) (v1.Resource
 // namedDevices are the PCI devices a GPU resource name names: a
 // passthrough name or device ID of pci.ids, or a vGPU type of a family the
 // vGPU configuration knows; none for a name that names no known device.
-func namedDevices(name v1.ResourceName) []PCIDevice {
-	bare := strings.TrimPrefix(string(name), ResourceDomain)
-	if p, err := ParseVGPUTypeName(bare); err == nil {
-		return IdentifyCard(CardEvidence{VGPUType: p}).Devices
+func namedDevices(name v1.ResourceName) []hardware.PCIDevice {
+	bare := strings.TrimPrefix(string(name), hardware.ResourceDomain)
+	if p, err := hardware.ParseVGPUTypeName(bare); err == nil {
+		return hardware.IdentifyCard(hardware.CardEvidence{VGPUType: p}).Devices
 	}
-	if _, known := cards.byPassthroughName[bare]; !known {
+	if !hardware.KnownPassthroughName(bare) {
 		return nil
 	}
-	return IdentifyCard(CardEvidence{PassthroughName: bare}).Devices
+	return hardware.IdentifyCard(hardware.CardEvidence{PassthroughName: bare}).Devices
 }
 
 func editDistance(a, b string) int {

@@ -9,6 +9,8 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/hardware"
 )
 
 // AdvertisedResource is one GPU extended resource in a node's status.
@@ -75,7 +77,7 @@ func NewNodeState(node *v1.Node, policy SandboxPolicy, classifier *Classifier) *
 	for name, capacity := range node.Status.Capacity {
 		class := classifier.Classify(name)
 		if !class.IsGPU() {
-			if !capacity.IsZero() && strings.HasPrefix(string(name), ResourceDomain) {
+			if !capacity.IsZero() && strings.HasPrefix(string(name), hardware.ResourceDomain) {
 				s.NotGPUResources = append(s.NotGPUResources, name)
 			}
 			continue
@@ -293,7 +295,7 @@ func gpuCountOf(labels map[string]string) (count int64, present bool, err error)
 
 // profileNotOnCard is the finding for a vgpu.config profile the node's card
 // does not offer: the vGPU device manager fails, so waiting never helps.
-func profileNotOnCard(node, value string, p VGPUProfile, identity Card, sizes []string) Finding {
+func profileNotOnCard(node, value string, p hardware.VGPUProfile, identity hardware.Card, sizes []string) Finding {
 	card := identity.VGPUFamily
 	fix := fmt.Sprintf("pick a profile of the %s (%s): kubectl label node %s %s=%s --overwrite", card, strings.Join(sizes, ", "), node, LabelVGPUConfig, orPlaceholder(defaultProfileName(identity), card+"-<profile>"))
 	if p.Family() != card {
@@ -303,8 +305,8 @@ func profileNotOnCard(node, value string, p VGPUProfile, identity Card, sizes []
 }
 
 // defaultProfileName is the card's default profile, or "" when unknown.
-func defaultProfileName(card Card) string {
-	if p := card.defaultProfile(); p.Card != "" {
+func defaultProfileName(card hardware.Card) string {
+	if p := card.DefaultProfile(); p.Card != "" {
 		return p.Name()
 	}
 	return ""
@@ -340,7 +342,7 @@ func RelabelCommand(node string, mode Mode) string {
 
 // VGPUConfigCommand puts a node in vm-vgpu mode with a vGPU profile; the vGPU
 // device manager then recreates the node's vGPUs.
-func VGPUConfigCommand(node string, profile VGPUProfile) string {
+func VGPUConfigCommand(node string, profile hardware.VGPUProfile) string {
 	return fmt.Sprintf("kubectl label node %s %s=%s %s=%s --overwrite", node, LabelWorkloadConfig, ModeVGPU, LabelVGPUConfig, profile.Name())
 }
 
@@ -375,26 +377,26 @@ func enableSandboxOrUnlabel(policy SandboxPolicy) string {
 
 func vgpuFindings(node *v1.Node, s *NodeState, policy SandboxPolicy) []Finding {
 	var out []Finding
-	var advertised []VGPUProfile
+	var advertised []hardware.VGPUProfile
 	for _, r := range s.Resources {
 		if r.Class != ClassVGPUProfile {
 			continue
 		}
-		if p, err := ParseVGPUTypeName(string(r.Name)); err == nil {
+		if p, err := hardware.ParseVGPUTypeName(string(r.Name)); err == nil {
 			advertised = append(advertised, p)
 		}
 	}
 	configValue := s.VGPUConfig
-	identity := IdentifyCard(cardEvidenceOf(node, s))
+	identity := hardware.IdentifyCard(cardEvidenceOf(node, s))
 	card := identity.VGPUFamily
-	var want VGPUProfile
+	var want hardware.VGPUProfile
 	wantKnown := false
-	switch p, err := ParseVGPUConfig(configValue); {
-	case configValue == VGPUConfigDefault:
-		want = identity.defaultProfile()
+	switch p, err := hardware.ParseVGPUConfig(configValue); {
+	case configValue == hardware.VGPUConfigDefault:
+		want = identity.DefaultProfile()
 		wantKnown = want.Card != ""
 	case err == nil:
-		sizes, known := CardProfiles(card)
+		sizes, known := hardware.CardProfiles(card)
 		if known && (p.Family() != card || !slices.Contains(sizes, p.Size())) {
 			out = append(out, profileNotOnCard(s.Name, configValue, p, identity, sizes))
 		} else {
@@ -427,7 +429,7 @@ func vgpuFindings(node *v1.Node, s *NodeState, policy SandboxPolicy) []Finding {
 	if gpus, present, err := gpuCountOf(node.Labels); present && err == nil && len(advertised) == 1 {
 		p := advertised[0]
 		if perGPU, ok := p.MaxPerGPU(); ok {
-			r, _ := s.Advertised(v1.ResourceName(ResourceDomain + p.TypeName()))
+			r, _ := s.Advertised(v1.ResourceName(hardware.ResourceDomain + p.TypeName()))
 			if want := int64(perGPU) * gpus; r.Capacity != want {
 				out = append(out, NewFinding(FindingVGPUCountMismatch,
 					"check that every GPU is bound to the vGPU manager and that the profile is created on each (vGPU device manager logs)",
@@ -502,3 +504,48 @@ func joinNames(names []v1.ResourceName) string {
 	}
 	return strings.Join(out, ", ")
 }
+
+// cardEvidenceOf reads the evidence a live node carries: its product
+// label, an NFD PCI device label, and what it advertises.
+func cardEvidenceOf(node *v1.Node, state *NodeState) hardware.CardEvidence {
+	e := hardware.CardEvidence{Product: node.Labels[LabelGPUProduct], DeviceID: nfdDeviceID(node.Labels)}
+	for _, r := range state.Resources {
+		bare := strings.TrimPrefix(string(r.Name), hardware.ResourceDomain)
+		switch r.Class {
+		case ClassPassthroughGPU:
+			e.PassthroughName = bare
+		case ClassVGPUProfile:
+			if p, err := hardware.ParseVGPUTypeName(bare); err == nil {
+				e.VGPUType = p
+			}
+		}
+	}
+	return e
+}
+
+// nfdDeviceID reads an NVIDIA device ID from node feature discovery's PCI
+// labels when they carry one: with deviceLabelFields including "device",
+// NFD labels feature.node.kubernetes.io/pci-<class>_10de_<device>.present
+// (or pci-10de_<device>.present). One ID only; several models, none.
+func nfdDeviceID(labels map[string]string) string {
+	id := ""
+	for key := range labels {
+		fields, ok := strings.CutPrefix(key, nfdPCILabelPrefix)
+		if !ok {
+			continue
+		}
+		fields, _, _ = strings.Cut(fields, ".")
+		parts := strings.Split(fields, "_")
+		at := slices.Index(parts, hardware.NVIDIAVendorID)
+		if at < 0 || at+1 >= len(parts) || !hardware.IsPCIDeviceID(parts[at+1]) {
+			continue
+		}
+		if id != "" && id != parts[at+1] {
+			return ""
+		}
+		id = parts[at+1]
+	}
+	return id
+}
+
+const nfdPCILabelPrefix = "feature.node.kubernetes.io/pci-"

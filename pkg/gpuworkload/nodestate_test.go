@@ -1,10 +1,14 @@
 package gpuworkload
 
 import (
+	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	v1 "k8s.io/api/core/v1"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/hardware"
 )
 
 func findingCodes(s *NodeState) []FindingCode {
@@ -436,4 +440,109 @@ func draDeployLabels() map[string]string {
 		out[DeployLabelPrefix+l] = "true"
 	}
 	return out
+}
+
+// A card is read from whatever the node shows, and the same card comes out
+// of each: the product label GFD sets, NFD's PCI device label, or what the
+// sandbox device plugin advertises.
+func TestIdentifyCardFromNodeLabelsAndAdvertisement(t *testing.T) {
+	for _, tc := range []struct {
+		name                             string
+		labels, quantities               map[string]string
+		family, passthroughName, product string
+	}{
+		{name: "A10 by product", labels: map[string]string{LabelGPUProduct: "NVIDIA-A10"},
+			family: "A10", passthroughName: "GA102GL_A10", product: "NVIDIA-A10"},
+		{name: "T4 by its Tesla product", labels: map[string]string{LabelGPUProduct: "Tesla-T4"},
+			family: "T4", passthroughName: "TU104GL_TESLA_T4", product: "Tesla-T4"},
+		// The vGPU family is not the marketing name: an 80 GB A100 SXM4 is A100DX.
+		{name: "A100 SXM4 80GB by product", labels: map[string]string{LabelGPUProduct: "NVIDIA-A100-SXM4-80GB"},
+			family: "A100DX", passthroughName: "GA100_A100_SXM4_80GB", product: "NVIDIA-A100-SXM4-80GB"},
+		// NVML puts 80GB before PCIe, pci.ids after.
+		{name: "A100 PCIe 80GB by product", labels: map[string]string{LabelGPUProduct: "NVIDIA-A100-80GB-PCIe"},
+			family: "A100D", passthroughName: "GA100_A100_PCIE_80GB", product: "NVIDIA-A100-80GB-PCIe"},
+		// Without the label, the product is built from pci.ids' board.
+		{name: "A100 PCIe 80GB by passthrough name", quantities: map[string]string{"nvidia.com/GA100_A100_PCIE_80GB": "1"},
+			family: "A100D", passthroughName: "GA100_A100_PCIE_80GB", product: "NVIDIA-A100-PCIe-80GB"},
+		// One device ID sold as two boards of two families.
+		{name: "A16 by product", labels: map[string]string{LabelGPUProduct: "NVIDIA-A16"},
+			family: "A16", passthroughName: "GA107GL_A2___A16", product: "NVIDIA-A16"},
+		{name: "A2 by product", labels: map[string]string{LabelGPUProduct: "NVIDIA-A2"},
+			family: "A2", passthroughName: "GA107GL_A2___A16", product: "NVIDIA-A2"},
+		{name: "A2 or A16 by passthrough name", quantities: map[string]string{"nvidia.com/GA107GL_A2___A16": "1"},
+			passthroughName: "GA107GL_A2___A16"},
+		{name: "Quadro RTX 8000 by product", labels: map[string]string{LabelGPUProduct: "Quadro-RTX-8000"},
+			family: "RTX8000P", passthroughName: "TU102GL_QUADRO_RTX_6000_8000", product: "Quadro-RTX-8000"},
+		{name: "H100 SXM5 by NFD's device label", labels: map[string]string{"feature.node.kubernetes.io/pci-0302_10de_2330.present": "true"},
+			family: "H100XM", passthroughName: "GH100_H100_SXM5_80GB", product: "NVIDIA-H100-SXM5-80GB"},
+		{name: "A100 SXM4 80GB by passthrough name", quantities: map[string]string{"nvidia.com/GA100_A100_SXM4_80GB": "1"},
+			family: "A100DX", passthroughName: "GA100_A100_SXM4_80GB", product: "NVIDIA-A100-SXM4-80GB"},
+		{name: "T4 by its GRID vGPU type", quantities: map[string]string{"nvidia.com/GRID_T4-2Q": "8"},
+			family: "T4", passthroughName: "TU104GL_TESLA_T4", product: "Tesla-T4"},
+		// The advertisement outranks a product label left from container mode.
+		{name: "stale product label", labels: map[string]string{LabelGPUProduct: "NVIDIA-A10"}, quantities: map[string]string{"nvidia.com/GH100_H100_PCIE": "1"},
+			family: "H100", passthroughName: "GH100_H100_PCIE", product: "NVIDIA-H100-PCIe"},
+		// DC spans RTX PRO 6000 Blackwell Server Edition and RTX PRO 4500 Blackwell: one family, two device names.
+		{name: "DC by its vGPU type", quantities: map[string]string{"nvidia.com/NVIDIA_RTX_Pro_6000_Blackwell_DC-48Q": "2"},
+			family: "DC"},
+		{name: "an NVML name pci.ids does not list", labels: map[string]string{LabelGPUProduct: "NVIDIA-H100-80GB-HBM3"}},
+		{name: "raw device ID of a device pci.ids lacks", quantities: map[string]string{"nvidia.com/ffff": "1"}, passthroughName: "ffff"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			node := testNode("n1", tc.labels, tc.quantities)
+			card := hardware.IdentifyCard(cardEvidenceOf(node, NewNodeState(node, enabledPolicy(ModeContainer), nil)))
+			if card.VGPUFamily != tc.family || card.PassthroughName != tc.passthroughName || card.Product() != tc.product {
+				t.Fatalf("family %q, passthrough name %q, product %q; want %q, %q, %q (devices %v)",
+					card.VGPUFamily, card.PassthroughName, card.Product(), tc.family, tc.passthroughName, tc.product, card.Devices)
+			}
+		})
+	}
+}
+
+// The vGPU default of a family whose cards differ is the device's.
+func TestDefaultProfileOfADevice(t *testing.T) {
+	node := testNode("n1", map[string]string{"feature.node.kubernetes.io/pci-10de_2bb5.present": "true"}, nil)
+	card := hardware.IdentifyCard(cardEvidenceOf(node, NewNodeState(node, enabledPolicy(ModeContainer), nil)))
+	if p := card.DefaultProfile(); p.Name() != "DC-48Q" {
+		t.Fatalf("default profile of device 2bb5 %q, want DC-48Q", p.Name())
+	}
+	if _, ok := hardware.DefaultVGPUProfile("DC"); ok {
+		t.Fatal("DC has a default without a device ID; its cards get 48Q and 16Q")
+	}
+}
+
+// Every NVIDIA entry of the plugin's pci.ids (the table hardware embeds,
+// which hack/gen-pci-table's TestPCITableIsGenerated holds to the file), advertised as the plugin
+// names it, is a passthrough GPU, and the card read from that name is the
+// entry or another of the same name.
+func TestEveryPCIIDsEntryIsAPassthroughName(t *testing.T) {
+	text, err := os.ReadFile("hardware/data/nvidia_pci_devices.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var devices []hardware.PCIDevice
+	for line := range strings.Lines(string(text)) {
+		if line = strings.TrimSuffix(line, "\n"); line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		d, err := hardware.ParsePCIDeviceLine(line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		devices = append(devices, d)
+	}
+	if len(devices) < 1900 {
+		t.Fatalf("%d NVIDIA devices, want the 1,900 or more of pci.ids", len(devices))
+	}
+	for _, d := range devices {
+		name := d.PassthroughName()
+		if class, recognised := classifyByName(v1.ResourceName(hardware.ResourceDomain + name)); !recognised || class != ClassPassthroughGPU {
+			t.Errorf("device %s (%s): nvidia.com/%s is %v (recognised %v), want a passthrough GPU", d.ID, d.Name, name, class, recognised)
+			continue
+		}
+		card := hardware.IdentifyCard(hardware.CardEvidence{PassthroughName: name})
+		if !slices.ContainsFunc(card.Devices, func(c hardware.PCIDevice) bool { return c.PassthroughName() == name }) {
+			t.Errorf("device %s (%s): the card read from nvidia.com/%s is %v", d.ID, d.Name, name, card.Devices)
+		}
+	}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/hardware"
 )
 
 // ClusterPolicy coordinates: the GPU Operator's cluster-scoped singleton.
@@ -75,7 +77,7 @@ func (p SandboxPolicy) VGPUConfigOf(label string) string {
 	case p.VGPUConfigDefault != "":
 		return p.VGPUConfigDefault
 	}
-	return VGPUConfigDefault
+	return hardware.VGPUConfigDefault
 }
 
 // SandboxRuntime is the VM runtime the sandbox operands are prepared for.
@@ -129,7 +131,7 @@ func PolicyFromClusterPolicy(obj *unstructured.Unstructured) (SandboxPolicy, err
 	}
 
 	if policy.VGPUConfigDefault, _, err = unstructured.NestedString(obj.Object, "spec", "vgpuDeviceManager", "config", "default"); err != nil {
-		return policy, fmt.Errorf("%s: spec.vgpuDeviceManager.config.default: %w; fix: name a section of the vGPU device manager's ConfigMap, e.g. %+q", object, err, VGPUConfigDefault)
+		return policy, fmt.Errorf("%s: spec.vgpuDeviceManager.config.default: %w; fix: name a section of the vGPU device manager's ConfigMap, e.g. %+q", object, err, hardware.VGPUConfigDefault)
 	}
 	switch plugin, found, err := unstructured.NestedFieldNoCopy(obj.Object, "spec", "sandboxDevicePlugin", "enabled"); {
 	case err != nil:

@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/yaml"
 
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/hardware"
 	"github.com/gpu-workload-scheduler/scheduler/test/upstream"
 )
 
@@ -156,8 +157,8 @@ func TestPolicyReadsOperandSettings(t *testing.T) {
 	if !p.NoSandboxDevicePlugin || p.VGPUConfigOf("") != "A10-4Q" || p.VGPUConfigOf("A10-12Q") != "A10-12Q" {
 		t.Fatalf("policy %+v: want no sandbox device plugin and A10-4Q for an unlabelled node", p)
 	}
-	if got := DefaultPolicy().VGPUConfigOf(""); got != VGPUConfigDefault {
-		t.Fatalf("without the setting an unlabelled node gets %q, want %q", got, VGPUConfigDefault)
+	if got := DefaultPolicy().VGPUConfigOf(""); got != hardware.VGPUConfigDefault {
+		t.Fatalf("without the setting an unlabelled node gets %q, want %q", got, hardware.VGPUConfigDefault)
 	}
 	obj.Object["spec"].(map[string]interface{})["sandboxDevicePlugin"] = map[string]interface{}{"enabled": "no"}
 	if _, err := PolicyFromClusterPolicy(obj); err == nil || !strings.Contains(err.Error(), "spec.sandboxDevicePlugin.enabled is no (string)") {
@@ -176,7 +177,7 @@ func TestPolicyOfTheUpstreamSample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Enabled || p.DefaultWorkload != ModeContainer || p.Runtime != RuntimeKubeVirt || p.NoSandboxDevicePlugin || p.VGPUConfigOf("") != VGPUConfigDefault {
+	if p.Enabled || p.DefaultWorkload != ModeContainer || p.Runtime != RuntimeKubeVirt || p.NoSandboxDevicePlugin || p.VGPUConfigOf("") != hardware.VGPUConfigDefault {
 		t.Fatalf("sample ClusterPolicy read as %+v", p)
 	}
 }

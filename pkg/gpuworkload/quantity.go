@@ -7,6 +7,8 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/hardware"
 )
 
 // MaxUnits bounds the units of one GPU resource on a node or in a pod: far
@@ -51,7 +53,7 @@ func podGPUResourceErrors(pod *v1.Pod, apiRules bool) field.ErrorList {
 			list v1.ResourceList
 		}{{"requests", r.Requests}, {"limits", r.Limits}} {
 			for name := range list.list {
-				if strings.HasPrefix(string(name), ResourceDomain) {
+				if strings.HasPrefix(string(name), hardware.ResourceDomain) {
 					errs = append(errs, field.Forbidden(field.NewPath("spec", "resources", list.name).Key(string(name)),
 						"the API server takes only cpu, memory and hugepages at pod level; put GPU resources in a container's resources"))
 				}
@@ -59,7 +61,7 @@ func podGPUResourceErrors(pod *v1.Pod, apiRules bool) field.ErrorList {
 		}
 	}
 	for name, q := range pod.Spec.Overhead {
-		if !strings.HasPrefix(string(name), ResourceDomain) {
+		if !strings.HasPrefix(string(name), hardware.ResourceDomain) {
 			continue
 		}
 		if _, err := Units(q); err != nil {
@@ -83,7 +85,7 @@ func containerGPUResourceErrors(r *v1.ResourceRequirements, kind string, index i
 	path := func() *field.Path { return field.NewPath("spec", kind).Index(index).Child("resources") }
 	var errs field.ErrorList
 	for name, limit := range r.Limits {
-		if !strings.HasPrefix(string(name), ResourceDomain) {
+		if !strings.HasPrefix(string(name), hardware.ResourceDomain) {
 			continue
 		}
 		if _, err := Units(limit); err != nil {
@@ -91,7 +93,7 @@ func containerGPUResourceErrors(r *v1.ResourceRequirements, kind string, index i
 		}
 	}
 	for name, request := range r.Requests {
-		if !strings.HasPrefix(string(name), ResourceDomain) {
+		if !strings.HasPrefix(string(name), hardware.ResourceDomain) {
 			continue
 		}
 		limit, limited := r.Limits[name]

@@ -5,10 +5,9 @@ import (
 	"strings"
 
 	v1 "k8s.io/api/core/v1"
-)
 
-// ResourceDomain prefixes every NVIDIA extended resource, GPU or not.
-const ResourceDomain = "nvidia.com/"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/hardware"
+)
 
 // ResourceGPU is what the container device plugin advertises.
 const ResourceGPU v1.ResourceName = "nvidia.com/gpu"
@@ -118,7 +117,7 @@ func NewClassifier(cfg ClassifierConfig, policy SandboxPolicy, nodes []*v1.Node)
 		}
 		class := decision.Mode.ResourceClass()
 		for name, q := range node.Status.Capacity {
-			if q.IsZero() || !strings.HasPrefix(string(name), ResourceDomain) {
+			if q.IsZero() || !strings.HasPrefix(string(name), hardware.ResourceDomain) {
 				continue
 			}
 			if _, recognised := classifyByName(name); recognised {
@@ -182,7 +181,7 @@ func (c *Classifier) MayBeGPU(name v1.ResourceName) bool {
 // classifyByName applies the naming rules of the NVIDIA device plugins.
 // recognised is false for nvidia.com/ names that fit no rule.
 func classifyByName(name v1.ResourceName) (class ResourceClass, recognised bool) {
-	bare, ok := strings.CutPrefix(string(name), ResourceDomain)
+	bare, ok := strings.CutPrefix(string(name), hardware.ResourceDomain)
 	if !ok {
 		return ClassNotGPU, true
 	}
@@ -191,9 +190,9 @@ func classifyByName(name v1.ResourceName) (class ResourceClass, recognised bool)
 		return ClassContainerGPU, true
 	case isNotGPUResource(bare):
 		return ClassNotGPU, true
-	case isVGPUTypeName(bare):
+	case hardware.IsVGPUTypeName(bare):
 		return ClassVGPUProfile, true
-	case isPCIDeviceName(bare) || isPCIDeviceID(bare):
+	case isPCIDeviceName(bare) || hardware.IsPCIDeviceID(bare):
 		return ClassPassthroughGPU, true
 	}
 	return ClassNotGPU, false
@@ -223,7 +222,7 @@ func digitsThen(s, suffix string) bool {
 		return false
 	}
 	for i := 0; i < len(digits); i++ {
-		if !isDigit(digits[i]) {
+		if !isDecimalDigit(digits[i]) {
 			return false
 		}
 	}
@@ -244,17 +243,6 @@ func isNotGPUResource(bare string) bool {
 	return false
 }
 
-// isVGPUTypeName parses without building the error a non-vGPU name would
-// get: names are classified at every scheduling attempt.
-func isVGPUTypeName(bare string) bool {
-	_, rest, ok := cutVGPUPrefix(bare)
-	if !ok {
-		return false
-	}
-	_, err := parseProfile(rest)
-	return err == nil
-}
-
 // isPCIDeviceName matches the sandbox device plugin's names for pci.ids
 // entries: upper case letters, digits and '_', with at least one letter.
 func isPCIDeviceName(bare string) bool {
@@ -264,27 +252,12 @@ func isPCIDeviceName(bare string) bool {
 		switch {
 		case c >= 'A' && c <= 'Z':
 			letter = true
-		case isDigit(c) || c == '_':
+		case isDecimalDigit(c) || c == '_':
 		default:
 			return false
 		}
 	}
 	return letter
-}
-
-// isPCIDeviceID matches the raw lower-case device ID used when the device is
-// not in pci.ids, e.g. 26b5.
-func isPCIDeviceID(bare string) bool {
-	if len(bare) != 4 {
-		return false
-	}
-	for i := 0; i < 4; i++ {
-		c := bare[i]
-		if !isDigit(c) && (c < 'a' || c > 'f') {
-			return false
-		}
-	}
-	return true
 }
 
 // RecognisedName reports whether the naming rules place the name, as opposed
@@ -293,3 +266,5 @@ func RecognisedName(name v1.ResourceName) bool {
 	_, recognised := classifyByName(name)
 	return recognised
 }
+
+func isDecimalDigit(c byte) bool { return c >= '0' && c <= '9' }

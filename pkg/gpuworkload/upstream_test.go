@@ -1,31 +1,17 @@
 package gpuworkload
 
 import (
-	"bytes"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/hardware"
 	"github.com/gpu-workload-scheduler/scheduler/test/upstream"
 )
 
 const vgpuDeviceManagerConfig = "NVIDIA+gpu-operator/assets/state-vgpu-device-manager/0500_configmap.yaml"
-
-// The embedded vGPU table is what the generator makes of the operator's
-// configuration: regenerate it with go run ./hack/gen-vgpu-table when that
-// file changes.
-func TestVGPUTableIsGenerated(t *testing.T) {
-	generated, err := GenerateVGPUTable(upstream.Read(t, vgpuDeviceManagerConfig), vgpuDeviceManagerConfig)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(generated, vgpuProfilesYAML) {
-		t.Fatalf("pkg/gpuworkload/data/vgpu_profiles.yaml is not what go run ./hack/gen-vgpu-table %s generates", filepath.Join(upstream.Dir(), vgpuDeviceManagerConfig))
-	}
-}
 
 // Every profile of the operator's configuration, on a one-GPU node labelled
 // with it and advertising what the device manager creates, gives no
@@ -42,14 +28,19 @@ func TestEveryUpstreamVGPUProfileOnALabelledNode(t *testing.T) {
 	if err := yaml.Unmarshal(upstream.Read(t, vgpuDeviceManagerConfig), &cm); err != nil {
 		t.Fatal(err)
 	}
-	var config deviceManagerConfig
+	// The part of the configuration hack/gen-vgpu-table reads too.
+	var config struct {
+		VGPUConfigs map[string][]struct {
+			VGPUDevices map[string]int `json:"vgpu-devices"`
+		} `json:"vgpu-configs"`
+	}
 	if err := yaml.Unmarshal([]byte(cm.Data["config.yaml"]), &config); err != nil {
 		t.Fatal(err)
 	}
 	type labelled struct{ label, advertised string }
 	nodes := []labelled{{"DC-48Q", "NVIDIA_RTX_Pro_6000_Blackwell_DC-48Q"}}
 	for name := range config.VGPUConfigs {
-		if name != VGPUConfigDefault {
+		if name != hardware.VGPUConfigDefault {
 			nodes = append(nodes, labelled{name, "NVIDIA_" + strings.TrimSuffix(name, "GFX")})
 		}
 	}
@@ -59,23 +50,9 @@ func TestEveryUpstreamVGPUProfileOnALabelledNode(t *testing.T) {
 	for _, n := range nodes {
 		count := config.VGPUConfigs[n.label][0].VGPUDevices[n.label]
 		node := testNode("n1", merge(deployLabels(ModeVGPU), map[string]string{LabelWorkloadConfig: "vm-vgpu", LabelVGPUConfig: n.label, LabelGPUCount: "1"}),
-			map[string]string{ResourceDomain + n.advertised: strconv.Itoa(count)})
+			map[string]string{hardware.ResourceDomain + n.advertised: strconv.Itoa(count)})
 		if s := NewNodeState(node, enabledPolicy(ModeContainer), nil); len(s.Findings) > 0 || s.Mode.Mode != ModeVGPU {
 			t.Errorf("vgpu.config=%s advertising %d x %s: mode %s, findings %+v", n.label, count, n.advertised, s.Mode.Mode, s.Findings)
 		}
-	}
-}
-
-const sandboxDevicePluginPCIIDs = "NVIDIA+kubevirt-gpu-device-plugin/utils/pci.ids"
-
-// The embedded PCI table is what the generator makes of the plugin's
-// pci.ids: regenerate it with go run ./hack/gen-pci-table when that file changes.
-func TestPCITableIsGenerated(t *testing.T) {
-	generated, err := GeneratePCITable(upstream.Read(t, sandboxDevicePluginPCIIDs), sandboxDevicePluginPCIIDs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(generated, pciDevicesText) {
-		t.Fatalf("pkg/gpuworkload/data/nvidia_pci_devices.txt is not what go run ./hack/gen-pci-table %s generates", filepath.Join(upstream.Dir(), sandboxDevicePluginPCIIDs))
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/hardware"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/inputlimit"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/placement"
 )
@@ -348,10 +349,10 @@ func gpuRequest(rec record, p *placement.PodSpec) error {
 		return rec.errorf("gpu", "give the GPU request as a resource name (gpu) or as mode/model/profile, not both")
 	}
 	if byName {
-		if !strings.HasPrefix(name, gpuworkload.ResourceDomain) || name == gpuworkload.ResourceDomain {
+		if !strings.HasPrefix(name, hardware.ResourceDomain) || name == hardware.ResourceDomain {
 			return rec.errorf("gpu", "%+q is not an NVIDIA resource; want e.g. nvidia.com/gpu or nvidia.com/GA102GL_A10", name)
 		}
-		if profile, err := gpuworkload.ParseVGPUTypeName(name); err == nil {
+		if profile, err := hardware.ParseVGPUTypeName(name); err == nil {
 			if _, known := profile.MaxPerGPU(); !known {
 				return rec.errorf("gpu", "vGPU profile %s is not in the vGPU profile table; want one the card offers, as the profile column checks", profile.Name())
 			}
@@ -407,7 +408,7 @@ func acceptedModels(rec record) ([]string, error) {
 	var models []string
 	for _, model := range strings.Split(value, "|") {
 		model = strings.TrimSpace(model)
-		if _, err := gpuworkload.CardOfModel(model); err != nil || model == "" {
+		if _, err := hardware.CardOfModel(model); err != nil || model == "" {
 			return nil, rec.errorf("models", "%+q: want cards separated by |, each a vGPU family (A10), a passthrough device name (GA102GL_A10) or a GPU product (NVIDIA-A10)", value)
 		}
 		if !slices.Contains(models, model) {
@@ -426,7 +427,7 @@ func containerModels(rec record, p *placement.PodSpec, models []string) error {
 	}
 	var products []string
 	for _, model := range models {
-		card, _ := gpuworkload.CardOfModel(model)
+		card, _ := hardware.CardOfModel(model)
 		product := card.Product()
 		if product == "" {
 			return rec.errorf("models", "the nvidia.com/gpu.product label of %s is unknown (pci.ids names no single board for it): give the product, e.g. NVIDIA-A10", model)
@@ -459,7 +460,7 @@ func passthroughModel(rec record, mode gpuworkload.Mode, models []string) (strin
 func claimProducts(rec record, models []string) ([]string, error) {
 	var products []string
 	for _, model := range models {
-		card, _ := gpuworkload.CardOfModel(model)
+		card, _ := hardware.CardOfModel(model)
 		product := card.DRAProductName()
 		if product == "" {
 			return nil, rec.errorf("models", "the productName the DRA driver publishes for %s is unknown (pci.ids names no single board for it): give the product, e.g. NVIDIA-A10", model)

@@ -13,6 +13,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/hardware"
 )
 
 // DRADriver is the NVIDIA DRA driver's default name: the driver of its
@@ -148,7 +149,7 @@ func DriverSlice(node string, gpus int, taints ...resourceapi.DeviceTaint) *reso
 
 // DriverSliceOfCard is DriverSlice with the productName the driver gives
 // every device of the card (DRAProductName); without one, DriverSlice.
-func DriverSliceOfCard(node string, gpus int, card gpuworkload.Card) *resourceapi.ResourceSlice {
+func DriverSliceOfCard(node string, gpus int, card hardware.Card) *resourceapi.ResourceSlice {
 	slice := DriverSlice(node, gpus)
 	if name := card.DRAProductName(); name != "" {
 		for _, d := range slice.Spec.Devices {

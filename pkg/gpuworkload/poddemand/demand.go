@@ -11,6 +11,7 @@ import (
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/hardware"
 )
 
 // ResourceRequest is one GPU resource a pod needs.
@@ -126,7 +127,7 @@ func (d *PodDemand) CPUAndMemory(pod *v1.Pod) (milliCPU, memory int64) {
 
 func namesNVIDIAResource(pod *v1.Pod) bool {
 	for name := range pod.Spec.Overhead {
-		if strings.HasPrefix(string(name), gpuworkload.ResourceDomain) {
+		if strings.HasPrefix(string(name), hardware.ResourceDomain) {
 			return true
 		}
 	}
@@ -151,7 +152,7 @@ func anyResourceList(pod *v1.Pod, holds func(v1.ResourceList) bool) bool {
 
 func hasNVIDIAName(list v1.ResourceList) bool {
 	for name := range list {
-		if strings.HasPrefix(string(name), gpuworkload.ResourceDomain) {
+		if strings.HasPrefix(string(name), hardware.ResourceDomain) {
 			return true
 		}
 	}
@@ -169,7 +170,7 @@ func withExtendedRequestsDefaulted(pod *v1.Pod) *v1.Pod {
 	for li, list := range containerLists(pod) {
 		for ci := range list {
 			for name, limit := range list[ci].Resources.Limits {
-				if _, ok := list[ci].Resources.Requests[name]; ok || !strings.HasPrefix(string(name), gpuworkload.ResourceDomain) {
+				if _, ok := list[ci].Resources.Requests[name]; ok || !strings.HasPrefix(string(name), hardware.ResourceDomain) {
 					continue
 				}
 				if copied == nil {

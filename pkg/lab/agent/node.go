@@ -16,6 +16,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/hardware"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/poddemand"
 )
 
@@ -166,7 +167,7 @@ func (a *agent) startConversion(ctx context.Context, node *v1.Node, policy gpuwo
 // profile the card lacks, the vGPU state failed and nothing advertised.
 func (a *agent) finishConversion(ctx context.Context, node *v1.Node, policy gpuworkload.SandboxPolicy, mode gpuworkload.Mode, target string, gpus int64, model string) error {
 	profile := ""
-	if config := policy.VGPUConfigOf(node.Labels[gpuworkload.LabelVGPUConfig]); mode == gpuworkload.ModeVGPU && config != gpuworkload.VGPUConfigDefault {
+	if config := policy.VGPUConfigOf(node.Labels[gpuworkload.LabelVGPUConfig]); mode == gpuworkload.ModeVGPU && config != hardware.VGPUConfigDefault {
 		profile = config
 	}
 	annotations := map[string]any{annotationPrepared: target, annotationConverting: nil, annotationReadyAt: nil}

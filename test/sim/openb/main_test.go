@@ -19,6 +19,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/hardware"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/placement"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/sim"
 )
@@ -341,7 +342,7 @@ func TestTraceCardsAreKnownCards(t *testing.T) {
 		if product == "" {
 			continue
 		}
-		card, err := gpuworkload.CardOfModel(product)
+		card, err := hardware.CardOfModel(product)
 		if err != nil {
 			t.Errorf("%s: %v", model, err)
 			continue

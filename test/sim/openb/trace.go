@@ -16,6 +16,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/hardware"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/placement"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/sim"
 )
@@ -220,12 +221,12 @@ func (t traceTask) pinned() bool { return len(t.models) > 0 }
 // the only tasks a VM can be made of when cards are told apart, because a
 // VM names its card (its passthrough device or vGPU type) and a device
 // plugin offers no alternatives.
-func (t traceTask) onlyCard() (model string, card gpuworkload.Card, ok bool) {
+func (t traceTask) onlyCard() (model string, card hardware.Card, ok bool) {
 	if len(t.models) != 1 || traceCards[t.models[0]] == "" {
-		return "", gpuworkload.Card{}, false
+		return "", hardware.Card{}, false
 	}
 	model = traceCards[t.models[0]]
-	card, err := gpuworkload.CardOfModel(model)
+	card, err := hardware.CardOfModel(model)
 	return model, card, err == nil
 }
 
@@ -328,7 +329,7 @@ var threeModeByCard = mapping{
 	advisor: true,
 	node: func(index int, n traceNode) (placement.NodeSpec, error) {
 		card := traceCards[n.model]
-		known, err := gpuworkload.CardOfModel(card)
+		known, err := hardware.CardOfModel(card)
 		if err != nil {
 			return placement.NodeSpec{}, fmt.Errorf("node %s: %w", n.name, err)
 		}
@@ -382,11 +383,11 @@ var oneCardProfiles = shareProfiles(simulatedCard)
 // half and a quarter, largest first: three sizes a platform team would
 // offer, rather than every Q size. None for a family the table lacks.
 func shareProfiles(family string) []string {
-	sizes, _ := gpuworkload.CardProfiles(family)
+	sizes, _ := hardware.CardProfiles(family)
 	var out []string
 	for _, perGPU := range []int{1, 2, 4} {
 		for _, size := range sizes {
-			p, err := gpuworkload.ParseVGPUConfig(family + "-" + size)
+			p, err := hardware.ParseVGPUConfig(family + "-" + size)
 			if n, ok := p.MaxPerGPU(); err == nil && ok && p.Series == 'Q' && n == perGPU {
 				out = append(out, p.Name())
 				break
@@ -444,7 +445,7 @@ func gpuPod(p placement.PodSpec, count int64, mode gpuworkload.Mode, card, profi
 func vgpuVM(p placement.PodSpec, t traceTask, card string, profiles []string) (placement.PodSpec, float64, error) {
 	profile := profiles[0]
 	for _, candidate := range profiles[1:] {
-		vp, err := gpuworkload.ParseVGPUConfig(candidate)
+		vp, err := hardware.ParseVGPUConfig(candidate)
 		if err != nil {
 			return p, 0, err
 		}

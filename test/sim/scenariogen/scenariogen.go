@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/hardware"
 )
 
 // NodeGroup is one row of nodes.csv: count identical nodes.
@@ -267,7 +267,7 @@ func unitsPerGPU(c PodClass) int {
 	if c.Profile == "" {
 		return 1
 	}
-	p, err := gpuworkload.ParseVGPUConfig(c.Profile)
+	p, err := hardware.ParseVGPUConfig(c.Profile)
 	if err != nil {
 		panic(fmt.Sprintf("class %s: %v", c.Prefix, err))
 	}

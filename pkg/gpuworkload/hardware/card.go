@@ -1,4 +1,4 @@
-package gpuworkload
+package hardware
 
 import (
 	"fmt"
@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strings"
 	"unicode"
-
-	v1 "k8s.io/api/core/v1"
 )
 
 // Card is what is known of a node's GPU model: the PCI devices it can be,
@@ -107,13 +105,30 @@ func CardOfModel(model string) (Card, error) {
 	if _, ok := vgpuCards.Cards[bare]; ok {
 		return IdentifyCard(CardEvidence{VGPUType: VGPUProfile{Card: bare}}), nil
 	}
-	if _, ok := cards.byPassthroughName[bare]; ok || isPCIDeviceID(bare) {
+	if _, ok := cards.byPassthroughName[bare]; ok || IsPCIDeviceID(bare) {
 		return IdentifyCard(CardEvidence{PassthroughName: bare}), nil
 	}
 	if _, ok := cards.byBoard[boardKey(bare)]; ok {
 		return IdentifyCard(CardEvidence{Product: bare}), nil
 	}
 	return Card{}, fmt.Errorf("GPU model %+q is neither a vGPU family of the operator's vGPU configuration (A10, A100DX), a passthrough device name of pci.ids (GA102GL_A10) nor a GPU product (NVIDIA-A10)", model)
+}
+
+// PassthroughNameOfID is the name the sandbox device plugin advertises a
+// PCI device ID by in vm-passthrough mode (GA102GL_A10 for 2236); ok is
+// false for an ID pci.ids lacks, which the plugin advertises as it is.
+func PassthroughNameOfID(id string) (name string, ok bool) {
+	i, ok := cards.byID[id]
+	if !ok {
+		return "", false
+	}
+	return cards.devices[i].PassthroughName(), true
+}
+
+// KnownPassthroughName reports whether pci.ids names a device so (GA102GL_A10).
+func KnownPassthroughName(bare string) bool {
+	_, ok := cards.byPassthroughName[bare]
+	return ok
 }
 
 // String names the card in messages by what is known of it.
@@ -127,10 +142,10 @@ func (c Card) String() string {
 	return "(model unknown)"
 }
 
-// defaultProfile is what vgpu.config=default creates on the card: per PCI
+// DefaultProfile is what vgpu.config=default creates on the card: per PCI
 // device ID, so that a family whose cards differ (DC) has one when the
 // device is known.
-func (c Card) defaultProfile() VGPUProfile {
+func (c Card) DefaultProfile() VGPUProfile {
 	if len(c.Devices) == 1 {
 		if size, ok := vgpuCards.Cards[c.VGPUFamily].DefaultProfiles[c.Devices[0].ID]; ok {
 			p, _ := parseProfile(c.VGPUFamily + "-" + size)
@@ -257,7 +272,7 @@ type cardIndex struct {
 
 var cards = mustIndexCards(pciDevicesText, vgpuCards)
 
-func mustIndexCards(pciText []byte, table vgpuCardTable) cardIndex {
+func mustIndexCards(pciText []byte, table VGPUTable) cardIndex {
 	devices, err := parsePCIDevices(pciText)
 	if err != nil {
 		panic(fmt.Sprintf("embedded data/nvidia_pci_devices.txt: %v", err))
@@ -295,48 +310,3 @@ func mustIndexCards(pciText []byte, table vgpuCardTable) cardIndex {
 	}
 	return idx
 }
-
-// cardEvidenceOf reads the evidence a live node carries: its product
-// label, an NFD PCI device label, and what it advertises.
-func cardEvidenceOf(node *v1.Node, state *NodeState) CardEvidence {
-	e := CardEvidence{Product: node.Labels[LabelGPUProduct], DeviceID: nfdDeviceID(node.Labels)}
-	for _, r := range state.Resources {
-		bare := strings.TrimPrefix(string(r.Name), ResourceDomain)
-		switch r.Class {
-		case ClassPassthroughGPU:
-			e.PassthroughName = bare
-		case ClassVGPUProfile:
-			if p, err := ParseVGPUTypeName(bare); err == nil {
-				e.VGPUType = p
-			}
-		}
-	}
-	return e
-}
-
-// nfdDeviceID reads an NVIDIA device ID from node feature discovery's PCI
-// labels when they carry one: with deviceLabelFields including "device",
-// NFD labels feature.node.kubernetes.io/pci-<class>_10de_<device>.present
-// (or pci-10de_<device>.present). One ID only; several models, none.
-func nfdDeviceID(labels map[string]string) string {
-	id := ""
-	for key := range labels {
-		fields, ok := strings.CutPrefix(key, nfdPCILabelPrefix)
-		if !ok {
-			continue
-		}
-		fields, _, _ = strings.Cut(fields, ".")
-		parts := strings.Split(fields, "_")
-		at := slices.Index(parts, nvidiaVendorID)
-		if at < 0 || at+1 >= len(parts) || !isPCIDeviceID(parts[at+1]) {
-			continue
-		}
-		if id != "" && id != parts[at+1] {
-			return ""
-		}
-		id = parts[at+1]
-	}
-	return id
-}
-
-const nfdPCILabelPrefix = "feature.node.kubernetes.io/pci-"

@@ -1,4 +1,4 @@
-package gpuworkload
+package hardware
 
 import (
 	"cmp"
@@ -219,7 +219,7 @@ func CardProfiles(card string) (sizes []string, ok bool) {
 
 // sortedSizes orders a card's profile sizes by series, MIG slices,
 // framebuffer and suffix.
-func sortedSizes(card string, c vgpuCard) []string {
+func sortedSizes(card string, c VGPUTableCard) []string {
 	profiles := make([]VGPUProfile, 0, len(c.Profiles))
 	for size := range c.Profiles {
 		p, _ := parseProfile(card + "-" + size)
@@ -259,11 +259,15 @@ func DefaultVGPUProfile(card string) (VGPUProfile, bool) {
 // that selects each card's default profile.
 const VGPUConfigDefault = "default"
 
-type vgpuCardTable struct {
-	Cards map[string]vgpuCard `json:"cards"`
+// VGPUTable is data/vgpu_profiles.yaml: per vGPU type family, the profiles
+// the operator's default device manager configuration offers
+// (hack/gen-vgpu-table makes it).
+type VGPUTable struct {
+	Cards map[string]VGPUTableCard `json:"cards"`
 }
 
-type vgpuCard struct {
+// VGPUTableCard is one family of the table.
+type VGPUTableCard struct {
 	MemoryGB int `json:"memoryGB"`
 	// DefaultProfiles maps PCI device IDs (20b2) to the profile size
 	// vgpu.config=default creates on them.
@@ -273,16 +277,17 @@ type vgpuCard struct {
 
 var vgpuCards = mustParseVGPUCards(vgpuProfilesYAML)
 
-func mustParseVGPUCards(data []byte) vgpuCardTable {
-	table, err := parseVGPUCards(data)
+func mustParseVGPUCards(data []byte) VGPUTable {
+	table, err := ParseVGPUTable(data)
 	if err != nil {
 		panic(fmt.Sprintf("embedded data/vgpu_profiles.yaml: %v", err))
 	}
 	return table
 }
 
-func parseVGPUCards(data []byte) (vgpuCardTable, error) {
-	var table vgpuCardTable
+// ParseVGPUTable reads and checks the table.
+func ParseVGPUTable(data []byte) (VGPUTable, error) {
+	var table VGPUTable
 	if err := yaml.UnmarshalStrict(data, &table); err != nil {
 		return table, err
 	}
@@ -300,10 +305,22 @@ func parseVGPUCards(data []byte) (vgpuCardTable, error) {
 			}
 		}
 		for id, size := range card.DefaultProfiles {
-			if _, ok := card.Profiles[size]; !ok || !isPCIDeviceID(id) {
+			if _, ok := card.Profiles[size]; !ok || !IsPCIDeviceID(id) {
 				return table, fmt.Errorf("cards.%s.defaultProfiles.%s: want a PCI device ID and one of the card's profiles, not %s", name, id, size)
 			}
 		}
 	}
 	return table, nil
+}
+
+// IsVGPUTypeName reports whether a bare resource name (without nvidia.com/)
+// is a vGPU type name. It parses without building the error a non-vGPU name would
+// get: names are classified at every scheduling attempt.
+func IsVGPUTypeName(bare string) bool {
+	_, rest, ok := cutVGPUPrefix(bare)
+	if !ok {
+		return false
+	}
+	_, err := parseProfile(rest)
+	return err == nil
 }

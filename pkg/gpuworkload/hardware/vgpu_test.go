@@ -1,4 +1,4 @@
-package gpuworkload
+package hardware
 
 import (
 	"strings"
@@ -133,7 +133,7 @@ func TestParseVGPUCardsRejects(t *testing.T) {
 		{name: "default not listed", yaml: "cards:\n  X1: {memoryGB: 8, defaultProfiles: {\"2236\": 4Q}, profiles: {8Q: 1}}\n", wantErr: "one of the card's profiles, not 4Q"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := parseVGPUCards([]byte(tc.yaml))
+			_, err := ParseVGPUTable([]byte(tc.yaml))
 			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 				t.Fatalf("error %v, want it to contain %q", err, tc.wantErr)
 			}
