@@ -6,6 +6,7 @@
 package upstream
 
 import (
+	"bytes"
 	"errors"
 	"io/fs"
 	"os"
@@ -33,4 +34,22 @@ func Read(t testing.TB, path string) []byte {
 		t.Fatal(err)
 	}
 	return data
+}
+
+// CheckGenerated fails the test unless the committed file (a path from the
+// test's folder) is what generator (the hack/ program named so) makes of the
+// upstream file at source, or skips it when that file is absent.
+func CheckGenerated(t *testing.T, source, committed, generator string, generate func(data []byte, source string) ([]byte, error)) {
+	t.Helper()
+	generated, err := generate(Read(t, source), source)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(committed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(generated, want) {
+		t.Fatalf("%s is not what go run ./hack/%s %s generates", committed, generator, filepath.Join(Dir(), source))
+	}
 }

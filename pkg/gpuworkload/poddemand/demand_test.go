@@ -14,13 +14,17 @@ import (
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 )
 
+// container requests and limits the quantities, by resource name; nil
+// leaves the list out.
 func container(requests, limits map[string]string) v1.Container {
 	c := v1.Container{Name: "c"}
-	if requests != nil {
-		c.Resources.Requests = resourceList(requests)
-	}
-	if limits != nil {
-		c.Resources.Limits = resourceList(limits)
+	for lists, quantities := range map[*v1.ResourceList]map[string]string{&c.Resources.Requests: requests, &c.Resources.Limits: limits} {
+		for name, q := range quantities {
+			if *lists == nil {
+				*lists = v1.ResourceList{}
+			}
+			(*lists)[v1.ResourceName(name)] = resource.MustParse(q)
+		}
 	}
 	return c
 }
@@ -70,7 +74,7 @@ func TestNewPodDemand(t *testing.T) {
 		{
 			name: "overhead counts",
 			spec: v1.PodSpec{
-				Overhead:   resourceList(map[string]string{"nvidia.com/GA102GL_A10": "1"}),
+				Overhead:   v1.ResourceList{"nvidia.com/GA102GL_A10": resource.MustParse("1")},
 				Containers: []v1.Container{container(map[string]string{"cpu": "1"}, nil)},
 			},
 			want:  []ResourceRequest{{Name: "nvidia.com/GA102GL_A10", Class: gpuworkload.ClassPassthroughGPU, Count: 1}},
