@@ -44,8 +44,8 @@ $(BIN)/kubectl: $(TOOL_DEPS)
 
 test: verify test-unit test-fuzz test-integration ## Run verify (gofmt, vet, vendor in sync), unit, fuzz and integration tests: what CI runs
 
-test-unit: ## Run the unit tests of cmd/ and pkg/
-	$(GO) test ./cmd/... ./pkg/...
+test-unit: ## Run the unit tests of cmd/, pkg/ and hack/ (the table generators)
+	$(GO) test ./cmd/... ./pkg/... ./hack/...
 
 test-fuzz: ## Run every fuzz target on 2,000 generated inputs (FUZZTIME, default 2000x)
 	hack/fuzz.sh

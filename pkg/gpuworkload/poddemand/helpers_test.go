@@ -1,7 +1,6 @@
 package poddemand
 
 import (
-
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 )
 
