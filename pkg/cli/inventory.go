@@ -133,6 +133,13 @@ func printInventory(out io.Writer, format string, r *InventoryReport) error {
 	for _, m := range r.Modes {
 		w.row(string(m.Mode), fmt.Sprint(m.Ready), fmt.Sprint(m.Converting), fmt.Sprint(m.Mismatched), fmt.Sprint(m.Empty))
 	}
+	if len(r.Cards) > 0 {
+		w.row()
+		w.row("CARD", "NODES", "ALLOCATABLE", "HELD BY UNPINNED PODS", "PINNED PODS WAITING", "PINNED UNITS WAITING")
+		for _, c := range r.Cards {
+			w.row(c.Card, fmt.Sprint(c.Nodes), fmt.Sprint(c.Allocatable), fmt.Sprint(c.HeldByUnpinned), fmt.Sprint(c.PinnedPodsWaiting), fmt.Sprint(c.PinnedUnitsWaiting))
+		}
+	}
 	if len(r.Pending) > 0 {
 		w.row()
 		w.row("WAITING FOR", "RESOURCE", "REASON", "PODS", "UNITS", "PODS' CONSTRAINT")

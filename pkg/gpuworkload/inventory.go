@@ -220,7 +220,7 @@ func ConvertibleTo(nodes []NodeGPUs, r v1.ResourceName) (NodeGPUs, Conversion, b
 // in container mode or the count advertised, and the vGPU profile the
 // node's vgpu.config (or the ClusterPolicy's default for it) creates.
 func InventoryOf(node *v1.Node, state *NodeState) GPUInventory {
-	inv := GPUInventory{Card: hardware.IdentifyCard(cardEvidenceOf(node, state))}
+	inv := GPUInventory{Card: state.Card}
 	for _, r := range state.Resources {
 		switch r.Class {
 		case ClassContainerGPU, ClassPassthroughGPU:

@@ -48,6 +48,12 @@ type NodeState struct {
 	// PausedOperands are deploy labels whose value pauses their operand.
 	PausedOperands []string
 	Findings       []Finding
+	// Card is the node's card as its labels and advertisement show it
+	// (hardware.IdentifyCard), and Product its nvidia.com/gpu.product
+	// (Card.Product: the label, else the name pci.ids gives the card),
+	// which pods pin to; unknown on a node without GPUs.
+	Card    hardware.Card
+	Product string
 	// DRA is set for a node whose GPUs a DRA driver publishes (docs/dra.md).
 	DRA bool
 	// Mismatched is set by Settle on a node unsettled for longer than a
@@ -111,6 +117,8 @@ func NewNodeState(node *v1.Node, policy SandboxPolicy, classifier *Classifier) *
 	slices.Sort(s.PausedOperands)
 	s.GPUNode = len(s.Resources) > 0 || len(s.UncountableResources) > 0 || hasGPULabels(node.Labels)
 	if s.GPUNode {
+		s.Card = hardware.IdentifyCard(cardEvidenceOf(node, s))
+		s.Product = s.Card.Product()
 		s.Findings = nodeFindings(node, s, policy)
 	}
 	return s
@@ -387,7 +395,7 @@ func vgpuFindings(node *v1.Node, s *NodeState, policy SandboxPolicy) []Finding {
 		}
 	}
 	configValue := s.VGPUConfig
-	identity := hardware.IdentifyCard(cardEvidenceOf(node, s))
+	identity := s.Card
 	card := identity.VGPUFamily
 	var want hardware.VGPUProfile
 	wantKnown := false

@@ -8,6 +8,7 @@ package inventory
 import (
 	"cmp"
 	"context"
+	"maps"
 	"slices"
 	"sync"
 
@@ -100,6 +101,28 @@ type Pending struct {
 	Units  int64  `json:"units"`
 }
 
+// Card is the device-plugin GPU nodes of one card, the units bound pods
+// without a node constraint hold there, and the GPU pods that wait kept by
+// their constraint to nodes that include this card's: what pinned demand
+// needs of the card, and what holds it that could have run elsewhere.
+type Card struct {
+	// Card is the nodes' product (hardware.Card.Product: the
+	// nvidia.com/gpu.product label GFD sets, else pci.ids' name of the
+	// card), else what is known of the card (hardware.Card.String).
+	Card  string `json:"card"`
+	Nodes int    `json:"nodes"`
+	// Allocatable and HeldByUnpinned are in the nodes' units: GPUs, vGPU
+	// instances on vm-vgpu nodes. HeldByUnpinned is what bound pods hold
+	// that have neither nodeSelector nor required node affinity.
+	Allocatable    int64 `json:"allocatable"`
+	HeldByUnpinned int64 `json:"heldByUnpinned"`
+	// PinnedPodsWaiting and PinnedUnitsWaiting are the GPU pods without a
+	// node whose node constraint accepts a node of the card; a pod whose
+	// constraint accepts several cards counts under each.
+	PinnedPodsWaiting  int   `json:"pinnedPodsWaiting"`
+	PinnedUnitsWaiting int64 `json:"pinnedUnitsWaiting"`
+}
+
 // Unexplained is the reason of a waiting GPU pod the scheduler has not
 // explained (not tried yet, or rejected by other plugins only).
 const Unexplained = "Unexplained"
@@ -109,6 +132,7 @@ type Report struct {
 	Resources []Resource `json:"resources"`
 	Modes     []Mode     `json:"modes"`
 	Pending   []Pending  `json:"pending"`
+	Cards     []Card     `json:"cards"`
 }
 
 // Input is what the inventory is counted from.
@@ -153,6 +177,8 @@ type boundPod struct {
 	node             string
 	milliCPU, memory int64
 	requests         []poddemand.ResourceRequest
+	// pinned is set when a node constraint keeps the pod to some nodes.
+	pinned bool
 }
 
 // NewBoundPods is an empty cache.
@@ -168,7 +194,7 @@ func (c *BoundPods) use(pod *v1.Pod, demand func(*v1.Pod) poddemand.PodDemand, s
 	}
 	requests := resourcehelper.PodRequests(pod, resourcehelper.PodResourcesOptions{})
 	b := boundPod{resourceVersion: pod.ResourceVersion, node: pod.Spec.NodeName, milliCPU: requests.Cpu().MilliValue(), memory: requests.Memory().Value(),
-		requests: demand(pod).Requests}
+		requests: demand(pod).Requests, pinned: poddemand.NodeConstraintOf(pod).Constrains()}
 	if c != nil {
 		seen[pod.UID] = b
 	}
@@ -178,6 +204,15 @@ func (c *BoundPods) use(pod *v1.Pod, demand func(*v1.Pod) poddemand.PodDemand, s
 type nodeUse struct {
 	units            map[v1.ResourceName]int64
 	milliCPU, memory int64
+	// unpinnedUnits are the GPU units of pods without a node constraint.
+	unpinnedUnits int64
+}
+
+// pinnedWaiting is the GPU pods that wait under one node constraint.
+type pinnedWaiting struct {
+	constraint poddemand.NodeConstraint
+	pods       int
+	units      int64
 }
 
 // Compute counts the inventory.
@@ -185,6 +220,7 @@ func Compute(ctx context.Context, in Input) Report {
 	used := map[string]*nodeUse{}
 	waiting := poddemand.NewWaitingGPUPods()
 	pending := map[Pending]*Pending{}
+	pinned := map[string]*pinnedWaiting{}
 	var seen map[types.UID]boundPod
 	if in.Bound != nil {
 		in.Bound.mu.Lock()
@@ -209,6 +245,9 @@ func Compute(ctx context.Context, in Input) Report {
 			u.memory += b.memory
 			for _, r := range b.requests {
 				u.units[r.Name] += r.Count
+				if !b.pinned {
+					u.unpinnedUnits += r.Count
+				}
 			}
 			continue
 		}
@@ -242,12 +281,23 @@ func Compute(ctx context.Context, in Input) Report {
 			p = &key
 			pending[key] = p
 		}
-		p.Pods++
+		units := int64(0)
 		for _, r := range demand.Requests {
-			p.Units += r.Count
+			units += r.Count
 		}
 		for _, c := range demand.Claims {
-			p.Units += c.Count
+			units += c.Count
+		}
+		p.Pods++
+		p.Units += units
+		if constraint.Constrains() {
+			w := pinned[constraint.Key]
+			if w == nil {
+				w = &pinnedWaiting{constraint: constraint}
+				pinned[constraint.Key] = w
+			}
+			w.pods++
+			w.units += units
 		}
 		shape := poddemand.WaitingShape{MilliCPU: requests.Cpu().MilliValue(), Memory: requests.Memory().Value()}
 		if !demand.IsGPU() {
@@ -270,6 +320,8 @@ func Compute(ctx context.Context, in Input) Report {
 	}
 
 	resources := map[[2]string]*Resource{}
+	cards := map[string]*Card{}
+	cardNodes := map[string][]*v1.Node{}
 	modes := map[gpuworkload.Mode]*Mode{ModeDRA: {Mode: ModeDRA}}
 	for _, m := range gpuworkload.Modes {
 		modes[m] = &Mode{Mode: m}
@@ -326,6 +378,26 @@ func Compute(ctx context.Context, in Input) Report {
 		if allocatedHere == 0 && !unsettled {
 			m.Empty++
 		}
+		card := cmp.Or(state.Product, state.Card.String())
+		c := cards[card]
+		if c == nil {
+			c = &Card{Card: card}
+			cards[card] = c
+		}
+		c.Nodes++
+		for _, r := range state.Resources {
+			c.Allocatable += r.Allocatable
+		}
+		c.HeldByUnpinned += u.unpinnedUnits
+		cardNodes[card] = append(cardNodes[card], node)
+	}
+	for _, w := range pinned {
+		for card, nodes := range cardNodes {
+			if slices.ContainsFunc(nodes, w.constraint.Accepts) {
+				cards[card].PinnedPodsWaiting += w.pods
+				cards[card].PinnedUnitsWaiting += w.units
+			}
+		}
 	}
 
 	var r Report
@@ -345,6 +417,9 @@ func Compute(ctx context.Context, in Input) Report {
 	slices.SortFunc(r.Pending, func(a, b Pending) int {
 		return cmp.Or(cmp.Compare(a.Mode, b.Mode), cmp.Compare(a.Resource, b.Resource), cmp.Compare(a.Constraint, b.Constraint), cmp.Compare(a.Reason, b.Reason))
 	})
+	for _, name := range slices.Sorted(maps.Keys(cards)) {
+		r.Cards = append(r.Cards, *cards[name])
+	}
 	return r
 }
 

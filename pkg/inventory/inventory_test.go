@@ -107,6 +107,58 @@ func TestComputePendingByResourceAndConstraint(t *testing.T) {
 	}
 }
 
+// Per card, the units that bound pods without a node constraint hold, and
+// the pods that wait kept to nodes of the card: a pod that accepts two
+// cards counts under both, an unpinned one under none. A passthrough node
+// without a product label is its card's by the name it advertises.
+func TestComputeCards(t *testing.T) {
+	policy := gpuworkload.SandboxPolicy{Enabled: true, DefaultWorkload: gpuworkload.ModeContainer}
+	node := func(name, product string, mode gpuworkload.Mode, r v1.ResourceName) *v1.Node {
+		list := v1.ResourceList{v1.ResourceCPU: resource.MustParse("64"), v1.ResourceMemory: resource.MustParse("256Gi"), r: resource.MustParse("4")}
+		labels := map[string]string{gpuworkload.LabelGPUPresent: "true", gpuworkload.LabelWorkloadConfig: string(mode)}
+		if product != "" {
+			labels[gpuworkload.LabelGPUProduct] = product
+		}
+		return &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: labels}, Status: v1.NodeStatus{Capacity: list, Allocatable: list}}
+	}
+	pinnedTo := func(p *v1.Pod, products ...string) *v1.Pod {
+		p.Spec.Affinity = &v1.Affinity{NodeAffinity: &v1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &v1.NodeSelector{
+			NodeSelectorTerms: []v1.NodeSelectorTerm{{MatchExpressions: []v1.NodeSelectorRequirement{{Key: gpuworkload.LabelGPUProduct, Operator: v1.NodeSelectorOpIn, Values: products}}}}}}}
+		return p
+	}
+	in := Input{
+		Nodes: []*v1.Node{
+			node("t4", "Tesla-T4", gpuworkload.ModeContainer, gpuworkload.ResourceGPU),
+			node("a10", "NVIDIA-A10", gpuworkload.ModeContainer, gpuworkload.ResourceGPU),
+			node("a10-vm", "", gpuworkload.ModePassthrough, "nvidia.com/GA102GL_A10"),
+		},
+		Pods: []*v1.Pod{
+			pod("on-t4", "t4", gpuworkload.ResourceGPU),
+			pinnedTo(pod("on-t4-pinned", "t4", gpuworkload.ResourceGPU), "Tesla-T4"),
+			pod("on-a10", "a10", gpuworkload.ResourceGPU),
+			pod("on-a10-vm", "a10-vm", "nvidia.com/GA102GL_A10"),
+			pinnedTo(pod("wait-t4-1", "", gpuworkload.ResourceGPU), "Tesla-T4"),
+			pinnedTo(pod("wait-t4-2", "", gpuworkload.ResourceGPU), "Tesla-T4"),
+			pinnedTo(pod("wait-either", "", gpuworkload.ResourceGPU), "Tesla-T4", "NVIDIA-A10"),
+			pod("wait-any", "", gpuworkload.ResourceGPU),
+		},
+		Demand:   func(p *v1.Pod) poddemand.PodDemand { return poddemand.NewPodDemand(p, nil) },
+		ReasonOf: func(*v1.Pod) string { return "" },
+	}
+	states := map[string]*gpuworkload.NodeState{}
+	for _, n := range in.Nodes {
+		states[n.Name] = gpuworkload.NewNodeState(n, policy, nil)
+	}
+	in.State = func(n *v1.Node) *gpuworkload.NodeState { return states[n.Name] }
+	want := []Card{
+		{Card: "NVIDIA-A10", Nodes: 2, Allocatable: 8, HeldByUnpinned: 2, PinnedPodsWaiting: 1, PinnedUnitsWaiting: 1},
+		{Card: "Tesla-T4", Nodes: 1, Allocatable: 4, HeldByUnpinned: 1, PinnedPodsWaiting: 3, PinnedUnitsWaiting: 3},
+	}
+	if got := Compute(context.Background(), in).Cards; !slices.Equal(got, want) {
+		t.Fatalf("cards %+v\nwant  %+v", got, want)
+	}
+}
+
 // A node whose bound pods hold more than it has is counted as it is: the
 // units above its allocatable are allocated and over-committed, and its free
 // units are zero, not negative.

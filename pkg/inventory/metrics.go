@@ -23,6 +23,14 @@ const (
 	MetricPendingPods           = "gpu_workload_pending_pods"
 	MetricUnschedulableAttempts = "gpu_workload_unschedulable_attempts_total"
 	MetricDRASiblingConflicts   = "gpu_workload_dra_sibling_conflicts"
+	MetricCardUnits             = "gpu_workload_card_units"
+	MetricPinnedWaitingUnits    = "gpu_workload_pinned_waiting_units"
+)
+
+// The states of gpu_workload_card_units.
+const (
+	CardAllocatable    = "allocatable"
+	CardHeldByUnpinned = "held-by-unpinned"
 )
 
 // gauge describes one of the gauges counted at each scrape.
@@ -50,7 +58,13 @@ var (
 	siblingConflictsGauge = gauge{MetricDRASiblingConflicts,
 		"Physical GPUs whose gpu and vfio devices are allocated to two claims (the second fails on the node), by node. Served where the scheduler runs DRA.",
 		[]string{"node"}}
-	gauges = []gauge{unitsGauge, strandedGauge, nodesGauge, emptyNodesGauge, pendingPodsGauge, siblingConflictsGauge}
+	cardUnitsGauge = gauge{MetricCardUnits,
+		"GPU units of the device-plugin nodes of a card (its product), by state: allocatable, held-by-unpinned (held by pods with neither nodeSelector nor required node affinity).",
+		[]string{"card", "state"}}
+	pinnedWaitingGauge = gauge{MetricPinnedWaitingUnits,
+		"GPU units of the pods without a node whose node constraint accepts a node of the card (a pod accepting several cards counts under each).",
+		[]string{"card"}}
+	gauges = []gauge{unitsGauge, strandedGauge, nodesGauge, emptyNodesGauge, pendingPodsGauge, siblingConflictsGauge, cardUnitsGauge, pinnedWaitingGauge}
 
 	descs = func() map[string]*metrics.Desc {
 		out := map[string]*metrics.Desc{}
@@ -181,6 +195,11 @@ func countGauges(source Source) []metrics.Metric {
 			emit(nodesGauge, float64(count), string(m.Mode), nodeStateLabels[i])
 		}
 		emit(emptyNodesGauge, float64(m.Empty), string(m.Mode))
+	}
+	for _, c := range report.Cards {
+		emit(cardUnitsGauge, float64(c.Allocatable), c.Card, CardAllocatable)
+		emit(cardUnitsGauge, float64(c.HeldByUnpinned), c.Card, CardHeldByUnpinned)
+		emit(pinnedWaitingGauge, float64(c.PinnedUnitsWaiting), c.Card)
 	}
 	// Node constraints are the pods' own: a label for them would have no bound.
 	pending := map[[3]string]int{}
