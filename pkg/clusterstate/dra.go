@@ -403,7 +403,7 @@ func (t *Tracker) DRADevices(class gpuworkload.ResourceClass) int {
 }
 
 // DRASiblings returns the node of a device of the driver and the other
-// devices of its physical GPU (gpuworkload.DRANode.Siblings).
+// devices of its physical GPU (dradevices.DRANode.Siblings).
 func (t *Tracker) DRASiblings(pool, device string) (node string, siblings []dradevices.DRADevice) {
 	t.mu.RLock()
 	defer t.mu.RUnlock()

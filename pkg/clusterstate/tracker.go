@@ -82,7 +82,7 @@ type unsettledNode struct {
 
 // TrackerOptions are a tracker's settings beyond the policy and classes.
 type TrackerOptions struct {
-	// DRADriver publishes GPUs as devices; default gpuworkload.DRADriver.
+	// DRADriver publishes GPUs as devices; default dradevices.DRADriver.
 	DRADriver string
 	// ConversionTimeout: a node unsettled for longer is mismatched; default
 	// gpuworkload.DefaultConversionTimeout.

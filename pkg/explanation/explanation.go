@@ -151,7 +151,7 @@ func (index NodeInfoIndex) Get(nodeName string) (fwk.NodeInfo, error) {
 // modes' resources gets no per-resource counts: no node can take it anyway.
 // Units and conversions count only on nodes the pod's nodeSelector and
 // required node affinity accept, as they are or once converted
-// (gpuworkload.NodeConstraint).
+// (poddemand.NodeConstraint).
 func Explain(ctx context.Context, pod *v1.Pod, demand *poddemand.PodDemand, tracker *clusterstate.Tracker, nodes NodeInfos) Explanation {
 	policy := tracker.Policy()
 	var constraint poddemand.NodeConstraint
@@ -409,7 +409,7 @@ func planFor(r poddemand.ResourceRequest, constraint poddemand.NodeConstraint, t
 }
 
 // gpuPodsOn lists the node's pods that hold its GPUs, by the rule the mode
-// controller drains by (gpuworkload.HoldsGPU).
+// controller drains by (poddemand.HoldsGPU).
 func gpuPodsOn(ni fwk.NodeInfo) []displacedPod {
 	var out []displacedPod
 	for _, pi := range ni.GetPods() {

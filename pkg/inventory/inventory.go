@@ -2,7 +2,7 @@
 // allocatable, allocated, free and stranded by kind, with GPU nodes by
 // state, empty GPU nodes and the GPU pods that wait. The scheduler's
 // metrics and `kubectl gpu-workload inventory` both report it, so that they
-// agree; stranding is gpuworkload.WaitingGPUPods', the simulator's too.
+// agree; stranding is poddemand.WaitingGPUPods', the simulator's too.
 package inventory
 
 import (
@@ -49,14 +49,14 @@ type Resource struct {
 	// such pods, and a node's free units are never below zero.
 	OverCommitted int64 `json:"overCommitted,omitempty"`
 	// Tainted and SiblingInUse are DRA devices neither allocated nor free:
-	// tainted, or the other device of a GPU in use (gpuworkload.DRADeviceStates).
+	// tainted, or the other device of a GPU in use (dradevices.DRANode.DeviceStates).
 	Tainted      int64 `json:"tainted,omitempty"`
 	SiblingInUse int64 `json:"siblingInUse,omitempty"`
 	// Unavailable are the units of converting or mismatched nodes that no
 	// pod holds: the scheduler places nothing there, so they are not free.
 	Unavailable int64 `json:"unavailable,omitempty"`
 	// Stranded counts free units by kind of stranding
-	// (gpuworkload.StrandedKindNames); nil for DRA devices: a free DRA GPU
+	// (poddemand.StrandedKindNames); nil for DRA devices: a free DRA GPU
 	// is one free device of each type, so it is counted on its GPU's row.
 	Stranded map[string]int64 `json:"stranded"`
 }
@@ -92,7 +92,7 @@ type Pending struct {
 	// first request, or the DeviceClass of their first claim's.
 	Resource v1.ResourceName `json:"resource"`
 	// Constraint names the pods' nodeSelector or required node affinity
-	// (gpuworkload.NodeConstraint), empty for none.
+	// (poddemand.NodeConstraint), empty for none.
 	Constraint string `json:"constraint,omitempty"`
 	// Reason is the code of the scheduler's explanation (docs/reasons.md),
 	// or Unexplained when it has given none.

@@ -336,7 +336,7 @@ func podsUsing(pods []*v1.Pod, resource v1.ResourceName, classifier *gpuworkload
 }
 
 // gpuPodsByNode lists, from the API server, the bound pods that hold GPUs
-// (gpuworkload.HoldsGPU), on one node or on all.
+// (poddemand.HoldsGPU), on one node or on all.
 func (c *Controller) gpuPodsByNode(ctx context.Context, p *pass, node string) (map[string][]*v1.Pod, error) {
 	selector := "spec.nodeName!="
 	if node != "" {

@@ -4,7 +4,7 @@
 // a claim holds or that is in flight, and that tells the process's trackers
 // of the allocations in flight (the process state's ClaimsInFlight). The NVIDIA DRA driver publishes a GPU
 // as a gpu and a vfio device with one PCI bus ID and no shared counters
-// (gpuworkload.ExclusiveDRADevices): the allocator alone would hand the two
+// (dradevices.ExclusiveDRADevices): the allocator alone would hand the two
 // to two claims, and the second would fail on the node. Here the allocator
 // itself never offers the sibling, as cluster-autoscaler plugs its own DRA
 // manager into the same seam (fwk.SharedDRAManager).

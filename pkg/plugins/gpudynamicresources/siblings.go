@@ -140,7 +140,7 @@ func (x *siblingIndex) addTo(allocated sets.Set[structured.DeviceID]) {
 }
 
 // pool reads the GPU devices the allocator takes from the pool
-// (gpuworkload.DRAUsableDevices); x.mu is held.
+// (dradevices.DRAUsableDevices); x.mu is held.
 func (x *siblingIndex) pool(name string) *dradevices.DRANode {
 	if node, ok := x.pools[name]; ok {
 		return node
