@@ -76,6 +76,10 @@ type cycleState struct {
 	// has DRA GPUs, so that nodes without them skip the lookup.
 	draDemand ResourceDemand
 	hasDRA    bool
+	// scarcity is, per class of the demand for the pod's resource (its
+	// first request's), what a unit of a node the class accepts is worth to
+	// it (scarcityOf); nil when no class is kept to some nodes.
+	scarcity []float64
 }
 
 func (s *cycleState) Clone() fwk.StateData { return s }
@@ -105,7 +109,7 @@ func (pl *GPUStranding) PreFilterExtensions() fwk.PreFilterExtensions { return n
 
 // PreScore reads the demand the scheduler has recently seen and the pod's
 // CPU and memory, once for all nodes.
-func (pl *GPUStranding) PreScore(_ context.Context, state fwk.CycleState, pod *v1.Pod, _ []fwk.NodeInfo) *fwk.Status {
+func (pl *GPUStranding) PreScore(_ context.Context, state fwk.CycleState, pod *v1.Pod, nodes []fwk.NodeInfo) *fwk.Status {
 	prefiltered, err := readCycleState(state)
 	if err != nil {
 		return fwk.AsStatus(err)
@@ -117,6 +121,9 @@ func (pl *GPUStranding) PreScore(_ context.Context, state fwk.CycleState, pod *v
 	s.demand = pl.demand.Current()
 	s.milliCPU, s.memory = s.pod.Demand.CPUAndMemory(pod)
 	s.draDevices = s.pod.DRADevices(gpuworkload.ClassContainerGPU) + s.pod.DRADevices(gpuworkload.ClassPassthroughGPU)
+	if requests := s.pod.Demand.Requests; len(requests) > 0 {
+		s.scarcity = scarcityOf(s.demand[requests[0].Name].Classes, requests[0].Name, poddemand.NodeConstraintOf(pod).Key, nodes)
+	}
 	tracker := s.pod.Tracker
 	for _, r := range s.pod.Demand.Requests {
 		if _, ok := tracker.DRAServed(r.Name); ok {
@@ -166,14 +173,16 @@ func (pl *GPUStranding) Score(_ context.Context, state fwk.CycleState, _ *v1.Pod
 	return pl.scoreNonGPUPod(s, nodeInfo), nil
 }
 
-// scoreGPUPod: the cost is the growth of the node's unusable units, plus the
-// delay the pod adds to the node's draining; among equal costs the node the
-// pod fills most wins. Both packing pressures are weighed by packWeight.
+// scoreGPUPod: the cost is the growth of the node's unusable units, what
+// the units the pod takes are worth to the demand kept to nodes like this
+// one, and the delay the pod adds to the node's draining; among equal costs
+// the node the pod fills most wins. Both packing pressures are weighed by
+// packWeight.
 func (pl *GPUStranding) scoreGPUPod(s *cycleState, nodeInfo fwk.NodeInfo) int64 {
 	allocatable, requested := nodeInfo.GetAllocatable(), nodeInfo.GetRequested()
 	freeCPU, freeMemory := freeCPUAndMemory(nodeInfo)
 	var cost, fill float64
-	for _, r := range s.pod.Demand.Requests {
+	for i, r := range s.pod.Demand.Requests {
 		total := allocatable.GetScalarResources()[r.Name]
 		used := requested.GetScalarResources()[r.Name]
 		if total <= 0 {
@@ -182,7 +191,12 @@ func (pl *GPUStranding) scoreGPUPod(s *cycleState, nodeInfo fwk.NodeInfo) int64 
 		demand := s.demand[r.Name]
 		free := total - used
 		after := free - r.Count
-		cost += unusableGrowth(demand.Classes, nodeInfo.Node(), freeUnits{free, freeCPU, freeMemory}, freeUnits{after, freeCPU - s.milliCPU, freeMemory - s.memory})
+		var scarcity []float64
+		if i == 0 {
+			scarcity = s.scarcity
+		}
+		growth, worth := unusableGrowthAndWorth(demand.Classes, scarcity, nodeInfo.Node(), freeUnits{free, freeCPU, freeMemory}, freeUnits{after, freeCPU - s.milliCPU, freeMemory - s.memory})
+		cost += growth + worth*float64(r.Count)
 		cost += packWeight(demand, free, freeCPU, freeMemory) * float64(pl.emptyNodePenalty*total) / 100 / float64(1+podsHolding(nodeInfo, r.Name, used))
 		fill += packWeight(demand, after, freeCPU-s.milliCPU, freeMemory-s.memory) * float64(used+r.Count) / float64(total)
 	}
@@ -337,15 +351,67 @@ type freeUnits struct{ units, milliCPU, memory int64 }
 // for each request class, the units left over once the node holds as many
 // of its pods as its free units, CPU and memory allow, weighted by the
 // class's share; all of them for a class whose constraint excludes the
-// node, so that pinned demand keeps the hardware it needs. Each class's
-// constraint is matched once: matching is the costly part.
+// node, so that pinned demand keeps the hardware it needs.
 func unusableGrowth(classes []DemandClass, node *v1.Node, before, after freeUnits) float64 {
-	var growth float64
-	for _, c := range classes {
+	growth, _ := unusableGrowthAndWorth(classes, nil, node, before, after)
+	return growth
+}
+
+// unusableGrowthAndWorth is unusableGrowth and, with scarcity, what a unit
+// of the node is worth to the classes kept to nodes that include it: the
+// sum of their scarcity. Each class's constraint is matched once: matching
+// is the costly part.
+func unusableGrowthAndWorth(classes []DemandClass, scarcity []float64, node *v1.Node, before, after freeUnits) (growth, worth float64) {
+	for i, c := range classes {
 		accepted := c.Constraint.Accepts(node)
 		growth += c.Share * (leftOver(c, accepted, after) - leftOver(c, accepted, before))
+		if accepted && scarcity != nil {
+			worth += scarcity[i]
+		}
 	}
-	return growth
+	return growth, worth
+}
+
+// scarcityOf is, per class of a resource's demand that a node constraint
+// keeps to some nodes (other than the pod's own), its share of the recent
+// requests over its share of the free units among the nodes scored: the
+// units of its nodes it asks for against what an even spread would, so that
+// a unit taken there is worth that much to it. A class whose nodes have
+// most of the free units is worth little; one kept to a few scarce cards,
+// more than a unit. nil when no class is kept to some nodes.
+func scarcityOf(classes []DemandClass, name v1.ResourceName, own string, nodes []fwk.NodeInfo) []float64 {
+	var out []float64
+	var all int64 = -1
+	for i, c := range classes {
+		if !c.Constraint.Constrains() || c.Constraint.Key == own || c.Share <= 0 {
+			continue
+		}
+		if all < 0 {
+			all = 0
+			for _, ni := range nodes {
+				all += max(freeOf(ni, name), 0)
+			}
+		}
+		var accepted int64
+		for _, ni := range nodes {
+			if free := freeOf(ni, name); free > 0 && c.Constraint.Accepts(ni.Node()) {
+				accepted += free
+			}
+		}
+		if accepted <= 0 {
+			continue
+		}
+		if out == nil {
+			out = make([]float64, len(classes))
+		}
+		out[i] = c.Share * float64(all) / float64(accepted)
+	}
+	return out
+}
+
+// freeOf is the node's free units of the resource.
+func freeOf(ni fwk.NodeInfo, name v1.ResourceName) int64 {
+	return ni.GetAllocatable().GetScalarResources()[name] - ni.GetRequested().GetScalarResources()[name]
 }
 
 // leftOver is the units of free that pods of the class would leave free;

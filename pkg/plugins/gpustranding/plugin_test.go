@@ -2,6 +2,7 @@ package gpustranding
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -162,6 +163,83 @@ func TestScorePinnedDemandKeepsItsHardware(t *testing.T) {
 	raw, _ = scores(t, nil, anywhere, infos, unpinned, pinned)
 	if raw[1] <= raw[0] {
 		t.Fatalf("scores t4 %d, g2 %d with demand pinned to Tesla-T4: want g2 higher", raw[0], raw[1])
+	}
+}
+
+// Demand kept to a scarce card keeps it from pods that could run anywhere,
+// even where the card's node would pack and drain better: a T4 node with
+// three 1-GPU pods and one of four GPUs free against a G2 node with one pod
+// and three free. Without pinned demand the pod fills the T4 node (fill 1
+// against 0.5, drain 4/4 against 4/2). With half the recent requests pinned
+// to Tesla-T4 the G2 node gains half a unit those requests could not use;
+// that alone would not outweigh 1.5, but the T4's one free GPU is a quarter
+// of the free units, so it is worth about twice a unit to them
+// (scarcityOf), and the pod goes to the G2 node. A pod pinned to Tesla-T4
+// itself pays nothing for its own demand.
+func TestScoreKeepsScarceCardsForPinnedDemand(t *testing.T) {
+	product := func(name, value string, running int) fwk.NodeInfo {
+		n := node(name, "container", map[v1.ResourceName]string{gpu: "4"})
+		n.Labels[gpuworkload.LabelGPUProduct] = value
+		var pods []*v1.Pod
+		for i := range running {
+			pods = append(pods, pod(fmt.Sprintf("%s-%d", name, i), map[v1.ResourceName]string{gpu: "1"}))
+		}
+		return nodeInfo(n, pods...)
+	}
+	infos := []fwk.NodeInfo{product("t4", "Tesla-T4", 3), product("g2", "G2", 1)}
+	anywhere := pod("anywhere", map[v1.ResourceName]string{gpu: "1"})
+	unpinned := observed{name: gpu, units: 1, times: 100}
+	raw, _ := scores(t, nil, anywhere, infos, unpinned)
+	if raw[0] <= raw[1] {
+		t.Fatalf("scores t4 %d, g2 %d without pinned demand: want t4 higher, it packs better", raw[0], raw[1])
+	}
+	pinned := observed{name: gpu, units: 1, times: 100, nodeSelector: map[string]string{gpuworkload.LabelGPUProduct: "Tesla-T4"}}
+	raw, _ = scores(t, nil, anywhere, infos, unpinned, pinned)
+	if raw[1] <= raw[0] {
+		t.Fatalf("scores t4 %d, g2 %d with half the demand pinned to Tesla-T4: want g2 higher", raw[0], raw[1])
+	}
+	own := pod("t4-only", map[v1.ResourceName]string{gpu: "1"})
+	own.Spec.NodeSelector = map[string]string{gpuworkload.LabelGPUProduct: "Tesla-T4"}
+	pl, state := prefiltered(t, nil, nil, own, infos, unpinned, pinned)
+	if status := pl.PreScore(context.Background(), state, own, infos); !status.IsSuccess() {
+		t.Fatalf("PreScore: %v", status)
+	}
+	if s, err := readCycleState(state); err != nil || s.scarcity != nil {
+		t.Fatalf("scarcity %v (%v) for a pod of the pinned demand itself, want none", s.scarcity, err)
+	}
+}
+
+// A class's scarcity is its share of the requests over its nodes' share of
+// the free units; classes not kept to some nodes, the pod's own and those
+// whose nodes have nothing free get none.
+func TestScarcityOf(t *testing.T) {
+	t4 := node("t4", "container", map[v1.ResourceName]string{gpu: "4"})
+	t4.Labels[gpuworkload.LabelGPUProduct] = "Tesla-T4"
+	a10 := node("a10", "container", map[v1.ResourceName]string{gpu: "8"})
+	a10.Labels[gpuworkload.LabelGPUProduct] = "NVIDIA-A10"
+	infos := []fwk.NodeInfo{nodeInfo(t4, pod("busy", map[v1.ResourceName]string{gpu: "2"})), nodeInfo(a10)}
+	pinnedTo := func(product string) poddemand.NodeConstraint {
+		p := pod("p", nil)
+		p.Spec.NodeSelector = map[string]string{gpuworkload.LabelGPUProduct: product}
+		return poddemand.NodeConstraintOf(p)
+	}
+	classes := []DemandClass{
+		{Units: 1, Share: 0.5},
+		{Units: 1, Share: 0.3, Constraint: pinnedTo("Tesla-T4")},
+		{Units: 1, Share: 0.2, Constraint: pinnedTo("NVIDIA-A10")},
+		{Units: 1, Share: 0.1, Constraint: pinnedTo("NVIDIA-H100")},
+	}
+	// Free: 2 on t4, 8 on a10, 10 in all.
+	got := scarcityOf(classes, gpu, "", infos)
+	want := []float64{0, 0.3 * 10 / 2, 0.2 * 10 / 8, 0}
+	if !slices.Equal(got, want) {
+		t.Errorf("scarcity %v, want %v", got, want)
+	}
+	if got := scarcityOf(classes, gpu, pinnedTo("Tesla-T4").Key, infos); got[1] != 0 || got[2] != want[2] {
+		t.Errorf("scarcity for a pod pinned to Tesla-T4 %v: want none for its own class, %v for NVIDIA-A10", got, want[2])
+	}
+	if got := scarcityOf(classes[:1], gpu, "", infos); got != nil {
+		t.Errorf("scarcity %v without pinned demand, want nil", got)
 	}
 }
 
