@@ -148,6 +148,11 @@ func (e *env) inventoryAgrees(t *testing.T, got map[string]float64) {
 		}
 		fromInventory[fmt.Sprintf(`gpu_workload_empty_nodes{mode=%q}`, m.Mode)] = float64(m.Empty)
 	}
+	for _, c := range report.Cards {
+		fromInventory[fmt.Sprintf(`gpu_workload_card_units{card=%q,state=%q}`, c.Card, inventory.CardAllocatable)] = float64(c.Allocatable)
+		fromInventory[fmt.Sprintf(`gpu_workload_card_units{card=%q,state=%q}`, c.Card, inventory.CardHeldByUnpinned)] = float64(c.HeldByUnpinned)
+		fromInventory[fmt.Sprintf(`gpu_workload_pinned_waiting_units{card=%q}`, c.Card)] = float64(c.PinnedUnitsWaiting)
+	}
 	for _, p := range report.Pending {
 		// The metric sums over the pods' node constraints.
 		fromInventory[fmt.Sprintf(`gpu_workload_pending_pods{mode=%q,reason=%q,resource=%q}`, p.Mode, p.Reason, p.Resource)] += float64(p.Pods)
