@@ -51,7 +51,9 @@ type NodeState struct {
 	// Card is the node's card as its labels and advertisement show it
 	// (hardware.IdentifyCard), and Product its nvidia.com/gpu.product
 	// (Card.Product: the label, else the name pci.ids gives the card),
-	// which pods pin to; unknown on a node without GPUs.
+	// which pods pin to; unknown on a node without GPUs. Product is kept
+	// because Card.Product builds it, and every /metrics scrape reads it
+	// for every node.
 	Card    hardware.Card
 	Product string
 	// DRA is set for a node whose GPUs a DRA driver publishes (docs/dra.md).

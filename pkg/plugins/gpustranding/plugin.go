@@ -62,6 +62,9 @@ func (pl *GPUStranding) Name() string { return Name }
 
 type cycleState struct {
 	pod *schedulerstate.PodCycle
+	// constraintKey is the pod's own node constraint (NodeConstraint.Key),
+	// read once in PreFilter: scarcity leaves the pod's own class out.
+	constraintKey string
 	// demand, milliCPU and memory are set by PreScore: the learned demand
 	// and the pod's effective requests, read once for all nodes.
 	demand           Demand
@@ -93,14 +96,16 @@ func (pl *GPUStranding) PreFilter(_ context.Context, state fwk.CycleState, pod *
 		return nil, fwk.AsStatus(fmt.Errorf("%s: %w", Name, err))
 	}
 	demand := &pc.Demand
+	s := &cycleState{pod: pc}
 	if len(demand.Requests) > 0 {
 		constraint := poddemand.NodeConstraintOf(pod)
+		s.constraintKey = constraint.Key
 		for _, r := range demand.Requests {
 			pl.demand.Observe(r.Name, r.Count, demand.MilliCPU, demand.Memory, constraint)
 		}
 	}
 
-	state.Write(cycleStateKey, &cycleState{pod: pc})
+	state.Write(cycleStateKey, s)
 	return nil, nil
 }
 
@@ -116,13 +121,13 @@ func (pl *GPUStranding) PreScore(_ context.Context, state fwk.CycleState, pod *v
 	}
 	// A fresh state: PreFilter's is shared with the clones the framework
 	// makes, and a pod scored again must not add to its own last score.
-	s := &cycleState{pod: prefiltered.pod}
+	s := &cycleState{pod: prefiltered.pod, constraintKey: prefiltered.constraintKey}
 	state.Write(cycleStateKey, s)
 	s.demand = pl.demand.Current()
 	s.milliCPU, s.memory = s.pod.Demand.CPUAndMemory(pod)
 	s.draDevices = s.pod.DRADevices(gpuworkload.ClassContainerGPU) + s.pod.DRADevices(gpuworkload.ClassPassthroughGPU)
 	if requests := s.pod.Demand.Requests; len(requests) > 0 {
-		s.scarcity = scarcityOf(s.demand[requests[0].Name].Classes, requests[0].Name, poddemand.NodeConstraintOf(pod).Key, nodes)
+		s.scarcity = scarcityOf(s.demand[requests[0].Name].Classes, requests[0].Name, s.constraintKey, nodes)
 	}
 	tracker := s.pod.Tracker
 	for _, r := range s.pod.Demand.Requests {
