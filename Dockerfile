@@ -1,8 +1,9 @@
-# Static gpu-workload-scheduler and gpu-workload-controller on a distroless base. Build from the repository
-# root, naming the runtime image (a distroless "static" image with a nonroot
-# user, from the registry your cluster pulls from):
-#   docker build --build-arg RUNTIME_IMAGE=<distroless static:nonroot> -t gpu-workload-scheduler:latest .
-ARG RUNTIME_IMAGE
+# The image of gpu-workload-scheduler and gpu-workload-controller, for those
+# who build with Docker; `make image` builds the same image without Docker.
+# The binaries are static, so the image needs no base: the runtime image is
+# scratch unless you name another (a distroless static:nonroot image, say):
+#   docker build --build-arg VERSION=$(git describe --tags --always) -t gpu-workload-scheduler:<version> .
+ARG RUNTIME_IMAGE=scratch
 
 FROM golang:1.26 AS build
 WORKDIR /src

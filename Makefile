@@ -6,7 +6,12 @@ SHELL := /usr/bin/env bash
 GO      ?= go
 BIN     := $(CURDIR)/bin
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-LDFLAGS := -X github.com/gpu-workload-scheduler/scheduler/pkg/version.Version=$(VERSION)
+LDFLAGS := -s -w -X github.com/gpu-workload-scheduler/scheduler/pkg/version.Version=$(VERSION)
+# Static binaries without build paths, for an image with no base and the same
+# digest from the same source; tests build with the same settings, so that
+# every package compiles once.
+export CGO_ENABLED := 0
+export GOFLAGS += -trimpath
 # The vendored tools are rebuilt only when the dependency set changes.
 TOOL_DEPS := go.mod vendor/modules.txt
 
@@ -23,13 +28,22 @@ SIM_OUT ?= $(CURDIR)/docs/simulation
 OPENB ?= $(CURDIR)/../shared/data/openb
 DRA_SHARES ?= 0,25,50,100
 
-.PHONY: help build tools test test-unit test-fuzz test-integration verify vendor lab lab-down perf sim sim-traces sim-openb sim-dra sim-controller install-plugin clean
+.PHONY: help build tools manifests image release test test-unit test-fuzz test-integration verify vendor lab lab-down perf sim sim-traces sim-openb sim-dra sim-controller install-plugin clean
 
 help: ## List the targets with one line each
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-17s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 build: ## Build bin/gpu-workload-scheduler, bin/gpu-workload-controller, bin/kubectl-gpu_workload and bin/gpu-workload-sim
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN)/ ./cmd/gpu-workload-scheduler ./cmd/gpu-workload-controller ./cmd/kubectl-gpu_workload ./cmd/gpu-workload-sim
+
+manifests: ## Write manifests/install and manifests/monitoring from the Helm chart charts/gpu-workload-scheduler (its default values)
+	$(GO) run ./hack/gen-manifests
+
+image: build ## Build the image of the scheduler and the controller, no base image, no Docker: OCI layout bin/image (crane push) and docker archive bin/image.tar (docker load, podman load, kind load image-archive)
+	$(GO) run ./hack/image -tag $(VERSION) -out $(BIN)/image $(BIN)/gpu-workload-scheduler $(BIN)/gpu-workload-controller
+
+release: ## Write a release's artifacts to bin/release (VERSION=vX.Y.Z unless HEAD is tagged): the chart package, kubectl-gpu_workload for linux and darwin on amd64 and arm64, SHA256SUMS, the filled-in krew manifest
+	$(GO) run ./hack/release -version $(VERSION) -out $(BIN)/release
 
 tools: $(BIN)/etcd $(BIN)/kube-apiserver $(BIN)/kubectl ## Build bin/etcd, bin/kube-apiserver and bin/kubectl from vendor/
 

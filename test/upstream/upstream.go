@@ -11,14 +11,27 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
 )
 
-// Dir is the upstream folder, found from this file's place in the repository.
+// Dir is the upstream folder beside the repository, found from the test's
+// working directory (its package's folder): builds with -trimpath, as make
+// builds, record no source paths to find it from.
 func Dir() string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "data", "upstream")
+	dir, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return filepath.Join(dir, "..", "shared", "data", "upstream")
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
 }
 
 // Read returns the upstream file at path (e.g.

@@ -1,9 +1,9 @@
 // Copyright The OpenTelemetry Authors
 // SPDX-License-Identifier: Apache-2.0
 
-package otel // import "go.opentelemetry.io/otel"
+package otel
 
 // Version is the current release version of OpenTelemetry in use.
 func Version() string {
-	return "1.44.0"
+	return "1.45.0"
 }

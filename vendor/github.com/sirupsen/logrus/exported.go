@@ -6,11 +6,12 @@ import (
 	"time"
 )
 
-var (
-	// std is the name of the standard logger in stdlib `log`
-	std = New()
-)
+// std is the package-level standard logger, similar to the default logger
+// in the stdlib [log] package.
+var std = New()
 
+// StandardLogger returns the package-level standard logger used by
+// the top-level logging functions.
 func StandardLogger() *Logger {
 	return std
 }
@@ -41,7 +42,7 @@ func GetLevel() Level {
 	return std.GetLevel()
 }
 
-// IsLevelEnabled checks if the log level of the standard logger is greater than the level param
+// IsLevelEnabled checks if logging for the given level is enabled for the standard logger.
 func IsLevelEnabled(level Level) bool {
 	return std.IsLevelEnabled(level)
 }
@@ -51,9 +52,10 @@ func AddHook(hook Hook) {
 	std.AddHook(hook)
 }
 
-// WithError creates an entry from the standard logger and adds an error to it, using the value defined in ErrorKey as key.
+// WithError creates an entry from the standard logger and adds an error to it,
+// using the value defined in [ErrorKey] as key.
 func WithError(err error) *Entry {
-	return std.WithField(ErrorKey, err)
+	return std.WithError(err)
 }
 
 // WithContext creates an entry from the standard logger and adds a context to it.
@@ -61,210 +63,203 @@ func WithContext(ctx context.Context) *Entry {
 	return std.WithContext(ctx)
 }
 
-// WithField creates an entry from the standard logger and adds a field to
-// it. If you want multiple fields, use `WithFields`.
-//
-// Note that it doesn't log until you call Debug, Print, Info, Warn, Fatal
-// or Panic on the Entry it returns.
-func WithField(key string, value interface{}) *Entry {
+// WithField creates an entry from the standard logger and adds a single field.
+// For multiple fields, prefer [WithFields] over chaining WithField calls.
+func WithField(key string, value any) *Entry {
 	return std.WithField(key, value)
 }
 
-// WithFields creates an entry from the standard logger and adds multiple
-// fields to it. This is simply a helper for `WithField`, invoking it
-// once for each field.
-//
-// Note that it doesn't log until you call Debug, Print, Info, Warn, Fatal
-// or Panic on the Entry it returns.
+// WithFields creates an entry from the standard logger and adds the fields to it.
 func WithFields(fields Fields) *Entry {
 	return std.WithFields(fields)
 }
 
-// WithTime creates an entry from the standard logger and overrides the time of
-// logs generated with it.
-//
-// Note that it doesn't log until you call Debug, Print, Info, Warn, Fatal
-// or Panic on the Entry it returns.
+// WithTime creates an entry from the standard logger and overrides the time
+// used for logs generated with it.
 func WithTime(t time.Time) *Entry {
 	return std.WithTime(t)
 }
 
-// Trace logs a message at level Trace on the standard logger.
-func Trace(args ...interface{}) {
+// Trace logs a message at level [TraceLevel] on the standard logger.
+func Trace(args ...any) {
 	std.Trace(args...)
 }
 
-// Debug logs a message at level Debug on the standard logger.
-func Debug(args ...interface{}) {
+// Debug logs a message at level [DebugLevel] on the standard logger.
+func Debug(args ...any) {
 	std.Debug(args...)
 }
 
-// Print logs a message at level Info on the standard logger.
-func Print(args ...interface{}) {
+// Print logs a message at level [InfoLevel] on the standard logger.
+func Print(args ...any) {
 	std.Print(args...)
 }
 
-// Info logs a message at level Info on the standard logger.
-func Info(args ...interface{}) {
+// Info logs a message at level [InfoLevel] on the standard logger.
+func Info(args ...any) {
 	std.Info(args...)
 }
 
-// Warn logs a message at level Warn on the standard logger.
-func Warn(args ...interface{}) {
+// Warn logs a message at level [WarnLevel] on the standard logger.
+func Warn(args ...any) {
 	std.Warn(args...)
 }
 
-// Warning logs a message at level Warn on the standard logger.
-func Warning(args ...interface{}) {
+// Warning logs a message at level [WarnLevel] on the standard logger.
+func Warning(args ...any) {
 	std.Warning(args...)
 }
 
-// Error logs a message at level Error on the standard logger.
-func Error(args ...interface{}) {
+// Error logs a message at level [ErrorLevel] on the standard logger.
+func Error(args ...any) {
 	std.Error(args...)
 }
 
-// Panic logs a message at level Panic on the standard logger.
-func Panic(args ...interface{}) {
+// Panic logs a message at level [PanicLevel] on the standard logger.
+func Panic(args ...any) {
 	std.Panic(args...)
 }
 
-// Fatal logs a message at level Fatal on the standard logger then the process will exit with status set to 1.
-func Fatal(args ...interface{}) {
+// Fatal logs a message at level [FatalLevel] on the standard logger,
+// then exits the process with status 1.
+func Fatal(args ...any) {
 	std.Fatal(args...)
 }
 
-// TraceFn logs a message from a func at level Trace on the standard logger.
+// TraceFn logs a message from a func at level [TraceLevel] on the standard logger.
 func TraceFn(fn LogFunction) {
 	std.TraceFn(fn)
 }
 
-// DebugFn logs a message from a func at level Debug on the standard logger.
+// DebugFn logs a message from a func at level [DebugLevel] on the standard logger.
 func DebugFn(fn LogFunction) {
 	std.DebugFn(fn)
 }
 
-// PrintFn logs a message from a func at level Info on the standard logger.
+// PrintFn logs a message from a func at level [InfoLevel] on the standard logger.
 func PrintFn(fn LogFunction) {
 	std.PrintFn(fn)
 }
 
-// InfoFn logs a message from a func at level Info on the standard logger.
+// InfoFn logs a message from a func at level [InfoLevel] on the standard logger.
 func InfoFn(fn LogFunction) {
 	std.InfoFn(fn)
 }
 
-// WarnFn logs a message from a func at level Warn on the standard logger.
+// WarnFn logs a message from a func at level [WarnLevel] on the standard logger.
 func WarnFn(fn LogFunction) {
 	std.WarnFn(fn)
 }
 
-// WarningFn logs a message from a func at level Warn on the standard logger.
+// WarningFn logs a message from a func at level [WarnLevel] on the standard logger.
 func WarningFn(fn LogFunction) {
 	std.WarningFn(fn)
 }
 
-// ErrorFn logs a message from a func at level Error on the standard logger.
+// ErrorFn logs a message from a func at level [ErrorLevel] on the standard logger.
 func ErrorFn(fn LogFunction) {
 	std.ErrorFn(fn)
 }
 
-// PanicFn logs a message from a func at level Panic on the standard logger.
+// PanicFn logs a message from a func at level [PanicLevel] on the standard logger.
 func PanicFn(fn LogFunction) {
 	std.PanicFn(fn)
 }
 
-// FatalFn logs a message from a func at level Fatal on the standard logger then the process will exit with status set to 1.
+// FatalFn logs a message from a func at level [FatalLevel] on the standard logger,
+// then exits the process with status 1.
 func FatalFn(fn LogFunction) {
 	std.FatalFn(fn)
 }
 
-// Tracef logs a message at level Trace on the standard logger.
-func Tracef(format string, args ...interface{}) {
+// Tracef logs a message at level [TraceLevel] on the standard logger.
+func Tracef(format string, args ...any) {
 	std.Tracef(format, args...)
 }
 
-// Debugf logs a message at level Debug on the standard logger.
-func Debugf(format string, args ...interface{}) {
+// Debugf logs a message at level [DebugLevel] on the standard logger.
+func Debugf(format string, args ...any) {
 	std.Debugf(format, args...)
 }
 
-// Printf logs a message at level Info on the standard logger.
-func Printf(format string, args ...interface{}) {
+// Printf logs a message at level [InfoLevel] on the standard logger.
+func Printf(format string, args ...any) {
 	std.Printf(format, args...)
 }
 
-// Infof logs a message at level Info on the standard logger.
-func Infof(format string, args ...interface{}) {
+// Infof logs a message at level [InfoLevel] on the standard logger.
+func Infof(format string, args ...any) {
 	std.Infof(format, args...)
 }
 
-// Warnf logs a message at level Warn on the standard logger.
-func Warnf(format string, args ...interface{}) {
+// Warnf logs a message at level [WarnLevel] on the standard logger.
+func Warnf(format string, args ...any) {
 	std.Warnf(format, args...)
 }
 
-// Warningf logs a message at level Warn on the standard logger.
-func Warningf(format string, args ...interface{}) {
+// Warningf logs a message at level [WarnLevel] on the standard logger.
+func Warningf(format string, args ...any) {
 	std.Warningf(format, args...)
 }
 
-// Errorf logs a message at level Error on the standard logger.
-func Errorf(format string, args ...interface{}) {
+// Errorf logs a message at level [ErrorLevel] on the standard logger.
+func Errorf(format string, args ...any) {
 	std.Errorf(format, args...)
 }
 
-// Panicf logs a message at level Panic on the standard logger.
-func Panicf(format string, args ...interface{}) {
+// Panicf logs a message at level [PanicLevel] on the standard logger.
+func Panicf(format string, args ...any) {
 	std.Panicf(format, args...)
 }
 
-// Fatalf logs a message at level Fatal on the standard logger then the process will exit with status set to 1.
-func Fatalf(format string, args ...interface{}) {
+// Fatalf logs a message at level [FatalLevel] on the standard logger,
+// then exits the process with status 1.
+func Fatalf(format string, args ...any) {
 	std.Fatalf(format, args...)
 }
 
-// Traceln logs a message at level Trace on the standard logger.
-func Traceln(args ...interface{}) {
+// Traceln logs a message at level [TraceLevel] on the standard logger.
+func Traceln(args ...any) {
 	std.Traceln(args...)
 }
 
-// Debugln logs a message at level Debug on the standard logger.
-func Debugln(args ...interface{}) {
+// Debugln logs a message at level [DebugLevel] on the standard logger.
+func Debugln(args ...any) {
 	std.Debugln(args...)
 }
 
-// Println logs a message at level Info on the standard logger.
-func Println(args ...interface{}) {
+// Println logs a message at level [InfoLevel] on the standard logger.
+func Println(args ...any) {
 	std.Println(args...)
 }
 
-// Infoln logs a message at level Info on the standard logger.
-func Infoln(args ...interface{}) {
+// Infoln logs a message at level [InfoLevel] on the standard logger.
+func Infoln(args ...any) {
 	std.Infoln(args...)
 }
 
-// Warnln logs a message at level Warn on the standard logger.
-func Warnln(args ...interface{}) {
+// Warnln logs a message at level [WarnLevel] on the standard logger.
+func Warnln(args ...any) {
 	std.Warnln(args...)
 }
 
-// Warningln logs a message at level Warn on the standard logger.
-func Warningln(args ...interface{}) {
+// Warningln logs a message at level [WarnLevel] on the standard logger.
+func Warningln(args ...any) {
 	std.Warningln(args...)
 }
 
-// Errorln logs a message at level Error on the standard logger.
-func Errorln(args ...interface{}) {
+// Errorln logs a message at level [ErrorLevel] on the standard logger.
+func Errorln(args ...any) {
 	std.Errorln(args...)
 }
 
-// Panicln logs a message at level Panic on the standard logger.
-func Panicln(args ...interface{}) {
+// Panicln logs a message at level [PanicLevel] on the standard logger.
+func Panicln(args ...any) {
 	std.Panicln(args...)
 }
 
-// Fatalln logs a message at level Fatal on the standard logger then the process will exit with status set to 1.
-func Fatalln(args ...interface{}) {
+// Fatalln logs a message at level [FatalLevel] on the standard logger,
+// then exits the process with status 1.
+func Fatalln(args ...any) {
 	std.Fatalln(args...)
 }

@@ -1,11 +1,7 @@
-// +build appengine
+//go:build appengine
 
 package logrus
 
-import (
-	"io"
-)
-
-func checkIfTerminal(w io.Writer) bool {
+func checkIfTerminal(_ any) bool {
 	return true
 }

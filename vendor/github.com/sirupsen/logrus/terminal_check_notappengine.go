@@ -1,4 +1,4 @@
-// +build !appengine,!js,!windows,!nacl,!plan9
+//go:build !appengine && !js && !windows && !nacl && !plan9 && !wasi && !wasip1 && !tinygo
 
 package logrus
 
@@ -10,7 +10,11 @@ import (
 func checkIfTerminal(w io.Writer) bool {
 	switch v := w.(type) {
 	case *os.File:
-		return isTerminal(int(v.Fd()))
+		fd := v.Fd()
+		if fd > uintptr(^uint(0)>>1) {
+			return false
+		}
+		return isTerminal(int(fd))
 	default:
 		return false
 	}

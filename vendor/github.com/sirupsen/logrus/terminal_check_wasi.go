@@ -1,8 +1,0 @@
-//go:build wasi
-// +build wasi
-
-package logrus
-
-func isTerminal(fd int) bool {
-	return false
-}
