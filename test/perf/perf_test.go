@@ -9,6 +9,9 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
+	"reflect"
+	goruntime "runtime"
 	"sync"
 	"testing"
 	"time"
@@ -18,6 +21,7 @@ import (
 	_ "k8s.io/component-base/logs/json/register"
 	"k8s.io/component-base/metrics/legacyregistry"
 	fwk "k8s.io/kube-scheduler/framework"
+	kubeapiservertesting "k8s.io/kubernetes/cmd/kube-apiserver/app/testing"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 	perf "k8s.io/kubernetes/test/integration/scheduler_perf"
 
@@ -26,22 +30,43 @@ import (
 	"github.com/gpu-workload-scheduler/scheduler/pkg/schedulerstate"
 )
 
-// certFixtures is where the in-process kube-apiserver of scheduler_perf keeps
-// its generated serving certificates: beside its vendored source, where
-// vendoring leaves no testdata directory. .gitignore ignores it.
-const certFixtures = "../../vendor/k8s.io/kubernetes/cmd/kube-apiserver/app/testing/testdata"
+// certFixtures makes the directory where the in-process kube-apiserver of
+// scheduler_perf keeps its generated serving certificates: testdata beside
+// its source, which it finds from its own file name. Built without -trimpath
+// that is its vendored source, where vendoring leaves no testdata directory
+// (.gitignore ignores it). With -trimpath, as make builds, the file name is
+// module@version/package, which the server completes with Bazel's
+// TEST_SRCDIR and TEST_WORKSPACE: they point it into a directory of this
+// test's, which it returns for removal.
+func certFixtures() (temporary string, err error) {
+	file, _ := goruntime.FuncForPC(reflect.ValueOf(kubeapiservertesting.StartTestServer).Pointer()).FileLine(0)
+	if filepath.IsAbs(file) {
+		return "", os.MkdirAll(filepath.Join(filepath.Dir(file), "testdata"), 0o755)
+	}
+	root, err := os.MkdirTemp("", "perf-cert-fixtures-")
+	if err != nil {
+		return "", err
+	}
+	os.Setenv("TEST_SRCDIR", root)
+	os.Setenv("TEST_WORKSPACE", "trimmed")
+	return root, os.MkdirAll(filepath.Join(root, "trimmed", filepath.Dir(file), "testdata"), 0o755)
+}
 
 func TestMain(m *testing.M) {
-	if err := os.MkdirAll(certFixtures, 0o755); err != nil {
-		fmt.Fprintf(os.Stderr, "create %s: %v\n", certFixtures, err)
-		os.Exit(1)
+	temporary, err := certFixtures()
+	if err == nil {
+		err = perf.InitTests()
 	}
-	if err := perf.InitTests(); err != nil {
+	if err != nil {
 		fmt.Fprintf(os.Stderr, "%v\n", err)
 		os.Exit(1)
 	}
 	metrics.Register(legacyregistry.MustRegister, legacyregistry.CustomMustRegister)
-	m.Run()
+	code := m.Run()
+	if temporary != "" {
+		os.RemoveAll(temporary)
+	}
+	os.Exit(code)
 }
 
 var scrapeInterval = flag.Duration("scrape-interval", 0,
