@@ -142,6 +142,14 @@ func TestChartRendersNonDefaultValues(t *testing.T) {
 		}
 	}
 
+	// null drops a plugin's entry, as Helm drops a null value.
+	dropped := map[string]any{"scheduler": map[string]any{"profile": map[string]any{"pluginConfig": map[string]any{"GPUStranding": nil}}}}
+	for _, pc := range schedulerConfig(t, renderObjects(t, "gpus", dropped)).Profiles[0].PluginConfig {
+		if pc.Name == "GPUStranding" {
+			t.Errorf("GPUStranding args %v rendered with pluginConfig.GPUStranding null", pc.Args)
+		}
+	}
+
 	withoutController := nonDefaultValues(t)
 	withoutController["controller"] = map[string]any{"enabled": false}
 	for key := range renderObjects(t, "gpus", withoutController) {
