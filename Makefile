@@ -7,11 +7,12 @@ GO      ?= go
 BIN     := $(CURDIR)/bin
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X github.com/gpu-workload-scheduler/scheduler/pkg/version.Version=$(VERSION)
-# Static binaries without build paths, for an image with no base and the same
-# digest from the same source; tests build with the same settings, so that
-# every package compiles once.
+# Static binaries without build paths or VCS stamps (LDFLAGS gives the
+# version), for an image with no base and the same digest from the same
+# source in any checkout; tests build with the same settings, so that every
+# package compiles once.
 export CGO_ENABLED := 0
-export GOFLAGS += -trimpath
+export GOFLAGS += -trimpath -buildvcs=false
 # The vendored tools are rebuilt only when the dependency set changes.
 TOOL_DEPS := go.mod vendor/modules.txt
 
