@@ -44,7 +44,7 @@ image: build ## Build the image of the scheduler and the controller, no base ima
 	$(GO) run ./hack/image -tag $(VERSION) -out $(BIN)/image $(BIN)/gpu-workload-scheduler $(BIN)/gpu-workload-controller
 
 release: ## Write a release's artifacts to bin/release (VERSION=vX.Y.Z unless HEAD is tagged): the chart package, kubectl-gpu_workload for linux and darwin on amd64 and arm64, SHA256SUMS, the filled-in krew manifest
-	$(GO) run ./hack/release -version $(VERSION) -out $(BIN)/release
+	$(GO) run ./hack/release -version $(VERSION) -ldflags "$(LDFLAGS)" -out $(BIN)/release
 
 tools: $(BIN)/etcd $(BIN)/kube-apiserver $(BIN)/kubectl ## Build bin/etcd, bin/kube-apiserver and bin/kubectl from vendor/
 

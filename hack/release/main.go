@@ -3,9 +3,10 @@
 // kubectl-gpu_workload_<os>_<arch>.tar.gz, SHA256SUMS of them all, and the
 // krew manifest with each platform's uri and sha256 filled in.
 //
-//	go run ./hack/release -version v0.1.0 -out bin/release
+//	go run ./hack/release -version v0.1.0 -ldflags "$(LDFLAGS)" -out bin/release
 //
-// runs from the repository root (make release VERSION=v0.1.0).
+// runs from the repository root (make release VERSION=v0.1.0), linking the
+// plugin with make's LDFLAGS, which set the version it prints.
 package main
 
 import (
@@ -42,15 +43,16 @@ var releaseVersion = regexp.MustCompile(`^v(\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?)$`)
 
 func main() {
 	version := flag.String("version", "", "the release's tag, vMAJOR.MINOR.PATCH")
+	ldflags := flag.String("ldflags", "", "the linker flags of make build, which set the version the plugin prints")
 	out := flag.String("out", "bin/release", "directory the artifacts are written to")
 	flag.Parse()
-	if err := run(*version, *out); err != nil {
+	if err := run(*version, *ldflags, *out); err != nil {
 		fmt.Fprintln(os.Stderr, "release:", err)
 		os.Exit(1)
 	}
 }
 
-func run(version, out string) error {
+func run(version, ldflags, out string) error {
 	m := releaseVersion.FindStringSubmatch(version)
 	if m == nil {
 		return fmt.Errorf("-version %q is not a release tag vMAJOR.MINOR.PATCH: tag the commit, or give VERSION=v0.1.0 to make release", version)
@@ -81,7 +83,7 @@ func run(version, out string) error {
 	artifacts := []string{filepath.Base(chartPackage)}
 	sums := map[string]string{}
 	for _, p := range platforms {
-		archive, err := buildPlugin(version, p, out)
+		archive, err := buildPlugin(ldflags, p, out)
 		if err != nil {
 			return err
 		}
@@ -170,17 +172,16 @@ func fillKrew(template []byte, version string, sums map[string]string) ([]byte, 
 }
 
 // buildPlugin builds the kubectl plugin for p, static and without build
-// paths as make build builds, and archives it with the LICENSE, every
+// paths, with make build's linker flags, and archives it with the LICENSE, every
 // timestamp the epoch.
-func buildPlugin(version string, p platform, out string) (string, error) {
+func buildPlugin(ldflags string, p platform, out string) (string, error) {
 	tmp, err := os.MkdirTemp("", "release-")
 	if err != nil {
 		return "", err
 	}
 	defer os.RemoveAll(tmp)
 	binary := filepath.Join(tmp, plugin)
-	cmd := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w -X github.com/gpu-workload-scheduler/scheduler/pkg/version.Version="+version,
-		"-o", binary, "./cmd/"+plugin)
+	cmd := exec.Command("go", "build", "-trimpath", "-ldflags", ldflags, "-o", binary, "./cmd/"+plugin)
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS="+p.os, "GOARCH="+p.arch)
 	if output, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("go build %s for %s/%s: %w\n%s", plugin, p.os, p.arch, err, output)

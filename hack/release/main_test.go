@@ -79,7 +79,7 @@ func TestFillKrew(t *testing.T) {
 func TestReleaseNeedsATag(t *testing.T) {
 	out := t.TempDir() + "/release"
 	for _, version := range []string{"fce460aa", "v1.2", "1.2.3", ""} {
-		err := run(version, out)
+		err := run(version, "", out)
 		if err == nil || !strings.Contains(err.Error(), "VERSION=v0.1.0") {
 			t.Errorf("version %q: %v, want the error that says how to name a release", version, err)
 		}

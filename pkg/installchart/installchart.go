@@ -5,7 +5,10 @@
 package installchart
 
 import (
+	"bufio"
+	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"path"
@@ -20,6 +23,7 @@ import (
 	"helm.sh/helm/v4/pkg/chart/v2/lint/support"
 	"helm.sh/helm/v4/pkg/chart/v2/loader"
 	"helm.sh/helm/v4/pkg/engine"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
 )
 
@@ -67,6 +71,34 @@ func Render(c *chart.Chart, namespace string, values map[string]any) (map[string
 		out[strings.TrimPrefix(name, c.Name()+"/")] = text
 	}
 	return out, nil
+}
+
+// Documents splits rendered templates into their objects' YAML documents,
+// in template name order, leaving out documents that hold only comments.
+func Documents(rendered map[string]string) ([]string, error) {
+	var docs []string
+	for _, template := range slices.Sorted(maps.Keys(rendered)) {
+		reader := utilyaml.NewYAMLReader(bufio.NewReader(strings.NewReader(rendered[template])))
+		for {
+			doc, err := reader.Read()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", template, err)
+			}
+			var meta struct {
+				Kind string `json:"kind"`
+			}
+			if err := yaml.Unmarshal(doc, &meta); err != nil {
+				return nil, fmt.Errorf("%s: %w", template, err)
+			}
+			if meta.Kind != "" {
+				docs = append(docs, string(doc))
+			}
+		}
+	}
+	return docs, nil
 }
 
 // Lint runs helm lint's rules on the chart in dir with values over its own and

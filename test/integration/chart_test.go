@@ -1,11 +1,9 @@
 package integration
 
 import (
-	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -45,13 +43,9 @@ func TestChartOnTheControlPlane(t *testing.T) {
 		if tc.name == "non-default" {
 			nonDefaultRender = rendered
 		}
-		var docs []string
-		for _, template := range slices.Sorted(maps.Keys(rendered)) {
-			for doc := range strings.SplitSeq(rendered[template], "\n---\n") {
-				if strings.Contains(doc, "\nkind: ") || strings.HasPrefix(doc, "kind: ") {
-					docs = append(docs, doc)
-				}
-			}
+		docs, err := installchart.Documents(rendered)
+		if err != nil {
+			t.Fatal(err)
 		}
 		file := filepath.Join(t.TempDir(), tc.name+".yaml")
 		if err := os.WriteFile(file, []byte(strings.Join(docs, "\n---\n")), 0o600); err != nil {

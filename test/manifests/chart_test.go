@@ -1,15 +1,11 @@
 package manifests
 
 import (
-	"bufio"
-	"errors"
-	"io"
 	"slices"
 	"strings"
 	"testing"
 
 	appsv1 "k8s.io/api/apps/v1"
-	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
 
 	gwsconfig "github.com/gpu-workload-scheduler/scheduler/pkg/apis/config"
@@ -40,32 +36,22 @@ func renderObjects(t *testing.T, namespace string, values map[string]any) map[st
 	if err != nil {
 		t.Fatal(err)
 	}
+	docs, err := installchart.Documents(rendered)
+	if err != nil {
+		t.Fatal(err)
+	}
 	objects := map[string][]byte{}
-	for template, text := range rendered {
-		reader := utilyaml.NewYAMLReader(bufio.NewReader(strings.NewReader(text)))
-		for {
-			doc, err := reader.Read()
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			if err != nil {
-				t.Fatalf("%s: %v", template, err)
-			}
-			var meta struct {
-				Kind     string `json:"kind"`
-				Metadata struct {
-					Name      string `json:"name"`
-					Namespace string `json:"namespace"`
-				} `json:"metadata"`
-			}
-			if err := yaml.Unmarshal(doc, &meta); err != nil {
-				t.Fatalf("%s: %v", template, err)
-			}
-			if meta.Kind == "" {
-				continue
-			}
-			objects[meta.Kind+"/"+meta.Metadata.Name] = doc
+	for _, doc := range docs {
+		var meta struct {
+			Kind     string `json:"kind"`
+			Metadata struct {
+				Name string `json:"name"`
+			} `json:"metadata"`
 		}
+		if err := yaml.Unmarshal([]byte(doc), &meta); err != nil {
+			t.Fatal(err)
+		}
+		objects[meta.Kind+"/"+meta.Metadata.Name] = []byte(doc)
 	}
 	return objects
 }
