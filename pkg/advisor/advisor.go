@@ -174,7 +174,10 @@ type demand struct {
 // Advise proposes relabels. For each resource GPU pods wait for, largest
 // shortfall first, it takes empty nodes whose own resource nobody waits for
 // (or whose peers have enough free to cover what waits) and that advertise
-// the wanted resource in its mode, until the shortfall is covered.
+// the wanted resource in its mode, until the shortfall is covered. Of the
+// nodes that would serve a demand it takes last those another waiting
+// demand cannot do without (needsOf), so that work any card serves does not
+// take the last nodes of a card that pinned work waits for.
 func Advise(in Input) Plan {
 	plan := Plan{Relabels: []Relabel{}}
 	var servable []PendingPod
@@ -206,8 +209,17 @@ func Advise(in Input) Plan {
 	surplus := func(r v1.ResourceName) int64 { return pools[r].free - wanted[r] - leaving[r] }
 	taken := map[string]bool{} // proposed, or listed under DrainFirst
 	kept := map[string]bool{}
-	for _, d := range demands {
-		short := d.units - usableFree(in.Nodes, d)
+	shorts := make([]int64, len(demands))
+	options := make([][]candidate, len(demands))
+	for i, d := range demands {
+		shorts[i] = d.units - usableFree(in.Nodes, d)
+		if shorts[i] > 0 {
+			options[i] = candidates(in.Nodes, d)
+		}
+	}
+	needed := needsOf(demands, shorts, options)
+	for i, d := range demands {
+		short := shorts[i]
 		if short <= 0 {
 			continue
 		}
@@ -219,7 +231,7 @@ func Advise(in Input) Plan {
 			plan.Unserved = append(plan.Unserved, Shortfall{Resource: d.resource, Units: short, Constraint: d.constraint.Description})
 			continue
 		}
-		for _, c := range candidates(in.Nodes, d) {
+		for _, c := range needed.ordered(i, options[i]) {
 			if short <= 0 {
 				break
 			}
@@ -361,7 +373,7 @@ type candidate struct {
 
 // candidates are the nodes that do not advertise the demand's resource but
 // would in another mode or with another vGPU profile, and that its
-// constraint accepts then; fewest GPU pods and VMs first, then by name.
+// constraint accepts then.
 func candidates(nodes []Node, d demand) []candidate {
 	var out []candidate
 	for i := range nodes {
@@ -373,11 +385,60 @@ func candidates(nodes []Node, d demand) []candidate {
 			out = append(out, candidate{node: n, conversion: c})
 		}
 	}
-	// Node names are unique: the order is total, and an unstable sort keeps it.
-	slices.SortFunc(out, func(a, b candidate) int {
-		return cmp.Or(cmp.Compare(a.node.GPUPods+a.node.VMs, b.node.GPUPods+b.node.VMs), cmp.Compare(a.node.Name, b.node.Name))
-	})
 	return out
+}
+
+// needs counts, per node, the waiting demands that cannot do without it:
+// those whose candidates give them no more units than they are short of, as
+// pods pinned to a card with few idle nodes, or VMs of its vGPU profile,
+// are. It is GPUStranding's worth to pinned demand (scoring.md, "Scarce
+// cards") at its limit, for conversions: another demand takes such a node
+// only when nothing else serves it.
+type needs map[string][]bool
+
+func needsOf(demands []demand, shorts []int64, options [][]candidate) needs {
+	out := needs{}
+	for i, d := range demands {
+		var supply int64
+		for _, o := range options[i] {
+			if units := o.conversion.Units(); units >= d.smallest {
+				supply += units
+			}
+		}
+		if shorts[i] <= 0 || supply > shorts[i] {
+			continue
+		}
+		for _, o := range options[i] {
+			if o.conversion.Units() < d.smallest {
+				continue
+			}
+			if out[o.node.Name] == nil {
+				out[o.node.Name] = make([]bool, len(demands))
+			}
+			out[o.node.Name][i] = true
+		}
+	}
+	return out
+}
+
+// ordered sorts demand i's candidates: fewest GPU pods and VMs first (each
+// one to drain delays the conversion), then those fewest other demands
+// cannot do without, then by name.
+func (n needs) ordered(i int, options []candidate) []candidate {
+	byOthers := func(o candidate) int {
+		count := 0
+		for j, needed := range n[o.node.Name] {
+			if needed && j != i {
+				count++
+			}
+		}
+		return count
+	}
+	// Node names are unique: the order is total, and an unstable sort keeps it.
+	slices.SortFunc(options, func(a, b candidate) int {
+		return cmp.Or(cmp.Compare(a.node.GPUPods+a.node.VMs, b.node.GPUPods+b.node.VMs), cmp.Compare(byOthers(a), byOthers(b)), cmp.Compare(a.node.Name, b.node.Name))
+	})
+	return options
 }
 
 // relabel proposes the node's new mode, and its vGPU profile when that changes.

@@ -255,23 +255,10 @@ func TestAdviseDoesNotUndoAConversionWhileItsDemandWaits(t *testing.T) {
 // nodeSelector accepts once the node is converted: a container pod pinned
 // to Tesla-T4 gets the idle T4, not the A10 that sorts first.
 func TestAdviseServesAConstraintWithTheNodesItAccepts(t *testing.T) {
-	node := func(name, model string) Node {
-		inv, err := gpuworkload.NewGPUInventory(1, model, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		resource, units, _ := inv.Advertisement(gpuworkload.ModePassthrough)
-		object := &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{gpuworkload.LabelWorkloadConfig: string(gpuworkload.ModePassthrough)}}}
-		return Node{Name: name, Mode: gpuworkload.ModePassthrough, Inventory: inv, Resource: resource, Units: units, Object: object}
-	}
-	pinned := func(name, product string) PendingPod {
-		pod := &v1.Pod{Spec: v1.PodSpec{NodeSelector: map[string]string{gpuworkload.LabelGPUProduct: product}}}
-		return PendingPod{Name: name, Resource: gpuworkload.ResourceGPU, Count: 1, Constraint: poddemand.NodeConstraintOf(pod)}
-	}
 	in := Input{
 		Policy:  gpuworkload.SandboxPolicy{Enabled: true, DefaultWorkload: gpuworkload.ModeContainer},
-		Nodes:   []Node{node("a10-pt", "A10"), node("t4-pt", "T4")},
-		Pending: []PendingPod{pinned("cuda-t4", "Tesla-T4"), pinned("cuda-h100", "NVIDIA-H100-PCIe")},
+		Nodes:   []Node{idlePassthroughNode(t, "a10-pt", "A10"), idlePassthroughNode(t, "t4-pt", "T4")},
+		Pending: []PendingPod{pinnedPod("cuda-t4", "Tesla-T4"), pinnedPod("cuda-h100", "NVIDIA-H100-PCIe")},
 	}
 	plan := Advise(in)
 	if len(plan.Relabels) != 1 || plan.Relabels[0].Node != "t4-pt" || plan.Relabels[0].To != gpuworkload.ModeContainer {
@@ -280,6 +267,58 @@ func TestAdviseServesAConstraintWithTheNodesItAccepts(t *testing.T) {
 	if len(plan.Unserved) != 1 || plan.Unserved[0] != (Shortfall{Resource: gpuworkload.ResourceGPU, Units: 1, Constraint: "nodeSelector nvidia.com/gpu.product=NVIDIA-H100-PCIe"}) {
 		t.Fatalf("unserved %+v, want the H100 pod's unit", plan.Unserved)
 	}
+}
+
+// Work that any card serves takes the nodes that the other waiting work
+// needs least: the two container pods that accept every card, whose demand
+// is planned first (it is larger), get the A10s, and the work kept to the T4
+// gets the T4 node, although it sorts first by name.
+func TestAdviseLeavesTheCardPinnedWorkNeeds(t *testing.T) {
+	policy := gpuworkload.SandboxPolicy{Enabled: true, DefaultWorkload: gpuworkload.ModeContainer}
+	anyCard := PendingPod{Name: "cuda", Resource: gpuworkload.ResourceGPU, Count: 1}
+	for _, tc := range []struct {
+		name   string
+		pinned PendingPod
+		want   []string
+	}{
+		{name: "a container pod with a nodeSelector on the T4", pinned: pinnedPod("cuda-t4", "Tesla-T4"), want: []string{"a-t4:container", "b-a10:container", "c-a10:container"}},
+		{name: "a VM of a T4 vGPU profile", pinned: PendingPod{Name: "vdi", Resource: "nvidia.com/GRID_T4-16Q", Count: 1}, want: []string{"a-t4:vm-vgpu", "b-a10:container", "c-a10:container"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := Input{
+				Policy:  policy,
+				Nodes:   []Node{idlePassthroughNode(t, "a-t4", "T4"), idlePassthroughNode(t, "b-a10", "A10"), idlePassthroughNode(t, "c-a10", "A10")},
+				Pending: []PendingPod{anyCard, anyCard, tc.pinned},
+			}
+			plan := Advise(in)
+			var got []string
+			for _, r := range plan.Relabels {
+				got = append(got, r.Node+":"+string(r.To))
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, tc.want) || len(plan.Unserved) > 0 {
+				t.Fatalf("relabels %v, unserved %+v: want %v and nothing unserved", got, plan.Unserved, tc.want)
+			}
+		})
+	}
+}
+
+// idlePassthroughNode is an empty one-GPU node of the model in vm-passthrough mode.
+func idlePassthroughNode(t *testing.T, name, model string) Node {
+	t.Helper()
+	inv, err := gpuworkload.NewGPUInventory(1, model, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resource, units, _ := inv.Advertisement(gpuworkload.ModePassthrough)
+	object := &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{gpuworkload.LabelWorkloadConfig: string(gpuworkload.ModePassthrough)}}}
+	return Node{Name: name, Mode: gpuworkload.ModePassthrough, Inventory: inv, Resource: resource, Units: units, Object: object}
+}
+
+// pinnedPod is a one-GPU container pod with a nodeSelector on the product.
+func pinnedPod(name, product string) PendingPod {
+	pod := &v1.Pod{Spec: v1.PodSpec{NodeSelector: map[string]string{gpuworkload.LabelGPUProduct: product}}}
+	return PendingPod{Name: name, Resource: gpuworkload.ResourceGPU, Count: 1, Constraint: poddemand.NodeConstraintOf(pod)}
 }
 
 // advise converts an idle node for a waiting pod exactly where
