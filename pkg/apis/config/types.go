@@ -50,10 +50,12 @@ type SandboxWorkloadsArgs struct {
 type GPUStrandingArgs struct {
 	metav1.TypeMeta `json:",inline"`
 
-	// EmptyNodePenalty is the percentage of an empty GPU node's units that
-	// placing a GPU pod there costs, so that empty GPU nodes stay empty and
-	// convertible between modes; on a node with n GPU pods, 1/(n+1) of it,
-	// the delay the pod adds to the node's draining. Default 100.
+	// EmptyNodePenalty is the percentage of a GPU node's drain units (its
+	// own units for a relabel, the largest node's for keeping it whole; see
+	// docs/scoring.md) that placing a GPU pod on an empty node costs, so
+	// that empty GPU nodes stay empty and convertible between modes; on a
+	// node with n GPU pods, 1/(n+1) of it, the delay the pod adds to the
+	// node's draining. Default 100.
 	EmptyNodePenalty *int64 `json:"emptyNodePenalty,omitempty"`
 
 	// NonGPUPodPenalty is the percentage of a GPU node's free units that a pod

@@ -63,7 +63,7 @@ func (pl *GPUStranding) Name() string { return Name }
 type cycleState struct {
 	pod *schedulerstate.PodCycle
 	// constraintKey is the pod's own node constraint (NodeConstraint.Key),
-	// read once in PreFilter: scarcity leaves the pod's own class out.
+	// read once in PreFilter: the worth leaves the pod's own class out.
 	constraintKey string
 	// demand, milliCPU and memory are set by PreScore: the learned demand
 	// and the pod's effective requests, read once for all nodes.
@@ -79,10 +79,13 @@ type cycleState struct {
 	// has DRA GPUs, so that nodes without them skip the lookup.
 	draDemand ResourceDemand
 	hasDRA    bool
-	// scarcity is, per class of the demand for the pod's resource (its
-	// first request's), what a unit of a node the class accepts is worth to
-	// it (scarcityOf); nil when no class is kept to some nodes.
-	scarcity []float64
+	// worth is, per class of the demand for the pod's resource (its first
+	// request's), what a unit of the slots it fits is worth to it (worthOf);
+	// nil when every node of the cycle can hold every class.
+	worth []float64
+	// largest is, per request, the most units of its resource one node
+	// advertises: the drain delay's measure of an empty node.
+	largest []int64
 }
 
 func (s *cycleState) Clone() fwk.StateData { return s }
@@ -126,13 +129,17 @@ func (pl *GPUStranding) PreScore(_ context.Context, state fwk.CycleState, pod *v
 	s.demand = pl.demand.Current()
 	s.milliCPU, s.memory = s.pod.Demand.CPUAndMemory(pod)
 	s.draDevices = s.pod.DRADevices(gpuworkload.ClassContainerGPU) + s.pod.DRADevices(gpuworkload.ClassPassthroughGPU)
-	if requests := s.pod.Demand.Requests; len(requests) > 0 {
-		s.scarcity = scarcityOf(s.demand[requests[0].Name].Classes, requests[0].Name, s.constraintKey, nodes)
-	}
 	tracker := s.pod.Tracker
-	for _, r := range s.pod.Demand.Requests {
+	if requests := s.pod.Demand.Requests; len(requests) > 0 {
+		s.worth = worthOf(s.demand[requests[0].Name].Classes, requests[0], s.constraintKey, nodes)
+		s.largest = make([]int64, len(requests))
+		for i, r := range requests {
+			s.largest[i] = tracker.Largest(r.Name)
+		}
+	}
+	for i, r := range s.pod.Demand.Requests {
 		if _, ok := tracker.DRAServed(r.Name); ok {
-			s.flexibleCost += float64(r.Count*tracker.Largest(r.Name)) * (1 + float64(pl.emptyNodePenalty)/100)
+			s.flexibleCost += float64(r.Count*s.largest[i]) * (1 + float64(pl.emptyNodePenalty)/100)
 		}
 	}
 	if tracker.DRADevices(gpuworkload.ClassContainerGPU)+tracker.DRADevices(gpuworkload.ClassPassthroughGPU) > 0 {
@@ -179,10 +186,10 @@ func (pl *GPUStranding) Score(_ context.Context, state fwk.CycleState, _ *v1.Pod
 }
 
 // scoreGPUPod: the cost is the growth of the node's unusable units, what
-// the units the pod takes are worth to the demand kept to nodes like this
-// one, and the delay the pod adds to the node's draining; among equal costs
-// the node the pod fills most wins. Both packing pressures are weighed by
-// packWeight.
+// the slots the pod takes are worth to the demand that only some nodes can
+// hold, and the delay the pod adds to the node's draining; among equal
+// costs the node the pod fills most wins. Both packing pressures are
+// weighed by packWeight.
 func (pl *GPUStranding) scoreGPUPod(s *cycleState, nodeInfo fwk.NodeInfo) int64 {
 	allocatable, requested := nodeInfo.GetAllocatable(), nodeInfo.GetRequested()
 	freeCPU, freeMemory := freeCPUAndMemory(nodeInfo)
@@ -196,13 +203,13 @@ func (pl *GPUStranding) scoreGPUPod(s *cycleState, nodeInfo fwk.NodeInfo) int64 
 		demand := s.demand[r.Name]
 		free := total - used
 		after := free - r.Count
-		var scarcity []float64
+		var worth []float64
 		if i == 0 {
-			scarcity = s.scarcity
+			worth = s.worth
 		}
-		growth, worth := unusableGrowthAndWorth(demand.Classes, scarcity, nodeInfo.Node(), freeUnits{free, freeCPU, freeMemory}, freeUnits{after, freeCPU - s.milliCPU, freeMemory - s.memory})
-		cost += growth + worth*float64(r.Count)
-		cost += packWeight(demand, free, freeCPU, freeMemory) * float64(pl.emptyNodePenalty*total) / 100 / float64(1+podsHolding(nodeInfo, r.Name, used))
+		growth, taken := unusableGrowthAndWorth(demand.Classes, worth, nodeInfo.Node(), freeUnits{free, freeCPU, freeMemory}, freeUnits{after, freeCPU - s.milliCPU, freeMemory - s.memory})
+		cost += growth + taken
+		cost += packWeight(demand, free, freeCPU, freeMemory) * float64(pl.emptyNodePenalty) / 100 * drainUnits(total, s.largest[i], demand.Share) / float64(1+podsHolding(nodeInfo, r.Name, used))
 		fill += packWeight(demand, after, freeCPU-s.milliCPU, freeMemory-s.memory) * float64(used+r.Count) / float64(total)
 	}
 	return int64(math.Round((fill/float64(len(s.pod.Demand.Requests)) - cost) * costScale))
@@ -257,9 +264,9 @@ func advertisesRequests(s *cycleState, nodeInfo fwk.NodeInfo) bool {
 // podsHolding counts the node's pods that request the resource. A node's
 // units can change mode once all those pods are gone: with n of them, of
 // similar, memoryless run times, one more pod delays that by 1/(n+1) of a
-// run time, so the drain cost of a placement is the node's units over n+1:
-// all of them on an empty node, less the busier the node already is. The
-// pods are counted, not estimated from the units in use: one 4-GPU pod
+// run time, so the drain cost of a placement is the node's drainUnits over
+// n+1: all of them on an empty node, less the busier the node already is.
+// The pods are counted, not estimated from the units in use: one 4-GPU pod
 // drains in one run time, four 1-GPU pods take about twice as long.
 func podsHolding(nodeInfo fwk.NodeInfo, name v1.ResourceName, used int64) int {
 	if used <= 0 {
@@ -272,6 +279,17 @@ func podsHolding(nodeInfo fwk.NodeInfo, name v1.ResourceName, used int64) int {
 		}
 	}
 	return n
+}
+
+// drainUnits is what an empty node's draining is worth, in units. A relabel
+// frees the node's own units, for the requests for other resources (the
+// share of recent requests the resource does not have); for the resource's
+// own requests draining keeps a node whole, and a whole node is counted as
+// the largest one, whatever its size, so that size alone does not send pods
+// to the small nodes first: which nodes to keep whole for which demand is
+// the worth's to say (worthOf). Where nodes are of one size it is their size.
+func drainUnits(total, largest int64, share float64) float64 {
+	return float64(total) + float64(max(largest, total)-total)*share
 }
 
 // packWeight (0-1) is how much packing on the GPU axis is worth on a node
@@ -362,54 +380,67 @@ func unusableGrowth(classes []DemandClass, node *v1.Node, before, after freeUnit
 	return growth
 }
 
-// unusableGrowthAndWorth is unusableGrowth and, with scarcity, what a unit
-// of the node is worth to the classes kept to nodes that include it: the
-// sum of their scarcity. Each class's constraint is matched once: matching
+// unusableGrowthAndWorth is unusableGrowth and, with worth, what the slots
+// the placement takes from the classes that only some nodes can hold are
+// worth to them: per class, its worth per unit times the units of the slots
+// it loses on the node. Each class's constraint is matched once: matching
 // is the costly part.
-func unusableGrowthAndWorth(classes []DemandClass, scarcity []float64, node *v1.Node, before, after freeUnits) (growth, worth float64) {
+func unusableGrowthAndWorth(classes []DemandClass, worth []float64, node *v1.Node, before, after freeUnits) (growth, taken float64) {
 	for i, c := range classes {
 		accepted := c.Constraint.Accepts(node)
 		growth += c.Share * (leftOver(c, accepted, after) - leftOver(c, accepted, before))
-		if accepted && scarcity != nil {
-			worth += scarcity[i]
+		if accepted && worth != nil && worth[i] > 0 {
+			taken += worth[i] * float64((slots(c, before)-slots(c, after))*c.Units)
 		}
 	}
-	return growth, worth
+	return growth, taken
 }
 
-// scarcityOf is, per class of a resource's demand that a node constraint
-// keeps to some nodes (other than the pod's own), its share of the recent
-// requests over its share of the free units among the nodes scored: the
-// units of its nodes it asks for against what an even spread would, so that
-// a unit taken there is worth that much to it. A class whose nodes have
-// most of the free units is worth little; one kept to a few scarce cards,
-// more than a unit. nil when no class is kept to some nodes.
-func scarcityOf(classes []DemandClass, name v1.ResourceName, own string, nodes []fwk.NodeInfo) []float64 {
+// worthOf is, per class of a resource's demand that only some of the
+// cycle's nodes can hold, other than the pod's own (its request's size and
+// constraint), the class's share of the requested units over its share of
+// the free units, counted in the slots it fits among the nodes scored: the
+// units it asks for against what an even spread would, so that a unit of
+// its slots taken is worth that much to it. A class is held by some nodes
+// only when a node constraint keeps it to some cards, or when its requests
+// are larger than some nodes' units (the hardware keeps it to the large
+// nodes). A class whose slots hold most of the free units is worth little;
+// one kept to a few scarce cards, or to the last whole large nodes, more
+// than a unit. nil when no class is held by some nodes only.
+func worthOf(classes []DemandClass, request poddemand.ResourceRequest, own string, nodes []fwk.NodeInfo) []float64 {
+	var smallest int64 = math.MaxInt64
+	var all int64
+	for _, ni := range nodes {
+		if total := ni.GetAllocatable().GetScalarResources()[request.Name]; total > 0 {
+			smallest = min(smallest, total)
+		}
+		all += max(freeOf(ni, request.Name), 0)
+	}
+	var requested float64
+	for _, c := range classes {
+		requested += c.Share * float64(c.Units)
+	}
 	var out []float64
-	var all int64 = -1
 	for i, c := range classes {
-		if !c.Constraint.Constrains() || c.Constraint.Key == own || c.Share <= 0 {
+		if c.Share <= 0 || c.Constraint.Key == own && c.Units == request.Count || !c.Constraint.Constrains() && c.Units <= smallest {
 			continue
 		}
-		if all < 0 {
-			all = 0
-			for _, ni := range nodes {
-				all += max(freeOf(ni, name), 0)
-			}
-		}
-		var accepted int64
+		var fitting int64
 		for _, ni := range nodes {
-			if free := freeOf(ni, name); free > 0 && c.Constraint.Accepts(ni.Node()) {
-				accepted += free
+			free := freeOf(ni, request.Name)
+			if free < c.Units || !c.Constraint.Accepts(ni.Node()) {
+				continue
 			}
+			milliCPU, memory := freeCPUAndMemory(ni)
+			fitting += slots(c, freeUnits{free, milliCPU, memory}) * c.Units
 		}
-		if accepted <= 0 {
+		if fitting <= 0 {
 			continue
 		}
 		if out == nil {
 			out = make([]float64, len(classes))
 		}
-		out[i] = c.Share * float64(all) / float64(accepted)
+		out[i] = c.Share * float64(c.Units) / requested * float64(all) / float64(fitting)
 	}
 	return out
 }
@@ -428,6 +459,14 @@ func leftOver(c DemandClass, accepted bool, free freeUnits) float64 {
 	if !accepted {
 		return float64(free.units)
 	}
+	return float64(free.units - slots(c, free)*c.Units)
+}
+
+// slots is how many pods of the class the free units, CPU and memory hold.
+func slots(c DemandClass, free freeUnits) int64 {
+	if free.units <= 0 {
+		return 0
+	}
 	fit := free.units / c.Units
 	if c.MilliCPU > 0 {
 		fit = min(fit, int64(max(float64(free.milliCPU), 0)/c.MilliCPU))
@@ -435,7 +474,7 @@ func leftOver(c DemandClass, accepted bool, free freeUnits) float64 {
 	if c.Memory > 0 {
 		fit = min(fit, int64(max(float64(free.memory), 0)/c.Memory))
 	}
-	return float64(free.units - fit*c.Units)
+	return fit
 }
 
 func fraction(part, total int64) float64 {

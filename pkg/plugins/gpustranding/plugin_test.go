@@ -174,7 +174,7 @@ func TestScorePinnedDemandKeepsItsHardware(t *testing.T) {
 // to Tesla-T4 the G2 node gains half a unit those requests could not use;
 // that alone would not outweigh 1.5, but the T4's one free GPU is a quarter
 // of the free units, so it is worth about twice a unit to them
-// (scarcityOf), and the pod goes to the G2 node. A pod pinned to Tesla-T4
+// (worthOf), and the pod goes to the G2 node. A pod pinned to Tesla-T4
 // itself pays nothing for its own demand.
 func TestScoreKeepsScarceCardsForPinnedDemand(t *testing.T) {
 	product := func(name, value string, running int) fwk.NodeInfo {
@@ -204,15 +204,68 @@ func TestScoreKeepsScarceCardsForPinnedDemand(t *testing.T) {
 	if status := pl.PreScore(context.Background(), state, own, infos); !status.IsSuccess() {
 		t.Fatalf("PreScore: %v", status)
 	}
-	if s, err := readCycleState(state); err != nil || s.scarcity != nil {
-		t.Fatalf("scarcity %v (%v) for a pod of the pinned demand itself, want none", s.scarcity, err)
+	if s, err := readCycleState(state); err != nil || s.worth != nil {
+		t.Fatalf("worth %v (%v) for a pod of the pinned demand itself, want none", s.worth, err)
 	}
 }
 
-// A class's scarcity is its share of the requests over its nodes' share of
-// the free units; classes not kept to some nodes, the pod's own and those
-// whose nodes have nothing free get none.
-func TestScarcityOf(t *testing.T) {
+// An empty node costs the same drain delay whatever its size, so that the
+// demand decides which nodes a pod that fits anywhere opens: with a quarter
+// of the requests pinned to the T4, whose two-GPU nodes hold a fifth of the
+// free units, the pod opens the empty 8-GPU G2 node, not the empty T4 node
+// (whose drain delay, counted in its own units, was 2 against 8). With a
+// tenth of the requests for 8 GPUs, which only the G2 node holds, instead,
+// it opens the T4 node and keeps the G2 node whole.
+func TestScoreOpensTheNodeTheDemandNeedsLeast(t *testing.T) {
+	t4 := node("t4", "container", map[v1.ResourceName]string{gpu: "2"})
+	t4.Labels[gpuworkload.LabelGPUProduct] = "Tesla-T4"
+	g2 := node("g2", "container", map[v1.ResourceName]string{gpu: "8"})
+	g2.Labels[gpuworkload.LabelGPUProduct] = "G2"
+	infos := []fwk.NodeInfo{nodeInfo(t4), nodeInfo(g2)}
+	anywhere := pod("anywhere", map[v1.ResourceName]string{gpu: "1"})
+	for _, tc := range []struct {
+		name  string
+		other observed
+		want  string
+	}{
+		{name: "a quarter pinned to the T4", other: observed{name: gpu, units: 1, times: 100, nodeSelector: map[string]string{gpuworkload.LabelGPUProduct: "Tesla-T4"}}, want: "g2"},
+		{name: "a tenth of the requests for a whole G2", other: observed{name: gpu, units: 8, times: 33}, want: "t4"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			raw, _ := scores(t, nil, anywhere, infos, observed{name: gpu, units: 1, times: 300}, tc.other)
+			if got := []string{"t4", "g2"}[max(slices.Index(raw, slices.Max(raw)), 0)]; got != tc.want || raw[0] == raw[1] {
+				t.Fatalf("scores t4 %d, g2 %d: want %s higher", raw[0], raw[1], tc.want)
+			}
+		})
+	}
+}
+
+// An empty node's drain units are its own units for a relabel and the
+// largest node's for keeping it whole, by the resource's share of requests.
+func TestDrainUnits(t *testing.T) {
+	for _, tc := range []struct {
+		name           string
+		total, largest int64
+		share          float64
+		want           float64
+	}{
+		{name: "nodes of one size", total: 8, largest: 8, share: 0.6, want: 8},
+		{name: "a small node, every request for its resource", total: 2, largest: 8, share: 1, want: 8},
+		{name: "a small node, no request for its resource", total: 2, largest: 8, share: 0, want: 2},
+		{name: "a small node, a quarter of the requests for its resource", total: 2, largest: 8, share: 0.25, want: 3.5},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := drainUnits(tc.total, tc.largest, tc.share); got != tc.want {
+				t.Fatalf("drainUnits(%d, %d, %v) = %v, want %v", tc.total, tc.largest, tc.share, got, tc.want)
+			}
+		})
+	}
+}
+
+// A class's worth is its share of the requested units over the share of
+// the free units in the slots it fits; classes every node of the cycle can
+// hold, the pod's own and those that fit nowhere get none.
+func TestWorthOf(t *testing.T) {
 	t4 := node("t4", "container", map[v1.ResourceName]string{gpu: "4"})
 	t4.Labels[gpuworkload.LabelGPUProduct] = "Tesla-T4"
 	a10 := node("a10", "container", map[v1.ResourceName]string{gpu: "8"})
@@ -224,22 +277,36 @@ func TestScarcityOf(t *testing.T) {
 		return poddemand.NodeConstraintOf(p)
 	}
 	classes := []DemandClass{
-		{Units: 1, Share: 0.5},
+		{Units: 1, Share: 0.4},
 		{Units: 1, Share: 0.3, Constraint: pinnedTo("Tesla-T4")},
-		{Units: 1, Share: 0.2, Constraint: pinnedTo("NVIDIA-A10")},
+		{Units: 1, Share: 0.1, Constraint: pinnedTo("NVIDIA-A10")},
 		{Units: 1, Share: 0.1, Constraint: pinnedTo("NVIDIA-H100")},
+		{Units: 4, Share: 0.05},
+		{Units: 8, Share: 0.05},
 	}
-	// Free: 2 on t4, 8 on a10, 10 in all.
-	got := scarcityOf(classes, gpu, "", infos)
-	want := []float64{0, 0.3 * 10 / 2, 0.2 * 10 / 8, 0}
-	if !slices.Equal(got, want) {
-		t.Errorf("scarcity %v, want %v", got, want)
+	// Requested units: 0.4+0.3+0.1+0.1+0.2+0.4 = 1.5. Free: 2 on t4, 8 on
+	// a10, 10 in all; every node holds 4 units, only a10 holds 8.
+	one := poddemand.ResourceRequest{Name: gpu, Count: 1}
+	got := worthOf(classes, one, "", infos)
+	want := []float64{0, 0.3 / 1.5 * 10 / 2, 0.1 / 1.5 * 10 / 8, 0, 0, 0.4 / 1.5 * 10 / 8}
+	if len(got) != len(want) {
+		t.Fatalf("worth %v, want %v", got, want)
 	}
-	if got := scarcityOf(classes, gpu, pinnedTo("Tesla-T4").Key, infos); got[1] != 0 || got[2] != want[2] {
-		t.Errorf("scarcity for a pod pinned to Tesla-T4 %v: want none for its own class, %v for NVIDIA-A10", got, want[2])
+	near := func(a, b float64) bool { return math.Abs(a-b) < 1e-12 }
+	for i := range want {
+		if !near(got[i], want[i]) {
+			t.Errorf("worth %v, want %v", got, want)
+			break
+		}
 	}
-	if got := scarcityOf(classes[:1], gpu, "", infos); got != nil {
-		t.Errorf("scarcity %v without pinned demand, want nil", got)
+	if got := worthOf(classes, one, pinnedTo("Tesla-T4").Key, infos); got[1] != 0 || !near(got[2], want[2]) {
+		t.Errorf("worth for a pod pinned to Tesla-T4 %v: want none for its own class, %v for NVIDIA-A10", got, want[2])
+	}
+	if got := worthOf(classes, poddemand.ResourceRequest{Name: gpu, Count: 8}, "", infos); got[5] != 0 || !near(got[1], want[1]) {
+		t.Errorf("worth for an 8-GPU pod %v: want none for its own class, %v for Tesla-T4", got, want[1])
+	}
+	if got := worthOf(classes[:1], one, "", infos); got != nil {
+		t.Errorf("worth %v of demand every node holds, want nil", got)
 	}
 }
 
