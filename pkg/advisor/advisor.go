@@ -399,19 +399,18 @@ type needs map[string][]bool
 func needsOf(demands []demand, shorts []int64, options [][]candidate) needs {
 	out := needs{}
 	for i, d := range demands {
+		var serving []candidate
 		var supply int64
 		for _, o := range options[i] {
 			if units := o.conversion.Units(); units >= d.smallest {
+				serving = append(serving, o)
 				supply += units
 			}
 		}
 		if shorts[i] <= 0 || supply > shorts[i] {
 			continue
 		}
-		for _, o := range options[i] {
-			if o.conversion.Units() < d.smallest {
-				continue
-			}
+		for _, o := range serving {
 			if out[o.node.Name] == nil {
 				out[o.node.Name] = make([]bool, len(demands))
 			}

@@ -387,10 +387,15 @@ func unusableGrowth(classes []DemandClass, node *v1.Node, before, after freeUnit
 // is the costly part.
 func unusableGrowthAndWorth(classes []DemandClass, worth []float64, node *v1.Node, before, after freeUnits) (growth, taken float64) {
 	for i, c := range classes {
+		// A class whose constraint excludes the node holds no slot there.
+		var fitBefore, fitAfter int64
 		accepted := c.Constraint.Accepts(node)
-		growth += c.Share * (leftOver(c, accepted, after) - leftOver(c, accepted, before))
+		if accepted {
+			fitBefore, fitAfter = slots(c, before), slots(c, after)
+		}
+		growth += c.Share * (leftOver(c, fitAfter, after) - leftOver(c, fitBefore, before))
 		if accepted && worth != nil && worth[i] > 0 {
-			taken += worth[i] * float64((slots(c, before)-slots(c, after))*c.Units)
+			taken += worth[i] * float64((fitBefore-fitAfter)*c.Units)
 		}
 	}
 	return growth, taken
@@ -450,16 +455,13 @@ func freeOf(ni fwk.NodeInfo, name v1.ResourceName) int64 {
 	return ni.GetAllocatable().GetScalarResources()[name] - ni.GetRequested().GetScalarResources()[name]
 }
 
-// leftOver is the units of free that pods of the class would leave free;
-// all of them where the class's constraint does not accept the node.
-func leftOver(c DemandClass, accepted bool, free freeUnits) float64 {
+// leftOver is the units of free that fit pods of the class would leave
+// free: all of them where the class holds no slot.
+func leftOver(c DemandClass, fit int64, free freeUnits) float64 {
 	if free.units <= 0 {
 		return 0
 	}
-	if !accepted {
-		return float64(free.units)
-	}
-	return float64(free.units - slots(c, free)*c.Units)
+	return float64(free.units - fit*c.Units)
 }
 
 // slots is how many pods of the class the free units, CPU and memory hold.
