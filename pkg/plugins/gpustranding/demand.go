@@ -3,6 +3,7 @@ package gpustranding
 import (
 	"cmp"
 	"maps"
+	"math/bits"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -13,13 +14,17 @@ import (
 )
 
 // DemandClass is one request size of a GPU resource, with one node
-// constraint, as the scheduler has recently seen it: how often, and with
-// how much CPU and memory.
+// constraint (and, for requests of one unit, one CPU band), as the
+// scheduler has recently seen it: how often, and with how much CPU and
+// memory.
 type DemandClass struct {
 	Units int64
 	// Constraint keeps the class's pods to some nodes (a nodeSelector or
 	// required node affinity on the GPU product); the zero value accepts any.
 	Constraint poddemand.NodeConstraint
+	// CPUBand is cpuBand of the class's requests: 0 for requests of more
+	// than one unit.
+	CPUBand int
 	// Share is the class's part of the resource's recent requests; shares sum to 1.
 	Share    float64
 	MilliCPU float64
@@ -32,7 +37,7 @@ type Demand map[v1.ResourceName]ResourceDemand
 // ResourceDemand is the recent demand for one GPU resource, with what
 // scoring derives from it computed once per request rather than per node.
 type ResourceDemand struct {
-	// Classes are the request sizes, smallest first.
+	// Classes are the request classes, smallest first (compareClasses).
 	Classes []DemandClass
 	// Share is the resource's part of all recent GPU requests.
 	Share float64
@@ -48,6 +53,33 @@ func newResourceDemand(classes []DemandClass, share float64) ResourceDemand {
 		d.MemoryPerUnit += c.Share * c.Memory / float64(c.Units)
 	}
 	return d
+}
+
+// cpuBand is the power of two a request of one unit's CPU falls in
+// (bits.Len64 of its millicores), 0 for larger requests. A node's free CPU
+// decides, unit by unit, how many one-unit requests it holds, and their
+// CPU varies most (1 to 32 CPUs on openb), so the class mean misjudges
+// which units it leaves usable. A larger request is held by a node or not
+// by its CPU and memory together: banded by CPU, a class mixes shapes whose
+// memory differs, and its mean fits nodes most of its pods do not, or none
+// most of its pods do (docs/scoring.md).
+func cpuBand(units, milliCPU int64) int {
+	if units != 1 {
+		return 0
+	}
+	return bits.Len64(uint64(max(milliCPU, 0)))
+}
+
+// sameClass says whether o is of c's class: its size, constraint and band.
+func (c DemandClass) sameClass(o DemandClass) bool {
+	return c.Units == o.Units && c.Constraint.Key == o.Constraint.Key && c.CPUBand == o.CPUBand
+}
+
+// compareClasses orders classes smallest first, a size's classes by
+// constraint and then band, so that classes of one size and constraint are
+// neighbours.
+func compareClasses(a, b DemandClass) int {
+	return cmp.Or(cmp.Compare(a.Units, b.Units), cmp.Compare(a.Constraint.Key, b.Constraint.Key), cmp.Compare(a.CPUBand, b.CPUBand))
 }
 
 // DemandDecay is how much an observation weighs less with each later one of
@@ -85,21 +117,19 @@ func (m *DemandModel) Observe(name v1.ResourceName, units, milliCPU, memory int6
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	classes := m.weights[name]
-	same := func(c DemandClass) bool { return c.Units == units && c.Constraint.Key == constraint.Key }
-	i := slices.IndexFunc(classes, same)
+	key := DemandClass{Units: units, Constraint: constraint, CPUBand: cpuBand(units, milliCPU)}
+	i := slices.IndexFunc(classes, key.sameClass)
 	if i < 0 {
-		classes = append(classes, DemandClass{Units: units, Constraint: constraint})
-		slices.SortFunc(classes, func(a, b DemandClass) int {
-			return cmp.Or(cmp.Compare(a.Units, b.Units), cmp.Compare(a.Constraint.Key, b.Constraint.Key))
-		})
-		i = slices.IndexFunc(classes, same)
+		classes = append(classes, key)
+		slices.SortFunc(classes, compareClasses)
+		i = slices.IndexFunc(classes, key.sameClass)
 	}
 	for j := range classes {
 		classes[j].Share *= DemandDecay
 	}
 	c := &classes[i]
-	c.MilliCPU = (c.MilliCPU*c.Share + float64(milliCPU)) / (c.Share + 1)
-	c.Memory = (c.Memory*c.Share + float64(memory)) / (c.Share + 1)
+	c.MilliCPU = towards(c.MilliCPU, float64(milliCPU), 1/(c.Share+1))
+	c.Memory = towards(c.Memory, float64(memory), 1/(c.Share+1))
 	c.Share++
 	m.weights[name] = classes
 	for r := range m.resources {
@@ -107,6 +137,14 @@ func (m *DemandModel) Observe(name v1.ResourceName, units, milliCPU, memory int6
 	}
 	m.resources[name]++
 	m.stale.Store(true)
+}
+
+// towards moves a running mean the part of the way to a new value its weight
+// is. Moved by the difference, a mean of equal values stays exact: summed
+// and divided again, it drifts by rounding above them, and a node whose
+// free CPU equals a class's requests would no longer hold one.
+func towards(mean, value, part float64) float64 {
+	return mean + (value-mean)*part
 }
 
 // publishLocked replaces the readers' copy, so that scoring reads without locks.
@@ -134,7 +172,7 @@ func (m *DemandModel) publishLocked() {
 
 // Pooled is the demand for a pool of GPUs that serves several resources,
 // as a DRA node's free GPUs serve every resource a DeviceClass of the driver
-// serves: their classes merged by size and constraint, each weighed by its
+// serves: their classes merged by size, constraint and band, each weighed by its
 // resource's share. Resources are taken in name order, so that sums, and
 // placements, are the same in every run.
 func (d Demand) Pooled(serves func(v1.ResourceName) bool) ResourceDemand {
@@ -151,14 +189,15 @@ func (d Demand) Pooled(serves func(v1.ResourceName) bool) ResourceDemand {
 			if weight <= 0 {
 				continue
 			}
-			i := slices.IndexFunc(classes, func(p DemandClass) bool { return p.Units == c.Units && p.Constraint.Key == c.Constraint.Key })
+			key := DemandClass{Units: c.Units, Constraint: c.Constraint, CPUBand: c.CPUBand}
+			i := slices.IndexFunc(classes, key.sameClass)
 			if i < 0 {
-				classes = append(classes, DemandClass{Units: c.Units, Constraint: c.Constraint})
+				classes = append(classes, key)
 				i = len(classes) - 1
 			}
 			p := &classes[i]
-			p.MilliCPU = (p.MilliCPU*p.Share + c.MilliCPU*weight) / (p.Share + weight)
-			p.Memory = (p.Memory*p.Share + c.Memory*weight) / (p.Share + weight)
+			p.MilliCPU = towards(p.MilliCPU, c.MilliCPU, weight/(p.Share+weight))
+			p.Memory = towards(p.Memory, c.Memory, weight/(p.Share+weight))
 			p.Share += weight
 		}
 	}
@@ -168,9 +207,7 @@ func (d Demand) Pooled(serves func(v1.ResourceName) bool) ResourceDemand {
 	for i := range classes {
 		classes[i].Share /= share
 	}
-	slices.SortFunc(classes, func(a, b DemandClass) int {
-		return cmp.Or(cmp.Compare(a.Units, b.Units), cmp.Compare(a.Constraint.Key, b.Constraint.Key))
-	})
+	slices.SortFunc(classes, compareClasses)
 	return newResourceDemand(classes, share)
 }
 

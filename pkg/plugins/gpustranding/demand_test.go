@@ -53,6 +53,37 @@ func TestDemandModelLearnsRecentRequests(t *testing.T) {
 	}
 }
 
+// Requests of one unit are classed by the power of two their CPU falls in;
+// larger ones by size alone, their CPU averaged. A mean of equal requests
+// is exact: a node with that much CPU free holds one.
+func TestDemandModelBandsOneUnitRequestsByCPU(t *testing.T) {
+	m := NewDemandModel()
+	for range 100 {
+		m.Observe("nvidia.com/gpu", 1, 16000, 64<<30, poddemand.NodeConstraint{})
+		m.Observe("nvidia.com/gpu", 1, 4000, 16<<30, poddemand.NodeConstraint{})
+		m.Observe("nvidia.com/gpu", 1, 3000, 16<<30, poddemand.NodeConstraint{})
+	}
+	m.Observe("nvidia.com/gpu", 8, 64000, 256<<30, poddemand.NodeConstraint{})
+	m.Observe("nvidia.com/gpu", 8, 120000, 720<<30, poddemand.NodeConstraint{})
+	type class struct {
+		units    int64
+		milliCPU float64
+	}
+	var got []class
+	for _, c := range m.Current()["nvidia.com/gpu"].Classes {
+		got = append(got, class{c.Units, c.MilliCPU})
+	}
+	// 3000m and 4000m share the band [2048m, 4096m); the later requests weigh
+	// a little more in the means.
+	want := []class{{1, 3500}, {1, 16000}, {8, 92000}}
+	if len(got) != len(want) || got[1] != want[1] || got[0].units != 1 || math.Abs(got[0].milliCPU-3500) > 35 || got[2].units != 8 || math.Abs(got[2].milliCPU-92000) > 920 {
+		t.Fatalf("classes %+v, want about %+v", got, want)
+	}
+	if fit := slots(m.Current()["nvidia.com/gpu"].Classes[1], freeUnits{units: 2, milliCPU: 16000, memory: 64 << 30}); fit != 1 {
+		t.Errorf("a node with 16 CPUs and 64Gi free holds %d of the 16-CPU class, want 1", fit)
+	}
+}
+
 // Scoring reads the demand while PreFilter observes: a copy it holds does not
 // change, and a read after the observations sees all of them.
 func TestDemandModelCopiesForReaders(t *testing.T) {

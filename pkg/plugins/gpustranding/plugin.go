@@ -383,13 +383,17 @@ func unusableGrowth(classes []DemandClass, node *v1.Node, before, after freeUnit
 // unusableGrowthAndWorth is unusableGrowth and, with worth, what the slots
 // the placement takes from the classes that only some nodes can hold are
 // worth to them: per class, its worth per unit times the units of the slots
-// it loses on the node. Each class's constraint is matched once: matching
-// is the costly part.
+// it loses on the node. A constraint is matched once for the neighbouring
+// classes that share it (a size's CPU bands are neighbours): matching is
+// the costly part.
 func unusableGrowthAndWorth(classes []DemandClass, worth []float64, node *v1.Node, before, after freeUnits) (growth, taken float64) {
+	var accepted bool
 	for i, c := range classes {
+		if i == 0 || c.Constraint.Key != classes[i-1].Constraint.Key {
+			accepted = c.Constraint.Accepts(node)
+		}
 		// A class whose constraint excludes the node holds no slot there.
 		var fitBefore, fitAfter int64
-		accepted := c.Constraint.Accepts(node)
 		if accepted {
 			fitBefore, fitAfter = slots(c, before), slots(c, after)
 		}

@@ -240,6 +240,24 @@ func TestScoreOpensTheNodeTheDemandNeedsLeast(t *testing.T) {
 	}
 }
 
+// One-unit requests are classed by their CPU: where half of them want 4
+// CPUs and half 16, a node with 20 CPUs beside its two free GPUs holds one
+// 16-CPU pod, not two, so a 16-CPU pod placed there leaves its other unit
+// to the 4-CPU pods, usable as before. Classed by their mean (10 CPUs), the
+// node held two, and the pod went to a node with CPU for two, where it
+// leaves one.
+func TestScoreClassesOneUnitRequestsByCPU(t *testing.T) {
+	short := nodeInfo(node("cpu-for-one", "container", map[v1.ResourceName]string{gpu: "2"}),
+		pod("web", map[v1.ResourceName]string{v1.ResourceCPU: "12"}))
+	rich := nodeInfo(node("cpu-for-two", "container", map[v1.ResourceName]string{gpu: "2"}))
+	hungry := pod("hungry", map[v1.ResourceName]string{gpu: "1", v1.ResourceCPU: "16"})
+	raw, _ := scores(t, nil, hungry, []fwk.NodeInfo{short, rich},
+		observed{name: gpu, units: 1, milliCPU: 16000, times: 50}, observed{name: gpu, units: 1, milliCPU: 4000, times: 50})
+	if raw[0] <= raw[1] {
+		t.Fatalf("scores cpu-for-one %d, cpu-for-two %d: want cpu-for-one higher", raw[0], raw[1])
+	}
+}
+
 // An empty node's drain units are its own units for a relabel and the
 // largest node's for keeping it whole, by the resource's share of requests.
 func TestDrainUnits(t *testing.T) {

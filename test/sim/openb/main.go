@@ -209,7 +209,8 @@ func run(stdout io.Writer, o options) error {
 			runs = append(runs, measure(results, d, gpus, o.inflation))
 			figures := make([]string, len(results))
 			for i, res := range results {
-				figures[i] = fmt.Sprintf("%s stranded %.2f allocated %.0f", res.Policy, res.Summary.StrandedAverageTotal, runs[len(runs)-1].allocated[i])
+				last := runs[len(runs)-1]
+				figures[i] = fmt.Sprintf("%s stranded %.2f allocated %.0f (%.2f%% at 100%% arrived)", res.Policy, res.Summary.StrandedAverageTotal, last.allocated[i], 100*last.atFull[i])
 			}
 			fmt.Fprintf(os.Stderr, "%s: draw %d of %d done: %s\n", name, seed, o.draws, strings.Join(figures, ", "))
 		}
