@@ -9,6 +9,7 @@ import (
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/poddemand"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpuworkloadfit"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/schedulerstate"
 )
@@ -16,7 +17,8 @@ import (
 // BenchmarkScore reports ns and allocations per node over 1,000 and 5,000
 // nodes, a quarter each container, passthrough, vGPU and CPU-only. Each
 // container node runs one GPU pod and seven without GPUs, as DaemonSets do,
-// which the drain delay's pod count walks.
+// which the drain delay's pod count walks. The GPU pod is scored with only
+// its own request learned, and with openb's mix of sizes and CPU bands.
 func BenchmarkScore(b *testing.B) {
 	for _, size := range []int{1000, 5000} {
 		benchmarkScore(b, size)
@@ -50,13 +52,31 @@ func benchmarkScore(b *testing.B, size int) {
 	}
 	plugin, _ := New(ctx, nil, nil, state)
 	pl := plugin.(*GPUStranding)
+	// openb's GPU requests: one GPU with 1 to 32 CPUs (a class per power of
+	// two), and 2, 4 and 8 GPUs.
+	var openbDemand []observed
+	for cpu := int64(1000); cpu <= 32000; cpu *= 2 {
+		openbDemand = append(openbDemand, observed{name: gpu, units: 1, milliCPU: cpu, times: 30})
+	}
+	for _, units := range []int64{2, 4, 8} {
+		openbDemand = append(openbDemand, observed{name: gpu, units: units, milliCPU: units * 8000, times: 10})
+	}
 	for _, bc := range []struct {
 		name string
 		pod  *v1.Pod
+		// learned is observed before the cycle: the cases run in order, on
+		// one plugin, so a case with a history comes last.
+		learned []observed
 	}{
-		{"container-gpu-pod", pod("c", map[v1.ResourceName]string{gpu: "1"})},
-		{"non-gpu-pod", pod("web", map[v1.ResourceName]string{v1.ResourceCPU: "2"})},
+		{name: "container-gpu-pod", pod: pod("c", map[v1.ResourceName]string{gpu: "1"})},
+		{name: "non-gpu-pod", pod: pod("web", map[v1.ResourceName]string{v1.ResourceCPU: "2"})},
+		{name: "container-gpu-pod-openb-demand", pod: pod("c", map[v1.ResourceName]string{gpu: "1"}), learned: openbDemand},
 	} {
+		for _, h := range bc.learned {
+			for range h.times {
+				pl.demand.Observe(h.name, h.units, h.milliCPU, 0, poddemand.NodeConstraint{})
+			}
+		}
 		b.Run(fmt.Sprintf("%s/%d-nodes", bc.name, size), func(b *testing.B) {
 			state := framework.NewCycleState()
 			fit.PreFilter(ctx, state, bc.pod, infos)
