@@ -135,11 +135,9 @@ func (pl *GPUStranding) PreScore(_ context.Context, state fwk.CycleState, pod *v
 		s.largest = make([]int64, len(requests))
 		for i, r := range requests {
 			s.largest[i] = tracker.Largest(r.Name)
-		}
-	}
-	for i, r := range s.pod.Demand.Requests {
-		if _, ok := tracker.DRAServed(r.Name); ok {
-			s.flexibleCost += float64(r.Count*s.largest[i]) * (1 + float64(pl.emptyNodePenalty)/100)
+			if _, ok := tracker.DRAServed(r.Name); ok {
+				s.flexibleCost += float64(r.Count*s.largest[i]) * (1 + float64(pl.emptyNodePenalty)/100)
+			}
 		}
 	}
 	if tracker.DRADevices(gpuworkload.ClassContainerGPU)+tracker.DRADevices(gpuworkload.ClassPassthroughGPU) > 0 {
@@ -430,14 +428,34 @@ func worthOf(classes []DemandClass, request poddemand.ResourceRequest, own strin
 		requested += c.Share * float64(c.Units)
 	}
 	var out []float64
+	// matched caches, per node, whether the last constraint matched accepts
+	// it (1) or not (-1): a size's CPU bands share their constraint, and
+	// matching is the costly part.
+	var matched []int8
+	matchedKey := ""
 	for i, c := range classes {
 		if c.Share <= 0 || c.Constraint.Key == own && c.Units == request.Count || !c.Constraint.Constrains() && c.Units <= smallest {
 			continue
 		}
+		if matched == nil {
+			matched = make([]int8, len(nodes))
+		} else if c.Constraint.Key != matchedKey {
+			clear(matched)
+		}
+		matchedKey = c.Constraint.Key
 		var fitting int64
-		for _, ni := range nodes {
+		for j, ni := range nodes {
 			free := freeOf(ni, request.Name)
-			if free < c.Units || !c.Constraint.Accepts(ni.Node()) {
+			if free < c.Units {
+				continue
+			}
+			if matched[j] == 0 {
+				matched[j] = -1
+				if c.Constraint.Accepts(ni.Node()) {
+					matched[j] = 1
+				}
+			}
+			if matched[j] < 0 {
 				continue
 			}
 			milliCPU, memory := freeCPUAndMemory(ni)
