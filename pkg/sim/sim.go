@@ -403,13 +403,13 @@ func (r *run) advisorInput() advisor.Input {
 		in.Nodes = append(in.Nodes, advisor.Node{
 			Name: n.Spec.Name, Mode: r.cluster.EffectiveMode(n), Inventory: n.Spec.Inventory,
 			Resource: n.Resource, Units: n.Units, UsedUnits: n.UsedUnits,
-			GPUPods: n.GPUPods, VMs: n.VMs, Converting: n.Converting, RelabelledFor: n.RelabelledFor,
+			GPUPods: n.GPUPods, VMs: n.VMs, Converting: n.Converting, RelabelledFor: n.RelabelledFor, Object: n.Object,
 		})
 	}
 	for _, p := range r.pending {
 		// No conversion serves a claim: only the DRA driver's devices do.
 		if p.Spec.GPU != "" && p.Spec.ClaimProducts == nil {
-			in.Pending = append(in.Pending, advisor.PendingPod{Name: p.Spec.Name, Resource: p.Spec.GPU, Count: p.Spec.GPUCount})
+			in.Pending = append(in.Pending, advisor.PendingPod{Name: p.Spec.Name, Resource: p.Spec.GPU, Count: p.Spec.GPUCount, Constraint: p.Constraint})
 		}
 	}
 	return in

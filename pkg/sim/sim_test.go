@@ -369,6 +369,31 @@ func TestControllerReplayHoldsItsHysteresisAndRateLimit(t *testing.T) {
 	}
 }
 
+// The advisor sees the pending pods' node constraints, as advise and the
+// mode controller do: a container pod pinned to T4 waits beside free A10
+// container GPUs, which do not serve it, so the idle T4 passthrough node is
+// converted for it, not the A10 one that sorts first.
+func TestAdvisorServesPinnedPodsWithTheirCards(t *testing.T) {
+	nodes, err := LoadNodes(writeFile(t, "nodes.csv", "name,gpus,model,mode\na10,4,A10,container\na10-pt,4,A10,vm-passthrough\nt4-pt,1,T4,vm-passthrough\n"), inputlimit.Default)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pods, err := LoadPods(writeFile(t, "pods.csv", "name,gpus,mode,models\npinned,1,container,T4\n"), inputlimit.Default)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Scenario{Name: "t", Policy: enabled(), Nodes: nodes, Pods: pods}
+	opts := shippedOptions(t)
+	opts.Advisor = &AdvisorOptions{Interval: 60 * time.Second, Conversion: 120 * time.Second}
+	res := runOne(t, s, GPUStrandingPolicy, opts)
+	if len(res.Relabels) != 1 || !strings.HasPrefix(res.Relabels[0].Node, "t4-pt") || res.Relabels[0].To != gpuworkload.ModeContainer {
+		t.Fatalf("relabels %+v: want the T4 passthrough node relabelled to container", res.Relabels)
+	}
+	if res.Summary.UnplacedGPUPods != 0 {
+		t.Fatalf("summary %+v: want the pinned pod placed once the T4 node is converted", res.Summary)
+	}
+}
+
 func TestAdvisorChangesTheVGPUProfile(t *testing.T) {
 	const desktop = "nvidia.com/NVIDIA_A10-4Q"
 	s := &Scenario{Name: "t", Policy: enabled(),
