@@ -97,6 +97,21 @@ func enabled() gpuworkload.SandboxPolicy {
 	return gpuworkload.SandboxPolicy{Enabled: true, DefaultWorkload: gpuworkload.ModeContainer}
 }
 
+// csvScenario is the nodes and pods of CSV texts, read as their files
+// are, with sandbox workloads enabled.
+func csvScenario(t *testing.T, name, nodesCSV, podsCSV string) *Scenario {
+	t.Helper()
+	nodes, err := LoadNodes(writeFile(t, "nodes.csv", nodesCSV), inputlimit.Default)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pods, err := LoadPods(writeFile(t, "pods.csv", podsCSV), inputlimit.Default)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Scenario{Name: name, Nodes: nodes, Pods: pods, Policy: enabled()}
+}
+
 // TestStrandedKinds builds each kind of stranding on purpose and checks the
 // time average: a second pod waits from 10 s to 100 s, the run ends at 200 s.
 func TestStrandedKinds(t *testing.T) {
@@ -202,20 +217,12 @@ func TestDRANodesOfSeveralCardsServeVMsByClaim(t *testing.T) {
 // the passthrough half of the container's GPU, which the run would reject),
 // and a third waits 70 s for the container to leave.
 func TestVMsOfSeveralCardsGetClaims(t *testing.T) {
-	nodes, err := LoadNodes(writeFile(t, "nodes.csv", "name,gpus,model,mode\ndra-t4,2,T4,dra\ndra-a10,2,A10,dra\n"), inputlimit.Default)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pods, err := LoadPods(writeFile(t, "pods.csv", `name,arrival,departure,gpus,mode,models
+	scenario := csvScenario(t, "claims", "name,gpus,model,mode\ndra-t4,2,T4,dra\ndra-a10,2,A10,dra\n", `name,arrival,departure,gpus,mode,models
 container,0,100,1,container,T4
 vm-of-two,10,1000,2,vm-passthrough,T4|A10
 vm-of-one,20,1000,1,vm-passthrough,T4|A10
 waits,30,1000,1,vm-passthrough,T4|A10
-`), inputlimit.Default)
-	if err != nil {
-		t.Fatal(err)
-	}
-	scenario := &Scenario{Name: "claims", Nodes: nodes, Pods: pods, Policy: enabled()}
+`)
 	opts := shippedOptions(t)
 	results, err := Compare(quietContext(t), scenario, ScoringPolicies, opts)
 	if err != nil {
@@ -374,15 +381,7 @@ func TestControllerReplayHoldsItsHysteresisAndRateLimit(t *testing.T) {
 // container GPUs, which do not serve it, so the idle T4 passthrough node is
 // converted for it, not the A10 one that sorts first.
 func TestAdvisorServesPinnedPodsWithTheirCards(t *testing.T) {
-	nodes, err := LoadNodes(writeFile(t, "nodes.csv", "name,gpus,model,mode\na10,4,A10,container\na10-pt,4,A10,vm-passthrough\nt4-pt,1,T4,vm-passthrough\n"), inputlimit.Default)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pods, err := LoadPods(writeFile(t, "pods.csv", "name,gpus,mode,models\npinned,1,container,T4\n"), inputlimit.Default)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := &Scenario{Name: "t", Policy: enabled(), Nodes: nodes, Pods: pods}
+	s := csvScenario(t, "t", "name,gpus,model,mode\na10,4,A10,container\na10-pt,4,A10,vm-passthrough\nt4-pt,1,T4,vm-passthrough\n", "name,gpus,mode,models\npinned,1,container,T4\n")
 	opts := shippedOptions(t)
 	opts.Advisor = &AdvisorOptions{Interval: 60 * time.Second, Conversion: 120 * time.Second}
 	res := runOne(t, s, GPUStrandingPolicy, opts)
@@ -746,19 +745,13 @@ func TestIdlePluginsDecideNothing(t *testing.T) {
 // Pods the models column pins land only on their cards, even with another
 // card's GPUs free; a pinned VM takes its card's device.
 func TestModelsKeepPodsToTheirCards(t *testing.T) {
-	nodes, err := LoadNodes(writeFile(t, "nodes.csv", "name,gpus,model,mode\na10,4,A10,container\nt4,2,T4,container\nt4-pt,1,T4,vm-passthrough\n"), inputlimit.Default)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pods, err := LoadPods(writeFile(t, "pods.csv", "name,count,gpus,mode,models\ncontainer,3,1,container,T4\nvm,1,1,vm-passthrough,T4\n"), inputlimit.Default)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := csvScenario(t, "models", "name,gpus,model,mode\na10,4,A10,container\nt4,2,T4,container\nt4-pt,1,T4,vm-passthrough\n", "name,count,gpus,mode,models\ncontainer,3,1,container,T4\nvm,1,1,vm-passthrough,T4\n")
+	s.Policy = EnabledSandboxPolicy()
 	shipped, err := ShippedOptions()
 	if err != nil {
 		t.Fatal(err)
 	}
-	results, err := Compare(context.Background(), &Scenario{Name: "models", Nodes: nodes, Pods: pods, Policy: EnabledSandboxPolicy()}, ScoringPolicies, shipped)
+	results, err := Compare(context.Background(), s, ScoringPolicies, shipped)
 	if err != nil {
 		t.Fatal(err)
 	}
