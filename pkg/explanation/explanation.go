@@ -307,7 +307,7 @@ func Explain(ctx context.Context, pod *v1.Pod, demand *poddemand.PodDemand, trac
 			}
 			return c
 		}
-		r = fix(demand, policy, byMode, perResource, tracker.AdvertisedByClass(), freeUnits, conversionFor, constraint, priority)
+		r = fix(demand, policy, byMode, perResource, tracker.AdvertisedByClass(), freeUnits, conversionFor, constraint, nodesWithRoom(demand, tracker, nodes, constraint), priority)
 	}
 	b.WriteString(r.text)
 	return Explanation{Message: b.String(), FixCommands: r.commands, ReasonCode: r.code}
@@ -342,6 +342,33 @@ func (rs *resourceSummary) countAdvertisers(r v1.ResourceName, tracker *clusters
 		rs.free += free
 		rs.largest = max(rs.largest, total)
 	})
+}
+
+// nodesWithRoom counts the nodes, neither converting nor mismatched and
+// accepted by the constraint, that have every request's units free: there
+// the pod waits for what other plugins judge, not for GPUs.
+func nodesWithRoom(demand *poddemand.PodDemand, tracker *clusterstate.Tracker, nodes NodeInfos, constraint poddemand.NodeConstraint) int {
+	if demand.Conflict() || len(demand.Requests) == 0 {
+		return 0
+	}
+	n := 0
+	tracker.EachAdvertiser(demand.Requests[0].Name, func(node string, e *clusterstate.NodeEntry) {
+		if e.State.Unsettled() {
+			return
+		}
+		ni, err := nodes.Get(node)
+		if err != nil || !constraint.Accepts(ni.Node()) {
+			return
+		}
+		allocatable, requested := ni.GetAllocatable().GetScalarResources(), ni.GetRequested().GetScalarResources()
+		for _, r := range demand.Requests {
+			if allocatable[r.Name]-requested[r.Name] < r.Count {
+				return
+			}
+		}
+		n++
+	})
+	return n
 }
 
 // count visits the nodes that advertise r, for the free and total units,
@@ -478,7 +505,8 @@ func claimFix(demand *poddemand.PodDemand, perClaim [][]claimSummary, counted de
 		return remedyText(first.code, fmt.Sprintf("no alternative of request %s of claim %s can be served: %s", requestName(c), c.Claim, strings.Join(parts, " "))), true
 	}
 	if len(demand.Claims) > 0 && len(demand.Requests) == 0 {
-		return remedyText("", "devices of the pod's claims are free on some DRA node; the FailedScheduling message says what else rejects those nodes."), true
+		r := reasons.GPUsFree.With("devices of the pod's claims are free on some DRA node")
+		return remedyText(r.Code, r.Message+"."), true
 	}
 	return remedy{}, false
 }
@@ -624,7 +652,7 @@ func describeRequests(demand *poddemand.PodDemand) string {
 
 func fix(demand *poddemand.PodDemand, policy gpuworkload.SandboxPolicy, byMode map[gpuworkload.Mode]*modeSummary, perResource []resourceSummary,
 	advertised map[gpuworkload.ResourceClass][]v1.ResourceName, freeUnits func(v1.ResourceName) int64, conversionFor func(poddemand.ResourceRequest) conversion,
-	constraint poddemand.NodeConstraint, priority int32) remedy {
+	constraint poddemand.NodeConstraint, withRoom int, priority int32) remedy {
 	if demand.Conflict() {
 		return remedyText(reasons.ModeConflict.Code, "request the GPU resources of one mode only; a node runs one mode.")
 	}
@@ -653,6 +681,14 @@ func fix(demand *poddemand.PodDemand, policy gpuworkload.SandboxPolicy, byMode m
 	if m := byMode[mode]; m.mismatched > 0 && m.converting+m.mismatched == m.nodes {
 		return remedyText(reasons.Mismatched.Code, fmt.Sprintf("%d of the %d %s node(s) are mismatched: their mode and advertised resources have disagreed for longer than a conversion takes, so they take no pods; kubectl gpu-workload check names each and its fix.",
 			m.mismatched, m.nodes, mode))
+	}
+	if withRoom > 0 {
+		where := fmt.Sprintf("%d node(s)", withRoom)
+		if constraint.Constrains() {
+			where += fmt.Sprintf(" its %s accepts", constraint.Description)
+		}
+		r := reasons.GPUsFree.With("the requested units are free on " + where)
+		return remedyText(r.Code, r.Message+".")
 	}
 	usedUp := "free units are used up"
 	for _, rs := range perResource {

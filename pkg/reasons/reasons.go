@@ -158,6 +158,9 @@ var (
 var (
 	// DRASelectorsTooCostly: the claim, the explanation's deadline.
 	DRASelectorsTooCostly = define("DRASelectorsTooCostly", "evaluating the selectors of claim %s on the DRA nodes' devices took longer than %s, so not every node's devices are counted; the allocator gives one node as long: select with fewer or cheaper expressions")
+	// GPUsFree: where the pod's GPU units or devices are free. The pod
+	// waits for something other plugins judge, not for GPUs.
+	GPUsFree = define("GPUsFree", "%s; the FailedScheduling message says what else rejects those nodes, such as CPU, memory, taints or a pod nominated there")
 )
 
 // EventReasonUnschedulable is the reason of the explanation event

@@ -52,6 +52,29 @@ func TestInventoryMetrics(t *testing.T) {
 	e.inventoryAgrees(t, got)
 }
 
+// A pod whose GPU is free on a node that lacks its CPU waits for CPU: the
+// explanation says so (GPUsFree) instead of "used up", and the metrics
+// count the pod under that reason and the node's free units as stranded by
+// CPU or memory.
+func TestInventoryMetricsWhenCPUIsShort(t *testing.T) {
+	e := newEnv(t)
+	e.installCRDs(t)
+	e.applyClusterPolicy(t, "cluster-policy", true)
+	createNode(e.ctx, t, e.client, "gpu-container", map[string]string{gpuworkload.LabelGPUPresent: "true", gpuworkload.LabelWorkloadConfig: "container"}, map[string]string{"nvidia.com/gpu": "2"})
+	s := e.startScheduler(t, "scheduler")
+	e.createPod(t, gpuPod("cuda-large", "", map[string]string{"nvidia.com/gpu": "1", "cpu": "64"}))
+	const fix = "Fix: the requested units are free on 1 node(s); the FailedScheduling message says what else rejects those nodes"
+	e.waitEventMatching(t, "cuda-large", "GPUWorkloadUnschedulable", fix, func(m string) bool { return strings.Contains(m, fix) })
+
+	want := map[string]float64{
+		`gpu_workload_units{mode="container",resource="nvidia.com/gpu",state="free"}`:               2,
+		`gpu_workload_stranded_units{kind="cpu-memory",mode="container",resource="nvidia.com/gpu"}`: 2,
+		`gpu_workload_pending_pods{mode="container",reason="GPUsFree",resource="nvidia.com/gpu"}`:   1,
+	}
+	got := e.waitForMetrics(t, s.URL, want, "GPUsFree")
+	e.inventoryAgrees(t, got)
+}
+
 // The DRA driver's devices count in the same families, by the DeviceClass
 // that selects them: a node publishes one GPU as gpu-0 (gpu.nvidia.com) and
 // gpu-vfio-0 (vfio.gpu.nvidia.com); a VM holds gpu-vfio-0, which blocks

@@ -64,6 +64,15 @@ func TestExplainCountsOnlyNodesThePodAccepts(t *testing.T) {
 			commands: []string{convertT4}, code: "Insufficient",
 		},
 		{
+			// The pod fits the A10 node's GPUs: CPU, memory or taints keep it
+			// waiting, which the units would not say.
+			name: "a GPU of its card is free", pod: pinned("NVIDIA-A10"),
+			counts: "nvidia.com/gpu: 1 free of 2 on 1 node(s) its nodeSelector nvidia.com/gpu.product=NVIDIA-A10 accepts (0 free on 1 node(s) it excludes).",
+			fix: "the requested units are free on 1 node(s) its nodeSelector nvidia.com/gpu.product=NVIDIA-A10 accepts; " +
+				"the FailedScheduling message says what else rejects those nodes, such as CPU, memory, taints or a pod nominated there.",
+			code: "GPUsFree",
+		},
+		{
 			name: "a product the cluster lacks", pod: pinned("NVIDIA-H100-PCIe"),
 			counts: "nvidia.com/gpu: 0 free of 0 on 0 node(s) its nodeSelector nvidia.com/gpu.product=NVIDIA-H100-PCIe accepts (1 free on 2 node(s) it excludes).",
 			fix: "no node its nodeSelector nvidia.com/gpu.product=NVIDIA-H100-PCIe accepts advertises nvidia.com/gpu, and none it accepts has hardware known to; " +

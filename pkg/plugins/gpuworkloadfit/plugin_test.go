@@ -345,6 +345,14 @@ func TestPostFilterExplains(t *testing.T) {
 				`kubectl label node vgpu nvidia.com/gpu.workload.config=vm-passthrough --overwrite`,
 		},
 		{
+			// PostFilter runs when every node is rejected: where the units are
+			// free, another plugin rejected the node.
+			name: "a passthrough unit free", policy: enabled(), pod: launcherPod("vm-a10", map[v1.ResourceName]string{a10: "1"}),
+			event: `Warning GPUWorkloadUnschedulable VirtualMachineInstance/vms/vm-a10 (pod virt-launcher-vm-a10-abcde) needs 1 x nvidia.com/GA102GL_A10 (vm-passthrough mode). ` +
+				`GPU nodes by mode: container 1, vm-passthrough 2, vm-vgpu 3 (1 converting). nvidia.com/GA102GL_A10: 1 free of 1 on 1 node(s). ` +
+				`Fix: the requested units are free on 1 node(s); the FailedScheduling message says what else rejects those nodes, such as CPU, memory, taints or a pod nominated there.`,
+		},
+		{
 			// The node advise and the mode controller would convert: of the
 			// idle nodes with A10s, the first by name.
 			name: "vGPU profile nobody offers", policy: enabled(), pod: launcherPod("vm-8q", map[v1.ResourceName]string{"nvidia.com/NVIDIA_A10-8Q": "1"}),
