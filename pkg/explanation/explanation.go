@@ -38,6 +38,10 @@ type resourceSummary struct {
 	// nodes: not free, as the scheduler places nothing there.
 	unavailable int64
 	largest     int64
+	// withRoom are the nodes counted, neither converting nor mismatched,
+	// that have every one of the pod's requests free: there the pod waits
+	// for what other plugins judge, not for GPUs.
+	withRoom int
 	// excludedNodes advertise the resource but the pod's NodeConstraint
 	// excludes them, with excludedFree units free; excludedHardware could
 	// advertise it once converted, and the constraint excludes them then.
@@ -216,7 +220,7 @@ func Explain(ctx context.Context, pod *v1.Pod, demand *poddemand.PodDemand, trac
 	}
 	if !demand.Conflict() {
 		for i, r := range demand.Requests {
-			perResource[i].count(r.Name, tracker, nodes, constraint)
+			perResource[i].count(r.Name, demand.Requests, tracker, nodes, constraint)
 		}
 	}
 	var b strings.Builder
@@ -293,7 +297,7 @@ func Explain(ctx context.Context, pod *v1.Pod, demand *poddemand.PodDemand, trac
 		// offers it instead.
 		freeUnits := func(name v1.ResourceName) int64 {
 			var rs resourceSummary
-			rs.countAdvertisers(name, tracker, nodes, constraint)
+			rs.countAdvertisers(name, nil, tracker, nodes, constraint)
 			return rs.free
 		}
 		// The advisor's plan, made only for a fix that converts a node: it
@@ -307,15 +311,17 @@ func Explain(ctx context.Context, pod *v1.Pod, demand *poddemand.PodDemand, trac
 			}
 			return c
 		}
-		r = fix(demand, policy, byMode, perResource, tracker.AdvertisedByClass(), freeUnits, conversionFor, constraint, nodesWithRoom(demand, tracker, nodes, constraint), priority)
+		r = fix(demand, policy, byMode, perResource, tracker.AdvertisedByClass(), freeUnits, conversionFor, constraint, priority)
 	}
 	b.WriteString(r.text)
 	return Explanation{Message: b.String(), FixCommands: r.commands, ReasonCode: r.code}
 }
 
 // countAdvertisers visits the nodes that advertise r, for the free and
-// total units on those the constraint accepts.
-func (rs *resourceSummary) countAdvertisers(r v1.ResourceName, tracker *clusterstate.Tracker, nodes NodeInfos, constraint poddemand.NodeConstraint) {
+// total units on those the constraint accepts, and those of them with
+// room for every one of requests.
+func (rs *resourceSummary) countAdvertisers(r v1.ResourceName, requests []poddemand.ResourceRequest, tracker *clusterstate.Tracker, nodes NodeInfos,
+	constraint poddemand.NodeConstraint) {
 	tracker.EachAdvertiser(r, func(node string, e *clusterstate.NodeEntry) {
 		ni, err := nodes.Get(node)
 		if err != nil {
@@ -341,41 +347,28 @@ func (rs *resourceSummary) countAdvertisers(r v1.ResourceName, tracker *clusters
 		rs.total += total
 		rs.free += free
 		rs.largest = max(rs.largest, total)
+		if !e.State.Unsettled() && hasRoom(ni, requests) {
+			rs.withRoom++
+		}
 	})
 }
 
-// nodesWithRoom counts the nodes, neither converting nor mismatched and
-// accepted by the constraint, that have every request's units free: there
-// the pod waits for what other plugins judge, not for GPUs.
-func nodesWithRoom(demand *poddemand.PodDemand, tracker *clusterstate.Tracker, nodes NodeInfos, constraint poddemand.NodeConstraint) int {
-	if demand.Conflict() || len(demand.Requests) == 0 {
-		return 0
+// hasRoom reports whether the node has every request's units free.
+func hasRoom(ni fwk.NodeInfo, requests []poddemand.ResourceRequest) bool {
+	allocatable, requested := ni.GetAllocatable().GetScalarResources(), ni.GetRequested().GetScalarResources()
+	for _, r := range requests {
+		if allocatable[r.Name]-requested[r.Name] < r.Count {
+			return false
+		}
 	}
-	n := 0
-	tracker.EachAdvertiser(demand.Requests[0].Name, func(node string, e *clusterstate.NodeEntry) {
-		if e.State.Unsettled() {
-			return
-		}
-		ni, err := nodes.Get(node)
-		if err != nil || !constraint.Accepts(ni.Node()) {
-			return
-		}
-		allocatable, requested := ni.GetAllocatable().GetScalarResources(), ni.GetRequested().GetScalarResources()
-		for _, r := range demand.Requests {
-			if allocatable[r.Name]-requested[r.Name] < r.Count {
-				return
-			}
-		}
-		n++
-	})
-	return n
+	return len(requests) > 0
 }
 
 // count visits the nodes that advertise r, for the free and total units,
 // and the nodes with the hardware for it, for those converting to r and
 // those the constraint would exclude once converted.
-func (rs *resourceSummary) count(r v1.ResourceName, tracker *clusterstate.Tracker, nodes NodeInfos, constraint poddemand.NodeConstraint) {
-	rs.countAdvertisers(r, tracker, nodes, constraint)
+func (rs *resourceSummary) count(r v1.ResourceName, requests []poddemand.ResourceRequest, tracker *clusterstate.Tracker, nodes NodeInfos, constraint poddemand.NodeConstraint) {
+	rs.countAdvertisers(r, requests, tracker, nodes, constraint)
 	tracker.EachNodeWithHardwareFor(r, func(e *clusterstate.NodeEntry) {
 		if e.Converting {
 			if name, _, err := e.Inventory.Advertisement(e.State.Mode.Mode); err == nil && name == r {
@@ -652,7 +645,7 @@ func describeRequests(demand *poddemand.PodDemand) string {
 
 func fix(demand *poddemand.PodDemand, policy gpuworkload.SandboxPolicy, byMode map[gpuworkload.Mode]*modeSummary, perResource []resourceSummary,
 	advertised map[gpuworkload.ResourceClass][]v1.ResourceName, freeUnits func(v1.ResourceName) int64, conversionFor func(poddemand.ResourceRequest) conversion,
-	constraint poddemand.NodeConstraint, withRoom int, priority int32) remedy {
+	constraint poddemand.NodeConstraint, priority int32) remedy {
 	if demand.Conflict() {
 		return remedyText(reasons.ModeConflict.Code, "request the GPU resources of one mode only; a node runs one mode.")
 	}
@@ -682,8 +675,8 @@ func fix(demand *poddemand.PodDemand, policy gpuworkload.SandboxPolicy, byMode m
 		return remedyText(reasons.Mismatched.Code, fmt.Sprintf("%d of the %d %s node(s) are mismatched: their mode and advertised resources have disagreed for longer than a conversion takes, so they take no pods; kubectl gpu-workload check names each and its fix.",
 			m.mismatched, m.nodes, mode))
 	}
-	if withRoom > 0 {
-		where := fmt.Sprintf("%d node(s)", withRoom)
+	if len(perResource) > 0 && perResource[0].withRoom > 0 {
+		where := fmt.Sprintf("%d node(s)", perResource[0].withRoom)
 		if constraint.Constrains() {
 			where += fmt.Sprintf(" its %s accepts", constraint.Description)
 		}
