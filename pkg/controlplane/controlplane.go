@@ -205,13 +205,16 @@ func (cp *ControlPlane) startAPIServer(ctx context.Context, opts Options) error 
 	}
 	cp.apiserver = restartable{name: "apiserver", process: apiserver, bin: bin, args: args, log: logPath}
 
-	// The serving certificate is self-signed and written at start.
+	// The serving certificate is self-signed and written at start, then its
+	// key: only once the key exists is the certificate whole. Read while
+	// empty, it would leave the client with the system's roots, which
+	// never verify the server.
 	caFile := filepath.Join(certDir, "apiserver.crt")
 	if err := waitFor(ctx, opts.StartTimeout, "kube-apiserver certificate", logPath, func() error {
 		if err := apiserver.exited(); err != nil {
 			return err
 		}
-		_, err := os.Stat(caFile)
+		_, err := os.Stat(filepath.Join(certDir, "apiserver.key"))
 		return err
 	}); err != nil {
 		return err
