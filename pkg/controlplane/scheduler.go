@@ -39,6 +39,26 @@ func SchedulerConfig(configMapPath, kubeconfig string) ([]byte, error) {
 	return yaml.Marshal(config)
 }
 
+// DefaultSchedulerName is kube-scheduler's own profile name, which pods
+// without a schedulerName get.
+const DefaultSchedulerName = "default-scheduler"
+
+// DefaultSchedulerConfig is kube-scheduler as it ships, pointed at a
+// kubeconfig: one profile, default-scheduler, with the default plugins and
+// sampling. Our binary runs it with none of our plugins, as the second
+// scheduler of a cluster.
+func DefaultSchedulerConfig(kubeconfig string) []byte {
+	return fmt.Appendf(nil, `apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+clientConnection:
+  kubeconfig: %q
+leaderElection:
+  leaderElect: false
+profiles:
+  - schedulerName: %s
+`, kubeconfig, DefaultSchedulerName)
+}
+
 // WithFitArg sets one of GPUWorkloadFit's args in a KubeSchedulerConfiguration
 // whose profiles configure it.
 func WithFitArg(config []byte, key string, value any) ([]byte, error) {

@@ -178,6 +178,18 @@ func (c *Classifier) MayBeGPU(name v1.ResourceName) bool {
 	return class.IsGPU() || !recognised
 }
 
+// MayBeGPUNameCEL is MayBeGPU of a nil Classifier (the name rules alone)
+// as a CEL expression over the string variable named by variable, for
+// admission policies that must decide as the scheduler does: an nvidia.com/
+// name that no rule places as something other than a GPU.
+func MayBeGPUNameCEL(variable string) string {
+	notGPU := make([]string, len(notGPUPrefixes))
+	for i, prefix := range notGPUPrefixes {
+		notGPU[i] = fmt.Sprintf("%s.startsWith(%q)", variable, hardware.ResourceDomain+prefix)
+	}
+	return fmt.Sprintf("%s.startsWith(%q) && !(%s)", variable, hardware.ResourceDomain, strings.Join(notGPU, " || "))
+}
+
 // classifyByName applies the naming rules of the NVIDIA device plugins.
 // recognised is false for nvidia.com/ names that fit no rule.
 func classifyByName(name v1.ResourceName) (class ResourceClass, recognised bool) {

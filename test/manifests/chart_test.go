@@ -85,7 +85,7 @@ func TestChartRendersNonDefaultValues(t *testing.T) {
 				t.Fatal(err)
 			}
 			if fit.ClusterPolicyName != "gpu-cluster-policy" || fit.DRADriverName != "gpu.example.com" || fit.ConversionTimeout.Duration.Minutes() != 30 ||
-				fit.SandboxWorkloads.DefaultWorkload != "vm-passthrough" || fit.ResourceClasses["example.com/fpga"] != "not-gpu" {
+				fit.SandboxWorkloads.DefaultWorkload != "vm-passthrough" || fit.ResourceClasses["nvidia.com/bluefield"] != "not-gpu" || fit.ResourceClasses["example.com/gpu"] != "container-gpu" {
 				t.Errorf("GPUWorkloadFit args %+v, not the values'", fit)
 			}
 		case "GPUStranding":
