@@ -166,6 +166,12 @@ func Up(ctx context.Context, opts Options) (err error) {
 	if err := l.step("start gpu-workload-scheduler", "scheduler.log", func() error { return l.startScheduler(cp) }); err != nil {
 		return err
 	}
+	if err := l.step("start kube-scheduler's default profile beside it", "default-scheduler.log", func() error { return l.startDefaultScheduler(cp) }); err != nil {
+		return err
+	}
+	if err := l.step("apply the chart's routing policies ("+RoutingManifest+")", "apiserver.log", l.applyRouting); err != nil {
+		return err
+	}
 	if err := l.step("apply scenario pods", "", func() error { return l.apply(scenario, true) }); err != nil {
 		return err
 	}
@@ -438,6 +444,8 @@ type outcome struct {
 	failedCreate   bool
 	// deleting is a Pending pod being deleted, which the scheduler skips.
 	deleting bool
+	// scheduler is the pod's schedulerName, as admission left it.
+	scheduler string
 }
 
 // outcomes are the scenario pods' and VMIs' outcomes by expectation key:
@@ -467,7 +475,7 @@ const vmiPrefix = "vmi/"
 // podOutcome reads a pod being deleted and not bound as Pending "being
 // deleted": the scheduler does not try it, so it may have no reason.
 func podOutcome(pod *v1.Pod) outcome {
-	o := outcome{node: pod.Spec.NodeName, phase: pod.Status.Phase, namespace: pod.Namespace, pod: pod.Name}
+	o := outcome{node: pod.Spec.NodeName, phase: pod.Status.Phase, namespace: pod.Namespace, pod: pod.Name, scheduler: pod.Spec.SchedulerName}
 	for _, c := range pod.Status.Conditions {
 		if c.Type == v1.PodScheduled && c.Status == v1.ConditionFalse {
 			o.message = c.Message
@@ -554,6 +562,8 @@ func (l *lab) compare(s *Scenario) []string {
 				diffs = append(diffs, fmt.Sprintf("%s: expected, but the scenario has no such %s", what, expected.kind))
 			case want.FailedCreate != "" && (!got.failedCreate || !strings.Contains(got.message, want.FailedCreate)):
 				diffs = append(diffs, fmt.Sprintf("%s: launcher pod %+q on %+q (message: %s), want FailedCreate containing %+q", what, got.pod, got.node, got.message, want.FailedCreate))
+			case want.Scheduler != "" && got.scheduler != want.Scheduler:
+				diffs = append(diffs, fmt.Sprintf("%s: schedulerName %+q, want %s", what, got.scheduler, want.Scheduler))
 			case want.Node != "" && got.node != want.Node:
 				diffs = append(diffs, fmt.Sprintf("%s: on %+q, want node %s (message: %s)", what, got.node, want.Node, got.message))
 			case want.Phase != "" && got.phase != want.Phase:
@@ -682,6 +692,7 @@ func (l *lab) report(s *Scenario) error {
 			fmt.Fprintln(l.Out, "(none)")
 		}
 	}
+	l.reportRouting(s)
 	if err := l.reportController(s); err != nil {
 		return err
 	}

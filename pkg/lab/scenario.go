@@ -65,6 +65,9 @@ type Expectations struct {
 // pod's fix, followed in check mode, must leave it Pending: the scenario's
 // hardware cannot do what the fix asks.
 type PodExpectation struct {
+	// Scheduler is the pod's schedulerName once admitted: a scenario pod
+	// that names none is routed by the chart's policies.
+	Scheduler    string      `json:"scheduler,omitempty"`
 	Node         string      `json:"node,omitempty"`
 	Phase        v1.PodPhase `json:"phase,omitempty"`
 	Pending      string      `json:"pending,omitempty"`

@@ -15,6 +15,7 @@ import (
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/controlplane"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/installchart"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/lab"
 )
 
 // startDefaultScheduler runs kube-scheduler as it ships beside ours: our
@@ -24,9 +25,9 @@ func (e *env) startDefaultScheduler(t testing.TB) {
 	e.startSchedulerWithConfig(t, controlplane.DefaultSchedulerName, e.cp.Kubeconfig, controlplane.DefaultSchedulerConfig(e.cp.Kubeconfig))
 }
 
-// applyChartRouting applies the routing policy the chart renders with values
-// into the release's namespace, and waits until the API server applies it:
-// a dry-run create of a GPU pod comes back with the scheduler's name.
+// applyChartRouting applies the routing policies the chart renders with
+// values into the release's namespace, and waits until the API server
+// applies them.
 func (e *env) applyChartRouting(t *testing.T, namespace string, values map[string]any, scheduler string) {
 	t.Helper()
 	chart, err := installchart.Load(repoRoot + "/" + installchart.Dir)
@@ -44,11 +45,9 @@ func (e *env) applyChartRouting(t *testing.T, namespace string, values map[strin
 	if out, err := exec.Command("kubectl", "--kubeconfig", e.cp.Kubeconfig, "apply", "--server-side", "-f", file).CombinedOutput(); err != nil {
 		t.Fatalf("kubectl apply the routing policy: %v\n%s", err, out)
 	}
-	probe := routedPod("routing-probe", "default", "", map[string]string{"nvidia.com/gpu": "1"})
-	e.poll(t, "the routing policy to name "+scheduler, func(ctx context.Context) (bool, error) {
-		got, err := e.client.CoreV1().Pods("default").Create(ctx, probe, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
-		return err == nil && got.Spec.SchedulerName == scheduler, err
-	})
+	if err := lab.WaitForRouting(e.ctx, e.client, scheduler, pollTimeout); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // routedPod is a pod as a user writes it: no schedulerName unless given.
