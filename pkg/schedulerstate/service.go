@@ -75,19 +75,22 @@ type Service struct {
 	explanations events.EventBroadcaster
 	unwritten    sync.Map
 	boundPods    *inventory.BoundPods
-	// earlierRules deletes an earlier version's DeviceTaintRules once.
-	earlierRules sync.Once
+	// fences are the DeviceTaintRules that keep the siblings of the
+	// devices the allocator gave out from every other scheduler.
+	fences *drasiblings.Fences
 }
 
 // New is the state of a scheduler process that follows its cluster once
 // started, counted by metrics.
 func New(metrics *inventory.Metrics) *Service {
-	return &Service{metrics: metrics, boundPods: inventory.NewBoundPods(), inFlight: clusterstate.NewClaimsInFlight()}
+	return &Service{metrics: metrics, boundPods: inventory.NewBoundPods(), inFlight: clusterstate.NewClaimsInFlight(), fences: drasiblings.NewFences()}
 }
 
 // NewOffline is a state that follows no cluster: its caller feeds the
 // tracker from what it read.
-func NewOffline() *Service { return &Service{inFlight: clusterstate.NewClaimsInFlight()} }
+func NewOffline() *Service {
+	return &Service{inFlight: clusterstate.NewClaimsInFlight(), fences: drasiblings.NewFences()}
+}
 
 // ClaimReader reads ResourceClaims: the scheduler's DRA manager, or the
 // claims the kubectl plugin read. A claim that does not exist is an error
@@ -298,34 +301,19 @@ func (p *Profile) Recorder() events.EventRecorderLogger {
 	return p.handle.EventRecorder()
 }
 
-// DeleteEarlierRules deletes, once for the process and in the background,
-// the DeviceTaintRules an earlier version of the scheduler wrote: the
-// plugin calls it when it first schedules, as the leader. It does nothing
-// where the state has not started following a cluster with DRA.
-func (p *Profile) DeleteEarlierRules() {
-	s := p.service
+// Fences are the DeviceTaintRules the process's allocator raises.
+func (s *Service) Fences() *drasiblings.Fences { return s.fences }
+
+// StartFences starts, once for the process, the loop that keeps the fences
+// up to date, rebuilding them from the claims first; the allocator calls it
+// when it schedules, which only the leader does. It reports whether the
+// loop runs: not where the state follows no cluster.
+func (s *Service) StartFences() bool {
 	lifetime := s.lifetime.Load()
 	if lifetime == nil {
-		return
+		return false
 	}
-	ctx := *lifetime
-	s.earlierRules.Do(func() {
-		if p.Claims() == nil {
-			return
-		}
-		go func() {
-			logger := klog.FromContext(ctx)
-			deleted, err := drasiblings.DeleteEarlierRules(ctx, p.handle.ClientSet())
-			if err != nil {
-				logger.Error(err, "Cannot delete the DeviceTaintRules an earlier version of the scheduler wrote; delete them by hand",
-					"labelSelector", drasiblings.ManagedByLabel+"="+drasiblings.ManagedBy)
-				return
-			}
-			if deleted > 0 {
-				logger.Info("Deleted the DeviceTaintRules an earlier version of the scheduler wrote", "deleted", deleted)
-			}
-		}()
-	})
+	return s.fences.Start(*lifetime)
 }
 
 // activatePendingGPUPods retries this profile's pending GPU pods after a

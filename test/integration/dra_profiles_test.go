@@ -35,8 +35,8 @@ func TestDRAMIGClaimBesideAFreeFullGPU(t *testing.T) {
 }
 
 // Two profiles in one process share one view of the cluster: pods of both
-// profiles on one node get GPUs of their own, no DeviceTaintRule is
-// written, and the metrics count both profiles' waiting pods.
+// profiles on one node get GPUs of their own, the VM's GPU is fenced once,
+// and the metrics count both profiles' waiting pods.
 func TestDRATwoProfiles(t *testing.T) {
 	e := newDRANodeWithoutScheduler(t)
 	config, err := controlplane.SchedulerConfig(repoRoot+"/"+controlplane.InstallConfigMap, e.cp.Kubeconfig)
@@ -62,7 +62,7 @@ func TestDRATwoProfiles(t *testing.T) {
 		got, err := controlplane.ScrapeGPUWorkloadMetrics(ctx, s.URL, e.cp.AdminConfig.BearerToken)
 		return err == nil && got[`gpu_workload_pending_pods{mode="vm-passthrough",reason="DRASiblingInUse",resource="vfio.gpu.nvidia.com"}`] == 1, nil
 	})
-	e.wantNoDeviceTaintRules(t)
+	e.waitVMFences(t)
 }
 
 // newDRAClusterWithoutScheduler is the lab's CRDs, a ClusterPolicy with

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -183,7 +184,8 @@ func wantNothingForbidden(t *testing.T, logPath string) {
 // and DeviceTaintRules, and writes claims; when it first schedules it
 // deletes the DeviceTaintRule an earlier version wrote (here on the device
 // the VM gets at the end) and leaves another's, which the admission policy
-// forbids it to delete; no DeviceTaintRule of its own is written.
+// forbids it to delete; it fences the container device of the VM's GPU,
+// and the policy refuses it a rule that selects more than one device.
 func TestDRAWithInstallRBAC(t *testing.T) {
 	e := newEnv(t)
 	e.installCRDs(t)
@@ -254,8 +256,21 @@ func TestDRAWithInstallRBAC(t *testing.T) {
 	if device := e.allocatedDevice(t, "virt-launcher-vm-dra-x7k2p"); device != "gpu-vfio-0" {
 		t.Fatalf("the VM's claim got %s, want gpu-vfio-0", device)
 	}
-	if list, err := rules.List(e.ctx, metav1.ListOptions{}); err != nil || len(list.Items) != 1 {
-		t.Fatalf("DeviceTaintRules at the end: %v (%v), want only the foreign one", list, err)
+	e.poll(t, "the foreign DeviceTaintRule and the VM's fence", func(ctx context.Context) (bool, error) {
+		list, err := rules.List(ctx, metav1.ListOptions{})
+		if err != nil || len(list.Items) != 2 {
+			return false, err
+		}
+		names := []string{list.Items[0].Name, list.Items[1].Name}
+		fence := drasiblings.Fence{Driver: "gpu.nvidia.com", Pool: "dra-a", Device: "gpu-0"}.RuleName()
+		return slices.Contains(names, "maintenance") && slices.Contains(names, fence), nil
+	})
+	wholePool := rule("whole-pool", map[string]string{drasiblings.ManagedByLabel: drasiblings.ManagedBy}, "")
+	wholePool.Spec.DeviceSelector.Device = nil
+	wholePool.Spec.Taint.Key = drasiblings.FenceTaintKey
+	_, err = asScheduler.ResourceV1().DeviceTaintRules().Create(e.ctx, wholePool, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
+	if !apierrors.IsForbidden(err) || !strings.Contains(err.Error(), "may create only DeviceTaintRules labelled") {
+		t.Fatalf("the scheduler creating a DeviceTaintRule on a whole pool: %v, want the admission policy's refusal", err)
 	}
 	wantNothingForbidden(t, s.LogPath)
 }

@@ -16,8 +16,10 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	resourceapi "k8s.io/api/resource/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
+	"k8s.io/dynamic-resource-allocation/resourceclaim"
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/dynamicresources"
 	plfeature "k8s.io/kubernetes/pkg/scheduler/framework/plugins/feature"
@@ -40,6 +42,10 @@ type GPUDynamicResources struct {
 	*dynamicresources.DynamicResources
 	// cycleTimeout is filterTimeout, 0 when it is off.
 	cycleTimeout time.Duration
+	// state raises the fences of the pod's allocations before PreBind
+	// writes them; claims reads them. claims is nil without DRA.
+	state  *schedulerstate.Service
+	claims fwk.ResourceClaimTracker
 }
 
 // Name returns the plugin's name.
@@ -57,6 +63,8 @@ func (d *cycleDeadline) Clone() fwk.StateData { return d }
 // it allocates, sets the attempt's deadline from when it started.
 func (pl *GPUDynamicResources) PreFilter(ctx context.Context, state fwk.CycleState, pod *v1.Pod, nodes []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
 	start := time.Now()
+	// Only the leader schedules: the fences become its to keep.
+	pl.state.StartFences()
 	result, status := pl.DynamicResources.PreFilter(ctx, state, pod, nodes)
 	if pl.cycleTimeout > 0 && status.IsSuccess() {
 		state.Write(cycleDeadlineKey, &cycleDeadline{at: start.Add(pl.cycleTimeout)})
@@ -90,6 +98,42 @@ func (pl *GPUDynamicResources) Filter(ctx context.Context, state fwk.CycleState,
 	return status
 }
 
+// PreBind writes the fences of the pod's allocations (drasiblings.Fences),
+// then the allocations, as DynamicResources does: no other scheduler sees
+// a vfio device allocated while it may still hand out the GPU's container
+// device. A fence that cannot be written fails the binding, which retries
+// the pod, before any claim is written.
+func (pl *GPUDynamicResources) PreBind(ctx context.Context, state fwk.CycleState, pod *v1.Pod, nodeName string) *fwk.Status {
+	if pl.claims != nil && pl.state.StartFences() {
+		if err := pl.state.Fences().Raise(ctx, allocationsInFlight(pl.claims, pod)); err != nil {
+			return fwk.AsStatus(err)
+		}
+	}
+	return pl.DynamicResources.PreBind(ctx, state, pod, nodeName)
+}
+
+// allocationsInFlight are the pod's claims with the allocations the
+// allocator holds for them, not yet written.
+func allocationsInFlight(claims fwk.ResourceClaimTracker, pod *v1.Pod) []*resourceapi.ResourceClaim {
+	var out []*resourceapi.ResourceClaim
+	for i := range pod.Spec.ResourceClaims {
+		name, _, err := resourceclaim.Name(pod, &pod.Spec.ResourceClaims[i])
+		if err != nil || name == nil {
+			continue
+		}
+		claim, err := claims.Get(pod.Namespace, *name)
+		if err != nil {
+			continue
+		}
+		if allocation := claims.GetPendingAllocation(claim.UID); allocation != nil {
+			claim = claim.DeepCopy()
+			claim.Status.Allocation = allocation
+			out = append(out, claim)
+		}
+	}
+	return out
+}
+
 func (pl *GPUDynamicResources) deadlinePassed() *fwk.Status {
 	return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, reasons.DRAAttemptTimedOut.With(pl.cycleTimeout).Message)
 }
@@ -103,13 +147,19 @@ func New(ctx context.Context, obj runtime.Object, fh fwk.Handle, state *schedule
 		return nil, err
 	}
 	handle := fh
+	var claims fwk.ResourceClaimTracker
 	if dra := fh.SharedDRAManager(); dra != nil {
-		siblings, err := newSiblingIndex(fh.SharedInformerFactory().Resource().V1().ResourceSlices().Informer(), args.DRADriverName)
+		informers := fh.SharedInformerFactory()
+		siblings, err := newSiblingIndex(informers.Resource().V1().ResourceSlices().Informer(), args.DRADriverName)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", Name, err)
 		}
+		if err := state.Fences().Configure(fh.ProfileName(), args.DRADriverName, fh.ClientSet(), informers, siblings.lookup); err != nil {
+			return nil, fmt.Errorf("%s: %w", Name, err)
+		}
+		claims = dra.ResourceClaims()
 		handle = &siblingHandle{Handle: fh, dra: &siblingDRAManager{SharedDRAManager: dra, claims: &siblingClaims{
-			ResourceClaimTracker: dra.ResourceClaims(), siblings: siblings, inFlight: state.ClaimsInFlight()}}}
+			ResourceClaimTracker: claims, siblings: siblings, inFlight: state.ClaimsInFlight(), fences: state.Fences()}}}
 	}
 	fts := plfeature.NewSchedulerFeaturesFromGates(utilfeature.DefaultFeatureGate)
 	pl, err := dynamicresources.New(ctx, inTreeArgs, handle, fts)
@@ -120,7 +170,7 @@ func New(ctx context.Context, obj runtime.Object, fh fwk.Handle, state *schedule
 	if !ok {
 		return nil, fmt.Errorf("%s: DynamicResources is a %T", Name, pl)
 	}
-	out := &GPUDynamicResources{DynamicResources: inTree}
+	out := &GPUDynamicResources{DynamicResources: inTree, state: state, claims: claims}
 	if fts.EnableDRASchedulerFilterTimeout {
 		out.cycleTimeout = inTreeArgs.FilterTimeout.Duration
 	}

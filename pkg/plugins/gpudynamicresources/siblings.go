@@ -2,6 +2,7 @@ package gpudynamicresources
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 
 	resourceapi "k8s.io/api/resource/v1"
@@ -13,6 +14,7 @@ import (
 	fwk "k8s.io/kube-scheduler/framework"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/drasiblings"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices"
 )
 
@@ -23,6 +25,7 @@ type siblingClaims struct {
 	fwk.ResourceClaimTracker
 	siblings *siblingIndex
 	inFlight *clusterstate.ClaimsInFlight
+	fences   *drasiblings.Fences
 }
 
 func (c *siblingClaims) SignalClaimPendingAllocation(uid types.UID, allocated *resourceapi.ResourceClaim) error {
@@ -40,13 +43,20 @@ func (c *siblingClaims) MaybeRemoveClaimPendingAllocation(uid types.UID, forceRe
 	held := c.ResourceClaimTracker.GetPendingAllocation(uid) != nil
 	deleted = c.ResourceClaimTracker.MaybeRemoveClaimPendingAllocation(uid, forceRemove)
 	if deleted && held {
+		written := true
 		c.inFlight.Released(uid, func(namespace, name string) *resourceapi.ResourceClaim {
 			claim, err := c.ResourceClaimTracker.Get(namespace, name)
+			if err != nil || claim.UID != uid || claim.Status.Allocation == nil {
+				written = false
+			}
 			if err != nil {
 				return nil
 			}
 			return claim
 		})
+		if !written {
+			c.fences.Lowered(uid)
+		}
 	}
 	return deleted
 }
@@ -137,6 +147,16 @@ func (x *siblingIndex) addTo(allocated sets.Set[structured.DeviceID]) {
 		}
 	}
 	allocated.Insert(siblings...)
+}
+
+// lookup says whether the allocator allocates from the device, and which
+// devices of its pool exclude it (drasiblings.DeviceLookup).
+func (x *siblingIndex) lookup(pool, device string) (published bool, siblings []dradevices.DRADevice) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	node := x.pool(pool)
+	published = slices.ContainsFunc(node.Devices, func(d dradevices.DRADevice) bool { return d.Name == device })
+	return published, node.Siblings(pool, device)
 }
 
 // pool reads the GPU devices the allocator takes from the pool

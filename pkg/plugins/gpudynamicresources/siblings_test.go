@@ -18,6 +18,7 @@ import (
 	fwk "k8s.io/kube-scheduler/framework"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/drasiblings"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices/dratest"
@@ -169,7 +170,7 @@ func TestSiblingClaimsRelayAllocationsInFlight(t *testing.T) {
 	defer cancel()
 	relay.Follow(ctx, tracker, nil)
 	claims := &pendingClaims{pending: map[types.UID]*resourceapi.ResourceClaim{}, written: map[string]*resourceapi.ResourceClaim{}}
-	wrapped := &siblingClaims{ResourceClaimTracker: claims, inFlight: relay}
+	wrapped := &siblingClaims{ResourceClaimTracker: claims, inFlight: relay, fences: drasiblings.NewFences()}
 
 	claim := dratest.AllocatedClaim("ns", "vm", "node-a", "gpu-vfio-0")
 	claim.UID = "uid-vm"

@@ -171,8 +171,6 @@ func readCycleData(state fwk.CycleState) (*cycleData, error) {
 // PreFilter computes the pod's GPU demand. Pods without GPU requests are
 // skipped; requests no node can ever serve are rejected for all nodes at once.
 func (pl *GPUWorkloadFit) PreFilter(ctx context.Context, state fwk.CycleState, pod *v1.Pod, nodes []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
-	// Only the leader schedules: an earlier version's leader is gone.
-	pl.profile.DeleteEarlierRules()
 	start := time.Now()
 	cycle, err := pl.state.Demand(state, pod)
 	if err != nil {
