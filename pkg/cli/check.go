@@ -10,14 +10,17 @@ import (
 
 	"github.com/spf13/cobra"
 	v1 "k8s.io/api/core/v1"
+	resourceapi "k8s.io/api/resource/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/drasiblings"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/hardware"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/poddemand"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/placement"
 )
 
 // ReportAPIVersion versions the JSON and YAML reports; docs/kubectl-plugin.md describes the schema.
@@ -123,6 +126,7 @@ func buildCheckReport(ctx context.Context, c *cluster) *CheckReport {
 	add := func(object string, findings []gpuworkload.Finding) {
 		report.Findings = appendFindings(report.Findings, object, findings)
 	}
+	claimDevices := devicesByPod(c.DRA.Claims, c.DRADriver)
 	bound := map[string][]*v1.Pod{}
 	for _, p := range c.Assigned {
 		bound[p.Spec.NodeName] = append(bound[p.Spec.NodeName], p)
@@ -135,6 +139,7 @@ func buildCheckReport(ctx context.Context, c *cluster) *CheckReport {
 			report.Summary.GPUNodes[string(s.Mode.Mode)]++
 			add("Node/"+s.Name, assumptionNoted(s, c.Policy))
 			add("Node/"+s.Name, poddemand.OverCommitFindings(s, bound[s.Name], classifier))
+			add("Node/"+s.Name, poddemand.OtherSchedulerFindings(bound[s.Name], classifier, placement.ProfileName, claimDevices))
 		}
 	}
 	report.Findings = append(report.Findings, draFindings(c)...)
@@ -152,6 +157,29 @@ func buildCheckReport(ctx context.Context, c *cluster) *CheckReport {
 		}
 	}
 	return report
+}
+
+// devicesByPod counts the driver's devices each pod holds through the
+// claims reserved for it.
+func devicesByPod(claims []*resourceapi.ResourceClaim, driver string) map[types.UID]int64 {
+	out := map[types.UID]int64{}
+	for _, claim := range claims {
+		if claim.Status.Allocation == nil {
+			continue
+		}
+		var devices int64
+		for _, r := range claim.Status.Allocation.Devices.Results {
+			if r.Driver == driver {
+				devices++
+			}
+		}
+		for _, consumer := range claim.Status.ReservedFor {
+			if consumer.Resource == "pods" && consumer.APIGroup == "" {
+				out[consumer.UID] += devices
+			}
+		}
+	}
+	return out
 }
 
 // assumptionNoted is a node's findings, each saying where the node's mode

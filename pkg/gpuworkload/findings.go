@@ -62,6 +62,8 @@ const (
 	FindingVGPUProfileNotOnCard FindingCode = "VGPUProfileNotOnCard"
 	// FindingOverCommitted: the node's bound pods request more GPU units than it has.
 	FindingOverCommitted FindingCode = "OverCommitted"
+	// FindingOtherSchedulerGPUPods: another scheduler bound GPU pods to the node.
+	FindingOtherSchedulerGPUPods FindingCode = "OtherSchedulerGPUPods"
 	// FindingStaleConversionTaint: the mode controller's taint outlived its timeout.
 	FindingStaleConversionTaint FindingCode = "StaleConversionTaint"
 
@@ -87,29 +89,30 @@ const (
 )
 
 var findingSeverity = map[FindingCode]Severity{
-	FindingModeLabelIgnored:     SeverityWarning,
-	FindingInvalidModeLabel:     SeverityError,
-	FindingForeignResource:      SeverityError,
-	FindingMixedResourceClasses: SeverityError,
-	FindingNothingAdvertised:    SeverityWarning,
-	FindingMismatchedNode:       SeverityError,
-	FindingVGPUProfileMismatch:  SeverityWarning,
-	FindingVGPUConfigPending:    SeverityWarning,
-	FindingVGPUConfigFailed:     SeverityError,
-	FindingVGPUCountMismatch:    SeverityWarning,
-	FindingDeployLabelsMismatch: SeverityWarning,
-	FindingOperandsPaused:       SeverityWarning,
-	FindingOperandLabelsAbsent:  SeverityInfo,
-	FindingOperandsDisabled:     SeverityInfo,
-	FindingStaleZeroResource:    SeverityInfo,
-	FindingNotGPUResource:       SeverityInfo,
-	FindingUncountableResource:  SeverityError,
-	FindingUnhealthyDevices:     SeverityWarning,
-	FindingInvalidGPUCountLabel: SeverityWarning,
-	FindingInvalidVGPUConfig:    SeverityError,
-	FindingOverCommitted:        SeverityError,
-	FindingVGPUProfileNotOnCard: SeverityError,
-	FindingStaleConversionTaint: SeverityWarning,
+	FindingModeLabelIgnored:      SeverityWarning,
+	FindingInvalidModeLabel:      SeverityError,
+	FindingForeignResource:       SeverityError,
+	FindingMixedResourceClasses:  SeverityError,
+	FindingNothingAdvertised:     SeverityWarning,
+	FindingMismatchedNode:        SeverityError,
+	FindingVGPUProfileMismatch:   SeverityWarning,
+	FindingVGPUConfigPending:     SeverityWarning,
+	FindingVGPUConfigFailed:      SeverityError,
+	FindingVGPUCountMismatch:     SeverityWarning,
+	FindingDeployLabelsMismatch:  SeverityWarning,
+	FindingOperandsPaused:        SeverityWarning,
+	FindingOperandLabelsAbsent:   SeverityInfo,
+	FindingOperandsDisabled:      SeverityInfo,
+	FindingStaleZeroResource:     SeverityInfo,
+	FindingNotGPUResource:        SeverityInfo,
+	FindingUncountableResource:   SeverityError,
+	FindingUnhealthyDevices:      SeverityWarning,
+	FindingInvalidGPUCountLabel:  SeverityWarning,
+	FindingInvalidVGPUConfig:     SeverityError,
+	FindingOverCommitted:         SeverityError,
+	FindingOtherSchedulerGPUPods: SeverityInfo,
+	FindingVGPUProfileNotOnCard:  SeverityError,
+	FindingStaleConversionTaint:  SeverityWarning,
 
 	FindingResourceNotPermitted:   SeverityError,
 	FindingPermittedNotExternal:   SeverityWarning,
@@ -152,6 +155,7 @@ var FindingCodes = []FindingCode{
 	FindingUnhealthyDevices,
 	FindingInvalidGPUCountLabel,
 	FindingOverCommitted,
+	FindingOtherSchedulerGPUPods,
 	FindingStaleConversionTaint,
 	FindingResourceNotPermitted,
 	FindingPermittedNotExternal,

@@ -78,7 +78,8 @@ func withClaim(pod *v1.Pod) *v1.Pod {
 // namespace that did not opt in, and GPU pods of kube-system, the release's
 // namespace or an opted-out namespace keep theirs. Both schedulers bind
 // what they are given (the node has no kubelet: bindings are checked
-// before the node-lifecycle controller's grace period ends).
+// before the node-lifecycle controller's grace period ends), and check
+// reports the GPU pods default-scheduler bound.
 func TestRoutingByAdmission(t *testing.T) {
 	e := newEnv(t)
 	e.startScheduler(t, "scheduler")
@@ -127,6 +128,14 @@ func TestRoutingByAdmission(t *testing.T) {
 		if tc.binds {
 			e.waitBoundIn(t, got.Namespace, got.Name)
 		}
+	}
+
+	// check shows what default-scheduler placed on the GPU node: the three
+	// GPU pods routing left to it.
+	_, out := e.kubectlPlugin(t, "check", "-o", "json")
+	want := "3 GPU pod(s) bound by scheduler default-scheduler hold 3 nvidia.com/gpu: "
+	if !strings.Contains(out, `"code": "OtherSchedulerGPUPods"`) || !strings.Contains(out, want) {
+		t.Errorf("kubectl gpu-workload check does not report %q:\n%s", want, out)
 	}
 
 	replicas := &appsv1.ReplicaSet{
