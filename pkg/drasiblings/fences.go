@@ -152,10 +152,13 @@ func (f *Fences) Configure(profile, driver string, client kubernetes.Interface, 
 	f.pods = factory.Core().V1().Pods().Lister()
 	f.queue = workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.NewTypedItemExponentialFailureRateLimiter[string](100*time.Millisecond, time.Minute),
 		workqueue.TypedRateLimitingQueueConfig[string]{Name: "gpu-workload-fences"})
+	// Changes are gathered for a second: every claim change is an event,
+	// and each pass reads every claim.
+	later := func() { f.queue.AddAfter(reconcileKey, reconcileDelay) }
 	enqueue := cache.ResourceEventHandlerFuncs{
-		AddFunc:    func(any) { f.queue.Add(reconcileKey) },
-		UpdateFunc: func(any, any) { f.queue.Add(reconcileKey) },
-		DeleteFunc: func(any) { f.queue.Add(reconcileKey) },
+		AddFunc:    func(any) { later() },
+		UpdateFunc: func(any, any) { later() },
+		DeleteFunc: func(any) { later() },
 	}
 	for _, informer := range []cache.SharedIndexInformer{factory.Resource().V1().ResourceClaims().Informer(),
 		factory.Resource().V1().ResourceSlices().Informer(), factory.Resource().V1().DeviceTaintRules().Informer()} {
@@ -185,6 +188,10 @@ func allocatedDevices(obj any) ([]string, error) {
 
 // reconcileKey is the loop's one work item: every change recomputes all.
 const reconcileKey = "fences"
+
+// reconcileDelay is how long changes gather before a pass: how late a
+// fence is deleted at most, beyond the pass itself.
+const reconcileDelay = time.Second
 
 // Start runs the loop until ctx ends, once for the process, and reports
 // whether it runs: not before a profile configured the fences.
@@ -347,10 +354,11 @@ func (f *Fences) wanted() (map[string]Fence, error) {
 			// Written: from now on the claim itself says what it needs.
 			delete(f.raised, claim.UID)
 		}
-		if !f.reservedForOurs(claim) {
+		fences := FencesFor(claim, f.driver, f.devices)
+		if len(fences) == 0 || !f.reservedForOurs(claim) {
 			continue
 		}
-		for _, fence := range FencesFor(claim, f.driver, f.devices) {
+		for _, fence := range fences {
 			want[fence.RuleName()] = fence
 		}
 	}
