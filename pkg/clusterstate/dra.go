@@ -116,7 +116,7 @@ func (t *Tracker) recountDRANodeLocked(node string) {
 			slices = append(slices, s.DRAPoolSlice)
 		}
 	}
-	devices := dradevices.DRAUsableDevices(slices)
+	devices := dradevices.WithWithdrawnSiblings(dradevices.DRAUsableDevices(slices))
 	if len(devices) == 0 {
 		delete(t.dra.nodes, node)
 		delete(t.dra.availability, node)

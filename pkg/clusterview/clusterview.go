@@ -115,7 +115,7 @@ func (d DRAObjects) Nodes(driver string) map[string]*dradevices.DRANode {
 	}
 	out := make(map[string]*dradevices.DRANode, len(devices))
 	for node, ds := range devices {
-		out[node] = dradevices.NewDRANode(ds)
+		out[node] = dradevices.NewDRANode(dradevices.WithWithdrawnSiblings(ds))
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package integration
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/gpu-workload-scheduler/scheduler/pkg/controlplane"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/drasiblings"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/inventory"
 )
 
 // fencedDevices are the pool/device each DeviceTaintRule selects, sorted.
@@ -92,6 +94,25 @@ func (e *env) sliceDevice(t testing.TB, node, device string) resourceapi.Device 
 	return resourceapi.Device{}
 }
 
+// inventoryRow is kubectl gpu-workload inventory's row of a resource.
+func (e *env) inventoryRow(t *testing.T, resource string) inventory.Resource {
+	t.Helper()
+	code, out := e.kubectlPlugin(t, "inventory", "-o", "json")
+	var report struct {
+		Resources []inventory.Resource `json:"resources"`
+	}
+	if err := json.Unmarshal([]byte(out), &report); code != 0 || err != nil {
+		t.Fatalf("kubectl gpu-workload inventory: exit %d (%v)\n%s", code, err, out)
+	}
+	for _, r := range report.Resources {
+		if string(r.Resource) == resource {
+			return r
+		}
+	}
+	t.Fatalf("kubectl gpu-workload inventory has no row of %s:\n%s", resource, out)
+	return inventory.Resource{}
+}
+
 // claimDevice is the device the claim's allocation holds, "" while none.
 func (e *env) claimDevice(ctx context.Context, name string) (string, error) {
 	c, err := e.client.ResourceV1().ResourceClaims("default").Get(ctx, name, metav1.GetOptions{})
@@ -107,7 +128,8 @@ func (e *env) claimDevice(ctx context.Context, name string) (string, error) {
 // container pod of default-scheduler with a gpu.nvidia.com claim is never
 // given it. It waits on the fence; once the emulated driver has prepared
 // the VM's claim and withdrawn gpu-0 the fence is gone, and it waits on the
-// device being gone; once the VM's claim is released and gpu-0 published
+// device being gone, which the inventory counts as part of the VM's GPU
+// (sibling-in-use), not as missing; once the VM's claim is released and gpu-0 published
 // again, it binds to gpu-0, and no DeviceTaintRule remains.
 func TestDRASiblingFencedAgainstTheDefaultScheduler(t *testing.T) {
 	e := newClusterWithPolicy(t, true)
@@ -138,6 +160,10 @@ func TestDRASiblingFencedAgainstTheDefaultScheduler(t *testing.T) {
 	})
 	if device, err := e.claimDevice(e.ctx, "cuda"); err != nil || device != "" {
 		t.Fatalf("cuda's claim holds %q (%v) while gpu-0 is withdrawn, want nothing", device, err)
+	}
+	// The withdrawn device is part of the VM's GPU: neither missing nor free.
+	if got := e.inventoryRow(t, "gpu.nvidia.com"); got.Allocatable != 1 || got.SiblingInUse != 1 || got.Free != 0 {
+		t.Errorf("inventory of gpu.nvidia.com while gpu-0 is withdrawn: %+v, want 1 device, sibling-in-use", got)
 	}
 
 	if err := e.client.CoreV1().Pods("default").Delete(e.ctx, vm.Name, metav1.DeleteOptions{GracePeriodSeconds: ptr.To[int64](0)}); err != nil {

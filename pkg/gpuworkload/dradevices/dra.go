@@ -2,6 +2,7 @@ package dradevices
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -69,6 +70,10 @@ type DRADevice struct {
 	Driver     string
 	Attributes map[resourceapi.QualifiedName]resourceapi.DeviceAttribute
 	Capacity   map[resourceapi.QualifiedName]resourceapi.DeviceCapacity
+	// Withdrawn is a GPU's container device the driver took out of its
+	// slice when it prepared the GPU's vfio device for a VM
+	// (WithWithdrawnSiblings): in no slice, never free, part of its GPU.
+	Withdrawn bool
 }
 
 // ExclusiveDRADevices reports whether two devices of the driver are one
@@ -270,6 +275,40 @@ func DRAUsableDevices(slices []DRAPoolSlice) []DRADevice {
 	return devices
 }
 
+// WithWithdrawnSiblings adds to a node's devices the container device of
+// each GPU whose vfio device the driver prepared for a VM: the driver
+// withdraws gpu-N from its slice then, and publishes it again at
+// unprepare. A vfio device alone on its PCI bus ID is such a GPU's, as the
+// driver with PassthroughSupport publishes both or, once it prepared the
+// vfio device, that one only. The added device is gpu-N with the vfio
+// device's attributes and type gpu, so that the DeviceClasses that select
+// the GPU's container device select it, and the GPU counts whole: in
+// sibling-in-use, never missing or free (DeviceStates).
+func WithWithdrawnSiblings(devices []DRADevice) []DRADevice {
+	out := devices
+	for _, d := range devices {
+		gpu, named := strings.CutPrefix(d.Name, "gpu-vfio-")
+		if d.Type != DRATypeVFIO || d.PCIBusID == "" || d.Counted || !named ||
+			slices.ContainsFunc(devices, func(o DRADevice) bool { return o.PCIBusID == d.PCIBusID && o.Name != d.Name }) {
+			continue
+		}
+		withdrawn := d
+		withdrawn.Name, withdrawn.Type, withdrawn.Class, withdrawn.Withdrawn = "gpu-"+gpu, DRATypeGPU, DRATypeClass(DRATypeGPU), true
+		withdrawn.Tainted, withdrawn.Taints = false, nil
+		withdrawn.Attributes = maps.Clone(d.Attributes)
+		for _, key := range []resourceapi.QualifiedName{draTypeAttribute, resourceapi.QualifiedName(d.Driver + "/" + string(draTypeAttribute))} {
+			if _, ok := withdrawn.Attributes[key]; ok {
+				withdrawn.Attributes[key] = resourceapi.DeviceAttribute{StringValue: ptr.To(DRATypeGPU)}
+			}
+		}
+		if len(out) == len(devices) {
+			out = slices.Clone(devices)
+		}
+		out = append(out, withdrawn)
+	}
+	return out
+}
+
 // NewDRANode sums a node's devices.
 func NewDRANode(devices []DRADevice) *DRANode {
 	n := &DRANode{Devices: devices}
@@ -353,6 +392,15 @@ func (n *DRANode) DeviceStates(holder DRAHolder) []DRADeviceState {
 		case d.State != "":
 		case d.Tainted:
 			d.State = DRADeviceTainted
+		case d.Withdrawn:
+			// Its vfio device is prepared: held, or about to be released.
+			d.State = DRADeviceSiblingInUse
+			for _, h := range held {
+				if ExclusiveDRADevices(d.DRADevice, n.Devices[h]) {
+					d.Claim, d.Sibling = out[h].Claim, n.Devices[h].Name
+					break
+				}
+			}
 		default:
 			d.State = DRADeviceFree
 			for _, h := range held {

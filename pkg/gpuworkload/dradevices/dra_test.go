@@ -1,6 +1,7 @@
 package dradevices
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"testing"
@@ -166,5 +167,55 @@ func TestDRAUsableDevices(t *testing.T) {
 				t.Errorf("devices %v, want %v", got, tc.want)
 			}
 		})
+	}
+}
+
+// The driver withdraws gpu-0 once it prepared gpu-vfio-0 for a VM: the GPU
+// still counts whole, its container device sibling-in-use, held through the
+// VM's claim, selected by the driver's gpu class, never free; a GPU whose
+// two devices are published, MIG slices and a MIG-mode GPU's vfio device
+// beside them add nothing.
+func TestWithWithdrawnSiblings(t *testing.T) {
+	slice := DriverSlice("n1", 2)
+	slice.Spec.Devices = slices.DeleteFunc(slice.Spec.Devices, func(d resourceapi.Device) bool { return d.Name == DRAGPUDevice(0) })
+	_, devices := DRADevicesOf(slice, DRADriver)
+	devices = WithWithdrawnSiblings(devices)
+	var withdrawn []string
+	for _, d := range devices {
+		if d.Withdrawn {
+			withdrawn = append(withdrawn, d.Name)
+		}
+	}
+	if !slices.Equal(withdrawn, []string{"gpu-0"}) {
+		t.Fatalf("withdrawn devices %v, want [gpu-0]", withdrawn)
+	}
+	classes := map[string]*DRADeviceClass{}
+	for _, class := range []*resourceapi.DeviceClass{DriverDeviceClass(DRAClassGPU, DRATypeGPU, ""), DriverDeviceClass(DRAClassVFIO, DRATypeVFIO, "")} {
+		compiled, err := CompileDRADeviceClass(class)
+		if err != nil {
+			t.Fatal(err)
+		}
+		classes[class.Name] = compiled
+	}
+	n := NewDRANode(devices).SelectedBy(context.Background(), classes)
+	for _, held := range []string{"", "ns/vm"} {
+		a := n.Availability(func(_, device string) string {
+			if device == "gpu-vfio-0" {
+				return held
+			}
+			return ""
+		})
+		gpus := a.ByDeviceClass[DRAClassGPU]
+		if a.GPUs != 2 || gpus.SiblingInUse != 1 || gpus.Free != 1 || gpus.Allocated != 0 {
+			t.Errorf("vfio held by %q: %+v, want 2 GPUs and gpu.nvidia.com 1 sibling-in-use, 1 free", held, a)
+		}
+	}
+	full := DriverSlice("n1", 1)
+	_, published := DRADevicesOf(full, DRADriver)
+	mig := DRADevice{Pool: "n1", Name: "gpu-0-mig-1g5gb-0", Type: DRATypeMIG, PCIBusID: published[1].PCIBusID}
+	for _, ds := range [][]DRADevice{published, {published[1], mig}} {
+		if got := WithWithdrawnSiblings(ds); len(got) != len(ds) {
+			t.Errorf("devices %+v: withdrawn siblings added: %+v", ds, got[len(ds):])
+		}
 	}
 }

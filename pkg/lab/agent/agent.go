@@ -97,12 +97,27 @@ type agent struct {
 	// admitted are the pods the agent admitted whose Running phase the
 	// informer may not show yet; only the queue's one worker uses it.
 	admitted map[types.UID]bool
+	// prepared are the devices the emulated DRA driver withdrew for each
+	// running pod (namespace/name); only the queue's one worker uses it.
+	prepared map[string][]withdrawnDevice
 }
 
 // key is one object to reconcile.
 type key struct {
 	kind            string // "node", "pod", "vmi" or "vm"
 	namespace, name string
+}
+
+// withDeletes also hands the handler's add the objects deleted: a pod gone
+// is one whose devices the emulated driver unprepares.
+func withDeletes(h cache.ResourceEventHandlerFuncs) cache.ResourceEventHandlerFuncs {
+	h.DeleteFunc = func(obj any) {
+		if tombstone, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+			obj = tombstone.Obj
+		}
+		h.AddFunc(obj)
+	}
+	return h
 }
 
 // Run reconciles until ctx ends.
@@ -133,9 +148,10 @@ func Run(ctx context.Context, config *rest.Config, opts Options) error {
 		recorder: broadcaster.NewRecorder(scheme(), "gpu-workload-lab-agent"),
 		queue:    workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[key]()),
 		admitted: map[types.UID]bool{},
+		prepared: map[string][]withdrawnDevice{},
 	}
 	defer a.queue.ShutDown()
-	enqueue := func(kind string) cache.ResourceEventHandler {
+	enqueue := func(kind string) cache.ResourceEventHandlerFuncs {
 		add := func(obj any) {
 			if o, err := meta.Accessor(obj); err == nil {
 				a.queue.Add(key{kind: kind, namespace: o.GetNamespace(), name: o.GetName()})
@@ -157,7 +173,7 @@ func Run(ctx context.Context, config *rest.Config, opts Options) error {
 		handler  cache.ResourceEventHandler
 	}{
 		{factory.Core().V1().Nodes().Informer(), enqueue("node")},
-		{factory.Core().V1().Pods().Informer(), enqueue("pod")},
+		{factory.Core().V1().Pods().Informer(), withDeletes(enqueue("pod"))},
 		{dynFactory.ForResource(clusterstate.VMIGVR).Informer(), enqueue("vmi")},
 		{dynFactory.ForResource(clusterstate.VMGVR).Informer(), enqueue("vm")},
 		{dynFactory.ForResource(clusterstate.ClusterPolicyGVR).Informer(), all("node", a.allNodes)},
@@ -269,7 +285,10 @@ func oldest(l cache.GenericLister) (*unstructured.Unstructured, error) {
 // its graceful deletion, without which a drained pod never goes away.
 func (a *agent) syncPod(ctx context.Context, namespace, name string) error {
 	pod, err := a.pods.Pods(namespace).Get(name)
-	if apierrors.IsNotFound(err) || err == nil && pod.Spec.NodeName == "" {
+	if apierrors.IsNotFound(err) || err == nil && (pod.Status.Phase == v1.PodSucceeded || pod.Status.Phase == v1.PodFailed) {
+		return a.unprepareDRA(ctx, namespace+"/"+name)
+	}
+	if err == nil && pod.Spec.NodeName == "" {
 		return nil
 	}
 	if err != nil {
@@ -325,6 +344,11 @@ func (a *agent) admit(ctx context.Context, pod *v1.Pod) error {
 	nodeInfo := framework.NewNodeInfo(running...)
 	nodeInfo.SetNode(node)
 	rejection, rejected := deviceShortage(pod, nodeInfo)
+	if !rejected {
+		if err := a.prepareDRA(ctx, pod); err != nil {
+			return err
+		}
+	}
 	updated := pod.DeepCopy()
 	updated.Status.Phase = v1.PodRunning
 	now := metav1.Now()
