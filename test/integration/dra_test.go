@@ -322,20 +322,8 @@ func TestDRAPairAllocatedBeforeBlocksNothingElse(t *testing.T) {
 	e := newClusterWithPolicy(t, true)
 	e.createDriverDeviceClasses(t)
 	e.publishGPUs(t, "dra-1", 2, true)
-	claims := e.client.ResourceV1().ResourceClaims("default")
-	for _, held := range []struct{ claim, class, device string }{{"old-cuda", "gpu.nvidia.com", "gpu-0"}, {"old-vm", "vfio.gpu.nvidia.com", "gpu-vfio-0"}} {
-		claim, err := claims.Create(e.ctx, &resourceapi.ResourceClaim{ObjectMeta: metav1.ObjectMeta{Name: held.claim, Namespace: "default"}, Spec: resourceapi.ResourceClaimSpec{
-			Devices: resourceapi.DeviceClaim{Requests: []resourceapi.DeviceRequest{{Name: "gpu", Exactly: &resourceapi.ExactDeviceRequest{DeviceClassName: held.class}}}},
-		}}, metav1.CreateOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		claim.Status.Allocation = &resourceapi.AllocationResult{Devices: resourceapi.DeviceAllocationResult{Results: []resourceapi.DeviceRequestAllocationResult{
-			{Request: "gpu", Driver: "gpu.nvidia.com", Pool: "dra-1", Device: held.device}}}}
-		if _, err := claims.UpdateStatus(e.ctx, claim, metav1.UpdateOptions{}); err != nil {
-			t.Fatalf("allocate %s to claim %s: %v", held.device, held.claim, err)
-		}
-	}
+	e.heldClaim(t, "old-cuda", dradevices.DRAClassGPU, "dra-1", "gpu-0")
+	e.heldClaim(t, "old-vm", dradevices.DRAClassVFIO, "dra-1", "gpu-vfio-0")
 	e.createPod(t, e.claimPod(t, "cuda-new", "", "gpu.nvidia.com"))
 	if node := e.waitBound(t, "cuda-new"); node != "dra-1" {
 		t.Fatalf("cuda-new bound to %s, want dra-1", node)

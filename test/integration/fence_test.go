@@ -113,6 +113,24 @@ func (e *env) inventoryRow(t *testing.T, resource string) inventory.Resource {
 	return inventory.Resource{}
 }
 
+// heldClaim is a claim of the DeviceClass allocated the device before the
+// test's schedulers ran, reserved for no pod.
+func (e *env) heldClaim(t testing.TB, name, deviceClass, pool, device string) {
+	t.Helper()
+	claims := e.client.ResourceV1().ResourceClaims("default")
+	claim, err := claims.Create(e.ctx, &resourceapi.ResourceClaim{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default"}, Spec: resourceapi.ResourceClaimSpec{
+		Devices: resourceapi.DeviceClaim{Requests: []resourceapi.DeviceRequest{{Name: "gpu", Exactly: &resourceapi.ExactDeviceRequest{DeviceClassName: deviceClass}}}},
+	}}, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	claim.Status.Allocation = &resourceapi.AllocationResult{Devices: resourceapi.DeviceAllocationResult{Results: []resourceapi.DeviceRequestAllocationResult{
+		{Request: "gpu", Driver: dradevices.DRADriver, Pool: pool, Device: device}}}}
+	if _, err := claims.UpdateStatus(e.ctx, claim, metav1.UpdateOptions{}); err != nil {
+		t.Fatalf("allocate %s to claim %s: %v", device, name, err)
+	}
+}
+
 // claimDevice is the device the claim's allocation holds, "" while none.
 func (e *env) claimDevice(ctx context.Context, name string) (string, error) {
 	c, err := e.client.ResourceV1().ResourceClaims("default").Get(ctx, name, metav1.GetOptions{})
@@ -124,7 +142,8 @@ func (e *env) claimDevice(ctx context.Context, name string) (string, error) {
 }
 
 // Beside kube-scheduler's default profile: ours allocates a VM's vfio claim
-// on a one-GPU node and fences the GPU's container device, so that a
+// on a node whose other GPU a claim holds, and fences the GPU's container
+// device, so that a
 // container pod of default-scheduler with a gpu.nvidia.com claim is never
 // given it. It waits on the fence; once the emulated driver has prepared
 // the VM's claim and withdrawn gpu-0 the fence is gone, and it waits on the
@@ -135,7 +154,11 @@ func TestDRASiblingFencedAgainstTheDefaultScheduler(t *testing.T) {
 	e := newClusterWithPolicy(t, true)
 	e.startDefaultScheduler(t)
 	e.createDriverDeviceClasses(t)
-	e.publishGPUs(t, "dra-1", 1, true)
+	// Two GPUs, the second held through gpu-1 by a claim: once the driver
+	// withdraws gpu-0 the pool still publishes a container device, which
+	// says it publishes both devices of its GPUs.
+	e.publishGPUs(t, "dra-1", 2, true)
+	e.heldClaim(t, "training", dradevices.DRAClassGPU, "dra-1", "gpu-1")
 	gpu0 := e.sliceDevice(t, "dra-1", "gpu-0")
 
 	vm := e.claimPod(t, "virt-launcher-vm-x7k2p", "vm", dradevices.DRAClassVFIO)
@@ -162,8 +185,8 @@ func TestDRASiblingFencedAgainstTheDefaultScheduler(t *testing.T) {
 		t.Fatalf("cuda's claim holds %q (%v) while gpu-0 is withdrawn, want nothing", device, err)
 	}
 	// The withdrawn device is part of the VM's GPU: neither missing nor free.
-	if got := e.inventoryRow(t, "gpu.nvidia.com"); got.Allocatable != 1 || got.SiblingInUse != 1 || got.Free != 0 {
-		t.Errorf("inventory of gpu.nvidia.com while gpu-0 is withdrawn: %+v, want 1 device, sibling-in-use", got)
+	if got := e.inventoryRow(t, "gpu.nvidia.com"); got.Allocatable != 2 || got.Allocated != 1 || got.SiblingInUse != 1 || got.Free != 0 {
+		t.Errorf("inventory of gpu.nvidia.com while gpu-0 is withdrawn: %+v, want 2 devices: gpu-1 allocated, gpu-0 sibling-in-use", got)
 	}
 
 	if err := e.client.CoreV1().Pods("default").Delete(e.ctx, vm.Name, metav1.DeleteOptions{GracePeriodSeconds: ptr.To[int64](0)}); err != nil {
@@ -172,6 +195,7 @@ func TestDRASiblingFencedAgainstTheDefaultScheduler(t *testing.T) {
 	e.releaseClaim(t, vm.Name)
 	e.setDevicePublished(t, "dra-1", "gpu-0", true, gpu0)
 	e.waitBound(t, "cuda")
+	e.releaseClaim(t, "training")
 	if device := e.allocatedDevice(t, "cuda"); device != "gpu-0" {
 		t.Fatalf("cuda's claim got %s, want gpu-0", device)
 	}

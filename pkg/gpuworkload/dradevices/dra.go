@@ -278,17 +278,20 @@ func DRAUsableDevices(slices []DRAPoolSlice) []DRADevice {
 // WithWithdrawnSiblings adds to a node's devices the container device of
 // each GPU whose vfio device the driver prepared for a VM: the driver
 // withdraws gpu-N from its slice then, and publishes it again at
-// unprepare. A vfio device alone on its PCI bus ID is such a GPU's, as the
-// driver with PassthroughSupport publishes both or, once it prepared the
-// vfio device, that one only. The added device is gpu-N with the vfio
-// device's attributes and type gpu, so that the DeviceClasses that select
-// the GPU's container device select it, and the GPU counts whole: in
-// sibling-in-use, never missing or free (DeviceStates).
+// unprepare. In a pool where the driver publishes container devices (one
+// of type gpu at least, as with PassthroughSupport it publishes gpu-N and
+// gpu-vfio-N for every GPU), a vfio device alone on its PCI bus ID is such
+// a GPU's; a pool of vfio devices only says nothing of the kind. The added
+// device is gpu-N with the vfio device's attributes and type gpu, so that
+// the DeviceClasses that select the GPU's container device select it, and
+// the GPU counts whole: sibling-in-use, never missing or free
+// (DeviceStates).
 func WithWithdrawnSiblings(devices []DRADevice) []DRADevice {
 	out := devices
 	for _, d := range devices {
 		gpu, named := strings.CutPrefix(d.Name, "gpu-vfio-")
 		if d.Type != DRATypeVFIO || d.PCIBusID == "" || d.Counted || !named ||
+			!slices.ContainsFunc(devices, func(o DRADevice) bool { return o.Pool == d.Pool && o.Type == DRATypeGPU }) ||
 			slices.ContainsFunc(devices, func(o DRADevice) bool { return o.PCIBusID == d.PCIBusID && o.Name != d.Name }) {
 			continue
 		}

@@ -174,7 +174,7 @@ func TestDRAUsableDevices(t *testing.T) {
 // still counts whole, its container device sibling-in-use, held through the
 // VM's claim, selected by the driver's gpu class, never free; a GPU whose
 // two devices are published, MIG slices and a MIG-mode GPU's vfio device
-// beside them add nothing.
+// beside them, and a pool of vfio devices only, add nothing.
 func TestWithWithdrawnSiblings(t *testing.T) {
 	slice := DriverSlice("n1", 2)
 	slice.Spec.Devices = slices.DeleteFunc(slice.Spec.Devices, func(d resourceapi.Device) bool { return d.Name == DRAGPUDevice(0) })
@@ -213,7 +213,7 @@ func TestWithWithdrawnSiblings(t *testing.T) {
 	full := DriverSlice("n1", 1)
 	_, published := DRADevicesOf(full, DRADriver)
 	mig := DRADevice{Pool: "n1", Name: "gpu-0-mig-1g5gb-0", Type: DRATypeMIG, PCIBusID: published[1].PCIBusID}
-	for _, ds := range [][]DRADevice{published, {published[1], mig}} {
+	for _, ds := range [][]DRADevice{published, {published[1], mig}, {published[1]}} {
 		if got := WithWithdrawnSiblings(ds); len(got) != len(ds) {
 			t.Errorf("devices %+v: withdrawn siblings added: %+v", ds, got[len(ds):])
 		}
