@@ -262,7 +262,7 @@ spec:
 		_, alive := controlplane.PidAlive(filepath.Join(dir, "scheduler.pid"))
 		return !alive, nil
 	})
-	if code, out := runLab(t, labArgs(dir, scenario)...); code != 0 || !strings.Contains(out, "[lab] stale lab in "+dir+" (5 of 6 processes alive): stopping it") {
+	if code, out := runLab(t, labArgs(dir, scenario)...); code != 0 || !strings.Contains(out, "[lab] stale lab in "+dir+" (6 of 7 processes alive): stopping it") {
 		t.Fatalf("lab over a stale one: exit %d:\n%s", code, out)
 	}
 }
