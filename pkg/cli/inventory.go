@@ -18,6 +18,7 @@ import (
 	"github.com/gpu-workload-scheduler/scheduler/pkg/explanation"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/poddemand"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/inventory"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/placement"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/reasons"
 )
 
@@ -63,7 +64,7 @@ func newInventoryCommand(o *rootOptions) *cobra.Command {
 				return err
 			}
 			report := &InventoryReport{APIVersion: ReportAPIVersion, Kind: "InventoryReport", Policy: describePolicy(c.Policy),
-				Report: state.InventoryOf(cmd.Context(), c.Nodes, pods, func(p *v1.Pod) string { return codes[p.UID] })}
+				Report: state.InventoryOf(cmd.Context(), c.Nodes, pods, []string{placement.ProfileName}, func(p *v1.Pod) string { return codes[p.UID] })}
 			return printInventory(o.out, o.output, report)
 		},
 	}
@@ -119,6 +120,9 @@ func printInventory(out io.Writer, format string, r *InventoryReport) error {
 			strandedColumn = fmt.Sprintf("- (DRA devices: %d tainted, %d sibling in use)", res.Tainted, res.SiblingInUse)
 		}
 		allocated := fmt.Sprint(res.Allocated)
+		if res.HeldByOtherSchedulers > 0 {
+			allocated += fmt.Sprintf(" (%d by other schedulers)", res.HeldByOtherSchedulers)
+		}
 		if res.OverCommitted > 0 {
 			allocated += fmt.Sprintf(" (%d over-committed)", res.OverCommitted)
 		}

@@ -15,6 +15,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 	resourcehelper "k8s.io/component-helpers/resource"
+	"k8s.io/dynamic-resource-allocation/resourceclaim"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices"
@@ -48,6 +49,10 @@ type Resource struct {
 	// summed over the nodes (allocated counts it too): the kubelet fails
 	// such pods, and a node's free units are never below zero.
 	OverCommitted int64 `json:"overCommitted,omitempty"`
+	// HeldByOtherSchedulers is what pods another scheduler bound hold
+	// (allocated counts it too): ours sees their placements only once they
+	// are bound, and may race them for the node's last units.
+	HeldByOtherSchedulers int64 `json:"heldByOtherSchedulers,omitempty"`
 	// Tainted and SiblingInUse are DRA devices neither allocated nor free:
 	// tainted, or the other device of a GPU in use (dradevices.DRANode.DeviceStates).
 	Tainted      int64 `json:"tainted,omitempty"`
@@ -62,10 +67,12 @@ type Resource struct {
 }
 
 // StateOverCommitted is the metrics' state of the units bound pods hold
-// above their nodes' allocatable; StateUnavailable of Resource.Unavailable.
+// above their nodes' allocatable; StateUnavailable of Resource.Unavailable;
+// StateHeldByOtherSchedulers of Resource.HeldByOtherSchedulers.
 const (
-	StateOverCommitted = "over-committed"
-	StateUnavailable   = "unavailable"
+	StateOverCommitted         = "over-committed"
+	StateUnavailable           = "unavailable"
+	StateHeldByOtherSchedulers = "held-by-other-schedulers"
 )
 
 // DRAResource is the resource name devices of a DRA device type that no
@@ -159,6 +166,9 @@ type Input struct {
 	// next, as long as Classifier, which Demand classifies with, stays.
 	Bound      *BoundPods
 	Classifier *gpuworkload.Classifier
+	// OurSchedulers are the scheduler names of our profiles: a bound pod
+	// that names another counts as held by other schedulers.
+	OurSchedulers []string
 }
 
 // BoundPods keeps what each pod bound to a node uses, by UID and
@@ -202,7 +212,9 @@ func (c *BoundPods) use(pod *v1.Pod, demand func(*v1.Pod) poddemand.PodDemand, s
 }
 
 type nodeUse struct {
-	units            map[v1.ResourceName]int64
+	units map[v1.ResourceName]int64
+	// otherUnits are the units of pods another scheduler bound.
+	otherUnits       map[v1.ResourceName]int64
 	milliCPU, memory int64
 	// unpinnedUnits are the GPU units of pods without a node constraint.
 	unpinnedUnits int64
@@ -221,6 +233,9 @@ func Compute(ctx context.Context, in Input) Report {
 	waiting := poddemand.NewWaitingGPUPods()
 	pending := map[Pending]*Pending{}
 	pinned := map[string]*pinnedWaiting{}
+	// otherClaims are the claims (namespace/name) of pods another
+	// scheduler bound, whose devices they hold.
+	otherClaims := map[string]bool{}
 	var seen map[types.UID]boundPod
 	if in.Bound != nil {
 		in.Bound.mu.Lock()
@@ -238,16 +253,23 @@ func Compute(ctx context.Context, in Input) Report {
 			b := in.Bound.use(pod, in.Demand, seen)
 			u := used[pod.Spec.NodeName]
 			if u == nil {
-				u = &nodeUse{units: map[v1.ResourceName]int64{}}
+				u = &nodeUse{units: map[v1.ResourceName]int64{}, otherUnits: map[v1.ResourceName]int64{}}
 				used[pod.Spec.NodeName] = u
 			}
 			u.milliCPU += b.milliCPU
 			u.memory += b.memory
+			other := !slices.Contains(in.OurSchedulers, pod.Spec.SchedulerName)
 			for _, r := range b.requests {
 				u.units[r.Name] += r.Count
+				if other {
+					u.otherUnits[r.Name] += r.Count
+				}
 				if !b.pinned {
 					u.unpinnedUnits += r.Count
 				}
+			}
+			if other {
+				addClaimsOf(pod, otherClaims)
 			}
 			continue
 		}
@@ -338,8 +360,8 @@ func Compute(ctx context.Context, in Input) Report {
 		freeCPU, freeMemory := node.Status.Allocatable.Cpu().MilliValue()-u.milliCPU, node.Status.Allocatable.Memory().Value()-u.memory
 		if state.DRA {
 			devices, selected := in.DRADevices(node.Name)
-			countDRANode(modes[ModeDRA], resources, state, devices, selected, in.DRADriver)
-			countDRAGPUs(resources, node, devices, in.DRADriver, waiting, freeCPU, freeMemory)
+			countDRANode(modes[ModeDRA], resources, state, devices, selected, in.DRADriver, otherClaims)
+			countDRAGPUs(resources, node, devices, in.DRADriver, otherClaims, waiting, freeCPU, freeMemory)
 			continue
 		}
 		m := modes[state.Mode.Mode]
@@ -365,6 +387,7 @@ func Compute(ctx context.Context, in Input) Report {
 			free := max(r.Allocatable-allocated, 0)
 			row.Allocatable += r.Allocatable
 			row.Allocated += allocated
+			row.HeldByOtherSchedulers += u.otherUnits[r.Name]
 			row.OverCommitted += max(allocated-r.Allocatable, 0)
 			if unsettled {
 				row.Unavailable += free
@@ -437,13 +460,15 @@ func newResource(mode gpuworkload.Mode, name v1.ResourceName) *Resource {
 // GPU, against the pods waiting for a device of the driver (a claim, or an
 // extended resource a DeviceClass of the driver serves): by mode when none
 // waits, as in a device-plugin mode.
-func countDRAGPUs(resources map[[2]string]*Resource, node *v1.Node, devices []dradevices.DRADeviceState, driver string, waiting *poddemand.WaitingGPUPods, freeCPU, freeMemory int64) {
+func countDRAGPUs(resources map[[2]string]*Resource, node *v1.Node, devices []dradevices.DRADeviceState, driver string, otherClaims map[string]bool, waiting *poddemand.WaitingGPUPods, freeCPU, freeMemory int64) {
 	gpus := map[string]string{}
+	heldByOthers := map[string]bool{}
 	for _, d := range devices {
 		gpu := cmp.Or(d.PCIBusID, d.Pool+"/"+d.Name)
 		switch current := gpus[gpu]; {
 		case d.State == dradevices.DRADeviceAllocated || d.State == dradevices.DRADeviceSiblingInUse:
 			gpus[gpu] = dradevices.DRADeviceAllocated
+			heldByOthers[gpu] = heldByOthers[gpu] || otherClaims[d.Claim]
 		case current == "" || d.State == dradevices.DRADeviceTainted && current == dradevices.DRADeviceFree:
 			gpus[gpu] = d.State
 		}
@@ -458,11 +483,14 @@ func countDRAGPUs(resources map[[2]string]*Resource, node *v1.Node, devices []dr
 		resources[key] = row
 	}
 	free := int64(0)
-	for _, state := range gpus {
+	for gpu, state := range gpus {
 		row.Allocatable++
 		switch state {
 		case dradevices.DRADeviceAllocated:
 			row.Allocated++
+			if heldByOthers[gpu] {
+				row.HeldByOtherSchedulers++
+			}
 		case dradevices.DRADeviceFree:
 			free++
 		}
@@ -477,7 +505,7 @@ func countDRAGPUs(resources map[[2]string]*Resource, node *v1.Node, devices []dr
 // as claims see them: a device every class that selects it counts once,
 // under the mode it serves; a device no class selects counts under its
 // type. The node is empty when none of its devices is allocated.
-func countDRANode(m *Mode, resources map[[2]string]*Resource, state *gpuworkload.NodeState, devices []dradevices.DRADeviceState, selected map[string][]int, driver string) {
+func countDRANode(m *Mode, resources map[[2]string]*Resource, state *gpuworkload.NodeState, devices []dradevices.DRADeviceState, selected map[string][]int, driver string, otherClaims map[string]bool) {
 	if hasError(state) {
 		m.Mismatched++
 	} else {
@@ -495,6 +523,9 @@ func countDRANode(m *Mode, resources map[[2]string]*Resource, state *gpuworkload
 		switch d.State {
 		case dradevices.DRADeviceAllocated:
 			row.Allocated++
+			if otherClaims[d.Claim] {
+				row.HeldByOtherSchedulers++
+			}
 		case dradevices.DRADeviceTainted:
 			row.Tainted++
 		case dradevices.DRADeviceSiblingInUse:
@@ -519,6 +550,16 @@ func countDRANode(m *Mode, resources map[[2]string]*Resource, state *gpuworkload
 	}
 	if empty {
 		m.Empty++
+	}
+}
+
+// addClaimsOf adds the claims the pod names (namespace/name) to claims; a
+// claim of a template not yet made is left out.
+func addClaimsOf(pod *v1.Pod, claims map[string]bool) {
+	for i := range pod.Spec.ResourceClaims {
+		if name, _, err := resourceclaim.Name(pod, &pod.Spec.ResourceClaims[i]); err == nil && name != nil {
+			claims[pod.Namespace+"/"+*name] = true
+		}
 	}
 }
 

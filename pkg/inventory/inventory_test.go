@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/ptr"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices"
@@ -268,6 +269,80 @@ func TestComputeDRA(t *testing.T) {
 	}
 	if len(r.Pending) != 1 || r.Pending[0] != (Pending{Mode: gpuworkload.ModePassthrough, Resource: "vfio.gpu.nvidia.com", Reason: "DRASiblingInUse", Pods: 1, Units: 1}) {
 		t.Errorf("pending %+v, want the VM waiting for a passthrough device", r.Pending)
+	}
+}
+
+// Units held by pods another scheduler bound count as allocated and as
+// held by other schedulers: the extended resources they request, and the
+// DRA devices their claims hold (one by name, one made from a template),
+// once per device and once per physical GPU. Pods of any of our profiles
+// hold none of them.
+func TestComputeHeldByOtherSchedulers(t *testing.T) {
+	in := cluster(3)
+	in.OurSchedulers = []string{"gpu-workload-scheduler", "gpu-vm-scheduler"}
+	for i, p := range in.Pods {
+		p.Spec.SchedulerName = []string{"gpu-workload-scheduler", "default-scheduler", "gpu-vm-scheduler"}[i%3]
+	}
+	dra := &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: "dra"}}
+	draState := &gpuworkload.NodeState{Name: "dra"}
+	draState.PublishedByDRA()
+	held := func(d dradevices.DRADeviceState, claim string) dradevices.DRADeviceState {
+		d.Claim = claim
+		return d
+	}
+	devices := []dradevices.DRADeviceState{
+		held(draDevice("gpu-0", "gpu", "0000:01:00.0", dradevices.DRADeviceAllocated), "default/notebook"),
+		held(draDevice("gpu-vfio-0", "vfio", "0000:01:00.0", dradevices.DRADeviceSiblingInUse), "default/notebook"),
+		held(draDevice("gpu-1", "gpu", "0000:02:00.0", dradevices.DRADeviceAllocated), "default/job-gpu-abcde"),
+		held(draDevice("gpu-2", "gpu", "0000:03:00.0", dradevices.DRADeviceAllocated), "default/ours"),
+		draDevice("gpu-3", "gpu", "0000:04:00.0", dradevices.DRADeviceFree),
+	}
+	claimPod := func(name, scheduler string, claim v1.PodResourceClaim, status ...v1.PodResourceClaimStatus) *v1.Pod {
+		return &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default", UID: types.UID(name)},
+			Spec:   v1.PodSpec{NodeName: "dra", SchedulerName: scheduler, ResourceClaims: []v1.PodResourceClaim{claim}},
+			Status: v1.PodStatus{ResourceClaimStatuses: status}}
+	}
+	in.Pods = append(in.Pods,
+		claimPod("notebook", "default-scheduler", v1.PodResourceClaim{Name: "gpu", ResourceClaimName: ptr.To("notebook")}),
+		claimPod("job", "volcano", v1.PodResourceClaim{Name: "gpu", ResourceClaimTemplateName: ptr.To("one-gpu")},
+			v1.PodResourceClaimStatus{Name: "gpu", ResourceClaimName: ptr.To("job-gpu-abcde")}),
+		claimPod("ours", "gpu-workload-scheduler", v1.PodResourceClaim{Name: "gpu", ResourceClaimName: ptr.To("ours")}),
+	)
+	in.Nodes = append(in.Nodes, dra)
+	state := in.State
+	in.State = func(n *v1.Node) *gpuworkload.NodeState {
+		if n == dra {
+			return draState
+		}
+		return state(n)
+	}
+	in.DRADevices = func(string) ([]dradevices.DRADeviceState, map[string][]int) {
+		return devices, map[string][]int{"gpu.nvidia.com": {0, 2, 3, 4}, "vfio.gpu.nvidia.com": {1}}
+	}
+	in.DRADriver = "gpu.nvidia.com"
+	type row struct {
+		mode     gpuworkload.Mode
+		resource v1.ResourceName
+	}
+	got := map[row][2]int64{}
+	for _, r := range Compute(context.Background(), in).Resources {
+		got[row{r.Mode, r.Resource}] = [2]int64{r.Allocated, r.HeldByOtherSchedulers}
+	}
+	// cluster(3) binds two pods to each of its three nodes, one node per
+	// mode: of the six pods, the second (container) and the fifth (vGPU)
+	// are default-scheduler's.
+	want := map[row][2]int64{
+		{gpuworkload.ModeContainer, gpuworkload.ResourceGPU}:    {2, 1},
+		{gpuworkload.ModePassthrough, "nvidia.com/GA102GL_A10"}: {2, 0},
+		{gpuworkload.ModeVGPU, "nvidia.com/NVIDIA_A10-12Q"}:     {2, 1},
+		{gpuworkload.ModeContainer, "gpu.nvidia.com"}:           {3, 2},
+		{gpuworkload.ModePassthrough, "vfio.gpu.nvidia.com"}:    {0, 0},
+		{ModeDRA, "gpu.nvidia.com"}:                             {3, 2},
+	}
+	for key, w := range want {
+		if got[key] != w {
+			t.Errorf("%s %s: allocated and held by other schedulers %v, want %v", key.mode, key.resource, got[key], w)
+		}
 	}
 }
 

@@ -179,6 +179,7 @@ func countGauges(source Source) []metrics.Metric {
 		emit(unitsGauge, float64(r.Allocatable), mode, name, "allocatable")
 		emit(unitsGauge, float64(r.Allocated), mode, name, "allocated")
 		emit(unitsGauge, float64(r.Free), mode, name, "free")
+		emit(unitsGauge, float64(r.HeldByOtherSchedulers), mode, name, StateHeldByOtherSchedulers)
 		if r.DRA {
 			emit(unitsGauge, float64(r.Tainted), mode, name, dradevices.DRADeviceTainted)
 			emit(unitsGauge, float64(r.SiblingInUse), mode, name, dradevices.DRADeviceSiblingInUse)

@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/yaml"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/controlplane"
@@ -28,27 +29,37 @@ const RoutingManifest = "manifests/install/routing.yaml"
 // routingTimeout bounds the wait for the API server to load the policies.
 const routingTimeout = time.Minute
 
-// WaitForRouting waits until the API server routes a GPU pod that names no
-// scheduler to scheduler: a dry-run create of one comes back with that name.
-// A policy takes effect once the API server's informer has it, some time
-// after its create returned.
-func WaitForRouting(ctx context.Context, client kubernetes.Interface, scheduler string, timeout time.Duration) error {
-	probe := &v1.Pod{
+// WaitForRouting waits until the API server routes to scheduler a GPU pod
+// that names no scheduler and, in each of claimNamespaces (labelled to opt
+// in), a pod with a claim: dry-run creates of them come back with that
+// name. Each policy takes effect once the API server's informer has it and
+// its binding, some time after their creates returned.
+func WaitForRouting(ctx context.Context, client kubernetes.Interface, scheduler string, timeout time.Duration, claimNamespaces ...string) error {
+	probes := []*v1.Pod{{
 		ObjectMeta: metav1.ObjectMeta{Name: "routing-probe", Namespace: "default"},
 		Spec: v1.PodSpec{Containers: []v1.Container{{Name: "probe", Image: "probe", Resources: v1.ResourceRequirements{
 			Limits: v1.ResourceList{gpuworkload.ResourceGPU: resource.MustParse("1")}}}}},
+	}}
+	for _, namespace := range claimNamespaces {
+		probes = append(probes, &v1.Pod{
+			ObjectMeta: metav1.ObjectMeta{Name: "routing-probe", Namespace: namespace},
+			Spec: v1.PodSpec{Containers: []v1.Container{{Name: "probe", Image: "probe"}},
+				ResourceClaims: []v1.PodResourceClaim{{Name: "gpu", ResourceClaimName: ptr.To("routing-probe")}}},
+		})
 	}
-	var last string
-	err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, timeout, true, func(ctx context.Context) (bool, error) {
-		got, err := client.CoreV1().Pods(probe.Namespace).Create(ctx, probe, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
+	for _, probe := range probes {
+		var last string
+		err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, timeout, true, func(ctx context.Context) (bool, error) {
+			got, err := client.CoreV1().Pods(probe.Namespace).Create(ctx, probe, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
+			if err != nil {
+				return false, err
+			}
+			last = got.Spec.SchedulerName
+			return last == scheduler, nil
+		})
 		if err != nil {
-			return false, err
+			return fmt.Errorf("a pod like %s/%s is still given %q, not %q, %s after the routing policies were applied: %w", probe.Namespace, probe.Name, last, scheduler, timeout, err)
 		}
-		last = got.Spec.SchedulerName
-		return last == scheduler, nil
-	})
-	if err != nil {
-		return fmt.Errorf("a GPU pod that names no scheduler is still given %q, not %q, %s after the routing policies were applied: %w", last, scheduler, timeout, err)
 	}
 	return nil
 }

@@ -445,7 +445,7 @@ func (s *Service) Inventory(ctx context.Context) (inventory.Report, error) {
 		return inventory.Report{}, err
 	}
 	pending := map[string]bool{}
-	report := s.InventoryOf(ctx, nodes, pods, func(p *v1.Pod) string {
+	report := s.InventoryOf(ctx, nodes, pods, s.schedulerNames(), func(p *v1.Pod) string {
 		pending[string(p.UID)] = true
 		e, _ := s.explained.Load(p.UID)
 		latest, _ := e.(explained)
@@ -477,10 +477,11 @@ func (s *Service) SiblingConflicts() ([]drasiblings.Conflict, error) {
 
 // InventoryOf counts the GPU inventory of the nodes and pods as the
 // tracker sees them: the node states, the DRA devices by state, and the
-// pending pods' claims. reasonOf is the reason code of a waiting pod's
-// latest explanation. The metrics and `kubectl gpu-workload inventory`
-// both count with it.
-func (s *Service) InventoryOf(ctx context.Context, nodes []*v1.Node, pods []*v1.Pod, reasonOf func(*v1.Pod) string) inventory.Report {
+// pending pods' claims. ours are the scheduler names of our profiles; the
+// units of pods bound by any other are shown held by other schedulers.
+// reasonOf is the reason code of a waiting pod's latest explanation. The
+// metrics and `kubectl gpu-workload inventory` both count with it.
+func (s *Service) InventoryOf(ctx context.Context, nodes []*v1.Node, pods []*v1.Pod, ours []string, reasonOf func(*v1.Pod) string) inventory.Report {
 	tracker := s.tracker.Load()
 	classifier := tracker.Classifier()
 	return inventory.Compute(ctx, inventory.Input{
@@ -502,8 +503,20 @@ func (s *Service) InventoryOf(ctx context.Context, nodes []*v1.Node, pods []*v1.
 			_, ok := tracker.DRAServed(r)
 			return ok
 		},
-		ReasonOf:   reasonOf,
-		Bound:      s.boundPods,
-		Classifier: classifier,
+		ReasonOf:      reasonOf,
+		Bound:         s.boundPods,
+		Classifier:    classifier,
+		OurSchedulers: ours,
 	})
+}
+
+// schedulerNames are the names of the profiles that joined with a handle.
+func (s *Service) schedulerNames() []string {
+	var names []string
+	s.each(func(p *Profile) {
+		if p.handle != nil {
+			names = append(names, p.handle.ProfileName())
+		}
+	})
+	return names
 }

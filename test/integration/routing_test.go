@@ -2,9 +2,11 @@ package integration
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -27,8 +29,8 @@ func (e *env) startDefaultScheduler(t testing.TB) {
 
 // applyChartRouting applies the routing policies the chart renders with
 // values into the release's namespace, and waits until the API server
-// applies them.
-func (e *env) applyChartRouting(t *testing.T, namespace string, values map[string]any, scheduler string) {
+// applies them, to claim pods in claimNamespaces too.
+func (e *env) applyChartRouting(t *testing.T, namespace string, values map[string]any, scheduler string, claimNamespaces ...string) {
 	t.Helper()
 	chart, err := installchart.Load(repoRoot + "/" + installchart.Dir)
 	if err != nil {
@@ -45,7 +47,7 @@ func (e *env) applyChartRouting(t *testing.T, namespace string, values map[strin
 	if out, err := exec.Command("kubectl", "--kubeconfig", e.cp.Kubeconfig, "apply", "--server-side", "-f", file).CombinedOutput(); err != nil {
 		t.Fatalf("kubectl apply the routing policy: %v\n%s", err, out)
 	}
-	if err := lab.WaitForRouting(e.ctx, e.client, scheduler, pollTimeout); err != nil {
+	if err := lab.WaitForRouting(e.ctx, e.client, scheduler, pollTimeout, claimNamespaces...); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -71,15 +73,16 @@ func withClaim(pod *v1.Pod) *v1.Pod {
 }
 
 // With the chart's routing policy applied, beside kube-scheduler's default
-// profile: GPU pods that name no scheduler go to ours (a ReplicaSet's pod
-// made by the real ReplicaSet controller, a VMI's launcher pod, a claim pod
+// profile: GPU pods that name no scheduler go to ours (a Deployment's pod
+// made by the real Deployment and ReplicaSet controllers, a VMI's launcher pod, a claim pod
 // in an opted-in namespace, a name GPUWorkloadFit's resourceClasses
 // configure); pods that name another scheduler, CPU pods, claim pods of a
 // namespace that did not opt in, and GPU pods of kube-system, the release's
 // namespace or an opted-out namespace keep theirs. Both schedulers bind
 // what they are given (the node has no kubelet: bindings are checked
-// before the node-lifecycle controller's grace period ends), and check
-// reports the GPU pods default-scheduler bound.
+// before the node-lifecycle controller's grace period ends), check
+// reports the GPU pods default-scheduler bound and the inventory the units
+// they hold.
 func TestRoutingByAdmission(t *testing.T) {
 	e := newEnv(t)
 	e.startScheduler(t, "scheduler")
@@ -91,7 +94,7 @@ func TestRoutingByAdmission(t *testing.T) {
 	e.labelledNamespace(t, "claims", "claims")
 	e.labelledNamespace(t, "opted-out", "disabled")
 	e.createNamespace(t, "plain")
-	e.applyChartRouting(t, installchart.Namespace, nil, schedulerName)
+	e.applyChartRouting(t, installchart.Namespace, nil, schedulerName, "claims")
 
 	gpu := map[string]string{"nvidia.com/gpu": "1"}
 	launcher := func(name string, limits map[string]string) *v1.Pod {
@@ -137,20 +140,35 @@ func TestRoutingByAdmission(t *testing.T) {
 	if !strings.Contains(out, `"code": "OtherSchedulerGPUPods"`) || !strings.Contains(out, want) {
 		t.Errorf("kubectl gpu-workload check does not report %q:\n%s", want, out)
 	}
+	// The inventory counts their units as allocated, held by other schedulers.
+	_, out = e.kubectlPlugin(t, "inventory", "-o", "json")
+	type inventoryResource struct {
+		Resource              string
+		Allocated             int64
+		HeldByOtherSchedulers int64
+	}
+	var inventory struct{ Resources []inventoryResource }
+	if err := json.Unmarshal([]byte(out), &inventory); err != nil {
+		t.Fatalf("kubectl gpu-workload inventory -o json: %v\n%s", err, out)
+	}
+	gpus := slices.IndexFunc(inventory.Resources, func(r inventoryResource) bool { return r.Resource == "nvidia.com/gpu" })
+	if gpus < 0 || inventory.Resources[gpus].Allocated != 4 || inventory.Resources[gpus].HeldByOtherSchedulers != 3 {
+		t.Errorf("inventory: want nvidia.com/gpu allocated 4, held by other schedulers 3 (our pod and default-scheduler's three):\n%s", out)
+	}
 
-	replicas := &appsv1.ReplicaSet{
+	notebook := &appsv1.Deployment{
 		ObjectMeta: metav1.ObjectMeta{Name: "notebook", Namespace: "default"},
-		Spec: appsv1.ReplicaSetSpec{
+		Spec: appsv1.DeploymentSpec{
 			Replicas: ptr.To[int32](1),
 			Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "notebook"}},
 			Template: v1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "notebook"}}, Spec: routedPod("", "", "", gpu).Spec},
 		},
 	}
-	if _, err := e.client.AppsV1().ReplicaSets("default").Create(e.ctx, replicas, metav1.CreateOptions{}); err != nil {
+	if _, err := e.client.AppsV1().Deployments("default").Create(e.ctx, notebook, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	var made []v1.Pod
-	e.poll(t, "the ReplicaSet's pod", func(ctx context.Context) (bool, error) {
+	e.poll(t, "the Deployment's pod", func(ctx context.Context) (bool, error) {
 		pods, err := e.client.CoreV1().Pods("default").List(ctx, metav1.ListOptions{LabelSelector: "app=notebook"})
 		if err == nil {
 			made = pods.Items
@@ -158,7 +176,7 @@ func TestRoutingByAdmission(t *testing.T) {
 		return len(made) == 1, err
 	})
 	if got := made[0].Spec.SchedulerName; got != schedulerName {
-		t.Errorf("the ReplicaSet's pod %s: schedulerName %q, want %q", made[0].Name, got, schedulerName)
+		t.Errorf("the Deployment's pod %s: schedulerName %q, want %q", made[0].Name, got, schedulerName)
 	}
 
 	// The chart's values decide: another scheduler name, a resource name
