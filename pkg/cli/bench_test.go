@@ -222,15 +222,12 @@ func writePendingVMs(b testing.TB, n int) string {
 	return path
 }
 
-// BenchmarkExplainCostlySelector explains a VM whose claim carries a
-// selector the API server accepts (dratest.CostlySelector, an estimated
-// cost of 630,948 of 1,000,000) on 100 DRA nodes with 8 passthrough GPUs
-// each, 800 vfio devices. explain asks
-// the allocator on every node and then explains; both share one deadline,
-// the allocator's 10 s, so that explain ends within it and a second.
-func BenchmarkExplainCostlySelector(b *testing.B) {
-	const draNodes, gpusPerNode = 100, 8
-	nodes, _ := writeList(b, "nodes.json", draNodes, func(i int) any {
+// selectorExplainArgs are explain's arguments for a VM whose claim asks
+// for a vfio device with selector, on draNodes DRA nodes with 8
+// passthrough GPUs each.
+func selectorExplainArgs(tb testing.TB, draNodes int, selector resourceapi.DeviceSelector) []string {
+	const gpusPerNode = 8
+	nodes, _ := writeList(tb, "nodes.json", draNodes, func(i int) any {
 		return &v1.Node{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Node"},
 			ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("dra-%03d", i), Labels: map[string]string{"nvidia.com/gpu.present": "true"}}}
 	})
@@ -251,21 +248,31 @@ func BenchmarkExplainCostlySelector(b *testing.B) {
 		return &resourceapi.ResourceClaim{TypeMeta: metav1.TypeMeta{APIVersion: "resource.k8s.io/v1", Kind: "ResourceClaim"},
 			ObjectMeta: metav1.ObjectMeta{Name: "vm-costly-gpu", Namespace: "vms"},
 			Spec: resourceapi.ResourceClaimSpec{Devices: resourceapi.DeviceClaim{Requests: []resourceapi.DeviceRequest{{Name: "gpu", Exactly: &resourceapi.ExactDeviceRequest{
-				DeviceClassName: dradevices.DRAClassVFIO, Count: 1, Selectors: []resourceapi.DeviceSelector{dratest.CostlySelector()}}}}}}}
+				DeviceClassName: dradevices.DRAClassVFIO, Count: 1, Selectors: []resourceapi.DeviceSelector{selector}}}}}}}
 	}
-	dra, _ := writeList(b, "dra.json", draNodes+2, items)
-	pod, _ := writeList(b, "pod.json", 1, func(int) any {
+	dra, _ := writeList(tb, "dra.json", draNodes+2, items)
+	pod, _ := writeList(tb, "pod.json", 1, func(int) any {
 		return &v1.Pod{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"},
 			ObjectMeta: metav1.ObjectMeta{Name: "virt-launcher-vm-costly-abcde", Namespace: "vms",
 				Labels: map[string]string{"kubevirt.io": "virt-launcher", "kubevirt.io/created-by": "uid-vm-costly"}, Annotations: map[string]string{"kubevirt.io/domain": "vm-costly"}},
 			Spec: v1.PodSpec{SchedulerName: "gpu-workload-scheduler", ResourceClaims: []v1.PodResourceClaim{{Name: "gpu", ResourceClaimName: ptr.To("vm-costly-gpu")}},
 				Containers: []v1.Container{{Name: "compute", Resources: v1.ResourceRequirements{Claims: []v1.ResourceClaim{{Name: "gpu"}}}}}}}
 	})
-	policy := checkData("clusterpolicy-enabled.yaml")
+	return []string{"explain", "-f", pod, "--nodes", nodes, "--cluster-policy", checkData("clusterpolicy-enabled.yaml"), "--dra", dra, "-o", "json"}
+}
+
+// BenchmarkExplainCostlySelector explains a VM whose claim carries a
+// selector the API server accepts (dratest.CostlySelector, an estimated
+// cost of 630,948 of 1,000,000) on 100 DRA nodes with 8 passthrough GPUs
+// each, 800 vfio devices. explain asks
+// the allocator on every node and then explains; both share one deadline,
+// the allocator's 10 s, so that explain ends within it and a second.
+func BenchmarkExplainCostlySelector(b *testing.B) {
+	args := selectorExplainArgs(b, 100, dratest.CostlySelector())
 	for b.Loop() {
 		var out bytes.Buffer
 		start := time.Now()
-		Run(context.Background(), []string{"explain", "-f", pod, "--nodes", nodes, "--cluster-policy", policy, "--dra", dra, "-o", "json"}, nil, &out, io.Discard)
+		Run(context.Background(), args, nil, &out, io.Discard)
 		b.ReportMetric(time.Since(start).Seconds(), "s/explain")
 		var report ExplainReport
 		if err := json.Unmarshal(out.Bytes(), &report); err != nil {

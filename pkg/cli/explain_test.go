@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"bytes"
+	"context"
+	"strings"
 	"testing"
 
 	v1 "k8s.io/api/core/v1"
@@ -9,6 +12,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterview"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices/dratest"
 )
 
 // A bound pod is judged as the scheduler judged it while pending: its own
@@ -47,5 +51,29 @@ func TestAsIfPending(t *testing.T) {
 	pending := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "vm", Namespace: "default"}}
 	if c.asIfPending(pending) != c {
 		t.Error("a pending pod's cluster was copied")
+	}
+}
+
+// A claim whose selector the API server would refuse (an estimated cost
+// over its limit) is an input error: exit 2, naming the claim, the field and
+// the fix; one within the limit is explained.
+func TestExplainSelectorOverTheCostLimit(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		selector resourceapi.DeviceSelector
+		code     int
+		stderr   string
+	}{
+		{"over the limit", dratest.OverCostSelector(), ExitUsage,
+			"ResourceClaim vms/vm-costly-gpu: spec.devices.requests[0].exactly.selectors[0].cel.expression is too complex"},
+		{"within the limit", dratest.CostlySelector(), ExitFindings, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := Run(context.Background(), selectorExplainArgs(t, 1, tc.selector), nil, &stdout, &stderr)
+			if code != tc.code || !strings.Contains(stderr.String(), tc.stderr) {
+				t.Errorf("exit %d, stderr %q; want exit %d saying %q", code, stderr.String(), tc.code, tc.stderr)
+			}
+		})
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/klog/v2"
 
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/inputlimit"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/version"
 )
@@ -108,7 +109,8 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	fmt.Fprintln(stderr, "error:", err)
 	var usage usageError
-	if errors.As(err, &usage) || isCobraUsageError(err) {
+	var selector *dradevices.InvalidSelectorError
+	if errors.As(err, &usage) || errors.As(err, &selector) || isCobraUsageError(err) {
 		return ExitUsage
 	}
 	return ExitFailure

@@ -86,7 +86,13 @@ func (e *env) claimPodFor(t testing.TB, name, vmi string, request resourceapi.Ex
 // controller manager.
 func (e *env) releaseClaim(t testing.TB, name string) {
 	t.Helper()
-	claims := e.client.ResourceV1().ResourceClaims("default")
+	e.releaseClaimIn(t, "default", name)
+}
+
+// releaseClaimIn is releaseClaim for a claim of namespace.
+func (e *env) releaseClaimIn(t testing.TB, namespace, name string) {
+	t.Helper()
+	claims := e.client.ResourceV1().ResourceClaims(namespace)
 	// A scheduler may still be writing the claim of a pod it gave up.
 	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
 		claim, err := claims.Get(e.ctx, name, metav1.GetOptions{})

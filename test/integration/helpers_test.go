@@ -9,6 +9,7 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -17,9 +18,11 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
+	"k8s.io/utils/ptr"
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/controlplane"
+	"github.com/gpu-workload-scheduler/scheduler/pkg/drasiblings"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/lab"
 )
 
@@ -78,7 +81,48 @@ func (e *env) startSchedulerAs(t testing.TB, name, kubeconfig string) *controlpl
 	if err != nil {
 		t.Fatal(err)
 	}
-	return e.startSchedulerWithConfig(t, name, kubeconfig, config)
+	s := e.startSchedulerWithConfig(t, name, kubeconfig, config)
+	t.Cleanup(func() { e.wantNoFencesOnceReleased(t) })
+	return s
+}
+
+// wantNoFencesOnceReleased runs as a test that passed ends, while its
+// schedulers still run: it deletes every pod, frees and deletes every
+// claim, and waits until none of our DeviceTaintRules remains. No fence
+// outlives the claims it was raised for.
+func (e *env) wantNoFencesOnceReleased(t testing.TB) {
+	if t.Failed() {
+		return
+	}
+	pods, err := e.client.CoreV1().Pods("").List(e.ctx, metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pod := range pods.Items {
+		err := e.client.CoreV1().Pods(pod.Namespace).Delete(e.ctx, pod.Name, metav1.DeleteOptions{GracePeriodSeconds: ptr.To[int64](0)})
+		if err != nil && !apierrors.IsNotFound(err) {
+			t.Fatalf("delete pod %s/%s: %v", pod.Namespace, pod.Name, err)
+		}
+	}
+	claims, err := e.client.ResourceV1().ResourceClaims("").List(e.ctx, metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, claim := range claims.Items {
+		e.releaseClaimIn(t, claim.Namespace, claim.Name)
+	}
+	var left []string
+	e.poll(t, "no DeviceTaintRule of ours once every claim is released", func(ctx context.Context) (bool, error) {
+		rules, err := e.client.ResourceV1().DeviceTaintRules().List(ctx, metav1.ListOptions{LabelSelector: drasiblings.ManagedByLabel + "=" + drasiblings.ManagedBy})
+		if err != nil {
+			return false, err
+		}
+		left = left[:0]
+		for _, r := range rules.Items {
+			left = append(left, r.Name)
+		}
+		return len(left) == 0, nil
+	})
 }
 
 // startSchedulerWithConfig runs the scheduler with a configuration and the given identity.

@@ -57,6 +57,18 @@ func CompileDRADeviceClass(class *resourceapi.DeviceClass) (*DRADeviceClass, err
 	return &DRADeviceClass{Name: class.Name, DRADeviceSelector: selector}, nil
 }
 
+// InvalidSelectorError is a CEL selector the API server refuses when it is
+// written: too long, too costly, or not compiling. It was stored before a
+// limit changed, or read from a dump: an error in the input, which names
+// the object, the field and the fix.
+type InvalidSelectorError struct{ err error }
+
+func (e *InvalidSelectorError) Error() string { return e.err.Error() }
+
+func invalidSelector(format string, args ...any) error {
+	return &InvalidSelectorError{fmt.Errorf(format, args...)}
+}
+
 // compileDRASelectors compiles the CEL selectors of the object and field
 // named by at; the error names the selector that does not compile.
 func compileDRASelectors(selectors []resourceapi.DeviceSelector, at string) (DRADeviceSelector, error) {
@@ -70,14 +82,14 @@ func compileDRASelectors(selectors []resourceapi.DeviceSelector, at string) (DRA
 		// stored before a limit changed, or read from a dump, is refused here
 		// rather than evaluated on every device.
 		if n := len(s.CEL.Expression); n > resourceapi.CELSelectorExpressionMaxLength {
-			return DRADeviceSelector{}, fmt.Errorf("%s is %d characters long, more than the API server's limit of %d; shorten the expression", field, n, resourceapi.CELSelectorExpressionMaxLength)
+			return DRADeviceSelector{}, invalidSelector("%s is %d characters long, more than the API server's limit of %d; shorten the expression", field, n, resourceapi.CELSelectorExpressionMaxLength)
 		}
 		compiled := compileCEL(s.CEL.Expression)
 		if compiled.Error != nil {
-			return DRADeviceSelector{}, fmt.Errorf("%s does not compile (%v); fix the expression", field, compiled.Error)
+			return DRADeviceSelector{}, invalidSelector("%s does not compile (%v); fix the expression", field, compiled.Error)
 		}
 		if compiled.MaxCost > resourceapi.CELSelectorExpressionMaxCost {
-			return DRADeviceSelector{}, fmt.Errorf("%s is too complex: its estimated cost %d exceeds the API server's limit of %d; simplify the expression", field, compiled.MaxCost, resourceapi.CELSelectorExpressionMaxCost)
+			return DRADeviceSelector{}, invalidSelector("%s is too complex: its estimated cost %d exceeds the API server's limit of %d; simplify the expression", field, compiled.MaxCost, resourceapi.CELSelectorExpressionMaxCost)
 		}
 		out.selectors = append(out.selectors, compiled)
 	}

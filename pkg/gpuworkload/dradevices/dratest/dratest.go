@@ -25,8 +25,17 @@ func AllocatedClaim(namespace, name, pool, device string) *resourceapi.ResourceC
 // estimated cost of 630,948 of its 1,000,000: on each of the driver's
 // devices with a productName it matches a regular expression 29,929 times,
 // then asks for a product no device of the tests has.
-func CostlySelector() resourceapi.DeviceSelector {
-	values := make([]string, 173)
+func CostlySelector() resourceapi.DeviceSelector { return nestedProductSelector(173) }
+
+// OverCostSelector is CostlySelector nested wider, 240 by 240: an
+// estimated cost over the API server's 1,000,000, which it refuses to store.
+func OverCostSelector() resourceapi.DeviceSelector { return nestedProductSelector(240) }
+
+// nestedProductSelector matches a regular expression n*n times on each
+// device, then asks for a product no device of the tests has: its
+// estimated cost grows with the square of n.
+func nestedProductSelector(n int) resourceapi.DeviceSelector {
+	values := make([]string, n)
 	for i := range values {
 		values[i] = strconv.Itoa(i)
 	}
