@@ -128,11 +128,12 @@ func run(ctx context.Context, kubeconfig string, opts modecontroller.Options, le
 		}
 		return modecontroller.Plan{Plan: report.Plan, Refit: report.Refit}, nil
 	}
-	controller, err := modecontroller.New(client, dyn, planner, opts, clock.RealClock{}, recorder)
+	metrics := modecontroller.NewMetrics()
+	metrics.Register(legacyregistry.MustRegister)
+	controller, err := modecontroller.New(client, dyn, planner, opts, clock.RealClock{}, recorder, metrics)
 	if err != nil {
 		return err
 	}
-	modecontroller.RegisterMetrics(legacyregistry.MustRegister)
 	// The lease's watchdog fails liveness when this replica leads but has
 	// not renewed the lease for 20 s past its deadline, as kube-scheduler's.
 	watchdog := leaderelection.NewLeaderHealthzAdaptor(20 * time.Second)

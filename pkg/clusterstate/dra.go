@@ -302,7 +302,7 @@ func (t *Tracker) recountHoldersLocked(devices []draDevice) {
 // selectors do not compile is an error and selects nothing here, as for the
 // allocator, which cannot allocate from it either.
 func (t *Tracker) UpsertDeviceClass(class *resourceapi.DeviceClass) error {
-	compiled, err := dradevices.CompileDRADeviceClass(class)
+	compiled, err := dradevices.CompileDRADeviceClass(t.cel, class)
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.deleteDeviceClassLocked(class.Name)
@@ -353,6 +353,13 @@ func (t *Tracker) DRAAvailability(name string) *dradevices.DRAAvailability {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
 	return t.dra.availability[name]
+}
+
+// DRAClaimRequestsOf lists the claim's requests for GPU DeviceClasses
+// (dradevices.DRAClaimRequestsOf), their selectors compiled through the
+// tracker's cache.
+func (t *Tracker) DRAClaimRequestsOf(claim *resourceapi.ResourceClaim) ([]dradevices.DRAClaimRequest, error) {
+	return dradevices.DRAClaimRequestsOf(t.cel, claim, t.DRAGPUClass)
 }
 
 // DRAGPUClass is the class of the GPU devices a DeviceClass selects (the

@@ -40,6 +40,8 @@ type NodeEntry struct {
 // are the plugins' scheduling cycles.
 type Tracker struct {
 	mu sync.RWMutex
+	// cel keeps the DeviceClasses' and claims' compiled selectors.
+	cel *dradevices.CELCache
 
 	argsPolicy gpuworkload.SandboxPolicy
 	policy     gpuworkload.SandboxPolicy
@@ -104,6 +106,7 @@ type ModeMismatchReasons func(node *gpuworkload.NodeState, podMode gpuworkload.M
 func NewTracker(argsPolicy gpuworkload.SandboxPolicy, configured map[v1.ResourceName]gpuworkload.ResourceClass, reasons ModeMismatchReasons,
 	opts TrackerOptions) *Tracker {
 	t := &Tracker{
+		cel:               dradevices.NewCELCache(),
 		argsPolicy:        argsPolicy,
 		policy:            argsPolicy,
 		policyRead:        true,

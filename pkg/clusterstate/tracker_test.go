@@ -266,8 +266,6 @@ func TestFollowWhenServedSettlesOnlyOnAnswers(t *testing.T) {
 			logger, ctx := ktesting.NewTestContext(t)
 			ctx, cancel := context.WithCancel(ctx)
 			defer cancel()
-			defer func(interval time.Duration) { discoveryInterval = interval }(discoveryInterval)
-			discoveryInterval = time.Millisecond
 			disco := &fakediscovery.FakeDiscovery{Fake: &clienttesting.Fake{}}
 			asked := make(chan struct{})
 			disco.AddReactor("get", "resource", func(clienttesting.Action) (bool, runtime.Object, error) {
@@ -282,7 +280,7 @@ func TestFollowWhenServedSettlesOnlyOnAnswers(t *testing.T) {
 			done := make(chan struct{})
 			go func() {
 				defer close(done)
-				tr.followWhenServed(ctx, logger, disco, nil, ClusterPolicyGVR, func(cache.Store) {}, func() { tr.markPolicyRead() })
+				tr.followWhenServed(ctx, logger, disco, nil, time.Millisecond, ClusterPolicyGVR, func(cache.Store) {}, func() { tr.markPolicyRead() })
 			}()
 			// The answer to one look is acted on before the next look.
 			<-asked

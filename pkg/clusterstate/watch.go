@@ -31,9 +31,9 @@ var (
 	VMIMigrationGVR  = schema.GroupVersionResource{Group: gpuworkload.KubeVirtGroup, Version: gpuworkload.KubeVirtVersion, Resource: gpuworkload.VMIMigrationResource}
 )
 
-// discoveryInterval is how often the tracker checks whether a missing CRD
-// has been installed. Tests shorten it.
-var discoveryInterval = 5 * time.Second
+// DefaultDiscoveryInterval is how often the tracker checks whether a
+// missing CRD has been installed, unless WatchOptions says otherwise.
+const DefaultDiscoveryInterval = 5 * time.Second
 
 // WatchOptions configure Watch.
 type WatchOptions struct {
@@ -51,11 +51,14 @@ type WatchOptions struct {
 	// driver publishes, ResourceClaimInformer which devices claims hold; nil
 	// when the scheduler runs without DRA.
 	ResourceSliceInformer, DeviceClassInformer, ResourceClaimInformer cache.SharedIndexInformer
+	// DiscoveryInterval is how often a CRD not installed is looked for;
+	// zero is DefaultDiscoveryInterval.
+	DiscoveryInterval time.Duration
 }
 
 // Watch feeds the tracker from the node informer and from ClusterPolicy and
 // KubeVirt objects. A CRD that is not installed is looked for every
-// discoveryInterval and followed once it appears; until then the args policy
+// opts.DiscoveryInterval and followed once it appears; until then the args policy
 // applies. It returns at once; the watches stop with ctx.
 func (t *Tracker) Watch(ctx context.Context, opts WatchOptions) error {
 	logger := klog.FromContext(ctx).WithName("clusterstate")
@@ -95,10 +98,11 @@ func (t *Tracker) Watch(ctx context.Context, opts WatchOptions) error {
 			opts.OnPolicyChange()
 		}
 	}
-	go t.followWhenServed(ctx, logger, disco, client, ClusterPolicyGVR, func(store cache.Store) {
+	interval := cmp.Or(opts.DiscoveryInterval, DefaultDiscoveryInterval)
+	go t.followWhenServed(ctx, logger, disco, client, interval, ClusterPolicyGVR, func(store cache.Store) {
 		notify(t.selectClusterPolicy(logger, store, opts.ClusterPolicyName))
 	}, policyRead)
-	go t.followWhenServed(ctx, logger, disco, client, KubeVirtGVR, func(store cache.Store) {
+	go t.followWhenServed(ctx, logger, disco, client, interval, KubeVirtGVR, func(store cache.Store) {
 		notify(t.selectKubeVirt(logger, store))
 	}, func() {})
 	return nil
@@ -170,15 +174,15 @@ func (t *Tracker) upsertFromInformer(obj any) {
 	}
 }
 
-// followWhenServed waits until the API serves gvr, then runs an informer on
+// followWhenServed waits until the API serves gvr, asking every interval, then runs an informer on
 // it and calls resync with its store after every change. settled runs once
 // the resource's state is known: not installed, or its informer synced.
 // Other discovery errors (forbidden, unreachable) settle nothing: they are
 // logged as errors, and the resource is looked for again.
 func (t *Tracker) followWhenServed(ctx context.Context, logger klog.Logger, disco discovery.DiscoveryInterface, client dynamic.Interface,
-	gvr schema.GroupVersionResource, resync func(cache.Store), settled func()) {
+	interval time.Duration, gvr schema.GroupVersionResource, resync func(cache.Store), settled func()) {
 	logger = logger.WithValues("resource", gvr.String())
-	ticker := time.NewTicker(discoveryInterval)
+	ticker := time.NewTicker(interval)
 	defer ticker.Stop()
 	lastErr := ""
 	for {
@@ -189,10 +193,10 @@ func (t *Tracker) followWhenServed(ctx context.Context, logger klog.Logger, disc
 		switch {
 		case err != nil && err.Error() != lastErr:
 			logger.Error(err, "Cannot tell whether the API serves the resource; until it can, pods that depend on it wait. "+
-				"Check that the scheduler reaches the API server and that its RBAC allows discovery (manifests/install/rbac.yaml)", "interval", discoveryInterval)
+				"Check that the scheduler reaches the API server and that its RBAC allows discovery (manifests/install/rbac.yaml)", "interval", interval)
 			lastErr = err.Error()
 		case err == nil:
-			logger.V(4).Info("Resource not served yet; looking again later", "interval", discoveryInterval)
+			logger.V(4).Info("Resource not served yet; looking again later", "interval", interval)
 			settled()
 		}
 		select {

@@ -172,7 +172,7 @@ func dryRun(ctx context.Context, t *testing.T, c *clusterview.Cluster, nodes []*
 	opts := modecontroller.Defaults()
 	opts.IdleFor, opts.DemandWait = 0, 0
 	recorder := events.NewFakeRecorder(100)
-	controller, err := modecontroller.New(client, dyn, planner, opts, clocktesting.NewFakePassiveClock(time.Now()), recorder)
+	controller, err := modecontroller.New(client, dyn, planner, opts, clocktesting.NewFakePassiveClock(time.Now()), recorder, modecontroller.NewMetrics())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -415,7 +415,7 @@ func TestComputeDRAStranding(t *testing.T) {
 	pinned := &resourceapi.ResourceClaim{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "h100"}}
 	pinned.Spec.Devices.Requests = []resourceapi.DeviceRequest{{Name: "gpu", Exactly: &resourceapi.ExactDeviceRequest{DeviceClassName: "gpu.nvidia.com", Count: 4,
 		Selectors: []resourceapi.DeviceSelector{{CEL: &resourceapi.CELDeviceSelector{Expression: "device.attributes['gpu.nvidia.com'].productName.contains('H100')"}}}}}}
-	pinnedClaims, err := dradevices.DRAClaimRequestsOf(pinned, func(string) (gpuworkload.ResourceClass, bool) { return gpuworkload.ClassContainerGPU, true })
+	pinnedClaims, err := dradevices.DRAClaimRequestsOf(nil, pinned, func(string) (gpuworkload.ResourceClass, bool) { return gpuworkload.ClassContainerGPU, true })
 	if err != nil {
 		t.Fatal(err)
 	}

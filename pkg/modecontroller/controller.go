@@ -60,6 +60,7 @@ type Controller struct {
 	opts     Options
 	clock    clock.PassiveClock
 	recorder events.EventRecorder
+	metrics  *Metrics
 	// idleSince is when each node was first seen running no GPU pod; a
 	// restarted controller starts counting again.
 	idleSince IdleSince
@@ -71,12 +72,12 @@ type Controller struct {
 }
 
 // New builds a controller; opts must be valid.
-func New(client kubernetes.Interface, dyn dynamic.Interface, plan Planner, opts Options, clk clock.PassiveClock, recorder events.EventRecorder) (*Controller, error) {
+func New(client kubernetes.Interface, dyn dynamic.Interface, plan Planner, opts Options, clk clock.PassiveClock, recorder events.EventRecorder, metrics *Metrics) (*Controller, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
 	return &Controller{
-		client: client, dynamic: dyn, plan: plan, opts: opts, clock: clk, recorder: recorder,
+		client: client, dynamic: dyn, plan: plan, opts: opts, clock: clk, recorder: recorder, metrics: metrics,
 		idleSince: IdleSince{}, announced: map[string]advisor.Relabel{},
 	}, nil
 }
@@ -146,8 +147,8 @@ func (c *Controller) Reconcile(ctx context.Context) error {
 			inProgress++
 		}
 	}
-	conversionsInProgress.Set(float64(inProgress))
-	podsServedByConversions.Set(float64(served))
+	c.metrics.conversionsInProgress.Set(float64(inProgress))
+	c.metrics.podsServedByConversions.Set(float64(served))
 	if why := c.opts.unhealthy(nodes.Items); why != "" {
 		logger.Info("Not planning: the cluster is not healthy enough to convert nodes", "why", why)
 		return nil
@@ -436,7 +437,7 @@ func (c *Controller) announce(ctx context.Context, p *pass, r advisor.Relabel) e
 		return fmt.Errorf("get node %s: %w", r.Node, err)
 	}
 	c.announced[r.Node] = r
-	wouldConvert.Inc()
+	c.metrics.wouldConvert.Inc()
 	klog.FromContext(ctx).Info("Would convert", "node", r.Node, "from", r.From, "to", r.To, "resource", r.Resource, "units", r.Units)
 	c.recorder.Eventf(node, nil, v1.EventTypeNormal, "WouldConvert", "Convert", "dry run: would convert from %s to %s for %d x %s: %s", r.From, r.To, r.Units, r.Resource, r.Command)
 	pods, err := c.client.CoreV1().Pods("").List(ctx, metav1.ListOptions{FieldSelector: "spec.nodeName="})

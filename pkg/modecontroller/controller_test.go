@@ -20,7 +20,7 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 	k8stesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/events"
-	"k8s.io/component-base/metrics"
+	componentmetrics "k8s.io/component-base/metrics"
 	"k8s.io/component-base/metrics/testutil"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/yaml"
@@ -153,7 +153,10 @@ func newRig(t *testing.T, opts Options, tolerated bool, objects ...runtime.Objec
 		}
 		return Plan{Plan: plan, Refit: refit}, nil
 	}
-	c, err := New(client, dyn, planner, opts, r.clock, r.recorder)
+	// Metrics count only once registered; each rig has its own.
+	metrics := NewMetrics()
+	metrics.Register(componentmetrics.NewKubeRegistry().MustRegister)
+	c, err := New(client, dyn, planner, opts, r.clock, r.recorder, metrics)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -266,7 +269,6 @@ func TestConversionSucceeds(t *testing.T) {
 		t.Errorf("events %q, want %q", got, want)
 	}
 
-	RegisterMetrics(metrics.NewKubeRegistry().MustRegister)
 	vm, err := r.client.CoreV1().Pods("default").Get(t.Context(), "vm-1", metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -276,7 +278,7 @@ func TestConversionSucceeds(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.reconcile(t)
-	if served, err := testutil.GetGaugeMetricValue(podsServedByConversions); err != nil || served != 1 {
+	if served, err := testutil.GetGaugeMetricValue(r.metrics.podsServedByConversions); err != nil || served != 1 {
 		t.Errorf("pods served by conversions %v (%v), want 1: vm-1 runs on c1, converted for it", served, err)
 	}
 }
@@ -714,7 +716,7 @@ func TestRateLimitByHistory(t *testing.T) {
 	flip()
 	flip()
 	// A restarted controller reads the same history.
-	restarted, err := New(r.client, r.dynamic, r.plan, opts, r.clock, r.recorder)
+	restarted, err := New(r.client, r.dynamic, r.plan, opts, r.clock, r.recorder, r.metrics)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -830,13 +832,13 @@ func TestOutcomeCountedOnce(t *testing.T) {
 		conflicts--
 		return true, nil, apierrors.NewConflict(v1.Resource("nodes"), "c1", nil)
 	})
-	before, err := testutil.GetCounterMetricValue(conversionsSucceeded)
+	before, err := testutil.GetCounterMetricValue(r.metrics.conversionsSucceeded)
 	if err != nil {
 		t.Fatal(err)
 	}
 	r.reconcile(t)
 	r.reconcile(t)
-	after, err := testutil.GetCounterMetricValue(conversionsSucceeded)
+	after, err := testutil.GetCounterMetricValue(r.metrics.conversionsSucceeded)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -140,7 +140,7 @@ func (c *Controller) start(ctx context.Context, p *pass, r advisor.Relabel, drai
 	if err != nil || updated == nil {
 		return err
 	}
-	conversionsStarted.Inc()
+	c.metrics.conversionsStarted.Inc()
 	klog.FromContext(ctx).Info("Started conversion", "node", r.Node, "from", r.From, "to", r.To, "resource", r.Resource, "units", r.Units)
 	c.recorder.Eventf(updated, nil, v1.EventTypeNormal, "ConversionStarted", "Convert", "tainted %s:%s to convert from %s to %s for %d x %s", TaintKey, v1.TaintEffectNoSchedule, r.From, r.To, r.Units, r.Resource)
 	return nil
@@ -227,7 +227,7 @@ func (c *Controller) drain(ctx context.Context, p *pass, node *v1.Node, rec *rec
 		case err != nil:
 			return false, fmt.Errorf("evict pod %s/%s from node %s: %w", pod.Namespace, pod.Name, node.Name, err)
 		}
-		conversionEvictions.Inc()
+		c.metrics.conversionEvictions.Inc()
 		klog.FromContext(ctx).Info("Evicted pod to convert its node", "pod", klog.KObj(pod), "node", node.Name, "to", rec.To)
 		c.recorder.Eventf(pod, node, v1.EventTypeNormal, "EvictedForConversion", "Drain", "evicted through the Eviction API to convert node %s to %s for %d x %s", node.Name, rec.To, rec.Units, rec.Resource)
 	}
@@ -274,12 +274,12 @@ func (c *Controller) end(ctx context.Context, p *pass, node *v1.Node, rec *recor
 	}
 	switch o {
 	case outcomeSucceeded:
-		conversionsSucceeded.Inc()
-		conversionSeconds.Observe(p.now.Sub(rec.Started.Time).Seconds())
+		c.metrics.conversionsSucceeded.Inc()
+		c.metrics.conversionSeconds.Observe(p.now.Sub(rec.Started.Time).Seconds())
 	case outcomeAborted:
-		conversionsAborted.Inc()
+		c.metrics.conversionsAborted.Inc()
 	case outcomeRolledBack:
-		conversionsRolledBack.Inc()
+		c.metrics.conversionsRolledBack.Inc()
 	}
 	c.recorder.Eventf(updated, nil, eventType, reason, "Convert", "%s", message)
 	if _, err := c.remember(ctx, p.history, node.Name, p.now, true); err != nil {

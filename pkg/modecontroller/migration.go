@@ -39,7 +39,7 @@ func (c *Controller) migrate(ctx context.Context, node *v1.Node, ref gpuworkload
 	case err != nil:
 		return "", fmt.Errorf("create VirtualMachineInstanceMigration for %s/%s: %w", ref.Namespace, ref.Name, err)
 	}
-	conversionMigrations.Inc()
+	c.metrics.conversionMigrations.Inc()
 	klog.FromContext(ctx).Info("Live-migrating a VM to convert its node", "vmi", klog.KRef(ref.Namespace, ref.Name), "node", node.Name)
 	c.recorder.Eventf(vmi, node, v1.EventTypeNormal, "MigratedForConversion", "Drain", "live migration requested (VirtualMachineInstanceMigration %s) to convert node %s", migration.GetName(), node.Name)
 	return "", nil

@@ -65,6 +65,8 @@ type Cluster struct {
 	dra    draServing
 	// claims, when pods have claims, runs their allocation.
 	claims *claimEngine
+	// cel compiles the VMs' claim selectors once per expression.
+	cel    *dradevices.CELCache
 	nodes  []*Node
 	byName map[string]*Node
 	// listed is the scheduler's node list that atPosition (the node at each
@@ -162,7 +164,7 @@ func New(ctx context.Context, cfg Config) (*Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Cluster{ctx: ctx, logger: klog.FromContext(ctx), engine: e, opts: cfg.Options, policy: cfg.Policy, dra: dra,
+	c := &Cluster{ctx: ctx, logger: klog.FromContext(ctx), engine: e, opts: cfg.Options, policy: cfg.Policy, dra: dra, cel: dradevices.NewCELCache(),
 		byName: map[string]*Node{}, unplaceable: map[shape]bool{}, shapeNumbers: map[shape]int{}}
 	if cfg.Claims {
 		if c.claims, err = newClaimEngine(ctx, e); err != nil {
@@ -215,7 +217,7 @@ func (c *Cluster) NewPod(spec PodSpec) (*Pod, error) {
 		return nil, fmt.Errorf("pod %s: a VM with a claim is placed by the scheduler, which allocates the claim: leave node empty", spec.Name)
 	}
 	obj := podObject(spec, c.engine.framework.ProfileName())
-	constraint, err := podConstraint(spec, obj, func(node string) string { return c.byName[node].draProduct })
+	constraint, err := podConstraint(c.cel, spec, obj, func(node string) string { return c.byName[node].draProduct })
 	if err != nil {
 		return nil, err
 	}
@@ -223,16 +225,17 @@ func (c *Cluster) NewPod(spec PodSpec) (*Pod, error) {
 }
 
 // ConstraintOf is the node constraint of the pod the spec describes, as
-// NewPod gives it; productOf is the productName of a node's DRA devices.
-func ConstraintOf(spec PodSpec, productOf func(node string) string) (poddemand.NodeConstraint, error) {
-	return podConstraint(spec, podObject(spec, ""), productOf)
+// NewPod gives it; productOf is the productName of a node's DRA devices,
+// cel the cache its claim's selectors compile through.
+func ConstraintOf(cel *dradevices.CELCache, spec PodSpec, productOf func(node string) string) (poddemand.NodeConstraint, error) {
+	return podConstraint(cel, spec, podObject(spec, ""), productOf)
 }
 
 // podConstraint is the pod's node constraint: its node affinity and, for
 // a VM with a claim, the nodes whose cards its alternatives select, which
 // one key stands for in every VM of those cards. productOf is the
 // productName of a node's DRA devices.
-func podConstraint(spec PodSpec, pod *v1.Pod, productOf func(node string) string) (poddemand.NodeConstraint, error) {
+func podConstraint(cel *dradevices.CELCache, spec PodSpec, pod *v1.Pod, productOf func(node string) string) (poddemand.NodeConstraint, error) {
 	constraint := poddemand.NodeConstraintOf(pod)
 	if spec.ClaimProducts == nil {
 		return constraint, nil
@@ -240,7 +243,7 @@ func podConstraint(spec PodSpec, pod *v1.Pod, productOf func(node string) string
 	vfio := func(string) (gpuworkload.ResourceClass, bool) {
 		return dradevices.DRATypeClass(dradevices.DRATypeVFIO), true
 	}
-	requests, err := dradevices.DRAClaimRequestsOf(vmClaimObject(spec), vfio)
+	requests, err := dradevices.DRAClaimRequestsOf(cel, vmClaimObject(spec), vfio)
 	if err != nil {
 		return constraint, fmt.Errorf("pod %s: %w", spec.Name, err)
 	}

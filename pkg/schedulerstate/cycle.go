@@ -12,7 +12,6 @@ import (
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/clusterstate"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
-	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/poddemand"
 )
 
@@ -101,7 +100,7 @@ func (s *Service) addClaims(pod *v1.Pod, demand *poddemand.PodDemand) (allocated
 			allocated = true
 			continue
 		}
-		requests, err := dradevices.DRAClaimRequestsOf(claim, s.tracker.Load().DRAGPUClass)
+		requests, err := s.tracker.Load().DRAClaimRequestsOf(claim)
 		if err != nil {
 			return false, fmt.Errorf("pod %s/%s: %w", pod.Namespace, pod.Name, err)
 		}

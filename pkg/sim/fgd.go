@@ -12,6 +12,7 @@ import (
 	fwk "k8s.io/kube-scheduler/framework"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 
+	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/dradevices"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/poddemand"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/placement"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/plugins/gpustranding"
@@ -53,8 +54,9 @@ func targetWorkload(pods []placement.PodSpec, nodes []placement.NodeSpec) (*frag
 	}
 	pl := &fragmentationGradient{}
 	index := map[taskKey]int{}
+	cel := dradevices.NewCELCache()
 	for _, p := range pods {
-		constraint, err := placement.ConstraintOf(p, func(node string) string { return products[node] })
+		constraint, err := placement.ConstraintOf(cel, p, func(node string) string { return products[node] })
 		if err != nil {
 			return nil, err
 		}

@@ -323,7 +323,7 @@ func servedMetrics() map[string]bool {
 		}
 	}
 	inventory.NewMetrics().Register(register, customRegister)
-	modecontroller.RegisterMetrics(register)
+	modecontroller.NewMetrics().Register(register)
 	return served
 }
 

@@ -478,7 +478,7 @@ func (r DRAClaimRequest) Alternatives() []DRAClaimRequest {
 // is one of them only when every alternative is of a GPU class: one of
 // other devices may serve it, which is the allocator's to judge. The error
 // names the claim's selector that does not compile.
-func DRAClaimRequestsOf(claim *resourceapi.ResourceClaim, gpuClass func(deviceClass string) (gpuworkload.ResourceClass, bool)) ([]DRAClaimRequest, error) {
+func DRAClaimRequestsOf(cache *CELCache, claim *resourceapi.ResourceClaim, gpuClass func(deviceClass string) (gpuworkload.ResourceClass, bool)) ([]DRAClaimRequest, error) {
 	name := claim.Namespace + "/" + claim.Name
 	var out []DRAClaimRequest
 	for i, r := range claim.Spec.Devices.Requests {
@@ -489,7 +489,7 @@ func DRAClaimRequestsOf(claim *resourceapi.ResourceClaim, gpuClass func(deviceCl
 		}
 		if r.Exactly != nil {
 			e := r.Exactly
-			req, ok, err := draClaimRequest(name, r.Name, e.DeviceClassName, e.AllocationMode, e.Count, e.Selectors, e.Tolerations, at+".exactly.selectors", gpuClass)
+			req, ok, err := draClaimRequest(cache, name, r.Name, e.DeviceClassName, e.AllocationMode, e.Count, e.Selectors, e.Tolerations, at+".exactly.selectors", gpuClass)
 			if err != nil {
 				return nil, err
 			}
@@ -500,7 +500,7 @@ func DRAClaimRequestsOf(claim *resourceapi.ResourceClaim, gpuClass func(deviceCl
 		}
 		var alternatives []DRAClaimRequest
 		for j, sub := range r.FirstAvailable {
-			req, ok, err := draClaimRequest(name, r.Name+"/"+sub.Name, sub.DeviceClassName, sub.AllocationMode, sub.Count, sub.Selectors, sub.Tolerations, fmt.Sprintf("%s.firstAvailable[%d].selectors", at, j), gpuClass)
+			req, ok, err := draClaimRequest(cache, name, r.Name+"/"+sub.Name, sub.DeviceClassName, sub.AllocationMode, sub.Count, sub.Selectors, sub.Tolerations, fmt.Sprintf("%s.firstAvailable[%d].selectors", at, j), gpuClass)
 			if err != nil {
 				return nil, err
 			}
@@ -519,7 +519,7 @@ func DRAClaimRequestsOf(claim *resourceapi.ResourceClaim, gpuClass func(deviceCl
 	return out, nil
 }
 
-func draClaimRequest(claim, request, deviceClass string, mode resourceapi.DeviceAllocationMode, count int64, selectors []resourceapi.DeviceSelector, tolerations []resourceapi.DeviceToleration, at string,
+func draClaimRequest(cache *CELCache, claim, request, deviceClass string, mode resourceapi.DeviceAllocationMode, count int64, selectors []resourceapi.DeviceSelector, tolerations []resourceapi.DeviceToleration, at string,
 	gpuClass func(string) (gpuworkload.ResourceClass, bool)) (DRAClaimRequest, bool, error) {
 	class, ok := gpuClass(deviceClass)
 	if !ok {
@@ -530,7 +530,7 @@ func draClaimRequest(claim, request, deviceClass string, mode resourceapi.Device
 	}
 	req := DRAClaimRequest{Claim: claim, Request: request, DeviceClass: deviceClass, Class: class, Count: count, Tolerations: tolerations}
 	if len(selectors) > 0 {
-		selector, err := compileDRASelectors(selectors, at)
+		selector, err := compileDRASelectors(cache, selectors, at)
 		if err != nil {
 			return DRAClaimRequest{}, false, err
 		}

@@ -191,7 +191,7 @@ func TestWithWithdrawnSiblings(t *testing.T) {
 	}
 	classes := map[string]*DRADeviceClass{}
 	for _, class := range []*resourceapi.DeviceClass{DriverDeviceClass(DRAClassGPU, DRATypeGPU, ""), DriverDeviceClass(DRAClassVFIO, DRATypeVFIO, "")} {
-		compiled, err := CompileDRADeviceClass(class)
+		compiled, err := CompileDRADeviceClass(nil, class)
 		if err != nil {
 			t.Fatal(err)
 		}

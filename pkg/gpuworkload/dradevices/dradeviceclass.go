@@ -27,30 +27,37 @@ type DRADeviceSelector struct {
 // celCompiler compiles selector expressions as the API server validates
 // them, with the worst-case cost estimated. Both optional CEL features are
 // on, so that an expression the allocator accepts compiles here whatever
-// the cluster enables. celCompiled keeps each expression's result: the
-// driver's classes share a few expressions, and a claim's are compiled once
-// per scheduling attempt.
-var (
-	celCompiler = cel.GetCompiler(cel.Features{EnableConsumableCapacity: true, EnableListTypeAttributes: true})
-	celCompiled = lru.New(256)
-)
+// the cluster enables. It holds no state of its own cluster.
+var celCompiler = cel.GetCompiler(cel.Features{EnableConsumableCapacity: true, EnableListTypeAttributes: true})
 
-// compileCEL returns the expression compiled with its estimated cost.
-func compileCEL(expression string) cel.CompilationResult {
-	if cached, ok := celCompiled.Get(expression); ok {
+// CELCache keeps each selector expression's compiled result: the driver's
+// classes share a few expressions, and a claim's are compiled once per
+// scheduling attempt. Each tracker keeps one, as kube-scheduler's
+// DynamicResources keeps one per plugin; a nil cache compiles every time.
+type CELCache struct{ compiled *lru.Cache }
+
+// NewCELCache is an empty cache of the last 256 expressions.
+func NewCELCache() *CELCache { return &CELCache{compiled: lru.New(256)} }
+
+// compile returns the expression compiled with its estimated cost.
+func (c *CELCache) compile(expression string) cel.CompilationResult {
+	if c == nil {
+		return celCompiler.CompileCELExpression(expression, cel.Options{})
+	}
+	if cached, ok := c.compiled.Get(expression); ok {
 		return cached.(cel.CompilationResult)
 	}
 	compiled := celCompiler.CompileCELExpression(expression, cel.Options{})
 	if compiled.Error == nil {
-		celCompiled.Add(expression, compiled)
+		c.compiled.Add(expression, compiled)
 	}
 	return compiled
 }
 
 // CompileDRADeviceClass compiles the class's CEL selectors; the error names
 // the class and the selector that does not compile.
-func CompileDRADeviceClass(class *resourceapi.DeviceClass) (*DRADeviceClass, error) {
-	selector, err := compileDRASelectors(class.Spec.Selectors, "DeviceClass "+class.Name+": spec.selectors")
+func CompileDRADeviceClass(cache *CELCache, class *resourceapi.DeviceClass) (*DRADeviceClass, error) {
+	selector, err := compileDRASelectors(cache, class.Spec.Selectors, "DeviceClass "+class.Name+": spec.selectors")
 	if err != nil {
 		return nil, err
 	}
@@ -71,7 +78,7 @@ func invalidSelector(format string, args ...any) error {
 
 // compileDRASelectors compiles the CEL selectors of the object and field
 // named by at; the error names the selector that does not compile.
-func compileDRASelectors(selectors []resourceapi.DeviceSelector, at string) (DRADeviceSelector, error) {
+func compileDRASelectors(cache *CELCache, selectors []resourceapi.DeviceSelector, at string) (DRADeviceSelector, error) {
 	var out DRADeviceSelector
 	for i, s := range selectors {
 		if s.CEL == nil {
@@ -84,7 +91,7 @@ func compileDRASelectors(selectors []resourceapi.DeviceSelector, at string) (DRA
 		if n := len(s.CEL.Expression); n > resourceapi.CELSelectorExpressionMaxLength {
 			return DRADeviceSelector{}, invalidSelector("%s is %d characters long, more than the API server's limit of %d; shorten the expression", field, n, resourceapi.CELSelectorExpressionMaxLength)
 		}
-		compiled := compileCEL(s.CEL.Expression)
+		compiled := cache.compile(s.CEL.Expression)
 		if compiled.Error != nil {
 			return DRADeviceSelector{}, invalidSelector("%s does not compile (%v); fix the expression", field, compiled.Error)
 		}

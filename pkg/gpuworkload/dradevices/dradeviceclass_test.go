@@ -37,7 +37,7 @@ func TestDRADeviceClassSelects(t *testing.T) {
 			Expression: "device.driver == 'example.com'"}}}}},
 		{ObjectMeta: metav1.ObjectMeta{Name: "everything"}},
 	} {
-		compiled, err := CompileDRADeviceClass(c)
+		compiled, err := CompileDRADeviceClass(nil, c)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -82,7 +82,7 @@ func TestCompileDRADeviceClassError(t *testing.T) {
 		{CEL: &resourceapi.CELDeviceSelector{Expression: "true"}},
 		{CEL: &resourceapi.CELDeviceSelector{Expression: "device.attributes["}},
 	}}}
-	_, err := CompileDRADeviceClass(class)
+	_, err := CompileDRADeviceClass(nil, class)
 	if err == nil {
 		t.Fatal("no error for a selector that does not compile")
 	}
@@ -108,7 +108,7 @@ func TestDRAClaimRequestsOfFirstAvailable(t *testing.T) {
 		c.Spec.Devices.Requests = []resourceapi.DeviceRequest{request}
 		return c
 	}
-	got, err := DRAClaimRequestsOf(claim("mig.nvidia.com", DRAClassGPU), gpuClass)
+	got, err := DRAClaimRequestsOf(nil, claim("mig.nvidia.com", DRAClassGPU), gpuClass)
 	if err != nil || len(got) != 1 {
 		t.Fatalf("requests %+v, want one with two alternatives", got)
 	}
@@ -122,7 +122,7 @@ func TestDRAClaimRequestsOfFirstAvailable(t *testing.T) {
 	if want := []string{"mig.nvidia.com/gpu/mig.nvidia.com", DRAClassGPU + "/gpu/" + DRAClassGPU}; !slices.Equal(classes, want) {
 		t.Errorf("alternatives %v, want %v", classes, want)
 	}
-	if got, err := DRAClaimRequestsOf(claim(DRAClassGPU, "nic.example.com"), gpuClass); err != nil || len(got) != 0 {
+	if got, err := DRAClaimRequestsOf(nil, claim(DRAClassGPU, "nic.example.com"), gpuClass); err != nil || len(got) != 0 {
 		t.Errorf("a request with a NIC alternative joined the GPU demand: %+v, %v", got, err)
 	}
 }
@@ -136,7 +136,7 @@ func a100AndH100Node(t *testing.T) *DRANode {
 		slice.Spec.Devices[2*i].Attributes["productName"] = resourceapi.DeviceAttribute{StringValue: ptr.To(product)}
 	}
 	_, devices := DRADevicesOf(slice, DRADriver)
-	gpu, err := CompileDRADeviceClass(DriverDeviceClass(DRAClassGPU, DRATypeGPU, gpuworkload.ResourceGPU))
+	gpu, err := CompileDRADeviceClass(nil, DriverDeviceClass(DRAClassGPU, DRATypeGPU, gpuworkload.ResourceGPU))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +154,7 @@ func TestDRAClaimSelectorsNarrowTheClass(t *testing.T) {
 		claim := &resourceapi.ResourceClaim{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "c"}}
 		claim.Spec.Devices.Requests = []resourceapi.DeviceRequest{{Name: "gpu", Exactly: &resourceapi.ExactDeviceRequest{DeviceClassName: DRAClassGPU, Count: 1,
 			Selectors: []resourceapi.DeviceSelector{{CEL: &resourceapi.CELDeviceSelector{Expression: "device.attributes['gpu.nvidia.com'].productName.contains('" + product + "')"}}}}}}
-		requests, err := DRAClaimRequestsOf(claim, gpuClass)
+		requests, err := DRAClaimRequestsOf(nil, claim, gpuClass)
 		if err != nil || len(requests) != 1 || requests[0].Selector == nil {
 			t.Fatalf("%s: requests %+v, %v; want one with a selector", product, requests, err)
 		}
@@ -171,7 +171,7 @@ func TestDRAClaimSelectorsNarrowTheClass(t *testing.T) {
 	broken := &resourceapi.ResourceClaim{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "broken"}}
 	broken.Spec.Devices.Requests = []resourceapi.DeviceRequest{{Name: "gpu", FirstAvailable: []resourceapi.DeviceSubRequest{
 		{Name: "a", DeviceClassName: DRAClassGPU, Count: 1, Selectors: []resourceapi.DeviceSelector{{CEL: &resourceapi.CELDeviceSelector{Expression: "device.nope("}}}}}}}
-	_, err := DRAClaimRequestsOf(broken, gpuClass)
+	_, err := DRAClaimRequestsOf(nil, broken, gpuClass)
 	for _, want := range []string{"ResourceClaim ns/broken", "spec.devices.requests[0].firstAvailable[0].selectors[0].cel.expression", "fix the expression"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("error %v does not say %q", err, want)
@@ -193,7 +193,7 @@ func TestDRATaintsTheRequestTolerates(t *testing.T) {
 	slice.Spec.Devices[2].Taints = []resourceapi.DeviceTaint{maintenance, unhealthy}
 	slice.Spec.Devices[4].Taints = []resourceapi.DeviceTaint{maintenance, {Key: "example.com/note", Effect: resourceapi.DeviceTaintEffectNone}}
 	_, devices := DRADevicesOf(slice, DRADriver)
-	gpu, err := CompileDRADeviceClass(DriverDeviceClass(DRAClassGPU, DRATypeGPU, gpuworkload.ResourceGPU))
+	gpu, err := CompileDRADeviceClass(nil, DriverDeviceClass(DRAClassGPU, DRATypeGPU, gpuworkload.ResourceGPU))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,7 +251,7 @@ func TestDRAClaimRequestsOfSelectorLimits(t *testing.T) {
 			claim := &resourceapi.ResourceClaim{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "vm"}}
 			claim.Spec.Devices.Requests = []resourceapi.DeviceRequest{{Name: "gpu", Exactly: &resourceapi.ExactDeviceRequest{
 				DeviceClassName: DRAClassVFIO, Selectors: []resourceapi.DeviceSelector{{CEL: &resourceapi.CELDeviceSelector{Expression: tc.expression}}}}}}
-			got, err := DRAClaimRequestsOf(claim, gpuClass)
+			got, err := DRAClaimRequestsOf(nil, claim, gpuClass)
 			if tc.want == nil {
 				if err != nil || len(got) != 1 || got[0].Selector == nil {
 					t.Fatalf("requests %+v, error %v; want one request with its selector", got, err)

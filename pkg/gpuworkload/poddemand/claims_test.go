@@ -21,7 +21,7 @@ func a100AndH100Node(t *testing.T) *dradevices.DRANode {
 		slice.Spec.Devices[2*i].Attributes["productName"] = resourceapi.DeviceAttribute{StringValue: ptr.To(product)}
 	}
 	_, devices := dradevices.DRADevicesOf(slice, dradevices.DRADriver)
-	gpu, err := dradevices.CompileDRADeviceClass(dradevices.DriverDeviceClass(dradevices.DRAClassGPU, dradevices.DRATypeGPU, gpuworkload.ResourceGPU))
+	gpu, err := dradevices.CompileDRADeviceClass(nil, dradevices.DriverDeviceClass(dradevices.DRAClassGPU, dradevices.DRATypeGPU, gpuworkload.ResourceGPU))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func TestClaimSelectorsPinTheNodeConstraint(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			claim := &resourceapi.ResourceClaim{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "c"}}
 			claim.Spec.Devices.Requests = []resourceapi.DeviceRequest{tc.request}
-			claims, err := dradevices.DRAClaimRequestsOf(claim, gpuClass)
+			claims, err := dradevices.DRAClaimRequestsOf(nil, claim, gpuClass)
 			if err != nil {
 				t.Fatal(err)
 			}
