@@ -343,7 +343,7 @@ func TestAdviseAgreesWithNodeAffinity(t *testing.T) {
 		}
 		conversion, _ := inv.ConversionTo(gpuworkload.ModePassthrough, gpuworkload.ResourceGPU)
 		converted := object.DeepCopy()
-		converted.Labels = poddemand.ConvertedLabels(object.Labels, conversion)
+		converted.Labels = gpuworkload.LabelsInMode(object.Labels, conversion.Mode, conversion.Served)
 		if converts, want := len(Advise(in).Relabels) == 1, verdict(pod, converted); converts != want {
 			t.Fatalf("case %d: converts the node: %v, NodeAffinity says the pod may run on it converted: %v\nconverted labels %v\nnodeSelector %v affinity %+v",
 				i, converts, want, converted.Labels, pod.Spec.NodeSelector, pod.Spec.Affinity)

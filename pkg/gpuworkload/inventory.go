@@ -1,7 +1,10 @@
 package gpuworkload
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
+	"strconv"
 	"strings"
 
 	v1 "k8s.io/api/core/v1"
@@ -150,6 +153,34 @@ type Conversion struct {
 	Served GPUInventory
 	// ProfileChange is set when nvidia.com/vgpu.config must change too.
 	ProfileChange bool
+}
+
+// LabelsInMode are a node's labels once it runs in mode with the GPUs of
+// inv, as the GPU Operator and GPU feature discovery leave them: the
+// workload label; in vm-vgpu mode the vGPU configuration of inv's profile;
+// and GFD's product and count labels in container mode only, where GFD
+// runs (the product the node had, else the card's), gone in the VM modes.
+// Every other label is kept. The simulator's nodes, the advisor's
+// prediction of a converted node and the lab's agent all label with it.
+func LabelsInMode(labels map[string]string, mode Mode, inv GPUInventory) map[string]string {
+	out := maps.Clone(labels)
+	if out == nil {
+		out = map[string]string{}
+	}
+	out[LabelWorkloadConfig] = string(mode)
+	if mode == ModeVGPU && inv.VGPU.Card != "" {
+		out[LabelVGPUConfig] = inv.VGPU.Name()
+	}
+	product := cmp.Or(out[LabelGPUProduct], inv.Card.Product())
+	delete(out, LabelGPUProduct)
+	delete(out, LabelGPUCount)
+	if mode == ModeContainer {
+		if product != "" {
+			out[LabelGPUProduct] = product
+		}
+		out[LabelGPUCount] = strconv.FormatInt(inv.GPUs, 10)
+	}
+	return out
 }
 
 // ConversionTo is the change that makes these GPUs, now in mode current,

@@ -1,6 +1,7 @@
 package gpuworkload
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -173,5 +174,35 @@ func TestInventoryOfATypeNamedWithWordsBeforeItsFamily(t *testing.T) {
 	}
 	if mode, served, ok := inv.Serving("nvidia.com/NVIDIA_RTX_Pro_6000_Blackwell_DC-24Q"); !ok || mode != ModeVGPU || served.VGPU.Size() != "24Q" {
 		t.Fatalf("another DC profile: %s, %+v, %v; want it served by a vgpu.config change", mode, served.VGPU, ok)
+	}
+}
+
+// A node's labels in a mode are what the GPU Operator and GPU feature
+// discovery leave: GFD's product (the node's own, else the card's) and count
+// in container mode only, the vGPU configuration in vm-vgpu mode, every
+// other label kept.
+func TestLabelsInMode(t *testing.T) {
+	inv, err := NewGPUInventory(4, "A10", "A10-4Q")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		labels map[string]string
+		mode   Mode
+		want   map[string]string
+	}{
+		{"container, the card's product", map[string]string{"zone": "a"}, ModeContainer,
+			map[string]string{"zone": "a", LabelWorkloadConfig: "container", LabelGPUProduct: "NVIDIA-A10", LabelGPUCount: "4"}},
+		{"container, the node's product", map[string]string{LabelGPUProduct: "NVIDIA-A10-PCIE", LabelGPUCount: "2"}, ModeContainer,
+			map[string]string{LabelWorkloadConfig: "container", LabelGPUProduct: "NVIDIA-A10-PCIE", LabelGPUCount: "4"}},
+		{"passthrough", map[string]string{LabelGPUProduct: "NVIDIA-A10", LabelGPUCount: "4", LabelWorkloadConfig: "container"}, ModePassthrough,
+			map[string]string{LabelWorkloadConfig: "vm-passthrough"}},
+		{"vGPU", map[string]string{LabelGPUProduct: "NVIDIA-A10"}, ModeVGPU,
+			map[string]string{LabelWorkloadConfig: "vm-vgpu", LabelVGPUConfig: "A10-4Q"}},
+	} {
+		if got := LabelsInMode(tc.labels, tc.mode, inv); !maps.Equal(got, tc.want) {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }

@@ -1,10 +1,12 @@
 package placement
 
 import (
+	"maps"
 	"slices"
 	"testing"
 
 	"github.com/go-logr/logr"
+	v1 "k8s.io/api/core/v1"
 	"k8s.io/klog/v2"
 	schedconfig "k8s.io/kubernetes/pkg/scheduler/apis/config"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
@@ -114,5 +116,38 @@ func TestVMClaimObject(t *testing.T) {
 	if len(request.FirstAvailable) != 2 || request.FirstAvailable[1].DeviceClassName != dradevices.DRAClassVFIO || request.FirstAvailable[1].Count != 2 ||
 		request.FirstAvailable[1].Selectors[0].CEL.Expression != `device.attributes['gpu.nvidia.com'].productName == "NVIDIA A10"` {
 		t.Errorf("claim of VM %s: %+v", pods[3].Name, request)
+	}
+}
+
+// A simulated node is labelled as its mode leaves a node of the cluster
+// (gpuworkload.LabelsInMode): a product label the input gives is GPU feature
+// discovery's, kept in container mode and on DRA nodes and gone in the VM
+// modes, where a pod pinned to the product cannot go.
+func TestNodeLabelsAreTheModes(t *testing.T) {
+	inv, err := gpuworkload.NewGPUInventory(4, "A10", "A10-4Q")
+	if err != nil {
+		t.Fatal(err)
+	}
+	input := map[string]string{gpuworkload.LabelGPUProduct: "NVIDIA-A10-PCIE", "zone": "a", "nvidia.com/gpu.deploy.device-plugin": "true"}
+	for _, tc := range []struct {
+		mode    gpuworkload.Mode
+		dra     bool
+		product string
+	}{
+		{gpuworkload.ModeContainer, false, "NVIDIA-A10-PCIE"},
+		{gpuworkload.ModePassthrough, false, ""},
+		{gpuworkload.ModeVGPU, false, ""},
+		{gpuworkload.ModeContainer, true, "NVIDIA-A10-PCIE"},
+	} {
+		spec := NodeSpec{Name: "n", Mode: tc.mode, Inventory: inv, DRA: tc.dra, Labels: input}
+		got := nodeObject(spec, tc.mode, "", 0, 1).Labels
+		want := gpuworkload.LabelsInMode(map[string]string{gpuworkload.LabelGPUProduct: "NVIDIA-A10-PCIE", "zone": "a"}, tc.mode, inv)
+		want[gpuworkload.LabelGPUPresent], want[v1.LabelHostname] = "true", "n"
+		if tc.dra {
+			delete(want, gpuworkload.LabelWorkloadConfig)
+		}
+		if !maps.Equal(got, want) || got[gpuworkload.LabelGPUProduct] != tc.product {
+			t.Errorf("%s node (DRA %v): labels %v, want %v with product %q", tc.mode, tc.dra, got, want, tc.product)
+		}
 	}
 }

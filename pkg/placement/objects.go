@@ -32,22 +32,20 @@ func nodeObject(spec NodeSpec, mode gpuworkload.Mode, advertised v1.ResourceName
 			labels[key] = value
 		}
 	}
-	labels[v1.LabelHostname] = spec.Name
 	if spec.Inventory.GPUs > 0 {
+		// A DRA node runs the DRA driver, not a mode; GPU feature discovery
+		// labels it as in container mode.
+		labelled := mode
+		if spec.DRA {
+			labelled = gpuworkload.ModeContainer
+		}
+		labels = gpuworkload.LabelsInMode(labels, labelled, spec.Inventory)
 		labels[gpuworkload.LabelGPUPresent] = "true"
-		labels[gpuworkload.LabelGPUCount] = strconv.FormatInt(spec.Inventory.GPUs, 10)
-		if !spec.DRA {
-			labels[gpuworkload.LabelWorkloadConfig] = string(mode)
-		}
-		// The node's own product label wins: the card's product is what GPU
-		// feature discovery would write where the input gives none.
-		if product := spec.Inventory.Card.Product(); product != "" && spec.Labels[gpuworkload.LabelGPUProduct] == "" {
-			labels[gpuworkload.LabelGPUProduct] = product
-		}
-		if mode == gpuworkload.ModeVGPU && spec.Inventory.VGPU.Card != "" {
-			labels[gpuworkload.LabelVGPUConfig] = spec.Inventory.VGPU.Name()
+		if spec.DRA {
+			delete(labels, gpuworkload.LabelWorkloadConfig)
 		}
 	}
+	labels[v1.LabelHostname] = spec.Name
 	list := v1.ResourceList{
 		v1.ResourceCPU:    *resource.NewMilliQuantity(spec.MilliCPU, resource.DecimalSI),
 		v1.ResourceMemory: *resource.NewQuantity(spec.Memory, resource.BinarySI),

@@ -21,9 +21,10 @@ type NodeSpec struct {
 	// advisor leaves it alone, and Mode is unused.
 	DRA bool
 	// Labels are the node's own labels (a live node's, for advise), which
-	// pods' node constraints match; the simulator's mode, GPU and product
-	// labels replace theirs, and the operator's operand and vGPU state
-	// labels are left out.
+	// pods' node constraints match; the node's mode labels them as the GPU
+	// Operator and GPU feature discovery would (gpuworkload.LabelsInMode:
+	// no product or count label outside container mode), and the
+	// operator's operand and vGPU state labels are left out.
 	Labels map[string]string
 }
 

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 
 	v1 "k8s.io/api/core/v1"
@@ -107,7 +106,7 @@ func (c NodeConstraint) WithClaimSelectors(claims []dradevices.DRAClaimRequest, 
 // AcceptsAfter reports whether the node satisfies the constraint once the
 // conversion is done: its mode label, its vGPU profile label, and the
 // labels gpu-feature-discovery sets in container mode and that go with it
-// elsewhere (ConvertedLabels).
+// elsewhere (gpuworkload.LabelsInMode).
 func (c NodeConstraint) AcceptsAfter(node *v1.Node, conversion gpuworkload.Conversion) bool {
 	if !c.Constrains() {
 		return true
@@ -116,27 +115,6 @@ func (c NodeConstraint) AcceptsAfter(node *v1.Node, conversion gpuworkload.Conve
 		return false
 	}
 	converted := *node
-	converted.Labels = ConvertedLabels(node.Labels, conversion)
+	converted.Labels = gpuworkload.LabelsInMode(node.Labels, conversion.Mode, conversion.Served)
 	return c.Accepts(&converted)
-}
-
-// ConvertedLabels are a node's labels once the conversion is done.
-func ConvertedLabels(labels map[string]string, conversion gpuworkload.Conversion) map[string]string {
-	out := maps.Clone(labels)
-	if out == nil {
-		out = map[string]string{}
-	}
-	out[gpuworkload.LabelWorkloadConfig] = string(conversion.Mode)
-	if conversion.Mode == gpuworkload.ModeVGPU {
-		out[gpuworkload.LabelVGPUConfig] = conversion.Served.VGPU.Name()
-	}
-	delete(out, gpuworkload.LabelGPUProduct)
-	delete(out, gpuworkload.LabelGPUCount)
-	if conversion.Mode == gpuworkload.ModeContainer {
-		if product := conversion.Served.Card.Product(); product != "" {
-			out[gpuworkload.LabelGPUProduct] = product
-		}
-		out[gpuworkload.LabelGPUCount] = strconv.FormatInt(conversion.Served.GPUs, 10)
-	}
-	return out
 }

@@ -54,28 +54,10 @@ func TestNodeConstraintAgreesWithNodeAffinity(t *testing.T) {
 			t.Fatalf("case %d: no conversion of %+v to %s", i, inv, mode)
 		}
 		converted := node.DeepCopy()
-		converted.Labels = poddemand.ConvertedLabels(node.Labels, conversion)
+		converted.Labels = gpuworkload.LabelsInMode(node.Labels, conversion.Mode, conversion.Served)
 		if got, want := constraint.AcceptsAfter(node, conversion), verdict(pod, converted); got != want {
 			t.Fatalf("case %d: AcceptsAfter(%s) = %v, NodeAffinity on the converted node says %v\nconverted labels %v\nnodeSelector %v affinity %+v", i, mode, got, want, converted.Labels, pod.Spec.NodeSelector, pod.Spec.Affinity)
 		}
 	}
 }
 
-// A container conversion labels what gpu-feature-discovery would: the
-// card's product and the GPU count; a sandbox mode drops them.
-func TestConvertedLabels(t *testing.T) {
-	inv, err := gpuworkload.NewGPUInventory(4, "TU104GL_TESLA_T4", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	toContainer, _ := inv.ConversionTo(gpuworkload.ModePassthrough, gpuworkload.ResourceGPU)
-	labels := poddemand.ConvertedLabels(map[string]string{gpuworkload.LabelWorkloadConfig: "vm-passthrough", "zone": "a"}, toContainer)
-	if labels[gpuworkload.LabelGPUProduct] != "Tesla-T4" || labels[gpuworkload.LabelGPUCount] != "4" || labels[gpuworkload.LabelWorkloadConfig] != "container" || labels["zone"] != "a" {
-		t.Fatalf("labels after converting a passthrough T4 node to container: %v", labels)
-	}
-	toVGPU, _ := inv.ConversionTo(gpuworkload.ModeContainer, "nvidia.com/GRID_T4-4Q")
-	labels = poddemand.ConvertedLabels(map[string]string{gpuworkload.LabelGPUProduct: "Tesla-T4", gpuworkload.LabelGPUCount: "4"}, toVGPU)
-	if _, ok := labels[gpuworkload.LabelGPUProduct]; ok || labels[gpuworkload.LabelVGPUConfig] != "T4-4Q" || labels[gpuworkload.LabelWorkloadConfig] != "vm-vgpu" {
-		t.Fatalf("labels after converting a container T4 node to vm-vgpu: %v", labels)
-	}
-}

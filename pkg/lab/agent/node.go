@@ -17,7 +17,6 @@ import (
 
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload"
 	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/hardware"
-	"github.com/gpu-workload-scheduler/scheduler/pkg/gpuworkload/poddemand"
 )
 
 // Deploy labels the vGPU device manager pauses while it changes a node's vGPUs.
@@ -194,7 +193,7 @@ func (a *agent) finishConversion(ctx context.Context, node *v1.Node, policy gpuw
 	if mode == gpuworkload.ModeVGPU {
 		labels[gpuworkload.LabelVGPUConfigState] = gpuworkload.VGPUConfigStateSuccess
 	}
-	converted := poddemand.ConvertedLabels(node.Labels, gpuworkload.Conversion{Mode: mode, Served: inv})
+	converted := gpuworkload.LabelsInMode(node.Labels, mode, inv)
 	for _, key := range []string{gpuworkload.LabelGPUProduct, gpuworkload.LabelGPUCount} {
 		if value, ok := converted[key]; !ok {
 			if _, had := node.Labels[key]; had {

@@ -47,6 +47,11 @@ func TestConversion(t *testing.T) {
 			advertised:  v1.ResourceList{"nvidia.com/NVIDIA_A10-12Q": resource.MustParse("0"), "nvidia.com/GA102GL_A10": resource.MustParse("1")},
 			deployLabel: "nvidia.com/gpu.deploy.vfio-manager",
 		},
+		{
+			name: "to container", labels: map[string]string{gpuworkload.LabelWorkloadConfig: "container"},
+			advertised:  v1.ResourceList{"nvidia.com/NVIDIA_A10-12Q": resource.MustParse("0"), "nvidia.com/gpu": resource.MustParse("1")},
+			deployLabel: "nvidia.com/gpu.deploy.device-plugin",
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			node := &v1.Node{
@@ -81,6 +86,19 @@ func TestConversion(t *testing.T) {
 			}
 			if got.Annotations[annotationConverting] != "" || got.Labels[gpuworkload.LabelVGPUConfigState] != tc.state || got.Labels[tc.deployLabel] != "true" {
 				t.Errorf("after the conversion: annotations %v, labels %v; want it done, vGPU state %q and %s", got.Annotations, got.Labels, tc.state, tc.deployLabel)
+			}
+			// GPU feature discovery's labels are those of the node in its
+			// mode: the product and count in container mode only.
+			mode := gpuworkload.Mode(got.Labels[gpuworkload.LabelWorkloadConfig])
+			inv, err := gpuworkload.NewGPUInventory(1, "A10", "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := gpuworkload.LabelsInMode(got.Labels, mode, inv)
+			for _, key := range []string{gpuworkload.LabelGPUProduct, gpuworkload.LabelGPUCount} {
+				if got.Labels[key] != want[key] {
+					t.Errorf("label %s = %q in mode %s, want %q", key, got.Labels[key], mode, want[key])
+				}
 			}
 			for name, want := range tc.advertised {
 				if q := got.Status.Capacity[name]; q.Cmp(want) != 0 {
