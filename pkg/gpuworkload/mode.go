@@ -79,15 +79,13 @@ func (m Mode) IsSandbox() bool {
 	return m == ModePassthrough || m == ModeVGPU
 }
 
-// ResourceClass is the class of extended resource a node in this mode advertises.
+// ResourceClass is the class of extended resource a node in this mode
+// advertises: the inverse of ResourceClass.Mode, from the same table.
 func (m Mode) ResourceClass() ResourceClass {
-	switch m {
-	case ModeContainer:
-		return ClassContainerGPU
-	case ModePassthrough:
-		return ClassPassthroughGPU
-	case ModeVGPU:
-		return ClassVGPUProfile
+	for _, c := range GPUClasses {
+		if modeOfClass[c] == m {
+			return c
+		}
 	}
 	return ClassNotGPU
 }

@@ -72,17 +72,19 @@ func ParseResourceClass(s string) (ResourceClass, error) {
 // IsGPU reports whether the class is GPU inventory.
 func (c ResourceClass) IsGPU() bool { return c != ClassNotGPU && int(c) < len(classNames) }
 
+// GPUClasses are the classes of GPU inventory, in order.
+var GPUClasses = [...]ResourceClass{ClassContainerGPU, ClassPassthroughGPU, ClassVGPUProfile}
+
+// modeOfClass is the mode whose nodes advertise each class: the one table
+// ResourceClass.Mode and Mode.ResourceClass read.
+var modeOfClass = [ResourceClasses]Mode{ClassContainerGPU: ModeContainer, ClassPassthroughGPU: ModePassthrough, ClassVGPUProfile: ModeVGPU}
+
 // Mode is the workload mode whose nodes advertise this class.
 func (c ResourceClass) Mode() (Mode, bool) {
-	switch c {
-	case ClassContainerGPU:
-		return ModeContainer, true
-	case ClassPassthroughGPU:
-		return ModePassthrough, true
-	case ClassVGPUProfile:
-		return ModeVGPU, true
+	if !c.IsGPU() {
+		return "", false
 	}
-	return "", false
+	return modeOfClass[c], true
 }
 
 // ClassifierConfig is the explicit evidence a Classifier starts from.

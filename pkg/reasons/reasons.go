@@ -238,7 +238,7 @@ func NotAdvertisedFor(demand *poddemand.PodDemand, name v1.ResourceName, adverti
 
 func describeAdvertised(advertised map[gpuworkload.ResourceClass][]v1.ResourceName) string {
 	var parts []string
-	for _, class := range []gpuworkload.ResourceClass{gpuworkload.ClassContainerGPU, gpuworkload.ClassPassthroughGPU, gpuworkload.ClassVGPUProfile} {
+	for _, class := range gpuworkload.GPUClasses {
 		names := advertised[class]
 		if len(names) == 0 {
 			continue

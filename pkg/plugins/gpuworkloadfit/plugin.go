@@ -408,36 +408,74 @@ func (d *cycleData) servedByDRAOn(nodeInfo fwk.NodeInfo) bool {
 // serves them through a device plugin, by the node's mode and units.
 func filterDevicePlugin(data *cycleData, nodeInfo fwk.NodeInfo) *fwk.Status {
 	entry := data.tracker.Entry(nodeInfo.Node())
-	if !entry.State.GPUNode {
+	check, i := checkDevicePlugin(entry, data.modeIndex, data.demand.Requests, nodeInfo.GetAllocatable().GetScalarResources(), nodeInfo.GetRequested().GetScalarResources())
+	switch check {
+	case notGPUNode:
 		return reasons.NoGPUs.Plain().Status(fwk.UnschedulableAndUnresolvable)
-	}
-	if message := entry.ModeMismatch[data.modeIndex]; message != "" {
-		return reasons.Reason{Code: reasons.ModeMismatch.Code, Message: message}.Status(fwk.UnschedulableAndUnresolvable)
-	}
-	if entry.Converting {
+	case modeMismatch:
+		return reasons.Reason{Code: reasons.ModeMismatch.Code, Message: entry.ModeMismatch[data.modeIndex]}.Status(fwk.UnschedulableAndUnresolvable)
+	case converting:
 		return reasons.Converting.Plain().Status(fwk.UnschedulableAndUnresolvable)
-	}
-	if entry.State.Mismatched {
+	case mismatched:
 		return reasons.Mismatched.Plain().Status(fwk.UnschedulableAndUnresolvable)
-	}
-	allocatable := nodeInfo.GetAllocatable().GetScalarResources()
-	requested := nodeInfo.GetRequested().GetScalarResources()
-	for i, r := range data.demand.Requests {
-		total := allocatable[r.Name]
-		if total == 0 && entry.State.DRA {
-			return data.notServedDRA[i].Status(fwk.UnschedulableAndUnresolvable)
-		}
-		if total == 0 {
-			return data.otherResource[i].Status(fwk.UnschedulableAndUnresolvable)
-		}
-		if total < r.Count {
-			return data.totalTooSmall[i].Status(fwk.UnschedulableAndUnresolvable)
-		}
-		if total-requested[r.Name] < r.Count {
-			return data.insufficient[i].Status(fwk.Unschedulable)
-		}
+	case notServedByDRA:
+		return data.notServedDRA[i].Status(fwk.UnschedulableAndUnresolvable)
+	case notAdvertised:
+		return data.otherResource[i].Status(fwk.UnschedulableAndUnresolvable)
+	case totalTooSmall:
+		return data.totalTooSmall[i].Status(fwk.UnschedulableAndUnresolvable)
+	case insufficient:
+		return data.insufficient[i].Status(fwk.Unschedulable)
 	}
 	return nil
+}
+
+// devicePluginCheck is the first of Filter's checks of a pod's extended
+// resources that a device-plugin node fails; fits when it fails none.
+type devicePluginCheck int
+
+const (
+	fits devicePluginCheck = iota
+	notGPUNode
+	modeMismatch
+	converting
+	mismatched
+	notServedByDRA
+	notAdvertised
+	totalTooSmall
+	insufficient
+)
+
+// checkDevicePlugin runs Filter's checks, in Filter's order, of the
+// requests of a pod of mode modeIndex on the node of entry, whose scalar
+// resources are allocatable, of which requested are taken; failed is the
+// request a unit check failed on. The queueing hints ask it too, of a node
+// without its usage, so that a hint and Filter never disagree.
+func checkDevicePlugin(entry *clusterstate.NodeEntry, modeIndex int, requests []poddemand.ResourceRequest, allocatable, requested map[v1.ResourceName]int64) (check devicePluginCheck, failed int) {
+	switch {
+	case !entry.State.GPUNode:
+		return notGPUNode, 0
+	case entry.ModeMismatch[modeIndex] != "":
+		return modeMismatch, 0
+	case entry.Converting:
+		return converting, 0
+	case entry.State.Mismatched:
+		return mismatched, 0
+	}
+	for i, r := range requests {
+		total := allocatable[r.Name]
+		switch {
+		case total == 0 && entry.State.DRA:
+			return notServedByDRA, i
+		case total == 0:
+			return notAdvertised, i
+		case total < r.Count:
+			return totalTooSmall, i
+		case total-requested[r.Name] < r.Count:
+			return insufficient, i
+		}
+	}
+	return fits, 0
 }
 
 // filterDRA judges the pod's DRA devices on a node by what it has available

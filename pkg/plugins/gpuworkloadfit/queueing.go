@@ -2,6 +2,7 @@ package gpuworkloadfit
 
 import (
 	"context"
+	"slices"
 	"sync"
 
 	v1 "k8s.io/api/core/v1"
@@ -152,19 +153,23 @@ func (pl *GPUWorkloadFit) isSchedulableAfterNodeChange(logger klog.Logger, pod *
 	return fwk.QueueSkip, nil
 }
 
-// canServe is Filter without the node's current usage: mode, a settled node and
-// advertisement of every requested resource in the needed amount.
+// canServe is Filter's check without the node's current usage: mode, a
+// settled node and advertisement of every requested resource in the needed
+// amount (checkDevicePlugin).
 func canServe(node *v1.Node, entry *clusterstate.NodeEntry, demand *poddemand.PodDemand) bool {
 	mode, _ := demand.Mode()
-	if !entry.State.ServesMode(mode) || entry.State.Unsettled() {
+	modeIndex := slices.Index(gpuworkload.Modes[:], mode)
+	if modeIndex < 0 {
 		return false
 	}
+	allocatable := make(map[v1.ResourceName]int64, len(demand.Requests))
 	for _, r := range demand.Requests {
-		if units, err := gpuworkload.Units(node.Status.Allocatable[r.Name]); err != nil || units < r.Count {
-			return false
+		if units, err := gpuworkload.Units(node.Status.Allocatable[r.Name]); err == nil {
+			allocatable[r.Name] = units
 		}
 	}
-	return true
+	check, _ := checkDevicePlugin(entry, modeIndex, demand.Requests, allocatable, nil)
+	return check == fits
 }
 
 // isSchedulableAfterAssignedPodDelete queues the pod when the deleted pod
