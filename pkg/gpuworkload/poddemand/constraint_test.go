@@ -60,4 +60,3 @@ func TestNodeConstraintAgreesWithNodeAffinity(t *testing.T) {
 		}
 	}
 }
-
