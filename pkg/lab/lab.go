@@ -440,7 +440,8 @@ type outcome struct {
 	node, message string
 	phase         v1.PodPhase
 	// namespace and pod name the pod; pod is empty for a VMI without one.
-	namespace, pod string
+	// vmi names the VirtualMachineInstance whose launcher pod it is.
+	namespace, pod, vmi string
 	failedCreate   bool
 	// deleting is a Pending pod being deleted, which the scheduler skips.
 	deleting bool
@@ -502,7 +503,9 @@ func (l *lab) vmiOutcome(ctx context.Context, namespace, name string) (outcome, 
 		return outcome{}, err
 	}
 	if len(pods.Items) > 0 {
-		return podOutcome(&pods.Items[0]), nil
+		o := podOutcome(&pods.Items[0])
+		o.vmi = name
+		return o, nil
 	}
 	events, err := l.client.EventsV1().Events(namespace).List(ctx, metav1.ListOptions{})
 	if err != nil {
@@ -762,7 +765,11 @@ func (l *lab) nextSteps(s *Scenario) {
 	fmt.Fprintln(l.Out, "  kubectl get nodes -L nvidia.com/gpu.workload.config")
 	fmt.Fprintln(l.Out, "  kubectl gpu-workload check")
 	if pending.pod != "" {
-		fmt.Fprintf(l.Out, "  kubectl gpu-workload explain pod %s -n %s\n", pending.pod, pending.namespace)
+		if pending.vmi != "" {
+			fmt.Fprintf(l.Out, "  kubectl gpu-workload explain vmi %s -n %s\n", pending.vmi, pending.namespace)
+		} else {
+			fmt.Fprintf(l.Out, "  kubectl gpu-workload explain pod %s -n %s\n", pending.pod, pending.namespace)
+		}
 		if commands, err := l.fixCommands(pending.namespace, pending.pod, time.Time{}); err == nil && len(commands) > 0 {
 			fmt.Fprintf(l.Out, "  # follow the scheduler's fix for %s, then wait for the node to convert and the pod to land:\n", pending.pod)
 			for _, c := range commands {
