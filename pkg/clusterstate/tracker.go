@@ -365,7 +365,7 @@ func (t *Tracker) newEntry(node *v1.Node, policy gpuworkload.SandboxPolicy, clas
 	state.Settle(since, now, t.conversionTimeout)
 	e := &NodeEntry{ResourceVersion: node.ResourceVersion, Epoch: epoch, State: state, Converting: state.Converting()}
 	if state.GPUNode {
-		e.Inventory = gpuworkload.InventoryOf(node, state)
+		e.Inventory = state.Inventory()
 	}
 	for i, mode := range gpuworkload.Modes {
 		e.ModeMismatch[i] = t.reasonBuilder(state, mode)

@@ -109,7 +109,7 @@ func Advise(ctx context.Context, c *clusterview.Cluster, pods []*v1.Pod, narrowi
 		node := byName[s.Name]
 		nodes[i] = placement.NodeSpec{
 			Name: s.Name, MilliCPU: node.Status.Allocatable.Cpu().MilliValue(), Memory: node.Status.Allocatable.Memory().Value(),
-			Mode: s.Mode.Mode, Inventory: gpuworkload.InventoryOf(node, s), Labels: node.Labels,
+			Mode: s.Mode.Mode, Inventory: s.Inventory(), Labels: node.Labels,
 		}
 		if !s.GPUNode || s.DRA {
 			// A DRA node has no mode to change: the driver serves containers

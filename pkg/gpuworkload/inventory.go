@@ -229,7 +229,7 @@ func GPUsOf(nodes []*v1.Node, states []*NodeState) []NodeGPUs {
 	var out []NodeGPUs
 	for _, s := range states {
 		if node := byName[s.Name]; node != nil && s.GPUNode {
-			out = append(out, NodeGPUs{Node: s.Name, Mode: s.Mode.Mode, Inventory: InventoryOf(node, s)})
+			out = append(out, NodeGPUs{Node: s.Name, Mode: s.Mode.Mode, Inventory: s.Inventory()})
 		}
 	}
 	return out
@@ -246,13 +246,14 @@ func ConvertibleTo(nodes []NodeGPUs, r v1.ResourceName) (NodeGPUs, Conversion, b
 	return NodeGPUs{}, Conversion{}, false
 }
 
-// InventoryOf reads a node's GPUs from its labels and advertisement: the
-// card as IdentifyCard reads it, the GPU count gpu-feature-discovery labels
-// in container mode or the count advertised, and the vGPU profile the
-// node's vgpu.config (or the ClusterPolicy's default for it) creates.
-func InventoryOf(node *v1.Node, state *NodeState) GPUInventory {
-	inv := GPUInventory{Card: state.Card}
-	for _, r := range state.Resources {
+// Inventory is the node's GPUs as its labels and advertisement show them:
+// the card as IdentifyCard reads it, the GPU count gpu-feature-discovery
+// labels in container mode or the count advertised, and the vGPU profile
+// the node's vgpu.config (or the ClusterPolicy's default for it) creates.
+// It reads what NewNodeState parsed, not the labels again.
+func (s *NodeState) Inventory() GPUInventory {
+	inv := GPUInventory{Card: s.Card}
+	for _, r := range s.Resources {
 		switch r.Class {
 		case ClassContainerGPU, ClassPassthroughGPU:
 			inv.GPUs = r.Capacity
@@ -265,12 +266,12 @@ func InventoryOf(node *v1.Node, state *NodeState) GPUInventory {
 			}
 		}
 	}
-	if n, present, err := gpuCountOf(node.Labels); present && err == nil {
-		inv.GPUs = n
+	if s.GPUCount > 0 {
+		inv.GPUs = s.GPUCount
 	}
 	if inv.VGPU.Card == "" && inv.Card.VGPUFamily != "" {
-		if p, err := hardware.ParseVGPUConfig(state.VGPUConfig); err == nil && p.Family() == inv.Card.VGPUFamily {
-			inv.VGPU = p
+		if s.vgpuConfigErr == nil && s.vgpuConfig.Family() == inv.Card.VGPUFamily {
+			inv.VGPU = s.vgpuConfig
 		} else {
 			inv.VGPU = inv.Card.DefaultProfile()
 		}

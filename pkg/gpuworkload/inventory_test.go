@@ -134,7 +134,7 @@ func TestInventoryOfLiveNodes(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			classifier := NewClassifier(ClassifierConfig{}, tc.policy, []*v1.Node{tc.node})
-			inv := InventoryOf(tc.node, NewNodeState(tc.node, tc.policy, classifier))
+			inv := NewNodeState(tc.node, tc.policy, classifier).Inventory()
 			name, count, err := inv.Advertisement(tc.mode)
 			if err != nil || name != tc.want || count != tc.count {
 				t.Fatalf("inventory %+v advertises %d %s (%v) in %s, want %d %s", inv, count, name, err, tc.mode, tc.count, tc.want)
@@ -148,7 +148,7 @@ func TestInventoryOfLiveNodes(t *testing.T) {
 func TestConversionOfAnA100SXM4(t *testing.T) {
 	labels := map[string]string{LabelGPUProduct: "NVIDIA-A100-SXM4-80GB", LabelGPUCount: "8"}
 	node := testNode("a100", labels, map[string]string{string(ResourceGPU): "8"})
-	inv := InventoryOf(node, NewNodeState(node, enabledPolicy(ModeContainer), nil))
+	inv := NewNodeState(node, enabledPolicy(ModeContainer), nil).Inventory()
 	c, ok := inv.ConversionTo(ModeContainer, "nvidia.com/NVIDIA_A100DX-20C")
 	if want := "kubectl label node a100 nvidia.com/gpu.workload.config=vm-vgpu nvidia.com/vgpu.config=A100DX-20C --overwrite"; !ok || c.Command("a100") != want || c.Units() != 32 {
 		t.Fatalf("conversion %q for %d units (%v), want %q for 32", c.Command("a100"), c.Units(), ok, want)

@@ -45,6 +45,14 @@ type NodeState struct {
 	VGPUConfig       string
 	VGPUConfigState  string
 	OperandsDisabled bool
+	// GPUCount is gpu-feature-discovery's nvidia.com/gpu.count, 0 without a
+	// valid one; gpuCountErr says why one is not valid. vgpuConfig is
+	// VGPUConfig parsed as a profile, vgpuConfigErr why it is not one. Each
+	// label is read here once per node update.
+	GPUCount      int64
+	gpuCountErr   error
+	vgpuConfig    hardware.VGPUProfile
+	vgpuConfigErr error
 	// PausedOperands are deploy labels whose value pauses their operand.
 	PausedOperands []string
 	Findings       []Finding
@@ -82,6 +90,8 @@ func NewNodeState(node *v1.Node, policy SandboxPolicy, classifier *Classifier) *
 		VGPUConfigState:  node.Labels[LabelVGPUConfigState],
 		OperandsDisabled: node.Labels[LabelDeployOperands] == "false",
 	}
+	s.GPUCount, s.gpuCountErr = gpuCountOf(node.Labels)
+	s.vgpuConfig, s.vgpuConfigErr = hardware.ParseVGPUConfig(s.VGPUConfig)
 	for name, capacity := range node.Status.Capacity {
 		class := classifier.Classify(name)
 		if !class.IsGPU() {
@@ -282,25 +292,25 @@ func nodeFindings(node *v1.Node, s *NodeState, policy SandboxPolicy) []Finding {
 				"%s: %d of %d units are not allocatable: the device plugin reports them unhealthy", r.Name, r.Capacity-r.Allocatable, r.Capacity))
 		}
 	}
-	if _, present, err := gpuCountOf(node.Labels); present && err != nil {
+	if s.gpuCountErr != nil {
 		out = append(out, NewFinding(FindingInvalidGPUCountLabel,
 			fmt.Sprintf("gpu-feature-discovery sets the label from the GPUs it finds: check its pod on the node (%s), and remove a hand-set value: kubectl label node %s %s-", checkOperands, s.Name, LabelGPUCount),
-			"%v; the node's GPU count is unknown", err))
+			"%v; the node's GPU count is unknown", s.gpuCountErr))
 	}
 	return out
 }
 
-// gpuCountOf reads gpu-feature-discovery's GPU count label; present is false without it.
-func gpuCountOf(labels map[string]string) (count int64, present bool, err error) {
+// gpuCountOf reads gpu-feature-discovery's GPU count label: 0 without it.
+func gpuCountOf(labels map[string]string) (int64, error) {
 	value, present := labels[LabelGPUCount]
 	if !present {
-		return 0, false, nil
+		return 0, nil
 	}
-	count, err = strconv.ParseInt(value, 10, 64)
+	count, err := strconv.ParseInt(value, 10, 64)
 	if err != nil || count < 1 || count > MaxUnits {
-		return 0, true, fmt.Errorf("%s=%+q is not a whole number of GPUs from 1 to %d", LabelGPUCount, value, MaxUnits)
+		return 0, fmt.Errorf("%s=%+q is not a whole number of GPUs from 1 to %d", LabelGPUCount, value, MaxUnits)
 	}
-	return count, true, nil
+	return count, nil
 }
 
 // profileNotOnCard is the finding for a vgpu.config profile the node's card
@@ -401,7 +411,7 @@ func vgpuFindings(node *v1.Node, s *NodeState, policy SandboxPolicy) []Finding {
 	card := identity.VGPUFamily
 	var want hardware.VGPUProfile
 	wantKnown := false
-	switch p, err := hardware.ParseVGPUConfig(configValue); {
+	switch p, err := s.vgpuConfig, s.vgpuConfigErr; {
 	case configValue == hardware.VGPUConfigDefault:
 		want = identity.DefaultProfile()
 		wantKnown = want.Card != ""
@@ -436,7 +446,7 @@ func vgpuFindings(node *v1.Node, s *NodeState, policy SandboxPolicy) []Finding {
 			fmt.Sprintf("check that %s=%s names a section of the vGPU device manager's ConfigMap that fits the card, and read the nvidia-vgpu-device-manager logs on the node", LabelVGPUConfig, configValue),
 			"%s=%s: the vGPU device manager could not apply %s=%s", LabelVGPUConfigState, VGPUConfigStateFailed, LabelVGPUConfig, configValue))
 	}
-	if gpus, present, err := gpuCountOf(node.Labels); present && err == nil && len(advertised) == 1 {
+	if gpus := s.GPUCount; gpus > 0 && len(advertised) == 1 {
 		p := advertised[0]
 		if perGPU, ok := p.MaxPerGPU(); ok {
 			r, _ := s.Advertised(v1.ResourceName(hardware.ResourceDomain + p.TypeName()))
