@@ -442,7 +442,7 @@ type outcome struct {
 	// namespace and pod name the pod; pod is empty for a VMI without one.
 	// vmi names the VirtualMachineInstance whose launcher pod it is.
 	namespace, pod, vmi string
-	failedCreate   bool
+	failedCreate        bool
 	// deleting is a Pending pod being deleted, which the scheduler skips.
 	deleting bool
 	// scheduler is the pod's schedulerName, as admission left it.
