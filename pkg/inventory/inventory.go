@@ -227,221 +227,273 @@ type pinnedWaiting struct {
 	units      int64
 }
 
-// Compute counts the inventory.
+// Compute counts the inventory in four steps: what the bound pods hold on
+// each node and which GPU pods wait (countPods), each GPU node's units by
+// state with the free ones stranded against the waiting pods (countNodes),
+// the pinned waiting pods under the cards they accept (countPinned), and the
+// sorted report.
 func Compute(ctx context.Context, in Input) Report {
-	used := map[string]*nodeUse{}
-	waiting := poddemand.NewWaitingGPUPods()
-	pending := map[Pending]*Pending{}
-	pinned := map[string]*pinnedWaiting{}
+	c := &count{
+		in: in, used: map[string]*nodeUse{}, waiting: poddemand.NewWaitingGPUPods(), pending: map[Pending]*Pending{},
+		pinned: map[string]*pinnedWaiting{}, otherClaims: map[string]bool{},
+		resources: map[[2]string]*Resource{}, cards: map[string]*Card{}, cardNodes: map[string][]*v1.Node{},
+		modes: map[gpuworkload.Mode]*Mode{ModeDRA: {Mode: ModeDRA}},
+	}
+	for _, m := range gpuworkload.Modes {
+		c.modes[m] = &Mode{Mode: m}
+	}
+	c.countPods(ctx)
+	c.countNodes()
+	c.countPinned()
+	return c.report()
+}
+
+// count is one Compute's tallies.
+type count struct {
+	in Input
+	// used is what the bound pods hold, by node.
+	used map[string]*nodeUse
+	// waiting, pending and pinned are the GPU pods without a node: by shape
+	// for stranding, by row of the report, and by node constraint.
+	waiting *poddemand.WaitingGPUPods
+	pending map[Pending]*Pending
+	pinned  map[string]*pinnedWaiting
 	// otherClaims are the claims (namespace/name) of pods another
 	// scheduler bound, whose devices they hold.
-	otherClaims := map[string]bool{}
+	otherClaims map[string]bool
+	resources   map[[2]string]*Resource
+	cards       map[string]*Card
+	cardNodes   map[string][]*v1.Node
+	modes       map[gpuworkload.Mode]*Mode
+}
+
+// countPods counts the running pods: a bound pod's use on its node (from
+// in.Bound's cache when it did not change), a GPU pod without a node as
+// waiting.
+func (c *count) countPods(ctx context.Context) {
 	var seen map[types.UID]boundPod
-	if in.Bound != nil {
-		in.Bound.mu.Lock()
-		defer in.Bound.mu.Unlock()
-		if in.Bound.classifier != in.Classifier {
-			in.Bound.pods, in.Bound.classifier = map[types.UID]boundPod{}, in.Classifier
+	if bound := c.in.Bound; bound != nil {
+		bound.mu.Lock()
+		defer bound.mu.Unlock()
+		if bound.classifier != c.in.Classifier {
+			bound.pods, bound.classifier = map[types.UID]boundPod{}, c.in.Classifier
 		}
-		seen = make(map[types.UID]boundPod, len(in.Bound.pods))
+		seen = make(map[types.UID]boundPod, len(bound.pods))
+		defer func() { bound.pods = seen }()
 	}
-	for _, pod := range in.Pods {
-		if pod.Status.Phase == v1.PodSucceeded || pod.Status.Phase == v1.PodFailed {
-			continue
-		}
-		if pod.Spec.NodeName != "" {
-			b := in.Bound.use(pod, in.Demand, seen)
-			u := used[pod.Spec.NodeName]
-			if u == nil {
-				u = &nodeUse{units: map[v1.ResourceName]int64{}, otherUnits: map[v1.ResourceName]int64{}}
-				used[pod.Spec.NodeName] = u
-			}
-			u.milliCPU += b.milliCPU
-			u.memory += b.memory
-			other := !slices.Contains(in.OurSchedulers, pod.Spec.SchedulerName)
-			for _, r := range b.requests {
-				u.units[r.Name] += r.Count
-				if other {
-					u.otherUnits[r.Name] += r.Count
-				}
-				if !b.pinned {
-					u.unpinnedUnits += r.Count
-				}
-			}
-			if other {
-				addClaimsOf(pod, otherClaims)
-			}
-			continue
-		}
-		demand := in.Demand(pod)
-		requests := resourcehelper.PodRequests(pod, resourcehelper.PodResourcesOptions{})
-		if demand.Invalid != nil || !demand.IsGPU() && len(demand.Claims) == 0 {
-			continue
-		}
-		mode, _ := demand.Mode()
-		var resource v1.ResourceName
-		if demand.IsGPU() {
-			resource = demand.Requests[0].Name
-		} else {
-			mode, _ = demand.Claims[0].Class.Mode()
-			resource = v1.ResourceName(demand.Claims[0].DeviceClass)
-		}
-		reason := in.ReasonOf(pod)
-		if reason == "" {
-			reason = Unexplained
-		}
-		constraint := poddemand.NodeConstraintOf(pod)
-		if len(demand.Claims) > 0 && in.DRADevices != nil {
-			constraint = constraint.WithClaimSelectors(demand.Claims, func(node string) bool {
-				devices, selected := in.DRADevices(node)
-				return dradevices.DRAPublishesFor(ctx, devices, selected, demand.Claims)
-			})
-		}
-		key := Pending{Mode: mode, Resource: resource, Constraint: constraint.Description, Reason: reason}
-		p := pending[key]
-		if p == nil {
-			p = &key
-			pending[key] = p
-		}
-		units := int64(0)
-		for _, r := range demand.Requests {
-			units += r.Count
-		}
-		for _, c := range demand.Claims {
-			units += c.Count
-		}
-		p.Pods++
-		p.Units += units
-		if constraint.Constrains() {
-			w := pinned[constraint.Key]
-			if w == nil {
-				w = &pinnedWaiting{constraint: constraint}
-				pinned[constraint.Key] = w
-			}
-			w.pods++
-			w.units += units
-		}
-		shape := poddemand.WaitingShape{MilliCPU: requests.Cpu().MilliValue(), Memory: requests.Memory().Value()}
-		if !demand.IsGPU() {
-			for _, c := range demand.Claims {
-				shape.Units += c.Count
-			}
-			waiting.Add(dradevices.DRAGPUs(in.DRADriver), shape, constraint)
-			continue
-		}
-		first := demand.Requests[0]
-		shape.Units = first.Count
-		waiting.Add(first.Name, shape, constraint)
-		if in.DRAServes != nil && in.DRAServes(first.Name) {
-			waiting.Add(dradevices.DRAGPUs(in.DRADriver), shape, constraint)
+	for _, pod := range c.in.Pods {
+		switch {
+		case pod.Status.Phase == v1.PodSucceeded || pod.Status.Phase == v1.PodFailed:
+		case pod.Spec.NodeName != "":
+			c.countBound(pod, c.in.Bound.use(pod, c.in.Demand, seen))
+		default:
+			c.countWaiting(ctx, pod)
 		}
 	}
+}
 
-	if in.Bound != nil {
-		in.Bound.pods = seen
+// countBound adds what a bound pod uses to its node's use.
+func (c *count) countBound(pod *v1.Pod, b boundPod) {
+	u := c.used[pod.Spec.NodeName]
+	if u == nil {
+		u = &nodeUse{units: map[v1.ResourceName]int64{}, otherUnits: map[v1.ResourceName]int64{}}
+		c.used[pod.Spec.NodeName] = u
 	}
+	u.milliCPU += b.milliCPU
+	u.memory += b.memory
+	other := !slices.Contains(c.in.OurSchedulers, pod.Spec.SchedulerName)
+	for _, r := range b.requests {
+		u.units[r.Name] += r.Count
+		if other {
+			u.otherUnits[r.Name] += r.Count
+		}
+		if !b.pinned {
+			u.unpinnedUnits += r.Count
+		}
+	}
+	if other {
+		addClaimsOf(pod, c.otherClaims)
+	}
+}
 
-	resources := map[[2]string]*Resource{}
-	cards := map[string]*Card{}
-	cardNodes := map[string][]*v1.Node{}
-	modes := map[gpuworkload.Mode]*Mode{ModeDRA: {Mode: ModeDRA}}
-	for _, m := range gpuworkload.Modes {
-		modes[m] = &Mode{Mode: m}
+// countWaiting counts a GPU pod without a node: under its report row (the
+// mode and resource of its first request or claim, its node constraint and
+// its reason), under its constraint when it has one, and by its shape
+// against which free units strand.
+func (c *count) countWaiting(ctx context.Context, pod *v1.Pod) {
+	demand := c.in.Demand(pod)
+	if demand.Invalid != nil || !demand.IsGPU() && len(demand.Claims) == 0 {
+		return
 	}
-	for _, node := range in.Nodes {
-		state := in.State(node)
+	mode, _ := demand.Mode()
+	var resource v1.ResourceName
+	if demand.IsGPU() {
+		resource = demand.Requests[0].Name
+	} else {
+		mode, _ = demand.Claims[0].Class.Mode()
+		resource = v1.ResourceName(demand.Claims[0].DeviceClass)
+	}
+	reason := cmp.Or(c.in.ReasonOf(pod), Unexplained)
+	constraint := poddemand.NodeConstraintOf(pod)
+	if len(demand.Claims) > 0 && c.in.DRADevices != nil {
+		constraint = constraint.WithClaimSelectors(demand.Claims, func(node string) bool {
+			devices, selected := c.in.DRADevices(node)
+			return dradevices.DRAPublishesFor(ctx, devices, selected, demand.Claims)
+		})
+	}
+	key := Pending{Mode: mode, Resource: resource, Constraint: constraint.Description, Reason: reason}
+	p := c.pending[key]
+	if p == nil {
+		p = &key
+		c.pending[key] = p
+	}
+	units := int64(0)
+	for _, r := range demand.Requests {
+		units += r.Count
+	}
+	for _, claim := range demand.Claims {
+		units += claim.Count
+	}
+	p.Pods++
+	p.Units += units
+	if constraint.Constrains() {
+		w := c.pinned[constraint.Key]
+		if w == nil {
+			w = &pinnedWaiting{constraint: constraint}
+			c.pinned[constraint.Key] = w
+		}
+		w.pods++
+		w.units += units
+	}
+	requests := resourcehelper.PodRequests(pod, resourcehelper.PodResourcesOptions{})
+	shape := poddemand.WaitingShape{MilliCPU: requests.Cpu().MilliValue(), Memory: requests.Memory().Value()}
+	if !demand.IsGPU() {
+		for _, claim := range demand.Claims {
+			shape.Units += claim.Count
+		}
+		c.waiting.Add(dradevices.DRAGPUs(c.in.DRADriver), shape, constraint)
+		return
+	}
+	first := demand.Requests[0]
+	shape.Units = first.Count
+	c.waiting.Add(first.Name, shape, constraint)
+	if c.in.DRAServes != nil && c.in.DRAServes(first.Name) {
+		c.waiting.Add(dradevices.DRAGPUs(c.in.DRADriver), shape, constraint)
+	}
+}
+
+// countNodes counts each GPU node: a DRA node by its devices and GPUs, a
+// device-plugin node by its mode's state and its resources' units, free
+// ones stranded against the waiting pods, and under its card.
+func (c *count) countNodes() {
+	for _, node := range c.in.Nodes {
+		state := c.in.State(node)
 		if !state.GPUNode {
 			continue
 		}
-		u := used[node.Name]
+		u := c.used[node.Name]
 		if u == nil {
 			u = &nodeUse{}
 		}
 		freeCPU, freeMemory := node.Status.Allocatable.Cpu().MilliValue()-u.milliCPU, node.Status.Allocatable.Memory().Value()-u.memory
 		if state.DRA {
-			devices, selected := in.DRADevices(node.Name)
-			countDRANode(modes[ModeDRA], resources, state, devices, selected, in.DRADriver, otherClaims)
-			countDRAGPUs(resources, node, devices, in.DRADriver, otherClaims, waiting, freeCPU, freeMemory)
+			devices, selected := c.in.DRADevices(node.Name)
+			countDRANode(c.modes[ModeDRA], c.resources, state, devices, selected, c.in.DRADriver, c.otherClaims)
+			countDRAGPUs(c.resources, node, devices, c.in.DRADriver, c.otherClaims, c.waiting, freeCPU, freeMemory)
 			continue
 		}
-		m := modes[state.Mode.Mode]
-		unsettled := state.Unsettled()
-		switch {
-		case state.Converting():
-			m.Converting++
-		case hasError(state):
-			m.Mismatched++
-		default:
-			m.Ready++
-		}
-		allocatedHere := int64(0)
-		for _, r := range state.Resources {
-			allocated := u.units[r.Name]
-			allocatedHere += allocated
-			key := [2]string{string(state.Mode.Mode), string(r.Name)}
-			row := resources[key]
-			if row == nil {
-				row = newResource(state.Mode.Mode, r.Name)
-				resources[key] = row
-			}
-			free := max(r.Allocatable-allocated, 0)
-			row.Allocatable += r.Allocatable
-			row.Allocated += allocated
-			row.HeldByOtherSchedulers += u.otherUnits[r.Name]
-			row.OverCommitted += max(allocated-r.Allocatable, 0)
-			if unsettled {
-				row.Unavailable += free
-				continue
-			}
-			row.Free += free
-			if kind, ok := waiting.Stranded(poddemand.FreeOnNode{Node: node, Resource: r.Name, Units: free, MilliCPU: freeCPU, Memory: freeMemory}); ok {
-				row.Stranded[poddemand.StrandedKindNames[kind]] += free
-			}
-		}
-		if allocatedHere == 0 && !unsettled {
-			m.Empty++
-		}
-		card := cmp.Or(state.Product, state.Card.String())
-		c := cards[card]
-		if c == nil {
-			c = &Card{Card: card}
-			cards[card] = c
-		}
-		c.Nodes++
-		for _, r := range state.Resources {
-			c.Allocatable += r.Allocatable
-		}
-		c.HeldByUnpinned += u.unpinnedUnits
-		cardNodes[card] = append(cardNodes[card], node)
+		c.countDevicePluginNode(node, state, u, freeCPU, freeMemory)
 	}
-	for _, w := range pinned {
-		for card, nodes := range cardNodes {
-			if slices.ContainsFunc(nodes, w.constraint.Accepts) {
-				cards[card].PinnedPodsWaiting += w.pods
-				cards[card].PinnedUnitsWaiting += w.units
-			}
-		}
-	}
+}
 
+// countDevicePluginNode counts a device-plugin GPU node under its mode, its
+// resources' units by state, and its card.
+func (c *count) countDevicePluginNode(node *v1.Node, state *gpuworkload.NodeState, u *nodeUse, freeCPU, freeMemory int64) {
+	m := c.modes[state.Mode.Mode]
+	unsettled := state.Unsettled()
+	switch {
+	case state.Converting():
+		m.Converting++
+	case hasError(state):
+		m.Mismatched++
+	default:
+		m.Ready++
+	}
+	allocatedHere := int64(0)
+	for _, r := range state.Resources {
+		allocated := u.units[r.Name]
+		allocatedHere += allocated
+		key := [2]string{string(state.Mode.Mode), string(r.Name)}
+		row := c.resources[key]
+		if row == nil {
+			row = newResource(state.Mode.Mode, r.Name)
+			c.resources[key] = row
+		}
+		free := max(r.Allocatable-allocated, 0)
+		row.Allocatable += r.Allocatable
+		row.Allocated += allocated
+		row.HeldByOtherSchedulers += u.otherUnits[r.Name]
+		row.OverCommitted += max(allocated-r.Allocatable, 0)
+		if unsettled {
+			row.Unavailable += free
+			continue
+		}
+		row.Free += free
+		if kind, ok := c.waiting.Stranded(poddemand.FreeOnNode{Node: node, Resource: r.Name, Units: free, MilliCPU: freeCPU, Memory: freeMemory}); ok {
+			row.Stranded[poddemand.StrandedKindNames[kind]] += free
+		}
+	}
+	if allocatedHere == 0 && !unsettled {
+		m.Empty++
+	}
+	name := cmp.Or(state.Product, state.Card.String())
+	card := c.cards[name]
+	if card == nil {
+		card = &Card{Card: name}
+		c.cards[name] = card
+	}
+	card.Nodes++
+	for _, r := range state.Resources {
+		card.Allocatable += r.Allocatable
+	}
+	card.HeldByUnpinned += u.unpinnedUnits
+	c.cardNodes[name] = append(c.cardNodes[name], node)
+}
+
+// countPinned counts the pods waiting under each node constraint under
+// every card one of whose nodes the constraint accepts.
+func (c *count) countPinned() {
+	for _, w := range c.pinned {
+		for card, nodes := range c.cardNodes {
+			if slices.ContainsFunc(nodes, w.constraint.Accepts) {
+				c.cards[card].PinnedPodsWaiting += w.pods
+				c.cards[card].PinnedUnitsWaiting += w.units
+			}
+		}
+	}
+}
+
+// report is the tallies as the Report, each list sorted.
+func (c *count) report() Report {
 	var r Report
-	for _, row := range resources {
+	for _, row := range c.resources {
 		r.Resources = append(r.Resources, *row)
 	}
 	slices.SortFunc(r.Resources, func(a, b Resource) int {
 		return cmp.Or(cmp.Compare(a.Mode, b.Mode), cmp.Compare(a.Resource, b.Resource))
 	})
 	for _, m := range gpuworkload.Modes {
-		r.Modes = append(r.Modes, *modes[m])
+		r.Modes = append(r.Modes, *c.modes[m])
 	}
-	r.Modes = append(r.Modes, *modes[ModeDRA])
-	for _, p := range pending {
+	r.Modes = append(r.Modes, *c.modes[ModeDRA])
+	for _, p := range c.pending {
 		r.Pending = append(r.Pending, *p)
 	}
 	slices.SortFunc(r.Pending, func(a, b Pending) int {
 		return cmp.Or(cmp.Compare(a.Mode, b.Mode), cmp.Compare(a.Resource, b.Resource), cmp.Compare(a.Constraint, b.Constraint), cmp.Compare(a.Reason, b.Reason))
 	})
-	for _, name := range slices.Sorted(maps.Keys(cards)) {
-		r.Cards = append(r.Cards, *cards[name])
+	for _, name := range slices.Sorted(maps.Keys(c.cards)) {
+		r.Cards = append(r.Cards, *c.cards[name])
 	}
 	return r
 }
