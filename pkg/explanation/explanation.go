@@ -157,164 +157,198 @@ func (index NodeInfoIndex) Get(nodeName string) (fwk.NodeInfo, error) {
 // required node affinity accept, as they are or once converted
 // (poddemand.NodeConstraint).
 func Explain(ctx context.Context, pod *v1.Pod, demand *poddemand.PodDemand, tracker *clusterstate.Tracker, nodes NodeInfos) Explanation {
-	policy := tracker.Policy()
 	var constraint poddemand.NodeConstraint
 	if pod != nil {
 		constraint = poddemand.NodeConstraintOf(pod)
 	}
+	policy := tracker.Policy()
+	c := takeCensus(ctx, demand, tracker, nodes, constraint)
+	var b strings.Builder
+	describe(&b, pod, demand, policy, c, constraint)
+	b.WriteString(fixPrefix)
+	r := c.fixFor(pod, demand, policy, tracker, nodes, constraint)
+	b.WriteString(r.text)
+	return Explanation{Message: b.String(), FixCommands: r.commands, ReasonCode: r.code}
+}
+
+// census is what the cluster offers the pod: the GPU nodes by mode, and
+// what its requests and claims find.
+type census struct {
+	byMode                  map[gpuworkload.Mode]*modeSummary
+	ignoredLabels, draNodes int
+	perResource             []resourceSummary
+	// perClaim holds, per claim request, a summary per alternative.
+	perClaim       [][]claimSummary
+	devicesCounted deviceCount
+}
+
+// takeCensus counts the modes from the tracker's census, the DRA nodes and
+// devices the pod's requests and claims need, and, for a pod of one mode,
+// its resources' units on the nodes that advertise them.
+func takeCensus(ctx context.Context, demand *poddemand.PodDemand, tracker *clusterstate.Tracker, nodes NodeInfos, constraint poddemand.NodeConstraint) *census {
 	modes, ignoredLabels, draNodes := tracker.ModeCounts()
-	byMode := map[gpuworkload.Mode]*modeSummary{}
+	c := &census{byMode: map[gpuworkload.Mode]*modeSummary{}, ignoredLabels: ignoredLabels, draNodes: draNodes,
+		perResource: make([]resourceSummary, len(demand.Requests)), perClaim: make([][]claimSummary, len(demand.Claims))}
 	for i, m := range gpuworkload.Modes {
-		byMode[m] = &modeSummary{nodes: modes[i].Nodes, converting: modes[i].Converting, mismatched: modes[i].Mismatched}
+		c.byMode[m] = &modeSummary{nodes: modes[i].Nodes, converting: modes[i].Converting, mismatched: modes[i].Mismatched}
 	}
-	perResource := make([]resourceSummary, len(demand.Requests))
 	needsDRA := len(demand.Claims) > 0
 	for i, r := range demand.Requests {
-		perResource[i].dra, _ = tracker.DRAServed(r.Name)
-		needsDRA = needsDRA || perResource[i].dra.DeviceClass != ""
+		c.perResource[i].dra, _ = tracker.DRAServed(r.Name)
+		needsDRA = needsDRA || c.perResource[i].dra.DeviceClass != ""
 	}
-	// perClaim holds, per claim request, a summary per alternative.
-	perClaim := make([][]claimSummary, len(demand.Claims))
-	for i, c := range demand.Claims {
-		perClaim[i] = make([]claimSummary, 1+len(c.Or))
+	for i, claim := range demand.Claims {
+		c.perClaim[i] = make([]claimSummary, 1+len(claim.Or))
 	}
-	// The claims' own selectors are CEL a tenant writes: they are evaluated
-	// until a deadline, the allocator's default timeout, and a node whose
-	// evaluation it cut short is left out of the counts, which say so.
-	var devicesCounted deviceCount
 	if needsDRA {
-		selectorCtx, cancel := context.WithTimeout(ctx, SelectorTimeout)
-		defer cancel()
-		nodeClaims := make([]dradevices.DRAClassAvailability, 0, 4)
-		tracker.EachDRANode(func(node string, devices *dradevices.DRANode, available *dradevices.DRAAvailability) {
-			for i := range perResource {
-				if rs := &perResource[i]; rs.dra.DeviceClass != "" && len(devices.Selected[rs.dra.DeviceClass]) > 0 {
-					rs.draNodes++
-				}
-			}
-			if available == nil || len(demand.Claims) == 0 {
-				return
-			}
-			devicesCounted.nodes++
-			if selectorCtx.Err() != nil {
-				return
-			}
-			nodeClaims = nodeClaims[:0]
-			for _, c := range demand.Claims {
-				for _, a := range c.Alternatives() {
-					nodeClaims = append(nodeClaims, available.Matching(selectorCtx, a.DeviceClass, a.Selector, a.Tolerations))
-				}
-			}
-			if selectorCtx.Err() != nil {
-				return
-			}
-			devicesCounted.counted++
-			k := 0
-			for i, c := range demand.Claims {
-				for j := range c.Alternatives() {
-					perClaim[i][j].add(node, nodeClaims[k])
-					k++
-				}
-			}
-		})
+		c.countDRA(ctx, demand, tracker)
 	}
 	if !demand.Conflict() {
 		for i, r := range demand.Requests {
-			perResource[i].count(r.Name, demand.Requests, tracker, nodes, constraint)
+			c.perResource[i].count(r.Name, demand.Requests, tracker, nodes, constraint)
 		}
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s needs %s", reasons.Subject(pod, demand), describeRequests(demand))
+	return c
+}
+
+// countDRA counts the DRA nodes that serve the pod's extended resources and
+// the devices its claims' alternatives find on each. The claims' own
+// selectors are CEL a tenant writes: they are evaluated until a deadline,
+// the allocator's default timeout, and a node whose evaluation it cut short
+// is left out of the counts, which say so.
+func (c *census) countDRA(ctx context.Context, demand *poddemand.PodDemand, tracker *clusterstate.Tracker) {
+	selectorCtx, cancel := context.WithTimeout(ctx, SelectorTimeout)
+	defer cancel()
+	nodeClaims := make([]dradevices.DRAClassAvailability, 0, 4)
+	tracker.EachDRANode(func(node string, devices *dradevices.DRANode, available *dradevices.DRAAvailability) {
+		for i := range c.perResource {
+			if rs := &c.perResource[i]; rs.dra.DeviceClass != "" && len(devices.Selected[rs.dra.DeviceClass]) > 0 {
+				rs.draNodes++
+			}
+		}
+		if available == nil || len(demand.Claims) == 0 {
+			return
+		}
+		c.devicesCounted.nodes++
+		if selectorCtx.Err() != nil {
+			return
+		}
+		nodeClaims = nodeClaims[:0]
+		for _, claim := range demand.Claims {
+			for _, a := range claim.Alternatives() {
+				nodeClaims = append(nodeClaims, available.Matching(selectorCtx, a.DeviceClass, a.Selector, a.Tolerations))
+			}
+		}
+		if selectorCtx.Err() != nil {
+			return
+		}
+		c.devicesCounted.counted++
+		k := 0
+		for i, claim := range demand.Claims {
+			for j := range claim.Alternatives() {
+				c.perClaim[i][j].add(node, nodeClaims[k])
+				k++
+			}
+		}
+	})
+}
+
+// describe writes what the pod needs and what the cluster offers it: the GPU
+// nodes by mode, its resources' units and DRA serving, its claims' devices,
+// and a disabled sandbox policy.
+func describe(b *strings.Builder, pod *v1.Pod, demand *poddemand.PodDemand, policy gpuworkload.SandboxPolicy, c *census, constraint poddemand.NodeConstraint) {
+	fmt.Fprintf(b, "%s needs %s", reasons.Subject(pod, demand), describeRequests(demand))
 	if mode, ok := demand.Mode(); ok {
-		fmt.Fprintf(&b, " (%s mode)", mode)
+		fmt.Fprintf(b, " (%s mode)", mode)
 	}
 	b.WriteString(". GPU nodes by mode:")
 	for i, mode := range gpuworkload.Modes {
 		if i > 0 {
 			b.WriteString(",")
 		}
-		m := byMode[mode]
-		fmt.Fprintf(&b, " %s %d", mode, m.nodes)
+		m := c.byMode[mode]
+		fmt.Fprintf(b, " %s %d", mode, m.nodes)
 		switch {
 		case m.converting > 0 && m.mismatched > 0:
-			fmt.Fprintf(&b, " (%d converting, %d mismatched)", m.converting, m.mismatched)
+			fmt.Fprintf(b, " (%d converting, %d mismatched)", m.converting, m.mismatched)
 		case m.converting > 0:
-			fmt.Fprintf(&b, " (%d converting)", m.converting)
+			fmt.Fprintf(b, " (%d converting)", m.converting)
 		case m.mismatched > 0:
-			fmt.Fprintf(&b, " (%d mismatched)", m.mismatched)
+			fmt.Fprintf(b, " (%d mismatched)", m.mismatched)
 		}
 	}
-	if draNodes > 0 {
-		fmt.Fprintf(&b, "; DRA %d", draNodes)
+	if c.draNodes > 0 {
+		fmt.Fprintf(b, "; DRA %d", c.draNodes)
 	}
 	b.WriteString(".")
 	for i, r := range demand.Requests {
 		if demand.Conflict() {
 			break
 		}
-		rs := perResource[i]
-		fmt.Fprintf(&b, " %s: %d free of %d on %d node(s)", r.Name, rs.free, rs.total, rs.nodes)
+		rs := c.perResource[i]
+		fmt.Fprintf(b, " %s: %d free of %d on %d node(s)", r.Name, rs.free, rs.total, rs.nodes)
 		if rs.unavailable > 0 {
-			fmt.Fprintf(&b, " (%d more on converting or mismatched nodes)", rs.unavailable)
+			fmt.Fprintf(b, " (%d more on converting or mismatched nodes)", rs.unavailable)
 		}
 		if rs.excludedNodes > 0 {
-			fmt.Fprintf(&b, " its %s accepts (%d free on %d node(s) it excludes)", constraint.Description, rs.excludedFree, rs.excludedNodes)
+			fmt.Fprintf(b, " its %s accepts (%d free on %d node(s) it excludes)", constraint.Description, rs.excludedFree, rs.excludedNodes)
 		}
 		if rs.dra.DeviceClass != "" {
-			fmt.Fprintf(&b, ", and served through DRA by DeviceClass %s on %d node(s)", rs.dra.DeviceClass, rs.draNodes)
+			fmt.Fprintf(b, ", and served through DRA by DeviceClass %s on %d node(s)", rs.dra.DeviceClass, rs.draNodes)
 		}
 		b.WriteString(".")
 	}
-	for i, c := range demand.Claims {
-		for j, a := range c.Alternatives() {
-			if len(c.Or) > 0 {
-				fmt.Fprintf(&b, " Alternative %d of request %s:", j+1, requestName(c))
+	for i, claim := range demand.Claims {
+		for j, a := range claim.Alternatives() {
+			if len(claim.Or) > 0 {
+				fmt.Fprintf(b, " Alternative %d of request %s:", j+1, requestName(claim))
 			}
-			cs := perClaim[i][j]
-			fmt.Fprintf(&b, " DeviceClass %s: %d device(s) free of %d on %d DRA node(s); %d allocated, %d blocked by a sibling in use, %d tainted.",
+			cs := c.perClaim[i][j]
+			fmt.Fprintf(b, " DeviceClass %s: %d device(s) free of %d on %d DRA node(s); %d allocated, %d blocked by a sibling in use, %d tainted.",
 				a.Devices(), cs.free, cs.total, cs.nodes, cs.allocated, cs.siblingInUse, cs.tainted)
 		}
 	}
-	if devicesCounted.cut() {
-		fmt.Fprintf(&b, " The claims' devices are counted on %d of %d DRA node(s): evaluating their selectors on the others did not finish within %s.",
-			devicesCounted.counted, devicesCounted.nodes, SelectorTimeout)
+	if c.devicesCounted.cut() {
+		fmt.Fprintf(b, " The claims' devices are counted on %d of %d DRA node(s): evaluating their selectors on the others did not finish within %s.",
+			c.devicesCounted.counted, c.devicesCounted.nodes, SelectorTimeout)
 	}
 	if !policy.Enabled && len(demand.Requests) > 0 {
-		fmt.Fprintf(&b, " sandboxWorkloads is disabled in %s", policy.Source)
-		if ignoredLabels > 0 {
-			fmt.Fprintf(&b, ", so the mode label of %d node(s) is ignored", ignoredLabels)
+		fmt.Fprintf(b, " sandboxWorkloads is disabled in %s", policy.Source)
+		if c.ignoredLabels > 0 {
+			fmt.Fprintf(b, ", so the mode label of %d node(s) is ignored", c.ignoredLabels)
 		}
 		b.WriteString(".")
 	}
-	b.WriteString(fixPrefix)
-	r, ok := claimFix(demand, perClaim, devicesCounted)
-	if !ok {
-		var priority int32
-		if pod != nil {
-			priority = corev1helpers.PodPriority(pod)
-		}
-		// The free units of another resource, counted only for a fix that
-		// offers it instead.
-		freeUnits := func(name v1.ResourceName) int64 {
-			var rs resourceSummary
-			rs.countAdvertisers(name, nil, tracker, nodes, constraint)
-			return rs.free
-		}
-		// The advisor's plan, made only for a fix that converts a node: it
-		// visits the pools the candidates' conversions take units from.
-		conversionFor := func(r poddemand.ResourceRequest) conversion {
-			c := conversion{plan: planFor(r, constraint, tracker, nodes)}
-			if len(c.plan.DrainFirst) > 0 {
-				if ni, err := nodes.Get(c.plan.DrainFirst[0].Node); err == nil {
-					c.displaced = gpuPodsOn(ni)
-				}
-			}
-			return c
-		}
-		r = fix(demand, policy, byMode, perResource, tracker.AdvertisedByClass(), freeUnits, conversionFor, constraint, priority)
+}
+
+// fixFor is the concrete fix: the claims' when they decide it, else the
+// one for the pod's resources, which counts another resource's free units
+// or asks the advisor for a plan only when it offers them.
+func (c *census) fixFor(pod *v1.Pod, demand *poddemand.PodDemand, policy gpuworkload.SandboxPolicy, tracker *clusterstate.Tracker, nodes NodeInfos,
+	constraint poddemand.NodeConstraint) remedy {
+	if r, ok := claimFix(demand, c.perClaim, c.devicesCounted); ok {
+		return r
 	}
-	b.WriteString(r.text)
-	return Explanation{Message: b.String(), FixCommands: r.commands, ReasonCode: r.code}
+	var priority int32
+	if pod != nil {
+		priority = corev1helpers.PodPriority(pod)
+	}
+	freeUnits := func(name v1.ResourceName) int64 {
+		var rs resourceSummary
+		rs.countAdvertisers(name, nil, tracker, nodes, constraint)
+		return rs.free
+	}
+	// The advisor's plan visits the pools the candidates' conversions take units from.
+	conversionFor := func(r poddemand.ResourceRequest) conversion {
+		conv := conversion{plan: planFor(r, constraint, tracker, nodes)}
+		if len(conv.plan.DrainFirst) > 0 {
+			if ni, err := nodes.Get(conv.plan.DrainFirst[0].Node); err == nil {
+				conv.displaced = gpuPodsOn(ni)
+			}
+		}
+		return conv
+	}
+	return fix(demand, policy, c.byMode, c.perResource, tracker.AdvertisedByClass(), freeUnits, conversionFor, constraint, priority)
 }
 
 // countAdvertisers visits the nodes that advertise r, for the free and
