@@ -1,6 +1,6 @@
-// Package docs holds the documentation to the code: docs/architecture.md
-// names every package and what it imports, and every page a file names
-// exists.
+// Package docs holds the documentation and the layering to the code:
+// docs/architecture.md names every package and what it imports, every page
+// a file names exists, and no package keeps state a caller changes.
 package docs
 
 import (
@@ -8,6 +8,9 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -144,5 +147,159 @@ func TestNamedPagesExist(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// No package under pkg/ keeps state that a test or a second caller changes:
+// a package-level var is assigned only as the package initializes (tables,
+// parsed embedded data, a catalogue its var initializers fill through a
+// function nothing else calls), never by a test or by code that runs
+// later. State a process keeps is built by the binary and handed in.
+func TestNoMutablePackageState(t *testing.T) {
+	dirs := map[string]bool{}
+	err := filepath.WalkDir(filepath.Join(repoRoot, "pkg"), func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".go") {
+			dirs[filepath.Dir(path)] = true
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for dir := range dirs {
+		checkPackageState(t, dir)
+	}
+}
+
+// checkPackageState checks one package directory: the functions that assign
+// its package-level vars are of the package itself, not methods, and called
+// only by its var initializers.
+func checkPackageState(t *testing.T, dir string) {
+	t.Helper()
+	fset := token.NewFileSet()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []*ast.File
+	vars := map[string]bool{}
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, filepath.Join(dir, e.Name()), nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+		if strings.HasSuffix(e.Name(), "_test.go") {
+			continue
+		}
+		for _, decl := range f.Decls {
+			if g, ok := decl.(*ast.GenDecl); ok && g.Tok == token.VAR {
+				for _, spec := range g.Specs {
+					for _, name := range spec.(*ast.ValueSpec).Names {
+						vars[name.Name] = name.Name != "_"
+					}
+				}
+			}
+		}
+	}
+	// assigners are the package's plain functions that assign a
+	// package-level var, by name.
+	assigners := map[string]bool{}
+	for _, f := range files {
+		test := strings.HasSuffix(fset.Position(f.Pos()).Filename, "_test.go")
+		for _, decl := range f.Decls {
+			fn, ok := decl.(*ast.FuncDecl)
+			if !ok || fn.Body == nil {
+				continue
+			}
+			for _, id := range packageVarsAssigned(fn, vars) {
+				if test || fn.Recv != nil || fn.Name.IsExported() {
+					t.Errorf("%s: %s assigns package-level var %s: hand the state in instead", fset.Position(id.Pos()), fn.Name.Name, id.Name)
+				} else {
+					assigners[fn.Name.Name] = true
+				}
+			}
+		}
+	}
+	for _, f := range files {
+		for _, decl := range f.Decls {
+			fn, ok := decl.(*ast.FuncDecl)
+			if !ok || fn.Body == nil {
+				continue
+			}
+			ast.Inspect(fn.Body, func(n ast.Node) bool {
+				if call, ok := n.(*ast.CallExpr); ok {
+					if id, ok := call.Fun.(*ast.Ident); ok && assigners[id.Name] {
+						t.Errorf("%s: %s calls %s, which assigns package-level state, after the package initialized", fset.Position(call.Pos()), fn.Name.Name, id.Name)
+					}
+				}
+				return true
+			})
+		}
+	}
+}
+
+// packageVarsAssigned are the package-level vars the body assigns, a
+// field or element of them included, leaving out names it declares itself.
+// A method called on one (a cache's Add) is not seen.
+func packageVarsAssigned(fn *ast.FuncDecl, vars map[string]bool) []*ast.Ident {
+	var out []*ast.Ident
+	locals := map[string]bool{}
+	for _, fields := range []*ast.FieldList{fn.Recv, fn.Type.Params, fn.Type.Results} {
+		if fields == nil {
+			continue
+		}
+		for _, field := range fields.List {
+			for _, id := range field.Names {
+				locals[id.Name] = true
+			}
+		}
+	}
+	ast.Inspect(fn.Body, func(n ast.Node) bool {
+		switch s := n.(type) {
+		case *ast.AssignStmt:
+			for _, lhs := range s.Lhs {
+				id, ok := rootIdent(lhs)
+				switch {
+				case !ok:
+				case s.Tok == token.DEFINE:
+					locals[id.Name] = true
+				case vars[id.Name] && !locals[id.Name]:
+					out = append(out, id)
+				}
+			}
+		case *ast.ValueSpec:
+			for _, id := range s.Names {
+				locals[id.Name] = true
+			}
+		case *ast.FuncLit:
+			for _, field := range s.Type.Params.List {
+				for _, id := range field.Names {
+					locals[id.Name] = true
+				}
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// rootIdent is the variable an assignment's left side writes: x in x,
+// x.f, x[i] and x.f[i].
+func rootIdent(e ast.Expr) (*ast.Ident, bool) {
+	for {
+		switch x := e.(type) {
+		case *ast.Ident:
+			return x, true
+		case *ast.SelectorExpr:
+			e = x.X
+		case *ast.IndexExpr:
+			e = x.X
+		default:
+			return nil, false
+		}
 	}
 }
