@@ -46,12 +46,14 @@ func (c *ClaimsInFlight) Held(uid types.UID, allocated *resourceapi.ResourceClai
 // claim as the allocator now knows it (nil when it cannot say): when its
 // status already holds the allocation, the trackers record it as the
 // informer will deliver it, so that the devices never look free between.
-func (c *ClaimsInFlight) Released(uid types.UID, current func(namespace, name string) *resourceapi.ResourceClaim) {
+// dropped says an allocation was held and the claim's status does not hold
+// it: it was given up, not written.
+func (c *ClaimsInFlight) Released(uid types.UID, current func(namespace, name string) *resourceapi.ResourceClaim) (dropped bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	held, ok := c.claims[uid]
 	if !ok {
-		return
+		return false
 	}
 	delete(c.claims, uid)
 	written := current(held.Namespace, held.Name)
@@ -66,6 +68,7 @@ func (c *ClaimsInFlight) Released(uid types.UID, current func(namespace, name st
 			f.freed()
 		}
 	}
+	return written == nil
 }
 
 // Follow feeds the tracker the allocations in flight, those held now first,

@@ -62,12 +62,14 @@ func TestClaimsInFlight(t *testing.T) {
 		t.Error("a tracker that follows later does not hold the allocation in flight")
 	}
 
-	relay.Released(vm.UID, func(namespace, name string) *resourceapi.ResourceClaim {
+	if dropped := relay.Released(vm.UID, func(namespace, name string) *resourceapi.ResourceClaim {
 		if namespace != "ns" || name != "vm" {
 			t.Errorf("current(%s, %s), want ns/vm", namespace, name)
 		}
 		return vm
-	})
+	}); dropped {
+		t.Error("an allocation its claim's status holds is reported dropped")
+	}
 	expect("released with its status written", map[string]string{"gpu-vfio-0": "allocated ns/vm"})
 	if freed != 0 {
 		t.Errorf("freed called %d times for an allocation that was written", freed)
@@ -77,15 +79,19 @@ func TestClaimsInFlight(t *testing.T) {
 	cuda.UID = "uid-cuda"
 	relay.Held(cuda.UID, cuda)
 	expect("second claim held", map[string]string{"gpu-1": "allocated ns/cuda"})
-	relay.Released(cuda.UID, func(string, string) *resourceapi.ResourceClaim { return nil })
+	if dropped := relay.Released(cuda.UID, func(string, string) *resourceapi.ResourceClaim { return nil }); !dropped {
+		t.Error("an allocation given up is not reported dropped")
+	}
 	expect("released unwritten", map[string]string{"gpu-1": "free ", "gpu-vfio-1": "free "})
 	if freed != 1 {
 		t.Errorf("freed called %d times, want once, for the allocation given up", freed)
 	}
-	relay.Released(types.UID("uid-unknown"), func(string, string) *resourceapi.ResourceClaim {
+	if relay.Released(types.UID("uid-unknown"), func(string, string) *resourceapi.ResourceClaim {
 		t.Error("current read for a claim never held")
 		return nil
-	})
+	}) {
+		t.Error("a claim never held is reported dropped")
+	}
 }
 
 // What EachDRANode calls runs without the tracker's lock: an explanation

@@ -42,23 +42,20 @@ func (c *siblingClaims) SignalClaimPendingAllocation(uid types.UID, allocated *r
 func (c *siblingClaims) MaybeRemoveClaimPendingAllocation(uid types.UID, forceRemove bool) (deleted bool) {
 	held := c.ResourceClaimTracker.GetPendingAllocation(uid) != nil
 	deleted = c.ResourceClaimTracker.MaybeRemoveClaimPendingAllocation(uid, forceRemove)
-	if deleted && held {
-		written := true
-		c.inFlight.Released(uid, func(namespace, name string) *resourceapi.ResourceClaim {
-			claim, err := c.ResourceClaimTracker.Get(namespace, name)
-			if err != nil || claim.UID != uid || claim.Status.Allocation == nil {
-				written = false
-			}
-			if err != nil {
-				return nil
-			}
-			return claim
-		})
-		if !written {
-			c.fences.Lowered(uid)
-		}
+	// An allocation given up rather than written needs no fence.
+	if deleted && held && c.inFlight.Released(uid, c.current) {
+		c.fences.Lowered(uid)
 	}
 	return deleted
+}
+
+// current is the claim as the allocator now knows it, nil when it cannot say.
+func (c *siblingClaims) current(namespace, name string) *resourceapi.ResourceClaim {
+	claim, err := c.ResourceClaimTracker.Get(namespace, name)
+	if err != nil {
+		return nil
+	}
+	return claim
 }
 
 func (c *siblingClaims) ListAllAllocatedDevices() (sets.Set[structured.DeviceID], error) {
