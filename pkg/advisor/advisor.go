@@ -47,7 +47,7 @@ type Node struct {
 }
 
 // NodeOf is the advisor's view of a GPU node that the device plugins serve,
-// from its object, its state, its inventory (gpuworkload.InventoryOf) and
+// from its object, its state, its inventory (gpuworkload.NodeState.Inventory) and
 // the pods bound to it: advise, the mode controller and the scheduler's
 // explanations build it alike, so that they choose the same node.
 func NodeOf(node *v1.Node, state *gpuworkload.NodeState, inventory gpuworkload.GPUInventory, pods []*v1.Pod, classifier *gpuworkload.Classifier) Node {

@@ -28,7 +28,7 @@ type NodeEntry struct {
 	// with when it first saw the node unsettled, and computes the entry
 	// again once the conversion timeout has passed since.
 	Converting bool
-	// Inventory is the node's GPUs apart from their mode (gpuworkload.InventoryOf).
+	// Inventory is the node's GPUs apart from their mode (gpuworkload.NodeState.Inventory).
 	Inventory gpuworkload.GPUInventory
 	// ModeMismatch holds, per pod mode (index in gpuworkload.Modes), the
 	// reason a pod of that mode cannot use this node, or "" if it can. They

@@ -12,7 +12,7 @@ import (
 
 // NodeConstraint agrees with kube-scheduler's NodeAffinity plugin on
 // generated nodes and pods: on the node as it is, and on the node a
-// conversion makes (its labels as ConvertedLabels gives them). So does the
+// conversion makes (its labels as gpuworkload.LabelsInMode gives them). So does the
 // waiting-pod count that stranding is measured against: a pod that wants
 // more units than the node has free strands them only where it may run.
 // One count serves every case, so its remembered verdicts meet nodes of a

@@ -336,7 +336,7 @@ func TestGPUSpecKeepsTasksToTheirCards(t *testing.T) {
 
 // Each named card is one the GPU stack knows, and a node of it converted
 // to container mode gets the label its pinned pods ask for
-// (poddemand.ConvertedLabels takes it from the card).
+// (gpuworkload.LabelsInMode takes it from the card).
 func TestTraceCardsAreKnownCards(t *testing.T) {
 	for model, product := range traceCards {
 		if product == "" {
