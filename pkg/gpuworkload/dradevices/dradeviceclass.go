@@ -27,7 +27,7 @@ type DRADeviceSelector struct {
 // celCompiler compiles selector expressions as the API server validates
 // them, with the worst-case cost estimated. Both optional CEL features are
 // on, so that an expression the allocator accepts compiles here whatever
-// the cluster enables. It holds no state of its own cluster.
+// the cluster enables. The compiler keeps no results: the caches do.
 var celCompiler = cel.GetCompiler(cel.Features{EnableConsumableCapacity: true, EnableListTypeAttributes: true})
 
 // CELCache keeps each selector expression's compiled result: the driver's
