@@ -115,7 +115,9 @@ type Fences struct {
 	devices    DeviceLookup
 	schedulers []string
 	// raised are the fences written for claims whose allocation the loop
-	// has not yet seen written, by claim UID: it keeps them meanwhile.
+	// has not yet seen written, by claim UID: it keeps them meanwhile, and
+	// forgets them once the claim shows the allocation, is deleted, or the
+	// allocation is given up (Lowered).
 	raised map[types.UID][]Fence
 	queue  workqueue.TypedRateLimitingInterface[string]
 	start  sync.Once
@@ -349,7 +351,9 @@ func (f *Fences) wanted() (map[string]Fence, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	want := map[string]Fence{}
+	listed := make(map[types.UID]bool, len(claims))
 	for _, claim := range claims {
+		listed[claim.UID] = true
 		if claim.Status.Allocation != nil {
 			// Written: from now on the claim itself says what it needs.
 			delete(f.raised, claim.UID)
@@ -362,7 +366,13 @@ func (f *Fences) wanted() (map[string]Fence, error) {
 			want[fence.RuleName()] = fence
 		}
 	}
-	for _, fences := range f.raised {
+	for uid, fences := range f.raised {
+		if !listed[uid] {
+			// Deleted before a pass saw its allocation written: a raised
+			// claim was in the informer, so it is gone, and needs no fence.
+			delete(f.raised, uid)
+			continue
+		}
 		for _, fence := range fences {
 			if published, _ := f.devices(fence.Pool, fence.Device); published {
 				want[fence.RuleName()] = fence

@@ -169,7 +169,8 @@ func TestReconcile(t *testing.T) {
 }
 
 // A fence raised for an allocation not yet written is kept until the claim
-// shows the allocation, and dropped when the allocation is given up.
+// shows the allocation, and dropped when the allocation is given up or the
+// claim is deleted before the loop saw the allocation.
 func TestRaisedUntilWrittenOrLowered(t *testing.T) {
 	claim, _ := reserved("gpu-workload-scheduler")
 	unwritten := claim.DeepCopy()
@@ -187,5 +188,26 @@ func TestRaisedUntilWrittenOrLowered(t *testing.T) {
 	reconcileSeen(t, f, client)
 	if got := ruleNames(t, client); len(got) != 0 {
 		t.Fatalf("rules once the allocation was given up: %v, want none", got)
+	}
+
+	// Raised again; the claim, written and released since, is deleted
+	// before any pass saw it allocated.
+	f.mu.Lock()
+	f.raised[types.UID("claim-uid")] = FencesFor(claim, dradevices.DRADriver, devices())
+	f.mu.Unlock()
+	reconcileSeen(t, f, client)
+	if err := client.ResourceV1().ResourceClaims("ns").Delete(context.Background(), "vm", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	err := wait.PollUntilContextTimeout(context.Background(), time.Millisecond, 10*time.Second, true, func(context.Context) (bool, error) {
+		listed, err := f.claims.List(labels.Everything())
+		return err == nil && len(listed) == 0, err
+	})
+	if err != nil {
+		t.Fatalf("the claim informer still lists the deleted claim: %v", err)
+	}
+	reconcileSeen(t, f, client)
+	if got := ruleNames(t, client); len(got) != 0 {
+		t.Fatalf("rules once the claim was deleted: %v, want none", got)
 	}
 }

@@ -152,7 +152,7 @@ func (e *env) inventoryAgrees(t *testing.T, got map[string]float64) {
 	fromInventory := map[string]float64{}
 	for _, r := range report.Resources {
 		labels := fmt.Sprintf(`mode=%q,resource=%q`, r.Mode, r.Resource)
-		states := map[string]int64{"allocatable": r.Allocatable, "allocated": r.Allocated, "free": r.Free}
+		states := map[string]int64{"allocatable": r.Allocatable, "allocated": r.Allocated, "free": r.Free, inventory.StateHeldByOtherSchedulers: r.HeldByOtherSchedulers}
 		if r.DRA {
 			states[dradevices.DRADeviceTainted], states[dradevices.DRADeviceSiblingInUse] = r.Tainted, r.SiblingInUse
 		} else {
